@@ -1,0 +1,9 @@
+/**
+ * Table `security`: placeholder until the table is written.
+ *
+ * @module
+ */
+import type { Rule } from "./rule.ts";
+
+/** Rows of the `security` table. */
+export const SECURITY = [] as const satisfies readonly Rule[];

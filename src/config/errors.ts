@@ -1,0 +1,38 @@
+/**
+ * Configuration errors: every error names where it is, the rule it enforces, and what is wrong.
+ *
+ * @example
+ * ```ts
+ * import { formatConfigError } from "./errors.ts";
+ * formatConfigError({
+ *   path: "static_resources.clusters[2].lb_policy",
+ *   rule: "cluster.enums.lb-policy",
+ *   message: 'unknown value "ROUND_ROBBIN"',
+ * });
+ * // → 'static_resources.clusters[2].lb_policy: unknown value "ROUND_ROBBIN" [cluster.enums.lb-policy]'
+ * ```
+ * @module
+ */
+
+/** One configuration error. */
+export interface ConfigError {
+  /** Where: `static_resources.clusters[2].ring_hash_lb_config`. */
+  path: string;
+  /** The ID of the spec rule the check enforces (empty when no row covers it). */
+  rule: string;
+  /** A sentence a person understands. */
+  message: string;
+}
+
+/** Renders an error as one line: `path: message [rule]`. */
+export function formatConfigError(e: ConfigError): string {
+  return `${e.path}: ${e.message}${e.rule ? ` [${e.rule}]` : ""}`;
+}
+
+/** Thrown when a configuration cannot be loaded; carries every error found. */
+export class ConfigLoadError extends Error {
+  constructor(readonly errors: readonly ConfigError[]) {
+    super(errors.map(formatConfigError).join("\n"));
+    this.name = "ConfigLoadError";
+  }
+}
