@@ -154,6 +154,9 @@ export interface OptionRow extends Rule {
   field?: string;
   /** How `/server_info` renders the field: duration fields such as `drain_time` print `600s`. */
   fieldKind?: "string" | "integer" | "boolean" | "duration-s" | "duration-ms" | "uint64-string";
+  /** How an option value maps to the `/server_info` field value when they differ
+   * (`--mode serve` → `"Serve"`). Added by the command-line engineer. */
+  fieldValues?: Readonly<Record<string, string>>;
   /** Meaning in the older variant, when it differs. */
   meaningV2?: string;
   /** Option names this one is an alias of (e.g. `--allow-unknown-fields`). */
@@ -165,6 +168,9 @@ export interface OptionConstraintRow extends Rule {
   options: readonly `--${string}`[];
   /** Exact message printed to stderr (placeholders `{}` filled by the parser). */
   message: string;
+  /** `error` (default): exit code 1; `warning`: logged, the command line is accepted.
+   * Added by the command-line engineer. */
+  severity?: "error" | "warning";
 }
 
 /** One log-format flag (`%v`, `%t`, ...); a row may list aliases (`%T`, `%X`). */
@@ -172,6 +178,9 @@ export interface LogFlagRow extends Rule {
   flags: readonly string[];
   variant: "both" | "new";
   meaning: string;
+  /** A regular expression (source, no anchors) that matches every rendering of the flag, for
+   * conformance checks of log lines. Added by the command-line engineer. */
+  pattern?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -213,10 +222,14 @@ export interface FieldRow extends Rule {
   required?: boolean;
   /** Default in proto3 JSON form (`"5s"`, `1048576`, `"ROUND_ROBIN"`, `{ value: 50 }`). */
   default?: unknown;
-  /** Inclusive bounds. For durations, in milliseconds; `gtZero` for "greater than 0". */
-  range?: { min?: number; max?: number; gtZero?: boolean };
+  /** Inclusive bounds. For durations, in milliseconds; `gtZero` for "greater than 0";
+   * `exclusiveMin` for "greater than" another bound (added by the cluster engineer). */
+  range?: { min?: number; max?: number; gtZero?: boolean; exclusiveMin?: number };
   /** Exclusivity group: at most one member of a group may be set. */
   group?: string;
+  /** Set on every member of a group of which exactly one member must be set (a required oneof).
+   * Added by the cluster engineer. */
+  groupRequired?: boolean;
   /** Discovery types the field applies to; unset means all. */
   appliesTo?: readonly DiscoveryType[];
   /** When set outside `appliesTo`: `error` (rejected) or `ignored`. */
@@ -241,7 +254,21 @@ export type ClusterRuleKind =
   | { kind: "min-not-above-max"; min: string; max: string }
   | { kind: "policy-type"; policy: string; types: readonly DiscoveryType[] }
   | { kind: "type-policy"; type: DiscoveryType; policies: readonly string[] }
-  | { kind: "semantic"; name: string };
+  | { kind: "semantic"; name: string }
+  // Kinds below added by the cluster engineer.
+  /** A discovery type needs a field set (EDS needs eds_cluster_config). */
+  | { kind: "type-requires"; type: DiscoveryType; field: string }
+  /** At most one of these fields may be set (not a proto oneof; a load-time check). */
+  | { kind: "exclusive"; fields: readonly string[] }
+  /** A field may not be set together with one of these policies. */
+  | { kind: "policy-forbids"; field: string; policies: readonly string[] }
+  /** When the dotted path `field` is true or set, the dotted path `requires` must be set. */
+  | { kind: "requires-field"; field: string; requires: string }
+  /** A repeated field holds at most `max` items. */
+  | { kind: "max-items"; field: string; max: number }
+  /** `cluster_type.name` must be one of these registered factory names; each maps to the
+   * discovery type whose behaviour it selects. */
+  | { kind: "custom-type"; names: readonly { name: string; type: DiscoveryType }[] };
 
 /** One cross-field rule. */
 export interface ClusterRuleRow extends Rule {

@@ -1,9 +1,347 @@
 /**
- * Table `cluster.rules`: placeholder until the table is written.
+ * Table `cluster.rules`: the cross-field rules of the Cluster object, each in a machine form
+ * (`ClusterRuleKind`) the validator interprets, with the error text it prints. Texts are real
+ * Envoy's where Envoy has the rule; `{name}`, `{type}`, `{policy}`, `{field}`, `{value}`, `{min}`,
+ * `{max}`, `{address}`, `{what}`, `{file}` and `{reason}` are filled in by the validator.
  *
+ * @example
+ * ```ts
+ * import { CLUSTER_RULES } from "./rules.ts";
+ * const dup = CLUSTER_RULES.find((r) => r.rule.kind === "unique-name");
+ * console.log(dup?.message); // "cluster manager: duplicate cluster '{name}'"
+ * ```
  * @module
  */
 import type { ClusterRuleRow } from "../rule.ts";
 
+const SEC = "Cluster (configuration object)";
+const LB_RULE_QUOTE =
+  "Rule: specifying ring_hash_lb_config or least_request_lb_config without the matching lb_policy (RING_HASH or LEAST_REQUEST) produces an error at runtime.";
+const LB_RULE_ENVOY =
+  "Envoy does not cross-check the lb_config oneof against lb_policy and accepts the mismatch silently; the specification calls it an error, and this implementation rejects it when the configuration is loaded.";
+
 /** Rows of the `cluster.rules` table. */
-export const CLUSTER_RULES = [] as const satisfies readonly ClusterRuleRow[];
+export const CLUSTER_RULES = [
+  {
+    id: "cluster.rules.ring-hash-config-requires-ring-hash",
+    level: "MUST",
+    statement:
+      "A cluster with ring_hash_lb_config and an lb_policy other than RING_HASH is rejected.",
+    cite: { section: SEC, quote: LB_RULE_QUOTE },
+    envoy: LB_RULE_ENVOY,
+    check: "command",
+    rule: { kind: "requires-policy", field: "ring_hash_lb_config", policies: ["RING_HASH"] },
+    message:
+      "ring_hash_lb_config is set but lb_policy is {policy}; it is valid only with RING_HASH",
+  },
+  {
+    id: "cluster.rules.least-request-config-requires-least-request",
+    level: "MUST",
+    statement:
+      "A cluster with least_request_lb_config and an lb_policy other than LEAST_REQUEST is rejected.",
+    cite: { section: SEC, quote: LB_RULE_QUOTE },
+    envoy: LB_RULE_ENVOY,
+    check: "command",
+    rule: {
+      kind: "requires-policy",
+      field: "least_request_lb_config",
+      policies: ["LEAST_REQUEST"],
+    },
+    message:
+      "least_request_lb_config is set but lb_policy is {policy}; it is valid only with LEAST_REQUEST",
+  },
+  {
+    id: "cluster.rules.unique-name",
+    level: "MUST",
+    statement: "Two clusters with the same name are rejected.",
+    cite: { section: SEC, quote: "Unique across all clusters." },
+    check: "command",
+    rule: { kind: "unique-name" },
+    message: "cluster manager: duplicate cluster '{name}'",
+  },
+  {
+    id: "cluster.rules.members-required",
+    level: "MUST",
+    statement:
+      "A STATIC, STRICT_DNS or LOGICAL_DNS cluster without load_assignment and without hosts is rejected.",
+    cite: {
+      section: SEC,
+      quote:
+        "Deprecated; required for STATIC, STRICT_DNS, LOGICAL_DNS when load_assignment is absent.",
+    },
+    envoy:
+      "Envoy accepts a STATIC (or DNS) cluster with no hosts and no load_assignment: an empty cluster.",
+    check: "command",
+    rule: { kind: "hosts-required", types: ["STATIC", "STRICT_DNS", "LOGICAL_DNS"] },
+    message: "a {type} cluster needs its members: set load_assignment (or the deprecated hosts)",
+  },
+  {
+    id: "cluster.rules.ring-min-not-above-max",
+    level: "MUST",
+    statement:
+      "A ring_hash_lb_config whose minimum_ring_size (default 1024) exceeds its maximum_ring_size (default 8388608) is rejected.",
+    cite: {
+      section: "Cluster.RingHashLbConfig",
+      quote: "Default 8M entries; limited to 8M entries; may be lowered.",
+    },
+    envoy:
+      "Envoy 1.14+ rejects it with this message; Envoy 1.13 and earlier only logged an error when building the ring.",
+    check: "command",
+    rule: {
+      kind: "min-not-above-max",
+      min: "ring_hash_lb_config.minimum_ring_size",
+      max: "ring_hash_lb_config.maximum_ring_size",
+    },
+    message: "ring hash: minimum_ring_size ({min}) > maximum_ring_size ({max})",
+  },
+  {
+    id: "cluster.rules.original-dst-type-needs-its-policy",
+    level: "MUST",
+    statement:
+      "An ORIGINAL_DST cluster whose lb_policy (default ROUND_ROBIN) is not ORIGINAL_DST_LB or CLUSTER_PROVIDED is rejected.",
+    cite: {
+      section: "Enumerations",
+      quote:
+        "CLUSTER_PROVIDED (required when the configured cluster type provides its own load balancer)",
+    },
+    check: "command",
+    rule: {
+      kind: "type-policy",
+      type: "ORIGINAL_DST",
+      policies: ["ORIGINAL_DST_LB", "CLUSTER_PROVIDED"],
+    },
+    message:
+      "cluster: LB policy {policy} is not valid for Cluster type {type}. Only 'CLUSTER_PROVIDED' or 'ORIGINAL_DST_LB' is allowed with cluster type 'ORIGINAL_DST'",
+  },
+  {
+    id: "cluster.rules.original-dst-lb-needs-original-dst-type",
+    level: "MUST",
+    statement: "lb_policy ORIGINAL_DST_LB on a cluster whose type is not ORIGINAL_DST is rejected.",
+    cite: {
+      section: "Enumerations",
+      quote:
+        "Cluster.LbPolicy | ROUND_ROBIN (default), LEAST_REQUEST, RING_HASH, RANDOM, ORIGINAL_DST_LB, MAGLEV",
+    },
+    check: "command",
+    rule: { kind: "policy-type", policy: "ORIGINAL_DST_LB", types: ["ORIGINAL_DST"] },
+    message:
+      "cluster: LB policy ORIGINAL_DST_LB is not valid for Cluster type {type}. 'ORIGINAL_DST_LB' is allowed only with cluster type 'ORIGINAL_DST'",
+  },
+  {
+    id: "cluster.rules.cluster-provided-needs-provider",
+    level: "MUST",
+    statement:
+      "lb_policy CLUSTER_PROVIDED on a cluster type that provides no load balancer (STATIC, STRICT_DNS, LOGICAL_DNS, EDS) is rejected.",
+    cite: {
+      section: "Enumerations",
+      quote:
+        "CLUSTER_PROVIDED (required when the configured cluster type provides its own load balancer)",
+    },
+    check: "command",
+    rule: { kind: "policy-type", policy: "CLUSTER_PROVIDED", types: ["ORIGINAL_DST"] },
+    message:
+      "cluster manager: cluster provided LB specified but cluster '{name}' did not provide one. Check cluster documentation.",
+  },
+  {
+    id: "cluster.rules.custom-type-registered",
+    level: "MUST",
+    statement:
+      "A cluster_type whose name is not a registered cluster factory (the five built-in types, spelled proxy.cluster.* or envoy.cluster.*) is rejected.",
+    cite: {
+      section: "Cluster.CustomClusterType",
+      quote: "Type of cluster to instantiate; must match a supported cluster type.",
+    },
+    envoy:
+      "Envoy also registers extension cluster types (envoy.clusters.redis, envoy.clusters.dynamic_forward_proxy, envoy.clusters.aggregate); this implementation has none of them.",
+    check: "command",
+    rule: {
+      kind: "custom-type",
+      names: [
+        { name: "proxy.cluster.static", type: "STATIC" },
+        { name: "proxy.cluster.strict_dns", type: "STRICT_DNS" },
+        { name: "proxy.cluster.logical_dns", type: "LOGICAL_DNS" },
+        { name: "proxy.cluster.eds", type: "EDS" },
+        { name: "proxy.cluster.original_dst", type: "ORIGINAL_DST" },
+        { name: "envoy.cluster.static", type: "STATIC" },
+        { name: "envoy.cluster.strict_dns", type: "STRICT_DNS" },
+        { name: "envoy.cluster.logical_dns", type: "LOGICAL_DNS" },
+        { name: "envoy.cluster.eds", type: "EDS" },
+        { name: "envoy.cluster.original_dst", type: "ORIGINAL_DST" },
+      ],
+    },
+    message: "Didn't find a registered cluster factory implementation for name: '{value}'",
+  },
+  {
+    id: "cluster.rules.eds-needs-eds-config",
+    level: "MUST",
+    statement:
+      "An EDS cluster without eds_cluster_config is rejected (the specification is silent; this is Envoy's rule).",
+    cite: {
+      section: SEC,
+      quote:
+        "eds_cluster_config | Cluster.EdsClusterConfig | Only valid when discovery type is EDS.",
+    },
+    check: "command",
+    rule: { kind: "type-requires", type: "EDS", field: "eds_cluster_config" },
+    message: "cannot create an EDS cluster without an EDS config",
+  },
+  {
+    id: "cluster.rules.logical-dns-single-endpoint",
+    level: "MUST",
+    statement:
+      "A LOGICAL_DNS cluster whose load_assignment has other than one locality with one endpoint is rejected (Envoy's rule).",
+    cite: {
+      section: SEC,
+      quote: "Required to give members of STATIC, STRICT_DNS, LOGICAL_DNS clusters",
+    },
+    check: "command",
+    rule: { kind: "semantic", name: "logical-dns-single-endpoint" },
+    message:
+      "LOGICAL_DNS clusters must have a single locality_lb_endpoint and a single lb_endpoint",
+  },
+  {
+    id: "cluster.rules.logical-dns-single-host",
+    level: "MUST",
+    statement:
+      "A LOGICAL_DNS cluster given by hosts (no load_assignment) with other than one host is rejected (Envoy's rule).",
+    cite: {
+      section: SEC,
+      quote:
+        "Deprecated; required for STATIC, STRICT_DNS, LOGICAL_DNS when load_assignment is absent.",
+    },
+    check: "command",
+    rule: { kind: "semantic", name: "logical-dns-single-host" },
+    message: "LOGICAL_DNS clusters must have a single host",
+  },
+  {
+    id: "cluster.rules.logical-dns-no-resolver-name",
+    level: "MUST",
+    statement: "A LOGICAL_DNS member address with a resolver_name is rejected (Envoy's rule).",
+    cite: {
+      section: SEC,
+      quote: "Required to give members of STATIC, STRICT_DNS, LOGICAL_DNS clusters",
+    },
+    check: "command",
+    rule: { kind: "semantic", name: "logical-dns-no-resolver-name" },
+    message: "LOGICAL_DNS clusters must NOT have a custom resolver name set",
+  },
+  {
+    id: "cluster.rules.static-hosts-are-ip",
+    level: "MUST",
+    statement:
+      "A STATIC cluster member whose address is not an IP address (and names no resolver) is rejected.",
+    cite: {
+      section: "Enumerations",
+      quote: "Cluster.DiscoveryType | STATIC (default), STRICT_DNS, LOGICAL_DNS, EDS, ORIGINAL_DST",
+    },
+    check: "command",
+    rule: { kind: "semantic", name: "static-hosts-are-ip" },
+    message:
+      "malformed IP address: {address}. Consider setting resolver_name or setting cluster type to 'STRICT_DNS' or 'LOGICAL_DNS'",
+  },
+  {
+    id: "cluster.rules.single-health-check",
+    level: "MUST",
+    statement: "A cluster with more than one health check is rejected (Envoy's rule).",
+    cite: {
+      section: SEC,
+      quote: "Optional. Without it no health checking is done and all members are always healthy.",
+    },
+    check: "command",
+    rule: { kind: "max-items", field: "health_checks", max: 1 },
+    message: "Multiple health checks not supported",
+  },
+  {
+    id: "cluster.rules.grpc-health-check-needs-http2",
+    level: "MUST",
+    statement: "A gRPC health check on a cluster without http2_protocol_options is rejected.",
+    cite: {
+      section: SEC,
+      quote: "Must be set (even with defaults) for the proxy to assume the upstream speaks HTTP/2.",
+    },
+    check: "command",
+    rule: { kind: "semantic", name: "grpc-health-check-needs-http2" },
+    message: "{name} cluster must support HTTP/2 for gRPC healthchecking",
+  },
+  {
+    id: "cluster.rules.http1-and-http2-need-protocol-selection",
+    level: "MUST",
+    statement:
+      "A cluster with both http_protocol_options and http2_protocol_options and protocol_selection USE_CONFIGURED_PROTOCOL is rejected.",
+    cite: {
+      section: "Enumerations",
+      quote:
+        "USE_CONFIGURED_PROTOCOL (default; HTTP/2 if http2_protocol_options present, else HTTP/1.1)",
+    },
+    check: "command",
+    rule: { kind: "semantic", name: "http1-and-http2-need-protocol-selection" },
+    message:
+      "cluster: Both HTTP1 and HTTP2 options may only be configured with non-default 'protocol_selection' values",
+  },
+  {
+    id: "cluster.rules.extension-options-exclusive",
+    level: "MUST",
+    statement:
+      "A cluster with both typed_extension_protocol_options and extension_protocol_options is rejected.",
+    cite: {
+      section: SEC,
+      quote: "typed_extension_protocol_options | map string to Any | Same purpose, typed values.",
+    },
+    check: "command",
+    rule: {
+      kind: "exclusive",
+      fields: ["typed_extension_protocol_options", "extension_protocol_options"],
+    },
+    message:
+      "Only one of typed_extension_protocol_options or extension_protocol_options can be specified",
+  },
+  {
+    id: "cluster.rules.subset-forbids-provided-lb",
+    level: "MUST",
+    statement:
+      "lb_subset_config together with lb_policy ORIGINAL_DST_LB or CLUSTER_PROVIDED is rejected.",
+    cite: {
+      section: SEC,
+      quote: "lb_subset_config | Cluster.LbSubsetConfig | Load-balancing subsets.",
+    },
+    check: "command",
+    rule: {
+      kind: "policy-forbids",
+      field: "lb_subset_config",
+      policies: ["ORIGINAL_DST_LB", "CLUSTER_PROVIDED"],
+    },
+    message: "cluster: LB policy {policy} cannot be combined with lb_subset_config",
+  },
+  {
+    id: "cluster.rules.locality-weight-aware-needs-locality-weighted",
+    level: "MUST",
+    statement:
+      "lb_subset_config.locality_weight_aware without common_lb_config.locality_weighted_lb_config is rejected.",
+    cite: {
+      section: "Cluster.LbSubsetConfig",
+      quote: "When true, subset routing takes localities and locality weights into account",
+    },
+    check: "command",
+    rule: {
+      kind: "requires-field",
+      field: "lb_subset_config.locality_weight_aware",
+      requires: "common_lb_config.locality_weighted_lb_config",
+    },
+    message:
+      "Locality weight aware subset LB requires that a locality_weighted_lb_config be set in {name}",
+  },
+  {
+    id: "cluster.rules.tls-files-readable",
+    level: "MUST",
+    statement:
+      "A TLS file named by tls_context or a TLS transport_socket (trusted_ca, certificate chain, private key) that cannot be read is a configuration error.",
+    cite: {
+      section: SEC,
+      quote:
+        "Without it TLS is not used. Server certificate verification is off unless trusted_ca is configured.",
+    },
+    check: "command",
+    rule: { kind: "semantic", name: "tls-files-readable" },
+    message: "cannot read {what} '{file}': {reason}",
+  },
+] as const satisfies readonly ClusterRuleRow[];

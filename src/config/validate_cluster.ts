@@ -1,10 +1,34 @@
 /**
- * Placeholder for the table-driven Cluster validator.
+ * The table-driven Cluster validator. It interprets the spec tables and restates none of their
+ * rules: `cluster.fields` / `cluster.objects` / `cluster.enums` (through `nested_schema.ts`:
+ * kinds, ranges, enums, required fields, exclusivity groups, unknown fields), the `appliesTo` /
+ * `outside` columns, and every `cluster.rules` row by its `rule.kind`. Every error names its path
+ * (`static_resources.clusters[2].ring_hash_lb_config`), the rule ID and a readable sentence; all
+ * errors of all clusters are reported. Clusters without errors come back in effective form.
  *
+ * When two members of an exclusivity group are set, the member met first in the object is kept
+ * and each later one is reported at its own path under its own row ID.
+ *
+ * @example
+ * ```ts
+ * import { validateClusters } from "./validate_cluster.ts";
+ * const { errors } = validateClusters(
+ *   [{ name: "a", connect_timeout: "1s", lb_policy: "ROUND_ROBBIN" }],
+ *   { path: "static_resources.clusters", allowUnknown: false },
+ * );
+ * console.log(errors[0].path, errors[0].rule);
+ * // static_resources.clusters[0].lb_policy cluster.enums.lb-policy
+ * ```
  * @module
  */
+import type { ClusterRuleRow, DiscoveryType, FieldRow } from "../../spec/rule.ts";
+import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
+import type { JsonObject } from "./bootstrap_types.ts";
 import type { ConfigError } from "./errors.ts";
 import type { EffectiveCluster } from "./effective_cluster.ts";
+import { discoveryTypeOf, effectiveCluster, valueOf } from "./defaults.ts";
+import { isSet, MESSAGES, type SchemaContext, validateMessage } from "./nested_schema.ts";
+import { isObject, show } from "./values.ts";
 
 /** Options of {@linkcode validateClusters}. */
 export interface ValidateOptions {
@@ -15,10 +39,285 @@ export interface ValidateOptions {
   onUnknown?: (path: string) => void;
 }
 
+type Obj = Record<string, unknown>;
+
+/** What a rule check sees of one cluster. */
+interface RuleInput {
+  c: Obj;
+  path: string;
+  name: string;
+  type: DiscoveryType;
+  policy: string;
+}
+
+/** Fills `{placeholder}`s of a rule row's message. */
+function fill(row: ClusterRuleRow, vars: Record<string, string | number>): string {
+  return row.message.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+}
+
+/** Reads a dotted path (`lb_subset_config.locality_weight_aware`) of a normalized cluster. */
+function at(c: Obj, dotted: string): unknown {
+  let v: unknown = c;
+  for (const k of dotted.split(".")) v = isObject(v) ? v[k] : undefined;
+  return v;
+}
+
+/** The message and row a dotted Cluster path ends at (for defaults of rule operands). */
+function rowAt(dotted: string): { message: string; row: FieldRow } | undefined {
+  let message = "Cluster";
+  let row: FieldRow | undefined;
+  for (const k of dotted.split(".")) {
+    row = MESSAGES.get(message)?.find((r) => r.field === k);
+    if (!row) return undefined;
+    if (row.type) message = row.type;
+  }
+  return row ? { message: row.message, row } : undefined;
+}
+
+/** Operand value of a dotted path, with the row's default when unset. */
+function operand(c: Obj, dotted: string): unknown {
+  const parts = dotted.split(".");
+  const hit = rowAt(dotted);
+  if (!hit) return at(c, dotted);
+  const parent = parts.length > 1 ? at(c, parts.slice(0, -1).join(".")) : c;
+  return valueOf(hit.message, isObject(parent) ? parent : undefined, parts[parts.length - 1]);
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+function isIp(s: string): boolean {
+  if (IPV4.test(s)) return true;
+  if (!s.includes(":")) return false;
+  try {
+    return new URL(`http://[${s}]/`).hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** Member addresses with their paths (for semantic rules). */
+function memberAddresses(c: Obj): { path: string; addr: Obj }[] {
+  const out: { path: string; addr: Obj }[] = [];
+  const la = c.load_assignment;
+  if (isObject(la)) {
+    (Array.isArray(la.endpoints) ? la.endpoints : []).forEach((lle, i) => {
+      const lbs = isObject(lle) && Array.isArray(lle.lb_endpoints) ? lle.lb_endpoints : [];
+      lbs.forEach((lbe, j) => {
+        const a = at(lbe as Obj, "endpoint.address");
+        if (isObject(a)) {
+          out.push({
+            path: `load_assignment.endpoints[${i}].lb_endpoints[${j}].endpoint.address`,
+            addr: a,
+          });
+        }
+      });
+    });
+    return out;
+  }
+  (Array.isArray(c.hosts) ? c.hosts : []).forEach((h, i) => {
+    if (isObject(h)) out.push({ path: `hosts[${i}]`, addr: h });
+  });
+  return out;
+}
+
+type Semantic = (i: RuleInput, row: ClusterRuleRow, err: (p: string, m: string) => void) => void;
+
+/** Checks of `semantic` rule rows, by the row's `rule.name`. */
+const SEMANTIC: Record<string, Semantic> = {
+  "logical-dns-single-endpoint"(i, row, err) {
+    const la = i.c.load_assignment;
+    if (i.type !== "LOGICAL_DNS" || !isObject(la)) return;
+    const lles = Array.isArray(la.endpoints) ? la.endpoints : [];
+    const lbs = lles.length === 1 ? at(lles[0] as Obj, "lb_endpoints") : undefined;
+    if (lles.length !== 1 || !Array.isArray(lbs) || lbs.length !== 1) {
+      err("load_assignment", row.message);
+    }
+  },
+  "logical-dns-single-host"(i, row, err) {
+    if (i.type !== "LOGICAL_DNS" || isSet(i.c.load_assignment) || !Array.isArray(i.c.hosts)) return;
+    if (i.c.hosts.length !== 1) err("hosts", row.message);
+  },
+  "logical-dns-no-resolver-name"(i, row, err) {
+    if (i.type !== "LOGICAL_DNS") return;
+    for (const m of memberAddresses(i.c)) {
+      if (isSet(at(m.addr, "socket_address.resolver_name"))) {
+        err(`${m.path}.socket_address.resolver_name`, row.message);
+      }
+    }
+  },
+  "static-hosts-are-ip"(i, row, err) {
+    if (i.type !== "STATIC") return;
+    for (const m of memberAddresses(i.c)) {
+      const sa = m.addr.socket_address;
+      if (!isObject(sa) || typeof sa.address !== "string" || isSet(sa.resolver_name)) continue;
+      if (!isIp(sa.address)) {
+        err(`${m.path}.socket_address.address`, fill(row, { address: sa.address }));
+      }
+    }
+  },
+  "grpc-health-check-needs-http2"(i, row, err) {
+    if (isSet(i.c.http2_protocol_options)) return;
+    const hcs = Array.isArray(i.c.health_checks) ? i.c.health_checks : [];
+    hcs.forEach((h, k) => {
+      if (isObject(h) && isSet(h.grpc_health_check)) {
+        err(`health_checks[${k}].grpc_health_check`, fill(row, { name: i.name }));
+      }
+    });
+  },
+  "http1-and-http2-need-protocol-selection"(i, row, err) {
+    if (!isSet(i.c.http_protocol_options) || !isSet(i.c.http2_protocol_options)) return;
+    const sel = valueOf("Cluster", i.c, "protocol_selection");
+    if (sel === valueOf("Cluster", {}, "protocol_selection")) {
+      err("protocol_selection", row.message);
+    }
+  },
+  // Reported while building the effective cluster (files are read once).
+  "tls-files-readable"() {},
+};
+
+/** Applies one rule row to one cluster. */
+function applyRule(row: ClusterRuleRow, i: RuleInput, push: (e: ConfigError) => void): void {
+  const err = (p: string, m: string) =>
+    push({ path: p ? `${i.path}.${p}` : i.path, rule: row.id, message: m });
+  const r = row.rule;
+  switch (r.kind) {
+    case "requires-policy":
+      if (isSet(i.c[r.field]) && !r.policies.includes(i.policy)) {
+        err(r.field, fill(row, { policy: i.policy, field: r.field }));
+      }
+      return;
+    case "unique-name": // across clusters: see validateClusters
+      return;
+    case "hosts-required": {
+      const hosts = i.c.hosts;
+      const has = isSet(i.c.load_assignment) || (Array.isArray(hosts) && hosts.length > 0);
+      if (r.types.includes(i.type) && !has) {
+        err("load_assignment", fill(row, { type: i.type, name: i.name }));
+      }
+      return;
+    }
+    case "min-not-above-max": {
+      const min = operand(i.c, r.min);
+      const max = operand(i.c, r.max);
+      const relevant = isSet(at(i.c, r.min)) || isSet(at(i.c, r.max));
+      if (relevant && typeof min === "number" && typeof max === "number" && min > max) {
+        err(r.min, fill(row, { min, max }));
+      }
+      return;
+    }
+    case "type-policy":
+      if (i.type === r.type && !r.policies.includes(i.policy)) {
+        err("lb_policy", fill(row, { policy: i.policy, type: i.type, name: i.name }));
+      }
+      return;
+    case "policy-type":
+      if (i.policy === r.policy && !r.types.includes(i.type)) {
+        err("lb_policy", fill(row, { policy: i.policy, type: i.type, name: i.name }));
+      }
+      return;
+    case "type-requires":
+      if (i.type === r.type && !isSet(i.c[r.field])) {
+        err("", fill(row, { name: i.name, field: r.field }));
+      }
+      return;
+    case "exclusive": {
+      const set = r.fields.filter((f) => isSet(i.c[f]));
+      if (set.length > 1) err(set[1], fill(row, { name: i.name }));
+      return;
+    }
+    case "policy-forbids":
+      if (isSet(i.c[r.field]) && r.policies.includes(i.policy)) {
+        err(r.field, fill(row, { policy: i.policy, name: i.name }));
+      }
+      return;
+    case "requires-field": {
+      const v = at(i.c, r.field);
+      if (isSet(v) && v !== false && !isSet(at(i.c, r.requires))) {
+        err(r.field, fill(row, { name: i.name }));
+      }
+      return;
+    }
+    case "max-items": {
+      const v = i.c[r.field];
+      if (Array.isArray(v) && v.length > r.max) err(r.field, fill(row, { name: i.name }));
+      return;
+    }
+    case "custom-type": {
+      const name = at(i.c, "cluster_type.name");
+      if (typeof name === "string" && !r.names.some((n) => n.name === name)) {
+        err("cluster_type.name", fill(row, { value: name }));
+      }
+      return;
+    }
+    case "semantic": {
+      const check = SEMANTIC[r.name];
+      if (!check) throw new Error(`no check for semantic rule ${r.name} (${row.id})`);
+      check(i, row, err);
+      return;
+    }
+  }
+}
+
+/** `appliesTo` / `outside: "error"` of the Cluster rows. */
+function checkAppliesTo(i: RuleInput, push: (e: ConfigError) => void): void {
+  for (const row of MESSAGES.get("Cluster") ?? []) {
+    if (!row.appliesTo || row.outside !== "error" || !isSet(i.c[row.field])) continue;
+    if (!row.appliesTo.includes(i.type)) {
+      push({
+        path: `${i.path}.${row.field}`,
+        rule: row.id,
+        message: `${row.field} set in a non-${row.appliesTo.join("/")} cluster`,
+      });
+    }
+  }
+}
+
 /** Validates clusters; returns every error found and the effective clusters. */
 export function validateClusters(
-  _clusters: readonly unknown[],
-  _opts: ValidateOptions,
+  clusters: readonly unknown[],
+  opts: ValidateOptions,
 ): { errors: ConfigError[]; clusters: EffectiveCluster[] } {
-  return { errors: [], clusters: [] };
+  const errors: ConfigError[] = [];
+  const ctx: SchemaContext = { errors, allowUnknown: opts.allowUnknown, onUnknown: opts.onUnknown };
+  const out: EffectiveCluster[] = [];
+  const seen = new Map<string, number>();
+  const unique = CLUSTER_RULES.find((r) => r.rule.kind === "unique-name");
+  if (!Array.isArray(clusters)) {
+    errors.push({
+      path: opts.path,
+      rule: "",
+      message: `expected a list of clusters, got ${show(clusters)}`,
+    });
+    return { errors, clusters: out };
+  }
+  clusters.forEach((raw, idx) => {
+    const path = `${opts.path}[${idx}]`;
+    const before = errors.length;
+    if (!isObject(raw)) {
+      errors.push({ path, rule: "", message: `expected a Cluster object, got ${show(raw)}` });
+      return;
+    }
+    const c = validateMessage("Cluster", raw, path, ctx);
+    const name = typeof c.name === "string" ? c.name : "";
+    const input: RuleInput = {
+      c,
+      path,
+      name,
+      type: discoveryTypeOf(c).type,
+      policy: valueOf("Cluster", c, "lb_policy") as string,
+    };
+    checkAppliesTo(input, (e) => errors.push(e));
+    for (const row of CLUSTER_RULES) applyRule(row, input, (e) => errors.push(e));
+    if (unique && name) {
+      if (seen.has(name)) {
+        errors.push({ path: `${path}.name`, rule: unique.id, message: fill(unique, { name }) });
+      } else seen.set(name, idx);
+    }
+    if (errors.length > before) return;
+    const eff = effectiveCluster(
+      c as JsonObject,
+      (p, message, rule) => errors.push({ path: `${path}.${p}`, rule, message }),
+    );
+    if (errors.length === before) out.push(eff);
+  });
+  return { errors, clusters: out };
 }

@@ -1,0 +1,284 @@
+/**
+ * The schema interpreter behind the Cluster validator: it indexes the `cluster.fields`,
+ * `cluster.objects` and `cluster.enums` tables by message name and checks one JSON object
+ * against the rows of its message — value kinds, cardinality, enums, ranges, required fields,
+ * exclusivity groups (and required oneofs), unknown fields — recursing into every nested message
+ * the tables describe. A message type without rows is opaque: only its object shape is checked.
+ * It returns a normalized copy (snake_case keys, canonical enum names, invalid fields dropped)
+ * so that cross-field rules and defaults read well-formed values only.
+ *
+ * @example
+ * ```ts
+ * import { validateMessage } from "./nested_schema.ts";
+ * const errors: { path: string; rule: string; message: string }[] = [];
+ * validateMessage("Cluster.RingHashLbConfig", { minimum_ring_size: 9000000 }, "c.ring", {
+ *   errors,
+ *   allowUnknown: false,
+ * });
+ * console.log(errors[0].rule); // "cluster.objects.ring-hash-lb-config.minimum-ring-size"
+ * ```
+ * @module
+ */
+import { CLUSTER_FIELDS } from "../../spec/cluster/fields.ts";
+import { CLUSTER_OBJECTS } from "../../spec/cluster/objects.ts";
+import { CLUSTER_ENUMS } from "../../spec/cluster/enums.ts";
+import { ERRORS } from "../../spec/admin/errors.ts";
+import type { EnumRow, FieldRow } from "../../spec/rule.ts";
+import type { ConfigError } from "./errors.ts";
+import {
+  isObject,
+  parseBool,
+  type Parsed,
+  parseDouble,
+  parseDuration,
+  parseEnum,
+  parsePercent,
+  parseUInt32,
+  parseUInt64,
+  show,
+} from "./values.ts";
+
+/** Every described message, by name (`Cluster`, `Cluster.RingHashLbConfig`, `core.Address`). */
+export const MESSAGES: ReadonlyMap<string, readonly FieldRow[]> = (() => {
+  const m = new Map<string, FieldRow[]>();
+  for (const r of [...CLUSTER_FIELDS, ...CLUSTER_OBJECTS] as readonly FieldRow[]) {
+    const list = m.get(r.message) ?? [];
+    list.push(r);
+    m.set(r.message, list);
+  }
+  return m;
+})();
+
+/** Every enumeration, by name. */
+export const ENUMS: ReadonlyMap<string, EnumRow> = new Map(
+  (CLUSTER_ENUMS as readonly EnumRow[]).map((e) => [e.name, e]),
+);
+
+/** The row of a field of a described message. */
+export function fieldRow(message: string, field: string): FieldRow {
+  const row = MESSAGES.get(message)?.find((r) => r.field === field);
+  if (!row) throw new Error(`no table row for ${message}.${field}`);
+  return row;
+}
+
+let unknownRule: string | undefined;
+
+/** The rule ID for unknown fields: the `errors` table row about unknown protobuf fields. */
+export function unknownFieldRule(): string {
+  if (unknownRule === undefined) {
+    const rows = ERRORS as readonly { id: string; condition?: string; cite: { quote: string } }[];
+    unknownRule = rows.find((r) =>
+      `${r.condition ?? ""} ${r.cite.quote}`.includes("Unknown protobuf fields in static")
+    )?.id ?? "";
+  }
+  return unknownRule;
+}
+
+/** Where errors go and how unknown fields are treated. */
+export interface SchemaContext {
+  errors: ConfigError[];
+  allowUnknown: boolean;
+  onUnknown?: (path: string) => void;
+}
+
+const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
+
+/** True when a JSON value counts as set (proto3 JSON: `null` means unset). */
+export function isSet(v: unknown): boolean {
+  return v !== undefined && v !== null;
+}
+
+function parseScalar(row: FieldRow, v: unknown): Parsed<unknown> {
+  switch (row.kind) {
+    case "string":
+      return typeof v === "string" ? { ok: true, value: v } : {
+        ok: false,
+        error: `expected a string, got ${show(v)}`,
+      };
+    case "bool":
+      return parseBool(v);
+    case "duration":
+      return parseDuration(v);
+    case "uint32":
+    case "UInt32Value":
+      return parseUInt32(v);
+    case "uint64":
+    case "UInt64Value":
+      return parseUInt64(v);
+    case "double":
+      return parseDouble(v);
+    case "Percent":
+      return parsePercent(v);
+    case "struct":
+      return isObject(v) ? { ok: true, value: v } : {
+        ok: false,
+        error: `expected an object (Struct), got ${show(v)}`,
+      };
+    case "any":
+      if (!isObject(v)) return { ok: false, error: `expected an object (Any), got ${show(v)}` };
+      return typeof v["@type"] === "string" ? { ok: true, value: v } : {
+        ok: false,
+        error: `an Any needs a string "@type" naming its message type`,
+      };
+    default:
+      return { ok: false, error: `unsupported value kind ${row.kind}` };
+  }
+}
+
+/** Checks a number against a row's range; returns an error sentence or null. */
+export function rangeError(row: FieldRow, n: number): string | null {
+  const r = row.range;
+  if (!r) return null;
+  const unit = row.kind === "duration" ? "ms" : "";
+  const got = `${n}${unit}`;
+  if (r.gtZero && !(n > 0)) return `value must be greater than 0 (got ${got})`;
+  if (r.exclusiveMin !== undefined && !(n > r.exclusiveMin)) {
+    return `value must be greater than ${r.exclusiveMin}${unit} (got ${got})`;
+  }
+  if (r.min !== undefined && r.max !== undefined && (n < r.min || n > r.max)) {
+    return `value must be inside range [${r.min}, ${r.max}]${unit} (got ${got})`;
+  }
+  if (r.min !== undefined && n < r.min) {
+    return `value must be greater than or equal to ${r.min}${unit} (got ${got})`;
+  }
+  if (r.max !== undefined && n > r.max) {
+    return `value must be less than or equal to ${r.max}${unit} (got ${got})`;
+  }
+  return null;
+}
+
+/** Checks one element (not an array) of a field; returns its normalized form or undefined. */
+function checkElement(row: FieldRow, v: unknown, path: string, ctx: SchemaContext): unknown {
+  const err = (message: string, rule = row.id) => {
+    ctx.errors.push({ path, rule, message });
+    return undefined;
+  };
+  if (row.kind === "message") {
+    if (!isObject(v)) return err(`expected an object (${row.type}), got ${show(v)}`);
+    return MESSAGES.has(row.type ?? "") ? validateMessage(row.type!, v, path, ctx) : v;
+  }
+  if (row.kind === "enum") {
+    const e = ENUMS.get(row.enum ?? "");
+    if (!e) return err(`no enumeration ${row.enum} in the tables`);
+    const p = parseEnum(v, e.values.map((x) => x.name), e.values.map((x) => x.number));
+    return p.ok ? p.value : err(`${p.error} (${e.name})`, e.id);
+  }
+  const p = parseScalar(row, v);
+  if (!p.ok) return err(p.error);
+  const n = row.kind === "duration" || row.kind === "Percent" ||
+      row.kind.toLowerCase().startsWith("uint") || row.kind === "double"
+    ? p.value as number
+    : null;
+  if (n !== null) {
+    const re = rangeError(row, n);
+    if (re) return err(re);
+  }
+  if (row.kind === "string" && row.required && v === "") {
+    return err("value must not be empty (value length must be at least 1 bytes)");
+  }
+  return v;
+}
+
+/** Checks one field value with its cardinality; returns the normalized value or undefined. */
+function checkField(row: FieldRow, v: unknown, path: string, ctx: SchemaContext): unknown {
+  if (row.cardinality === "repeated") {
+    if (!Array.isArray(v)) {
+      ctx.errors.push({ path, rule: row.id, message: `expected a list, got ${show(v)}` });
+      return undefined;
+    }
+    return v.map((x, i) => checkElement(row, x, `${path}[${i}]`, ctx)).filter((x) =>
+      x !== undefined
+    );
+  }
+  if (row.cardinality === "map") {
+    if (!isObject(v)) {
+      ctx.errors.push({ path, rule: row.id, message: `expected a map (object), got ${show(v)}` });
+      return undefined;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const y = checkElement(row, x, `${path}.${k}`, ctx);
+      if (y !== undefined) out[k] = y;
+    }
+    return out;
+  }
+  return checkElement(row, v, path, ctx);
+}
+
+/**
+ * Checks `value` against the rows of `message`; pushes every error to `ctx.errors` and returns
+ * the normalized object (fields that failed are left out).
+ */
+export function validateMessage(
+  message: string,
+  value: Record<string, unknown>,
+  path: string,
+  ctx: SchemaContext,
+): Record<string, unknown> {
+  const rows = MESSAGES.get(message) ?? [];
+  const byName = new Map<string, FieldRow>();
+  for (const r of rows) byName.set(r.field, r);
+  const out: Record<string, unknown> = {};
+  const groups = new Map<string, FieldRow[]>();
+  const present = new Set<string>();
+  for (const [rawKey, v] of Object.entries(value)) {
+    const key = byName.has(rawKey) ? rawKey : camelToSnake(rawKey);
+    const row = byName.get(key);
+    if (row && isSet(v)) present.add(key);
+    const p = `${path}.${rawKey}`;
+    if (!row) {
+      if (ctx.allowUnknown) ctx.onUnknown?.(p);
+      else {
+        ctx.errors.push({
+          path: p,
+          rule: unknownFieldRule(),
+          message: `unknown field "${rawKey}" in ${message} (Cannot find field.)`,
+        });
+      }
+      continue;
+    }
+    if (!isSet(v)) continue;
+    if (row.group) {
+      const members = groups.get(row.group) ?? [];
+      members.push(row);
+      groups.set(row.group, members);
+      if (members.length > 1) {
+        ctx.errors.push({
+          path: p,
+          rule: row.id,
+          message: `only one of ${groupMembers(rows, row.group)} may be set, and ${
+            members[0].field
+          } is already set (group ${row.group})`,
+        });
+        continue;
+      }
+    }
+    const y = checkField(row, v, p, ctx);
+    if (y !== undefined) out[key] = y;
+  }
+  for (const r of rows) {
+    if (r.required && !present.has(r.field)) {
+      ctx.errors.push({
+        path: `${path}.${r.field}`,
+        rule: r.id,
+        message: `${r.field} is required in ${message} (value is required)`,
+      });
+    }
+  }
+  const required = new Set(rows.filter((r) => r.groupRequired).map((r) => r.group!));
+  for (const g of required) {
+    if (!groups.has(g)) {
+      const first = rows.find((r) => r.group === g)!;
+      ctx.errors.push({
+        path,
+        rule: first.id,
+        message: `one of ${groupMembers(rows, g)} must be set in ${message} (group ${g})`,
+      });
+    }
+  }
+  return out;
+}
+
+function groupMembers(rows: readonly FieldRow[], group: string): string {
+  return rows.filter((r) => r.group === group).map((r) => r.field).join(", ");
+}
