@@ -1,0 +1,219 @@
+/**
+ * Bootstrap loading: reads `--config-path` (`.yaml`/`.yml` as YAML, `.pb` as binary proto3,
+ * `.pb_text` as text proto3, anything else as JSON), merges `--config-yaml` over it, checks the
+ * described messages for unknown fields and bad values, picks the API version (`--bootstrap-version`,
+ * or v2 first and then v3), upgrades v2 to the internal form, and applies `--service-cluster`,
+ * `--service-node` and `--service-zone`. Clusters are checked by `validate_cluster.ts`, listener
+ * contents by the proxy core.
+ *
+ * Nothing here throws on bad input: every problem comes back in `errors`, with its path.
+ *
+ * @example
+ * ```ts
+ * import { loadBootstrap } from "./bootstrap.ts";
+ * import { parseArgs } from "../cli/args.ts";
+ * const r = loadBootstrap(parseArgs(["--config-yaml", "admin: {profile_path: /tmp/p}"]));
+ * r.errors; // []
+ * ```
+ * @module
+ */
+// @ts-types="@types/js-yaml"
+import yaml from "js-yaml";
+import type { Options } from "../cli/options.ts";
+import type { Bootstrap, Json, JsonObject } from "./bootstrap_types.ts";
+import type { ConfigError } from "./errors.ts";
+import { BOOTSTRAP } from "./bootstrap_schema.ts";
+import { checkBootstrap } from "./bootstrap_check.ts";
+import { upgradeV2 } from "./bootstrap_upgrade.ts";
+import { mergeProto3Json } from "./merge.ts";
+import { decodeBinary, ProtoDecodeError } from "./proto_binary.ts";
+import { decodeText } from "./proto_text.ts";
+
+/** What {@linkcode loadBootstrap} returns. */
+export interface BootstrapLoad {
+  /** The internal (v3-shaped) bootstrap; `{}` when there are errors. */
+  bootstrap: Bootstrap;
+  /** The bootstrap as read and merged, before checks and upgrade. */
+  original: JsonObject;
+  /** The API version it was loaded as; `null` when loading failed. */
+  version: 2 | 3 | null;
+  errors: ConfigError[];
+  /** Lines to log at warning level (one per accepted unknown field). */
+  warnings: string[];
+  /** Paths of accepted unknown static fields: add their count to `server.static_unknown_fields`. */
+  unknownFields: string[];
+}
+
+/**
+ * Which reader a config path uses, by suffix (case-insensitive).
+ *
+ * @example
+ * ```ts
+ * formatOf("bootstrap.YML"); // "yaml"
+ * ```
+ */
+export function formatOf(path: string): "yaml" | "json" | "pb" | "pb_text" {
+  const p = path.toLowerCase();
+  if (p.endsWith(".pb")) return "pb";
+  if (p.endsWith(".pb_text")) return "pb_text";
+  if (p.endsWith(".yaml") || p.endsWith(".yml")) return "yaml";
+  return "json";
+}
+
+function parseYaml(text: string): Json {
+  return yaml.load(text, { schema: yaml.CORE_SCHEMA }) as Json;
+}
+
+function readConfigFile(path: string): Json {
+  const format = formatOf(path);
+  const bytes = Deno.readFileSync(path);
+  if (format === "pb") return decodeBinary(bytes, BOOTSTRAP);
+  const text = new TextDecoder().decode(bytes);
+  if (format === "pb_text") return decodeText(text, BOOTSTRAP);
+  if (format === "yaml") return parseYaml(text) ?? {};
+  return JSON.parse(text);
+}
+
+function describe(e: unknown): string {
+  if (e instanceof ProtoDecodeError) return e.path ? `${e.path}: ${e.message}` : e.message;
+  if (e instanceof Deno.errors.NotFound) return "no such file";
+  if (e instanceof Error) {
+    return e.message.split("\n")[0].replace(/^Unexpected token/, "invalid JSON: unexpected token");
+  }
+  return String(e);
+}
+
+const isObj = (v: Json | undefined): v is JsonObject =>
+  v !== null && v !== undefined && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * Applies `--service-cluster`, `--service-node` and `--service-zone` to `node`.
+ *
+ * @example
+ * ```ts
+ * import { parseArgs } from "../cli/args.ts";
+ * applyNodeOverrides({}, parseArgs(["--service-node", "n1"])); // { node: { id: "n1" } }
+ * ```
+ */
+export function applyNodeOverrides(b: JsonObject, o: Options): JsonObject {
+  if (!o.service_cluster && !o.service_node && !o.service_zone) return b;
+  const node: JsonObject = isObj(b.node) ? { ...b.node } : {};
+  if (o.service_cluster) node.cluster = o.service_cluster;
+  if (o.service_node) node.id = o.service_node;
+  if (o.service_zone) {
+    node.locality = { ...(isObj(node.locality) ? node.locality : {}), zone: o.service_zone };
+  }
+  return { ...b, node };
+}
+
+interface Attempt {
+  version: 2 | 3;
+  value: JsonObject;
+  errors: ConfigError[];
+  unknown: string[];
+}
+
+function attempt(raw: Json, version: 2 | 3, allowUnknown: boolean): Attempt {
+  const unknown: string[] = [];
+  const r = checkBootstrap(raw, { version, allowUnknown, onUnknown: (p) => unknown.push(p) });
+  return { version, value: r.value, errors: r.errors, unknown };
+}
+
+/**
+ * Loads the bootstrap named by the command line; never throws on bad input.
+ *
+ * @example
+ * ```ts
+ * import { parseArgs } from "../cli/args.ts";
+ * const { bootstrap, errors } = loadBootstrap(parseArgs(["--config-yaml", "node: {id: n1}"]));
+ * // errors: []; bootstrap.node.id === "n1"
+ * ```
+ */
+export function loadBootstrap(options: Options): BootstrapLoad {
+  const fail = (errors: ConfigError[], original: JsonObject = {}): BootstrapLoad => ({
+    bootstrap: {},
+    original,
+    version: null,
+    errors,
+    warnings: [],
+    unknownFields: [],
+  });
+  if (options.config_path === "" && options.config_yaml === "") {
+    return fail([{
+      path: "(command line)",
+      rule: "cli.constraints.config-required",
+      message: "At least one of --config-path or --config-yaml should be non-empty",
+    }]);
+  }
+  let raw: Json = {};
+  if (options.config_path !== "") {
+    try {
+      raw = readConfigFile(options.config_path);
+    } catch (e) {
+      return fail([{
+        path: options.config_path,
+        rule: "cli.options.config-path",
+        message: describe(e),
+      }]);
+    }
+    if (!isObj(raw)) {
+      return fail([{
+        path: options.config_path,
+        rule: "cli.options.config-path",
+        message: `the bootstrap must be an object, got ${
+          raw === null ? "null" : Array.isArray(raw) ? "a list" : typeof raw
+        }`,
+      }]);
+    }
+  }
+  if (options.config_yaml !== "") {
+    let over: Json;
+    try {
+      over = parseYaml(options.config_yaml) ?? {};
+    } catch (e) {
+      return fail([{
+        path: "--config-yaml",
+        rule: "cli.options.config-yaml",
+        message: describe(e),
+      }]);
+    }
+    if (!isObj(over)) {
+      return fail([{
+        path: "--config-yaml",
+        rule: "cli.options.config-yaml",
+        message: "the bootstrap must be an object",
+      }]);
+    }
+    raw = mergeProto3Json(raw, over);
+  }
+  const original = raw as JsonObject;
+  const allowUnknown = options.allow_unknown_static_fields || options.allow_unknown_fields;
+  const requested = options.variant === "v2" ? 2 : options.bootstrap_version;
+  let chosen: Attempt;
+  if (requested === 2 || requested === 3) chosen = attempt(raw, requested, allowUnknown);
+  else {
+    const v2 = attempt(raw, 2, allowUnknown);
+    chosen = v2;
+    if (v2.errors.length > 0) {
+      const v3 = attempt(raw, 3, allowUnknown);
+      if (v3.errors.length < v2.errors.length) chosen = v3;
+    }
+  }
+  if (chosen.errors.length > 0) return fail(chosen.errors, original);
+  const upgraded = chosen.version === 2 ? upgradeV2(chosen.value) : chosen.value;
+  const bootstrap = applyNodeOverrides(upgraded, options) as Bootstrap;
+  const unknownFields = [...new Set(chosen.unknown)];
+  const flag = options.allow_unknown_static_fields
+    ? "--allow-unknown-static-fields"
+    : "--allow-unknown-fields";
+  return {
+    bootstrap,
+    original,
+    version: chosen.version,
+    errors: [],
+    warnings: unknownFields.map((p) =>
+      `unknown field '${p}' in static configuration accepted (${flag})`
+    ),
+    unknownFields,
+  };
+}

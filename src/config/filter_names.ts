@@ -1,0 +1,82 @@
+/**
+ * Filter and extension names: configuration may spell them with the `envoy.` or the `proxy.`
+ * prefix, in their v2 short form (`envoy.http_connection_manager`) or their v3 form
+ * (`envoy.filters.network.http_connection_manager`). {@linkcode canonicalFilterName} maps all of
+ * them to one spelling for matching; the configuration keeps the name as written (config_dump
+ * shows the original).
+ *
+ * @example
+ * ```ts
+ * import { canonicalFilterName } from "./filter_names.ts";
+ * canonicalFilterName("envoy.router"); // "proxy.filters.http.router"
+ * canonicalFilterName("proxy.filters.http.router"); // "proxy.filters.http.router"
+ * ```
+ * @module
+ */
+
+/** v2 short names (without prefix) → v3 names (without prefix). */
+const LEGACY: Readonly<Record<string, string>> = {
+  http_connection_manager: "filters.network.http_connection_manager",
+  tcp_proxy: "filters.network.tcp_proxy",
+  router: "filters.http.router",
+  health_check: "filters.http.health_check",
+  "listener.tls_inspector": "filters.listener.tls_inspector",
+  "listener.original_dst": "filters.listener.original_dst",
+  "listener.proxy_protocol": "filters.listener.proxy_protocol",
+  "listener.http_inspector": "filters.listener.http_inspector",
+  "transport_sockets.tls": "transport_sockets.tls",
+  tls: "transport_sockets.tls",
+};
+
+/** v3 names (without prefix) → the type of their typed configuration. */
+export const TYPE_URLS: Readonly<Record<string, string>> = {
+  "filters.network.http_connection_manager":
+    "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
+  "filters.network.tcp_proxy": "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy",
+  "filters.http.router": "envoy.extensions.filters.http.router.v3.Router",
+  "filters.http.health_check": "envoy.extensions.filters.http.health_check.v3.HealthCheck",
+  "filters.listener.tls_inspector":
+    "envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector",
+  "filters.listener.original_dst": "envoy.extensions.filters.listener.original_dst.v3.OriginalDst",
+  "filters.listener.proxy_protocol":
+    "envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol",
+  "filters.listener.http_inspector":
+    "envoy.extensions.filters.listener.http_inspector.v3.HttpInspector",
+};
+
+/** The prefix of type URLs. */
+export const TYPE_URL_PREFIX = "type.googleapis.com/";
+
+/** The name without its `envoy.` / `proxy.` prefix, in v3 form; `null` without a prefix. */
+function bare(name: string): string | null {
+  const m = /^(?:envoy|proxy)\.(.*)$/.exec(name);
+  if (!m) return null;
+  return LEGACY[m[1]] ?? m[1];
+}
+
+/**
+ * One spelling for every accepted spelling of a filter name (`proxy.filters.http.router`).
+ *
+ * @example
+ * ```ts
+ * canonicalFilterName("envoy.tcp_proxy"); // "proxy.filters.network.tcp_proxy"
+ * ```
+ */
+export function canonicalFilterName(name: string): string {
+  const b = bare(name);
+  return b === null ? name : `proxy.${b}`;
+}
+
+/**
+ * The full type URL of a filter's typed configuration, when the filter is well known.
+ *
+ * @example
+ * ```ts
+ * typeUrlOf("envoy.router"); // "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"
+ * ```
+ */
+export function typeUrlOf(name: string): string | undefined {
+  const b = bare(name);
+  const t = b === null ? undefined : TYPE_URLS[b];
+  return t ? TYPE_URL_PREFIX + t : undefined;
+}

@@ -1,0 +1,264 @@
+/**
+ * The logger registry: Envoy's component loggers (or, with `--enable-fine-grain-logging`, one
+ * logger per source file, named by its path), their levels (`--log-level`,
+ * `--component-log-level`, POST /logging), and the sink (`--log-path`, reopened on
+ * {@linkcode Logging.reopen}; stderr when unset). Lines are laid out by the `--log-format`
+ * formatter of `log_format.ts`, compiled once.
+ *
+ * @example
+ * ```ts
+ * import { createLogging } from "./logger.ts";
+ * import { parseArgs } from "../cli/args.ts";
+ * const logging = createLogging(parseArgs(["-c", "x.yaml", "-l", "debug"]));
+ * logging.log("main", "info", "starting");
+ * ```
+ * @module
+ */
+import type { LoggingView } from "./context.ts";
+import type { Options } from "../cli/options.ts";
+import { type CompiledLogFormat, compileLogFormat, type LogRecord } from "./log_format.ts";
+
+/** Level names in spdlog order; `warn` is accepted as an alias of `warning`. */
+export const LOG_LEVELS = [
+  "trace",
+  "debug",
+  "info",
+  "warning",
+  "error",
+  "critical",
+  "off",
+] as const;
+
+/** A level name. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Envoy's component logger names (`ALL_LOGGER_IDS`, about 1.16), in registry order. */
+export const COMPONENT_NAMES: readonly string[] = [
+  "admin",
+  "aws",
+  "assert",
+  "backtrace",
+  "client",
+  "config",
+  "connection",
+  "conn_handler",
+  "decompression",
+  "dubbo",
+  "file",
+  "filter",
+  "forward_proxy",
+  "grpc",
+  "hc",
+  "health_checker",
+  "http",
+  "http2",
+  "hystrix",
+  "init",
+  "io",
+  "jwt",
+  "kafka",
+  "lua",
+  "main",
+  "misc",
+  "mongo",
+  "quic",
+  "quic_stream",
+  "pool",
+  "rbac",
+  "redis",
+  "router",
+  "runtime",
+  "stats",
+  "secret",
+  "tap",
+  "testing",
+  "thrift",
+  "tracing",
+  "upstream",
+  "udp",
+  "wasm",
+]; // deno-fmt-ignore
+
+/**
+ * True for a level name or the `warn` alias (exact, case-sensitive).
+ *
+ * @example
+ * ```ts
+ * isLevelName("warn"); // true
+ * isLevelName("WARN"); // false
+ * ```
+ */
+export function isLevelName(s: string): boolean {
+  return s === "warn" || (LOG_LEVELS as readonly string[]).includes(s);
+}
+
+/**
+ * The level a name stands for (`warn` → `warning`); throws on an unknown name.
+ *
+ * @example
+ * ```ts
+ * normaliseLevel("warn"); // "warning"
+ * ```
+ */
+export function normaliseLevel(s: string): LogLevel {
+  if (s === "warn") return "warning";
+  if (!(LOG_LEVELS as readonly string[]).includes(s)) throw new Error(`invalid log level '${s}'`);
+  return s as LogLevel;
+}
+
+const rank = (l: string) => (LOG_LEVELS as readonly string[]).indexOf(l);
+
+/** Where log lines go; the default writes to stderr or the `--log-path` file. */
+export interface LogSink {
+  write(line: string): void;
+  reopen(): Promise<void>;
+  close(): void;
+}
+
+/** The root of the repository, for relative source paths (`src/upstream/cluster_manager.ts`). */
+const ROOT = new URL("../../", import.meta.url).href;
+
+/** The source location of the caller of `log()`, from the stack (only computed when needed). */
+function callerLocation(): { file?: string; line?: number; func?: string } {
+  const stack = new Error().stack?.split("\n") ?? [];
+  for (const frame of stack.slice(1)) {
+    if (frame.includes("/src/server/logger.ts")) continue;
+    const m = /at (?:(.*?) \()?(\S+?):(\d+):\d+\)?$/.exec(frame.trim());
+    if (!m) continue;
+    const url = m[2];
+    const file = url.startsWith(ROOT) ? url.slice(ROOT.length) : url.replace(/^file:\/\//, "");
+    return { file, line: Number(m[3]), func: m[1] ?? "" };
+  }
+  return {};
+}
+
+/** A glob (`*` any run of characters, `?` one character) as an anchored regular expression. */
+function globToRegExp(glob: string): RegExp {
+  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp(`^${body}$`);
+}
+
+class FileSink implements LogSink {
+  #file: Deno.FsFile | null = null;
+  #enc = new TextEncoder();
+  constructor(readonly path: string) {
+    this.#open();
+  }
+  #open() {
+    if (this.path === "") return;
+    this.#file = Deno.openSync(this.path, { append: true, create: true, write: true });
+  }
+  write(line: string): void {
+    const bytes = this.#enc.encode(line);
+    const out = this.#file ?? Deno.stderr;
+    let n = 0;
+    while (n < bytes.length) n += out.writeSync(bytes.subarray(n));
+  }
+  reopen(): Promise<void> {
+    this.close();
+    this.#open();
+    return Promise.resolve();
+  }
+  close(): void {
+    this.#file?.close();
+    this.#file = null;
+  }
+}
+
+/** The logging of a process: a {@linkcode LoggingView} plus `log()`. */
+export interface Logging extends LoggingView {
+  /**
+   * Logs one message. `component` is a component name (`upstream`); with fine-grain logging the
+   * logger is the caller's source file instead (or `component` itself when it is a path).
+   */
+  log(component: string, level: string, message: string): void;
+  /**
+   * A logging function bound to one component. Prefer it over a wrapper of your own: `%g:%#`
+   * then shows the line that called it, not the line of the wrapper.
+   */
+  forComponent(component: string): (level: string, message: string) => void;
+  /** Closes the log file (if any). */
+  close(): void;
+}
+
+/** Settings of {@linkcode createLogging} beyond the options (for tests). */
+export interface LoggingSettings {
+  sink?: LogSink;
+  now?: () => Date;
+}
+
+/**
+ * Creates the logger registry from the parsed command line.
+ *
+ * @example
+ * ```ts
+ * import { parseArgs } from "../cli/args.ts";
+ * const logging = createLogging(parseArgs(["--config-yaml", "{}", "-l", "debug"]));
+ * logging.log("upstream", "debug", "hello");
+ * logging.close();
+ * ```
+ */
+export function createLogging(options: Options, settings: LoggingSettings = {}): Logging {
+  const fineGrain = options.enable_fine_grain_logging;
+  const base = normaliseLevel(options.log_level);
+  const levels = new Map<string, LogLevel>();
+  if (!fineGrain) { for (const c of COMPONENT_NAMES) levels.set(c, base); }
+  for (const item of options.component_log_level.split(",")) {
+    const [name, level] = item.split(":");
+    if (name && level && isLevelName(level)) levels.set(name, normaliseLevel(level));
+  }
+  let defaultLevel: LogLevel = base;
+  const patterns: [RegExp, LogLevel][] = [];
+  const format: CompiledLogFormat = compileLogFormat(options.log_format, {
+    variant: options.variant,
+    escaped: options.log_format_escaped,
+  });
+  const sink = settings.sink ?? new FileSink(options.log_path);
+  const now = settings.now ?? (() => new Date());
+
+  const view: Logging = {
+    loggers: () => [...levels.entries()],
+    setAll(level) {
+      const l = normaliseLevel(level);
+      defaultLevel = l;
+      patterns.length = 0;
+      for (const k of levels.keys()) levels.set(k, l);
+    },
+    set(name, level) {
+      const l = normaliseLevel(level);
+      if (fineGrain) {
+        // A source path or glob (`src/upstream/*`): applies to matching loggers, now and later.
+        const re = globToRegExp(name);
+        patterns.push([re, l]);
+        for (const k of levels.keys()) if (re.test(k)) levels.set(k, l);
+        return;
+      }
+      if (!levels.has(name)) throw new Error(`unknown logger '${name}'`);
+      levels.set(name, l);
+    },
+    isLevel: isLevelName,
+    reopen: () => sink.reopen(),
+    close: () => sink.close(),
+    forComponent: (component) => (level, message) => view.log(component, level, message),
+    log(component, level, message) {
+      // An unknown level from code is logged at `info` rather than lost.
+      const lvl = isLevelName(level) ? normaliseLevel(level) : "info";
+      const need = fineGrain || format.needsSource;
+      const loc = need ? callerLocation() : {};
+      let name = component;
+      if (fineGrain) {
+        name = component.includes("/") ? component : loc.file ?? component;
+        if (!levels.has(name)) {
+          let l = defaultLevel;
+          for (const [re, pl] of patterns) if (re.test(name)) l = pl;
+          levels.set(name, l);
+        }
+      }
+      const threshold = levels.get(name) ?? defaultLevel;
+      if (threshold === "off" || lvl === "off" || rank(lvl) < rank(threshold)) return;
+      const rec: LogRecord = { time: now(), level: lvl, logger: name, message, ...loc };
+      sink.write(format(rec) + "\n");
+    },
+  };
+  return view;
+}
