@@ -1,20 +1,279 @@
 /**
- * Placeholder for the composition root: builds the stats store, runtime, cluster manager,
- * listener manager and admin listener, and runs the server-state lifecycle.
+ * The composition root: builds the stats store, the logger, the runtime, the cluster manager,
+ * the listener manager and the admin listener, runs the server state (PRE_INITIALIZING →
+ * INITIALIZING → LIVE, DRAINING while health checks are failed or during shutdown), refreshes the
+ * `server.*` stats on every stats flush, and shuts down cleanly on `/quitquitquit`, SIGTERM or
+ * SIGINT (exit 0). SIGUSR1 reopens the logs. The PID is logged at start-up, so operators signal
+ * the right process (under `npx`, the parent is Node.js); a Deno other than 2.9.1 is warned about.
  *
+ * @example
+ * ```ts ignore
+ * import { startServer } from "./server.ts";
+ * const running = await startServer(options, bootstrap);
+ * console.log(running.adminAddress);
+ * await running.shutdown();
+ * Deno.exit(await running.finished);
+ * ```
  * @module
  */
+import type { Feature } from "../../spec/rule.ts";
 import type { Options } from "../cli/options.ts";
-import type { Bootstrap } from "../config/bootstrap_types.ts";
+import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
+import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
+import { validateClusters } from "../config/validate_cluster.ts";
+import { hotRestartVersion, versionString } from "../cli/version.ts";
+import { Store } from "../stats/store.ts";
+import { startFlushTimer } from "../stats/flush_timer.ts";
+import { attachServerStats } from "../stats/server_stats.ts";
+import { ClusterManager } from "../upstream/cluster_manager.ts";
+import { createLogging, type Logging } from "./logger.ts";
+import type {
+  ClusterManagerView,
+  ListenerManagerView,
+  RuntimeView,
+  ServerContext,
+  ServerState,
+} from "./context.ts";
+import { LayeredRuntime, RuntimeConfigError } from "./runtime.ts";
+import { ServerStateMachine } from "./state.ts";
+import { denoVersionWarning, Signals } from "./lifecycle.ts";
+import { detectFeatures } from "./lifecycle_features.ts";
+import { loadParts } from "./lifecycle_parts.ts";
+import { createAdminRouter } from "../admin/router.ts";
+import { ADMIN_HANDLERS } from "../admin/handlers.ts";
+import { type AdminListener, startAdminListener } from "../admin/admin_listener.ts";
+import { closeHystrixStreams, hystrixFlush } from "../admin/hystrix_handler.ts";
+import { detachTap } from "../admin/tap_handler.ts";
+import { stopProfilers } from "../admin/profiling_handler.ts";
+import { collectCertificates, daysUntilFirstCertExpiring } from "../admin/certs.ts";
 
 /** A running server. */
 export interface RunningServer {
   /** Resolves with the exit code when the server has stopped. */
   finished: Promise<number>;
   shutdown(): Promise<void>;
+  /** What the admin interface sees (for embedding and tests). */
+  context: ServerContext;
+  /** The admin listener's `ip:port` (or pipe path); null without an admin block. */
+  adminAddress: string | null;
 }
 
-/** Starts serving. */
-export function startServer(_options: Options, _bootstrap: Bootstrap): Promise<RunningServer> {
-  return Promise.reject(new Error("the server is not written yet"));
+/** Settings of {@linkcode startServer} beyond the command line (embedding, tests). */
+export interface StartSettings {
+  /** Install SIGTERM/SIGINT/SIGUSR1 listeners (default true). */
+  signals?: boolean;
+  /** Use this logger instead of one built from the options (the caller closes it). */
+  logging?: Logging;
+  /** Unknown bootstrap fields accepted by `--allow-unknown-static-fields`, by path. */
+  unknownStaticFields?: readonly string[];
+}
+
+class Server implements ServerContext {
+  healthCheckFailed = false;
+  readonly startedAt = Date.now();
+  readonly firstEpochStartedAt = this.startedAt;
+  readonly version = versionString();
+  readonly hotRestartVersion: string;
+  clusters!: ClusterManagerView;
+  listeners!: ListenerManagerView;
+  shutdown: () => Promise<void> = () => Promise.resolve();
+
+  constructor(
+    readonly options: Options,
+    readonly bootstrap: Bootstrap,
+    readonly stats: Store,
+    readonly runtime: RuntimeView,
+    readonly logging: Logging,
+    readonly features: ReadonlySet<Feature>,
+    readonly machine: ServerStateMachine,
+  ) {
+    this.hotRestartVersion = hotRestartVersion(options);
+  }
+
+  state(): ServerState {
+    return this.machine.state(this.healthCheckFailed);
+  }
+}
+
+function configError(e: unknown, path: string): ConfigLoadError {
+  if (e instanceof ConfigLoadError) return e;
+  if (e instanceof RuntimeConfigError) {
+    return new ConfigLoadError([{
+      path: e.path,
+      rule: "",
+      message: e.message.slice(e.path.length + 2),
+    }]);
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  // Errors of the form `<where>: <what>` keep their own path.
+  const m = /^([A-Za-z_][\w.\[\]-]*|--[a-z-]+): ([\s\S]*)$/.exec(message);
+  return new ConfigLoadError([
+    m ? { path: m[1], rule: "", message: m[2] } : { path, rule: "", message },
+  ]);
+}
+
+/** Starts serving; rejects with a {@linkcode ConfigLoadError} naming where the bootstrap is wrong. */
+export async function startServer(
+  options: Options,
+  bootstrap: Bootstrap,
+  settings: StartSettings = {},
+): Promise<RunningServer> {
+  const logging = settings.logging ?? createLogging(options);
+  const log = (level: string, msg: string) => logging.log("main", level, msg);
+  log("info", `starting proxyspec ${versionString()} (pid ${Deno.pid}; send signals to this pid)`);
+  const warning = denoVersionWarning();
+  if (warning) log("warning", warning);
+
+  const store = new Store();
+  const cleanups: Array<() => void | Promise<void>> = [];
+  const undo = async () => {
+    for (const c of cleanups.reverse()) await c();
+  };
+  try {
+    const flush = (() => {
+      try {
+        return startFlushTimer(store, bootstrap);
+      } catch (e) {
+        throw configError(e, "stats_flush_interval");
+      }
+    })();
+    cleanups.push(() => flush.stop());
+
+    let runtime: LayeredRuntime;
+    try {
+      runtime = LayeredRuntime.fromBootstrap(
+        bootstrap,
+        options.service_cluster,
+        store.scope("runtime"),
+      );
+    } catch (e) {
+      throw configError(e, "layered_runtime");
+    }
+
+    const unknown = store.scope("server").counter("static_unknown_fields");
+    const { errors, clusters } = validateClusters(bootstrap.static_resources?.clusters ?? [], {
+      path: "static_resources.clusters",
+      allowUnknown: options.allow_unknown_static_fields || options.allow_unknown_fields,
+      onUnknown: (p) => {
+        unknown.inc();
+        log("warning", `unknown field ${p} (accepted because of --allow-unknown-static-fields)`);
+      },
+    });
+    if (errors.length) throw new ConfigLoadError(errors as ConfigError[]);
+    for (const p of settings.unknownStaticFields ?? []) {
+      unknown.inc();
+      log("warning", `unknown field ${p} (accepted because of --allow-unknown-static-fields)`);
+    }
+
+    const machine = new ServerStateMachine();
+    const server = new Server(
+      options,
+      bootstrap,
+      store,
+      runtime,
+      logging,
+      detectFeatures(options, bootstrap),
+      machine,
+    );
+    machine.initializing();
+
+    const cm = new ClusterManager(clusters, {
+      stats: store,
+      log: (level, msg) => logging.log("upstream", level, msg),
+    });
+    server.clusters = cm;
+    cleanups.push(() => cm.close());
+    const parts = await loadParts();
+    for (const s of parts.standIns) {
+      log("warning", `${s}: stand-in in use (module not in this build)`);
+    }
+    const lm = parts.newListenerManager(
+      (bootstrap.static_resources?.listeners ?? []) as JsonObject[],
+      {
+        clusters: cm,
+        stats: store,
+        server: {
+          healthCheckFailed: () => server.healthCheckFailed,
+          draining: () => server.state() === "DRAINING",
+          options,
+        },
+      },
+    );
+    server.listeners = lm;
+    cleanups.push(() => lm.close());
+
+    const route = createAdminRouter(server, { handlers: ADMIN_HANDLERS });
+    let admin: AdminListener | null;
+    try {
+      admin = await startAdminListener(bootstrap.admin, route, options.admin_address_path);
+    } catch (e) {
+      throw configError(e, "admin.address");
+    }
+    if (admin) {
+      cleanups.push(() => admin!.close());
+      log("info", `admin address: ${admin.address}`);
+    }
+
+    const began = performance.now();
+    await cm.start();
+    await lm.start();
+    machine.live();
+    store.scope("server").histogram("initialization_time_ms", "milliseconds")
+      .record(Math.round(performance.now() - began));
+    log("info", "all clusters and listeners started: server is LIVE");
+
+    const detachStats = attachServerStats(store, () => ({
+      state: server.state(),
+      uptimeSeconds: (Date.now() - server.startedAt) / 1000,
+      concurrency: options.concurrency,
+      hotRestartEpoch: options.restart_epoch,
+      daysUntilFirstCertExpiring: (() => {
+        const certs = collectCertificates(server, Date.now());
+        return certs.length ? daysUntilFirstCertExpiring(certs) : undefined;
+      })(),
+      version: server.version,
+    }));
+    // After the flush has closed the histogram intervals.
+    const detachHystrix = store.onFlush(() =>
+      queueMicrotask(() => hystrixFlush(server, flush.intervalMs))
+    );
+
+    let resolveFinished!: (code: number) => void;
+    const finished = new Promise<number>((r) => resolveFinished = r);
+    const signals = new Signals({
+      onTerminate: (sig) => {
+        log("info", `caught ${sig}: shutting down`);
+        void shutdown();
+      },
+      onReopen: () => {
+        log("info", "caught SIGUSR1: reopening logs");
+        logging.reopen().catch((e) => log("error", `reopening logs failed: ${e}`));
+      },
+    });
+    if (settings.signals !== false) signals.start();
+
+    let stopping: Promise<void> | null = null;
+    const shutdown = (): Promise<void> => {
+      stopping ??= (async () => {
+        machine.startDraining();
+        signals.stop();
+        detachHystrix();
+        detachStats();
+        closeHystrixStreams(server);
+        detachTap(server);
+        await stopProfilers(server);
+        await undo();
+        log("info", "shutdown complete");
+        if (!settings.logging) logging.close();
+        resolveFinished(0);
+      })();
+      return stopping;
+    };
+    server.shutdown = shutdown;
+    return { finished, shutdown, context: server, adminAddress: admin?.address ?? null };
+  } catch (e) {
+    await undo();
+    if (!settings.logging) logging.close();
+    throw e;
+  }
 }

@@ -1,0 +1,303 @@
+/**
+ * `/config_dump` and `/init_dump`.
+ *
+ * `/config_dump` answers `{"configs":[...]}` with one dump per component in Envoy's order
+ * (bootstrap, clusters, [endpoints with `include_eds`], listeners, scoped routes, routes,
+ * secrets), each packed with its `type.googleapis.com/envoy.admin.v3.*` type. Query parameters
+ * (an empty value counts as absent, as newer Envoy): `mask` (FieldMask applied to each dump),
+ * `resource` (the elements of one repeated field, each packed with its own type; unknown → 404
+ * `<r> not found in config dump`; not repeated → 400), `resource`+`mask` (mask per element),
+ * `name_regex` (full match against each resource's name; invalid → 400). Private keys and
+ * passwords are redacted.
+ *
+ * @example
+ * ```ts ignore
+ * import { buildConfigDumps } from "./config_dump_handler.ts";
+ * const dumps = buildConfigDumps(server, { includeEds: true });
+ * ```
+ * @module
+ */
+import type { Json, JsonObject } from "../config/bootstrap_types.ts";
+import type { ServerContext } from "../server/context.ts";
+import type { Handler } from "./types.ts";
+import { jsonResponse, textResponse } from "./render/proto_json.ts";
+import { applyMask, parseMask } from "./field_mask.ts";
+import { redact } from "./config_redact.ts";
+
+const ADMIN = "type.googleapis.com/envoy.admin.v3.";
+const CLUSTER_TYPE = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
+const LISTENER_TYPE = "type.googleapis.com/envoy.config.listener.v3.Listener";
+const ROUTE_TYPE = "type.googleapis.com/envoy.config.route.v3.RouteConfiguration";
+const SECRET_TYPE = "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret";
+const CLA_TYPE = "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
+
+type Obj = Record<string, unknown>;
+
+/** A declared field of a dump message: repeated ones name their element type and name path. */
+interface DumpField {
+  name: string;
+  element?: string;
+  /** Where the resource name is inside an element. */
+  namePath?: string[];
+}
+
+/** The dump messages and their declared fields (envoy/admin/v3/config_dump*.proto). */
+export const DUMP_SCHEMAS: Readonly<Record<string, readonly DumpField[]>> = {
+  BootstrapConfigDump: [{ name: "bootstrap" }, { name: "last_updated" }],
+  ClustersConfigDump: [
+    { name: "version_info" },
+    { name: "static_clusters", element: "StaticCluster", namePath: ["cluster", "name"] },
+    { name: "dynamic_active_clusters", element: "DynamicCluster", namePath: ["cluster", "name"] },
+    { name: "dynamic_warming_clusters", element: "DynamicCluster", namePath: ["cluster", "name"] },
+  ],
+  EndpointsConfigDump: [
+    {
+      name: "static_endpoint_configs",
+      element: "StaticEndpointConfig",
+      namePath: ["endpoint_config", "cluster_name"],
+    },
+    {
+      name: "dynamic_endpoint_configs",
+      element: "DynamicEndpointConfig",
+      namePath: ["endpoint_config", "cluster_name"],
+    },
+  ],
+  ListenersConfigDump: [
+    { name: "version_info" },
+    { name: "static_listeners", element: "StaticListener", namePath: ["listener", "name"] },
+    { name: "dynamic_listeners", element: "DynamicListener", namePath: ["name"] },
+  ],
+  ScopedRoutesConfigDump: [
+    {
+      name: "inline_scoped_route_configs",
+      element: "InlineScopedRouteConfigs",
+      namePath: ["name"],
+    },
+    {
+      name: "dynamic_scoped_route_configs",
+      element: "DynamicScopedRouteConfigs",
+      namePath: ["name"],
+    },
+  ],
+  RoutesConfigDump: [
+    {
+      name: "static_route_configs",
+      element: "StaticRouteConfig",
+      namePath: ["route_config", "name"],
+    },
+    {
+      name: "dynamic_route_configs",
+      element: "DynamicRouteConfig",
+      namePath: ["route_config", "name"],
+    },
+  ],
+  SecretsConfigDump: [
+    { name: "static_secrets", element: "StaticSecret", namePath: ["name"] },
+    { name: "dynamic_active_secrets", element: "DynamicSecret", namePath: ["name"] },
+    { name: "dynamic_warming_secrets", element: "DynamicSecret", namePath: ["name"] },
+  ],
+};
+
+function rfc3339(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function isObj(v: unknown): v is JsonObject {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** Inline route configurations of HTTP connection managers in a listener. */
+function inlineRoutes(listener: JsonObject): JsonObject[] {
+  const out: JsonObject[] = [];
+  const chains = Array.isArray(listener.filter_chains) ? listener.filter_chains : [];
+  for (const fc of chains) {
+    const filters = isObj(fc) && Array.isArray(fc.filters) ? fc.filters : [];
+    for (const f of filters) {
+      if (!isObj(f)) continue;
+      const cfg = isObj(f.typed_config) ? f.typed_config : isObj(f.config) ? f.config : undefined;
+      if (cfg && isObj(cfg.route_config)) out.push(cfg.route_config);
+    }
+  }
+  return out;
+}
+
+function endpointConfig(server: ServerContext, name: string): JsonObject {
+  const c = server.clusters.clusters().find((x) => x.name === name);
+  const groups = new Map<string, JsonObject & { lb_endpoints: Json[] }>();
+  for (const h of c?.hosts() ?? []) {
+    const key = JSON.stringify([h.priority, h.region, h.zone, h.sub_zone]);
+    let g = groups.get(key);
+    if (!g) {
+      g = {
+        locality: { region: h.region, zone: h.zone, sub_zone: h.sub_zone },
+        lb_endpoints: [],
+        priority: h.priority,
+      };
+      groups.set(key, g);
+    }
+    g.lb_endpoints.push({
+      endpoint: {
+        address: { socket_address: { address: h.address, port_value: h.port } },
+        hostname: h.hostname,
+      },
+      health_status: h.health.failed_eds_health ? "UNHEALTHY" : "HEALTHY",
+      load_balancing_weight: h.weight,
+    });
+  }
+  const eds = isObj(c?.config.eds_cluster_config) ? c!.config.eds_cluster_config : {};
+  return {
+    "@type": CLA_TYPE,
+    cluster_name: typeof eds.service_name === "string" && eds.service_name
+      ? eds.service_name
+      : name,
+    endpoints: [...groups.values()],
+    policy: { overprovisioning_factor: 140 },
+  };
+}
+
+/** The top-level dumps, each with its `@type`, in Envoy's order. */
+export function buildConfigDumps(server: ServerContext, opts: { includeEds: boolean }): Obj[] {
+  const updated = rfc3339(server.startedAt);
+  const clusters = server.clusters.clusters();
+  const listeners = server.listeners.listeners();
+  const version = server.clusters.versionInfo();
+  const dumps: Obj[] = [
+    { "@type": `${ADMIN}BootstrapConfigDump`, bootstrap: server.bootstrap, last_updated: updated },
+    {
+      "@type": `${ADMIN}ClustersConfigDump`,
+      version_info: version ?? undefined,
+      static_clusters: clusters.filter((c) => !c.addedViaApi).map((c) => ({
+        cluster: { "@type": CLUSTER_TYPE, ...c.config },
+        last_updated: updated,
+      })),
+      dynamic_active_clusters: clusters.filter((c) => c.addedViaApi).map((c) => ({
+        version_info: version ?? undefined,
+        cluster: { "@type": CLUSTER_TYPE, ...c.config },
+        last_updated: updated,
+      })),
+    },
+  ];
+  if (opts.includeEds) {
+    dumps.push({
+      "@type": `${ADMIN}EndpointsConfigDump`,
+      static_endpoint_configs: clusters.filter((c) => !c.addedViaApi).map((c) => ({
+        endpoint_config: endpointConfig(server, c.name),
+        last_updated: updated,
+      })),
+      dynamic_endpoint_configs: clusters.filter((c) => c.addedViaApi).map((c) => ({
+        endpoint_config: endpointConfig(server, c.name),
+        last_updated: updated,
+      })),
+    });
+  }
+  dumps.push(
+    {
+      "@type": `${ADMIN}ListenersConfigDump`,
+      static_listeners: listeners.map((l) => ({
+        listener: { "@type": LISTENER_TYPE, ...l.config },
+        last_updated: updated,
+      })),
+    },
+    { "@type": `${ADMIN}ScopedRoutesConfigDump` },
+    {
+      "@type": `${ADMIN}RoutesConfigDump`,
+      static_route_configs: listeners.flatMap((l) => inlineRoutes(l.config)).map((r) => ({
+        route_config: { "@type": ROUTE_TYPE, ...r },
+        last_updated: updated,
+      })),
+    },
+    {
+      "@type": `${ADMIN}SecretsConfigDump`,
+      static_secrets: (server.bootstrap.static_resources?.secrets ?? []).map((s) => ({
+        name: typeof s.name === "string" ? s.name : "",
+        last_updated: updated,
+        secret: { "@type": SECRET_TYPE, ...s },
+      })),
+    },
+  );
+  return dumps.map((d) => redact(d) as Obj);
+}
+
+function schemaOf(dump: Obj): readonly DumpField[] {
+  return DUMP_SCHEMAS[String(dump["@type"]).slice(ADMIN.length)] ?? [];
+}
+
+function nameOf(element: unknown, path: readonly string[]): string {
+  let v: unknown = element;
+  for (const p of path) v = isObj(v) ? v[p] : undefined;
+  return typeof v === "string" ? v : "";
+}
+
+function filterByName(dump: Obj, re: RegExp): Obj {
+  const out: Obj = { ...dump };
+  for (const f of schemaOf(dump)) {
+    if (f.namePath && Array.isArray(out[f.name])) {
+      out[f.name] = (out[f.name] as unknown[]).filter((e) => re.test(nameOf(e, f.namePath!)));
+    }
+  }
+  return out;
+}
+
+function param(req: { params: ReadonlyMap<string, string> }, k: string): string | undefined {
+  const v = req.params.get(k);
+  return v === undefined || v === "" ? undefined : v;
+}
+
+const configDump: Handler = (req, server) => {
+  const resource = param(req, "resource");
+  const mask = param(req, "mask");
+  const nameRegex = param(req, "name_regex");
+  let re: RegExp | undefined;
+  if (nameRegex !== undefined) {
+    try {
+      re = new RegExp(`^(?:${nameRegex})$`, "u");
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      return textResponse(`Error while parsing name_regex from ${nameRegex}: ${why}`, 400);
+    }
+  }
+  let dumps = buildConfigDumps(server, { includeEds: req.params.has("include_eds") });
+  if (re) dumps = dumps.map((d) => filterByName(d, re));
+  const fieldMask = mask === undefined ? undefined : parseMask(mask);
+  if (resource === undefined) {
+    const configs = fieldMask ? dumps.map((d) => applyMask(d, fieldMask)) : dumps;
+    return jsonResponse({ configs });
+  }
+  for (const d of dumps) {
+    const field = schemaOf(d).find((f) => f.name === resource);
+    if (!field) continue;
+    if (!field.element) {
+      return textResponse(
+        `${resource} is not a repeated field. Use ?mask=${resource} to get only this field`,
+        400,
+      );
+    }
+    const type = `${String(d["@type"])}.${field.element}`;
+    const elements = Array.isArray(d[resource]) ? (d[resource] as Obj[]) : [];
+    const configs = elements.map((e) => {
+      const packed: Obj = { "@type": type, ...e };
+      return fieldMask ? applyMask(packed, fieldMask) : packed;
+    });
+    return jsonResponse({ configs });
+  }
+  return textResponse(`${resource} not found in config dump`, 404);
+};
+
+/** `/init_dump`: unready init targets per component; only `listener` exists. */
+const initDump: Handler = (req, server) => {
+  const mask = param(req, "mask");
+  if (mask !== undefined && mask !== "listener") return jsonResponse({});
+  const unready = server.listeners.listeners().filter(() => server.state() === "INITIALIZING");
+  const targets = unready.map((l) => `listener ${l.name}`);
+  return jsonResponse({
+    unready_targets_dumps: targets.length
+      ? [{ name: "init manager Server", target_names: targets }]
+      : [],
+  });
+};
+
+/** Handlers of this family, by path. */
+export const CONFIG_DUMP_HANDLERS = {
+  "/config_dump": configDump,
+  "/init_dump": initDump,
+} satisfies Record<string, Handler>;
