@@ -1,106 +1,246 @@
 /**
- * Placeholder stats store (replaced by the stats engine): a minimal in-memory {@linkcode Scope}.
+ * The stats store: the root {@linkcode Scope} that creates and owns every stat, records
+ * by-name lookups for `/stats/recentlookups`, flushes histograms, resets counters and keeps the
+ * sorted views the admin renderers stream from.
  *
+ * @example
+ * ```ts
+ * import { Store } from "./store.ts";
+ * const store = new Store();
+ * store.scope("cluster").scope("web").counter("upstream_rq_total").inc();
+ * store.counter("cluster.web.upstream_rq_total").value(); // 1
+ * ```
  * @module
  */
-import type { Counter, Gauge, Histogram, HistogramUnit, Scope, TextReadout } from "./types.ts";
+import type { HistogramUnit, Scope } from "./types.ts";
+import { CounterImpl, GaugeImpl, TextReadoutImpl } from "./metrics.ts";
+import { HistogramImpl } from "./histogram.ts";
+import { CounterArena } from "./counter_slots.ts";
+import { RECENT_LOOKUPS_CAPACITY, RecentLookups } from "./recent_lookups.ts";
+import { NameTrie } from "./name_trie.ts";
+import { PrometheusIndex } from "./prometheus_index.ts";
+import { DEFAULT_BUCKETS } from "./histogram_settings.ts";
 
-class SimpleCounter implements Counter {
-  #v = 0;
-  used = false;
-  constructor(readonly name: string) {}
-  inc(n = 1) {
-    this.#v += n;
-    this.used = true;
-  }
-  value() {
-    return this.#v;
-  }
+/** Options of a {@linkcode Store}. */
+export interface StoreOptions {
+  /** Upper bounds for `histogram_buckets` and Prometheus output (default: Envoy's 19 bounds). */
+  histogramBuckets?: readonly number[];
+  /** Worker regions in the shared counter storage (default 1). */
+  workers?: number;
+  /** Names kept by recent-lookup collection (default 100). */
+  recentLookupsCapacity?: number;
 }
 
-class SimpleGauge implements Gauge {
-  #v = 0;
-  used = false;
-  constructor(readonly name: string) {}
-  set(v: number) {
-    this.#v = v;
-    this.used = true;
-  }
-  inc(n = 1) {
-    this.set(this.#v + n);
-  }
-  dec(n = 1) {
-    this.set(this.#v - n);
-  }
-  value() {
-    return this.#v;
-  }
+/** A counter or a gauge (they are listed together, sorted by name). */
+export type NumericStat = CounterImpl | GaugeImpl;
+
+/** Any stat of the store. */
+export type AnyStat = CounterImpl | GaugeImpl | HistogramImpl | TextReadoutImpl;
+
+function join(prefix: string, name: string): string {
+  return prefix === "" ? name : name === "" ? prefix : `${prefix}.${name}`;
 }
 
-class SimpleHistogram implements Histogram {
-  used = false;
-  values: number[] = [];
-  constructor(readonly name: string, readonly unit: HistogramUnit) {}
-  record(v: number) {
-    this.values.push(v);
-    this.used = true;
-  }
-}
-
-class SimpleText implements TextReadout {
-  #v = "";
-  used = false;
-  constructor(readonly name: string) {}
-  set(v: string) {
-    this.#v = v;
-    this.used = true;
-  }
-  value() {
-    return this.#v;
-  }
-}
-
-/** The root of all stats. */
+/**
+ * The root of all stats.
+ *
+ * @example
+ * ```ts
+ * import { Store } from "./store.ts";
+ * const store = new Store({ histogramBuckets: [1, 10, 100] });
+ * store.histogram("h").record(5);
+ * store.flush();
+ * store.resetCounters();
+ * ```
+ */
 export class Store implements Scope {
+  /** The root has no prefix. */
   readonly prefix = "";
-  readonly stats = new Map<string, Counter | Gauge | Histogram | TextReadout>();
-  #get<T extends Counter | Gauge | Histogram | TextReadout>(name: string, make: () => T): T {
-    let s = this.stats.get(name);
-    if (!s) this.stats.set(name, s = make());
-    return s as T;
+  /** Histogram bucket upper bounds, ascending. */
+  readonly bucketBounds: readonly number[];
+  /** Recent-lookup tracking. */
+  readonly recentLookups: RecentLookups;
+  /** Shared counter storage. */
+  readonly arena: CounterArena;
+  #counters = new Map<string, CounterImpl>();
+  #gauges = new Map<string, GaugeImpl>();
+  #histograms = new Map<string, HistogramImpl>();
+  #texts = new Map<string, TextReadoutImpl>();
+  #numericSorted = new NameTrie<NumericStat>();
+  #histSorted = new NameTrie<HistogramImpl>();
+  #textSorted = new NameTrie<TextReadoutImpl>();
+  #flushHooks: Array<() => void> = [];
+  /** Prometheus families per type. */
+  readonly prometheus = {
+    counters: new PrometheusIndex<CounterImpl>(),
+    gauges: new PrometheusIndex<GaugeImpl>(),
+    texts: new PrometheusIndex<TextReadoutImpl>(),
+    histograms: new PrometheusIndex<HistogramImpl>(),
+  };
+
+  /** Creates an empty store. */
+  constructor(options: StoreOptions = {}) {
+    const bounds = options.histogramBuckets ?? DEFAULT_BUCKETS;
+    if (bounds.some((b, i) => !(b > 0) || !Number.isFinite(b) || (i > 0 && b <= bounds[i - 1]))) {
+      throw new RangeError(`histogram bucket bounds must be positive and ascending: ${bounds}`);
+    }
+    this.bucketBounds = [...bounds];
+    this.arena = new CounterArena(options.workers ?? 1);
+    this.recentLookups = new RecentLookups(
+      options.recentLookupsCapacity ?? RECENT_LOOKUPS_CAPACITY,
+    );
   }
-  counter(name: string): Counter {
-    return this.#get(name, () => new SimpleCounter(name));
+
+  /** The counter named `name`, created on first use. */
+  counter(name: string): CounterImpl {
+    this.recentLookups.lookup(name);
+    let s = this.#counters.get(name);
+    if (s === undefined) {
+      this.#counters.set(name, s = new CounterImpl(name, this.arena));
+      this.#numericSorted.add(s);
+      this.prometheus.counters.add(s);
+    }
+    return s;
   }
-  gauge(name: string): Gauge {
-    return this.#get(name, () => new SimpleGauge(name));
+
+  /** The gauge named `name`, created on first use. */
+  gauge(name: string): GaugeImpl {
+    this.recentLookups.lookup(name);
+    let s = this.#gauges.get(name);
+    if (s === undefined) {
+      this.#gauges.set(name, s = new GaugeImpl(name));
+      this.#numericSorted.add(s);
+      this.prometheus.gauges.add(s);
+    }
+    return s;
   }
-  histogram(name: string, unit: HistogramUnit = "unspecified"): Histogram {
-    return this.#get(name, () => new SimpleHistogram(name, unit));
+
+  /** The histogram named `name`, created on first use with `unit`. */
+  histogram(name: string, unit: HistogramUnit = "unspecified"): HistogramImpl {
+    this.recentLookups.lookup(name);
+    let s = this.#histograms.get(name);
+    if (s === undefined) {
+      this.#histograms.set(name, s = new HistogramImpl(name, unit));
+      this.#histSorted.add(s);
+      this.prometheus.histograms.add(s);
+    }
+    return s;
   }
-  textReadout(name: string): TextReadout {
-    return this.#get(name, () => new SimpleText(name));
+
+  /** The text readout named `name`, created on first use. */
+  textReadout(name: string): TextReadoutImpl {
+    this.recentLookups.lookup(name);
+    let s = this.#texts.get(name);
+    if (s === undefined) {
+      this.#texts.set(name, s = new TextReadoutImpl(name));
+      this.#textSorted.add(s);
+      this.prometheus.texts.add(s);
+    }
+    return s;
   }
+
+  /** A child scope: its stats are named `<name>.<stat>`. */
   scope(name: string): Scope {
-    return new Prefixed(this, name);
+    return new ChildScope(this, name);
+  }
+
+  /** Counters and gauges, sorted by name together (a snapshot). */
+  sortedNumeric(): readonly NumericStat[] {
+    return this.#numericSorted.sorted();
+  }
+
+  /** Histograms sorted by name (a snapshot). */
+  sortedHistograms(): readonly HistogramImpl[] {
+    return this.#histSorted.sorted();
+  }
+
+  /** Text readouts sorted by name (a snapshot). */
+  sortedTextReadouts(): readonly TextReadoutImpl[] {
+    return this.#textSorted.sorted();
+  }
+
+  /**
+   * Does at most about `budget` items of pending index work (sorting new stats; with
+   * `prometheus`, also tag extraction); true when all of it is done. A render that calls this
+   * between event-loop turns first never blocks for long after many stats were created.
+   */
+  settle(budget: number, prometheus = false): boolean {
+    const steps: Array<() => boolean> = [
+      () => (this.#textSorted.sorted(), true),
+      () => (this.#numericSorted.sorted(), true),
+      () => (this.#histSorted.sorted(), true),
+    ];
+    if (prometheus) {
+      const p = this.prometheus;
+      steps.push(
+        () => p.texts.settle(budget),
+        () => p.counters.settle(budget),
+        () => p.gauges.settle(budget),
+        () => p.histograms.settle(budget),
+      );
+    }
+    for (const step of steps) if (!step()) return false;
+    return true;
+  }
+
+  /**
+   * Finishes all pending index work in slices of `budget`, with an event-loop turn between
+   * slices. The server can start it after loading the configuration so that the first `/stats`
+   * (or, with `prometheus`, the first Prometheus scrape) does not pay for it.
+   */
+  async settleInBackground(prometheus = false, budget = 50_000): Promise<void> {
+    while (!this.settle(budget, prometheus)) await new Promise((r) => setTimeout(r, 0));
+  }
+
+  /** Number of stats of every type. */
+  get size(): number {
+    return this.#counters.size + this.#gauges.size + this.#histograms.size + this.#texts.size;
+  }
+
+  /** Registers a function that runs at the start of every {@linkcode Store.flush}. */
+  onFlush(hook: () => void): () => void {
+    this.#flushHooks.push(hook);
+    return () => {
+      this.#flushHooks = this.#flushHooks.filter((h) => h !== hook);
+    };
+  }
+
+  /**
+   * Runs the flush hooks, then closes every histogram's interval. A hook that throws does not
+   * stop the flush: the error is reported on stderr and the other hooks still run.
+   */
+  flush(): void {
+    for (const hook of this.#flushHooks) {
+      try {
+        hook();
+      } catch (e) {
+        console.error(`stats flush hook failed: ${e instanceof Error ? e.message : e}`);
+      }
+    }
+    for (const h of this.#histograms.values()) h.flush();
+  }
+
+  /** Sets every counter to 0 (`/reset_counters`); gauges, histograms and readouts stay. */
+  resetCounters(): void {
+    for (const c of this.#counters.values()) c.reset();
   }
 }
 
-class Prefixed implements Scope {
+class ChildScope implements Scope {
   constructor(readonly root: Store, readonly prefix: string) {}
   counter(name: string) {
-    return this.root.counter(`${this.prefix}.${name}`);
+    return this.root.counter(join(this.prefix, name));
   }
   gauge(name: string) {
-    return this.root.gauge(`${this.prefix}.${name}`);
+    return this.root.gauge(join(this.prefix, name));
   }
   histogram(name: string, unit?: HistogramUnit) {
-    return this.root.histogram(`${this.prefix}.${name}`, unit);
+    return this.root.histogram(join(this.prefix, name), unit);
   }
   textReadout(name: string) {
-    return this.root.textReadout(`${this.prefix}.${name}`);
+    return this.root.textReadout(join(this.prefix, name));
   }
   scope(name: string): Scope {
-    return new Prefixed(this.root, `${this.prefix}.${name}`);
+    return new ChildScope(this.root, join(this.prefix, name));
   }
 }

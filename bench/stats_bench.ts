@@ -1,0 +1,203 @@
+/**
+ * Stats at scale: a store with 10,000 clusters × ~100 stats (Envoy's cluster stat set), rendered
+ * as text, JSON and Prometheus through the `/stats` handlers over a real `Deno.serve` on
+ * 127.0.0.1. Prints render time, bytes, peak RSS during each render, and the latency of small
+ * `/ready` requests sent while a big `/stats` streams.
+ *
+ * Run: `deno run -A bench/stats_bench.ts [clusters]` (default 10000). Targets: text under
+ * 700 ms, memory not growing with output size, the small request answered within 50 ms.
+ *
+ * @example
+ * ```sh
+ * deno run -A bench/stats_bench.ts 1000
+ * ```
+ * @module
+ */
+import { Store } from "../src/stats/store.ts";
+import { fakeStatsContext } from "../src/admin/stats_test_context.ts";
+import { STATS_HANDLERS } from "../src/admin/stats_handler.ts";
+import { parseQuery } from "../src/admin/query.ts";
+
+const COUNTERS = [
+  "assignment_stale",
+  "assignment_timeout_received",
+  "bind_errors",
+  "lb_healthy_panic",
+  "lb_local_cluster_not_ok",
+  "lb_recalculate_zone_structures",
+  "lb_subsets_created",
+  "lb_subsets_fallback",
+  "lb_subsets_fallback_panic",
+  "lb_subsets_removed",
+  "lb_subsets_selected",
+  "lb_zone_cluster_too_small",
+  "lb_zone_no_capacity_left",
+  "lb_zone_number_differs",
+  "lb_zone_routing_all_directly",
+  "lb_zone_routing_cross_zone",
+  "lb_zone_routing_sampled",
+  "membership_change",
+  "original_dst_host_invalid",
+  "retry_or_shadow_abandoned",
+  "update_attempt",
+  "update_empty",
+  "update_failure",
+  "update_no_rebuild",
+  "update_success",
+  "upstream_cx_close_notify",
+  "upstream_cx_connect_attempts_exceeded",
+  "upstream_cx_connect_fail",
+  "upstream_cx_connect_timeout",
+  "upstream_cx_destroy",
+  "upstream_cx_destroy_local",
+  "upstream_cx_destroy_local_with_active_rq",
+  "upstream_cx_destroy_remote",
+  "upstream_cx_destroy_remote_with_active_rq",
+  "upstream_cx_destroy_with_active_rq",
+  "upstream_cx_http1_total",
+  "upstream_cx_http2_total",
+  "upstream_cx_idle_timeout",
+  "upstream_cx_max_requests",
+  "upstream_cx_none_healthy",
+  "upstream_cx_overflow",
+  "upstream_cx_pool_overflow",
+  "upstream_cx_protocol_error",
+  "upstream_cx_rx_bytes_total",
+  "upstream_cx_total",
+  "upstream_cx_tx_bytes_total",
+  "upstream_flow_control_backed_up_total",
+  "upstream_flow_control_drained_total",
+  "upstream_flow_control_paused_reading_total",
+  "upstream_flow_control_resumed_reading_total",
+  "upstream_internal_redirect_failed_total",
+  "upstream_internal_redirect_succeeded_total",
+  "upstream_rq_cancelled",
+  "upstream_rq_completed",
+  "upstream_rq_maintenance_mode",
+  "upstream_rq_max_duration_reached",
+  "upstream_rq_pending_failure_eject",
+  "upstream_rq_pending_overflow",
+  "upstream_rq_pending_total",
+  "upstream_rq_per_try_timeout",
+  "upstream_rq_retry",
+  "upstream_rq_retry_backoff_exponential",
+  "upstream_rq_retry_backoff_ratelimited",
+  "upstream_rq_retry_limit_exceeded",
+  "upstream_rq_retry_overflow",
+  "upstream_rq_retry_success",
+  "upstream_rq_rx_reset",
+  "upstream_rq_timeout",
+  "upstream_rq_total",
+  "upstream_rq_tx_reset",
+  "upstream_rq_200",
+  "upstream_rq_2xx",
+  "upstream_rq_503",
+  "upstream_rq_5xx",
+];
+const GAUGES = [
+  "lb_subsets_active",
+  "max_host_weight",
+  "membership_degraded",
+  "membership_excluded",
+  "membership_healthy",
+  "membership_total",
+  "upstream_cx_active",
+  "upstream_cx_rx_bytes_buffered",
+  "upstream_cx_tx_bytes_buffered",
+  "upstream_rq_active",
+  "upstream_rq_pending_active",
+  "version",
+];
+const CB = ["cx_open", "cx_pool_open", "rq_open", "rq_pending_open", "rq_retry_open"];
+const HISTOGRAMS = ["upstream_cx_connect_ms", "upstream_cx_length_ms", "upstream_rq_time"];
+
+const clusters = Number(Deno.args[0] ?? 10_000);
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+
+let t0 = performance.now();
+const store = new Store();
+for (let c = 0; c < clusters; c++) {
+  const s = store.scope("cluster").scope(`service_${c}`);
+  for (const [i, n] of COUNTERS.entries()) s.counter(n).inc((c + i) % 7);
+  for (const [i, n] of GAUGES.entries()) s.gauge(n).set((c * i) % 11);
+  for (const p of ["default", "high"]) {
+    for (const n of CB) s.scope("circuit_breakers").scope(p).gauge(n);
+  }
+  for (const n of HISTOGRAMS) {
+    const h = s.histogram(n, "milliseconds");
+    for (let k = 0; k < 5; k++) h.record((c * 31 + k * 17) % 5000);
+  }
+}
+store.flush();
+const buildMs = performance.now() - t0;
+console.log(
+  `store: ${clusters} clusters, ${store.size} stats, built in ${buildMs.toFixed(0)} ms, ` +
+    `RSS ${mb(Deno.memoryUsage().rss)}`,
+);
+
+const ctx = fakeStatsContext({ store });
+const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+  const url = new URL(req.url);
+  if (url.pathname === "/ready") return new Response("LIVE\n");
+  const handler = STATS_HANDLERS[url.pathname];
+  if (!handler) return new Response("no\n", { status: 404 });
+  const { params, pairs } = parseQuery(url.search.slice(1));
+  return handler({ method: "GET", path: url.pathname, params, pairs, raw: req }, ctx);
+});
+const base = `http://127.0.0.1:${server.addr.port}`;
+
+async function render(label: string, path: string, probe = false) {
+  (globalThis as { gc?: () => void }).gc?.();
+  const rssBefore = Deno.memoryUsage().rss;
+  let peak = rssBefore;
+  const latencies: number[] = [];
+  let streaming = true;
+  const prober = probe
+    ? (async () => {
+      while (streaming) {
+        const s = performance.now();
+        const r = await fetch(`${base}/ready`);
+        await r.text();
+        latencies.push(performance.now() - s);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })()
+    : Promise.resolve();
+  t0 = performance.now();
+  const res = await fetch(`${base}${path}`);
+  const reader = res.body!.getReader();
+  let bytes = 0, chunks = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (++chunks % 16 === 0) peak = Math.max(peak, Deno.memoryUsage().rss);
+  }
+  const ms = performance.now() - t0;
+  streaming = false;
+  await prober;
+  peak = Math.max(peak, Deno.memoryUsage().rss);
+  const lat = latencies.length
+    ? `; /ready during stream: n=${latencies.length} max ${
+      Math.max(...latencies).toFixed(1)
+    } ms median ${latencies.sort((a, b) => a - b)[latencies.length >> 1].toFixed(1)} ms`
+    : "";
+  console.log(
+    `${label.padEnd(26)} ${ms.toFixed(0).padStart(6)} ms  ${mb(bytes).padStart(7)} body  ` +
+      `RSS ${mb(rssBefore)} → peak ${mb(peak)} (+${mb(peak - rssBefore)})${lat}`,
+  );
+}
+
+try {
+  await render("text (first, sorts)", "/stats");
+  await render("text", "/stats");
+  await render("text usedonly", "/stats?usedonly");
+  await render("text filter", "/stats?filter=service_42.*rq_2");
+  await render("json", "/stats?format=json");
+  await render("prometheus (first)", "/stats/prometheus");
+  await render("prometheus", "/stats/prometheus");
+  await render("text + /ready probes", "/stats", true);
+  await render("prometheus + /ready probes", "/stats/prometheus", true);
+} finally {
+  await server.shutdown();
+}

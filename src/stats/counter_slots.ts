@@ -1,0 +1,137 @@
+/**
+ * Lock-free counter storage for several workers: each counter owns one slot in every worker's
+ * region of a `SharedArrayBuffer`; a worker only ever writes its own region, and a reader sums
+ * the slots of all workers.
+ *
+ * Layout of one chunk (a `SharedArrayBuffer` viewed as `Uint32Array`), for `W` workers and
+ * `CHUNK_SLOTS` counters: `W` regions of `2 + 2·CHUNK_SLOTS` words. A region starts with a
+ * sequence word and a pad word, then `lo, hi` pairs (value = `hi·2³² + lo`). A write that does not
+ * carry into `hi` is one tear-free `Uint32` store; a carrying write makes the sequence odd, writes
+ * both words and makes it even again, so readers retry instead of seeing a torn pair.
+ *
+ * @example
+ * ```ts
+ * import { CounterArena } from "./counter_slots.ts";
+ * const arena = new CounterArena(2);
+ * const slot = arena.allocate();
+ * arena.add(0, slot, 3);
+ * arena.add(1, slot, 4);
+ * arena.sum(slot); // 7
+ * ```
+ * @module
+ */
+
+/** Counters per chunk. */
+export const CHUNK_SLOTS = 4096;
+const REGION_WORDS = 2 + 2 * CHUNK_SLOTS;
+const TWO32 = 2 ** 32;
+
+/**
+ * The shared chunks of counter slots; workers receive `chunks` and `workers` through postMessage.
+ *
+ * @example
+ * ```ts
+ * import { CounterArena } from "./counter_slots.ts";
+ * const arena = new CounterArena(2);
+ * const slot = arena.allocate();
+ * arena.add(1, slot, 5);
+ * arena.sum(slot); // 5
+ * ```
+ */
+export class CounterArena {
+  /** One `Uint32Array` over a `SharedArrayBuffer` per chunk. */
+  readonly chunks: Uint32Array[] = [];
+  #next = 0;
+
+  /** Creates storage for `workers` writers (at least 1). */
+  constructor(readonly workers: number = 1) {
+    if (!Number.isInteger(workers) || workers < 1) {
+      throw new RangeError(`workers must be a positive integer, got ${workers}`);
+    }
+  }
+
+  #attached = false;
+
+  /**
+   * A view of another thread's arena (its `chunks` and `workers`, received through
+   * `postMessage`): it can add and read but not allocate, since slots are handed out by the
+   * owning thread only.
+   *
+   * @example
+   * ```ts
+   * import { CounterArena } from "./counter_slots.ts";
+   * const owner = new CounterArena(2);
+   * const slot = owner.allocate();
+   * const view = CounterArena.attach(owner.chunks, owner.workers);
+   * view.add(1, slot, 2);
+   * owner.sum(slot); // 2
+   * ```
+   */
+  static attach(chunks: readonly Uint32Array[], workers: number): CounterArena {
+    const view = new CounterArena(workers);
+    view.chunks.push(...chunks);
+    view.#next = chunks.length * CHUNK_SLOTS;
+    view.#attached = true;
+    return view;
+  }
+
+  /** Reserves a zeroed slot and returns its index. */
+  allocate(): number {
+    if (this.#attached) throw new Error("an attached counter arena cannot allocate slots");
+    const slot = this.#next++;
+    const c = Math.floor(slot / CHUNK_SLOTS);
+    while (this.chunks.length <= c) {
+      const sab = new SharedArrayBuffer(this.workers * REGION_WORDS * 4);
+      this.chunks.push(new Uint32Array(sab));
+    }
+    return slot;
+  }
+
+  /** Number of slots handed out. */
+  get size(): number {
+    return this.#next;
+  }
+
+  /** Adds `n` (a non-negative integer) to `slot` in `worker`'s region; only that worker calls it. */
+  add(worker: number, slot: number, n: number): void {
+    const a = this.chunks[Math.floor(slot / CHUNK_SLOTS)];
+    const base = worker * REGION_WORDS;
+    const i = base + 2 + 2 * (slot % CHUNK_SLOTS);
+    const lo = a[i] + n;
+    if (lo < TWO32) {
+      a[i] = lo;
+      return;
+    }
+    const hi = a[i + 1] + Math.floor(lo / TWO32);
+    Atomics.add(a, base, 1);
+    Atomics.store(a, i, lo % TWO32);
+    Atomics.store(a, i + 1, hi % TWO32);
+    Atomics.add(a, base, 1);
+  }
+
+  /**
+   * Reads `slot` of one worker consistently. A writer that stopped in the middle of a carrying
+   * write (a killed worker) cannot hang the reader: after a bounded number of retries the words
+   * are read as they are.
+   */
+  read(worker: number, slot: number): number {
+    const a = this.chunks[Math.floor(slot / CHUNK_SLOTS)];
+    const base = worker * REGION_WORDS;
+    const i = base + 2 + 2 * (slot % CHUNK_SLOTS);
+    for (let tries = 0; tries < 10_000; tries++) {
+      const s1 = Atomics.load(a, base);
+      if ((s1 & 1) !== 0) continue;
+      const lo = Atomics.load(a, i);
+      const hi = Atomics.load(a, i + 1);
+      if (Atomics.load(a, base) === s1) return hi * TWO32 + lo;
+    }
+    return a[i + 1] * TWO32 + a[i];
+  }
+
+  /** The sum of `slot` over every worker. */
+  sum(slot: number): number {
+    let total = 0;
+    for (let w = 0; w < this.workers; w++) total += this.read(w, slot);
+    return total;
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * A histogram with three views: values recorded since the last flush (`active`), the values of
+ * the last completed flush interval (`interval`) and everything flushed since start
+ * (`cumulative`). `flush()` closes the interval, as Envoy's histogram merge does.
+ *
+ * @example
+ * ```ts
+ * import { HistogramImpl } from "./histogram.ts";
+ * const h = new HistogramImpl("cluster.web.upstream_rq_time", "milliseconds");
+ * h.record(12);
+ * h.flush();
+ * h.interval.count; // 1
+ * ```
+ * @module
+ */
+import type { Histogram, HistogramUnit } from "./types.ts";
+import { LogLinearCounts } from "./log_linear.ts";
+
+/**
+ * The stats engine's histogram.
+ *
+ * @example
+ * ```ts
+ * import { HistogramImpl } from "./histogram.ts";
+ * const h = new HistogramImpl("h");
+ * h.record(5);
+ * h.flush();
+ * h.cumulative.count; // 1
+ * ```
+ */
+export class HistogramImpl implements Histogram {
+  #used = false;
+  #active = new LogLinearCounts();
+  #interval = new LogLinearCounts();
+  /** Everything flushed since start. */
+  readonly cumulative: LogLinearCounts = new LogLinearCounts();
+
+  /** Creates a histogram named `name` whose values are in `unit`. */
+  constructor(readonly name: string, readonly unit: HistogramUnit = "unspecified") {}
+
+  /** Recorded into at least once since start. */
+  get used(): boolean {
+    return this.#used;
+  }
+
+  /** The last completed flush interval. */
+  get interval(): LogLinearCounts {
+    return this.#interval;
+  }
+
+  /** Records one value (see {@linkcode LogLinearCounts.record} for odd values). */
+  record(v: number): void {
+    this.#active.record(v);
+    this.#used = true;
+  }
+
+  /** Closes the interval: values since the last flush become the interval and join cumulative. */
+  flush(): void {
+    const done = this.#active;
+    this.#active = this.#interval;
+    this.#active.clear();
+    this.#interval = done;
+    this.cumulative.addFrom(done);
+  }
+
+  /** True when nothing was flushed yet: the text form prints `No recorded values`. */
+  get empty(): boolean {
+    return this.cumulative.count === 0;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The stats engine's counters, gauges and text readouts. Counters keep their value in a
+ * {@linkcode CounterArena} slot so workers can add to them without locks; `/reset_counters`
+ * moves a baseline instead of writing into the workers' slots.
+ *
+ * @example
+ * ```ts
+ * import { CounterArena } from "./counter_slots.ts";
+ * import { CounterImpl } from "./metrics.ts";
+ * const c = new CounterImpl("a.b", new CounterArena());
+ * c.inc(2);
+ * c.reset();
+ * c.value(); // 0
+ * ```
+ * @module
+ */
+import type { Counter, Gauge, TextReadout } from "./types.ts";
+import type { CounterArena } from "./counter_slots.ts";
+
+/**
+ * A counter stored in a shared slot.
+ *
+ * @example
+ * ```ts
+ * import { CounterArena } from "./counter_slots.ts";
+ * import { CounterImpl } from "./metrics.ts";
+ * const c = new CounterImpl("c", new CounterArena());
+ * c.inc(3);
+ * c.value(); // 3
+ * ```
+ */
+export class CounterImpl implements Counter {
+  readonly kind = "counter";
+  #slot: number;
+  #baseline = 0;
+  #used = false;
+
+  /** Creates a counter in `arena`; `worker` is the region this thread writes. */
+  constructor(
+    readonly name: string,
+    readonly arena: CounterArena,
+    readonly worker: number = 0,
+  ) {
+    this.#slot = arena.allocate();
+  }
+
+  /** The slot index (for workers that attach to the same arena). */
+  get slot(): number {
+    return this.#slot;
+  }
+
+  /** Adds `n` (default 1); values that are not positive finite numbers are ignored. */
+  inc(n = 1): void {
+    if (!(n > 0) || n === Infinity) return;
+    this.arena.add(this.worker, this.#slot, Math.floor(n));
+    this.#used = true;
+  }
+
+  /** The sum over all workers since start, minus the value at the last reset. */
+  value(): number {
+    return this.arena.sum(this.#slot) - this.#baseline;
+  }
+
+  /** Incremented at least once since start, by any worker. */
+  get used(): boolean {
+    return this.#used || this.arena.sum(this.#slot) > 0;
+  }
+
+  /** Makes the value read 0 from now on (`/reset_counters`). */
+  reset(): void {
+    this.#baseline = this.arena.sum(this.#slot);
+  }
+}
+
+/**
+ * A gauge.
+ *
+ * @example
+ * ```ts
+ * import { GaugeImpl } from "./metrics.ts";
+ * const g = new GaugeImpl("g");
+ * g.inc(2);
+ * g.dec();
+ * g.value(); // 1
+ * ```
+ */
+export class GaugeImpl implements Gauge {
+  readonly kind = "gauge";
+  #v = 0;
+  #used = false;
+
+  /** Creates a gauge named `name` with value 0. */
+  constructor(readonly name: string) {}
+
+  /** Changed at least once since start. */
+  get used(): boolean {
+    return this.#used;
+  }
+
+  /** Sets the value; a non-finite value is ignored. */
+  set(v: number): void {
+    if (!Number.isFinite(v)) return;
+    this.#v = v;
+    this.#used = true;
+  }
+
+  /** Adds `n` (default 1). */
+  inc(n = 1): void {
+    this.set(this.#v + n);
+  }
+
+  /** Subtracts `n` (default 1). */
+  dec(n = 1): void {
+    this.set(this.#v - n);
+  }
+
+  /** The current value. */
+  value(): number {
+    return this.#v;
+  }
+}
+
+/**
+ * A text readout.
+ *
+ * @example
+ * ```ts
+ * import { TextReadoutImpl } from "./metrics.ts";
+ * const t = new TextReadoutImpl("t");
+ * t.set("v1");
+ * t.value(); // "v1"
+ * ```
+ */
+export class TextReadoutImpl implements TextReadout {
+  readonly kind = "text";
+  #v = "";
+  #used = false;
+
+  /** Creates a text readout named `name` with value `""`. */
+  constructor(readonly name: string) {}
+
+  /** Set at least once since start. */
+  get used(): boolean {
+    return this.#used;
+  }
+
+  /** Sets the value. */
+  set(v: string): void {
+    this.#v = String(v);
+    this.#used = true;
+  }
+
+  /** The current value. */
+  value(): string {
+    return this.#v;
+  }
+}

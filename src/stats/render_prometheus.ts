@@ -1,0 +1,105 @@
+/**
+ * The Prometheus text exposition format 0.0.4 (`/stats/prometheus`, `format=prometheus`).
+ * Families are grouped per type (counters, gauges, text readouts with `text_readouts`,
+ * histograms) and sorted by name, members by stat name; every family has one `# HELP` and one
+ * `# TYPE` line; untagged samples print `{}` as real Envoy does. Histograms use the cumulative
+ * view: `_bucket{…,le="…"}` for every bound and `+Inf`, `_sum`, `_count`. A family name already
+ * used by another type is skipped with a comment line, so the output stays valid. Yields chunks.
+ *
+ * @example
+ * ```ts
+ * import { Store } from "./store.ts";
+ * import { renderPrometheus } from "./render_prometheus.ts";
+ * const store = new Store();
+ * store.gauge("server.concurrency").set(2);
+ * [...renderPrometheus(store, {})].join("");
+ * // "# HELP proxy_server_concurrency server.concurrency\n# TYPE proxy_server_concurrency gauge\n"
+ * // + "proxy_server_concurrency{} 2\n"
+ * ```
+ * @module
+ */
+import type { Store } from "./store.ts";
+import type { Family } from "./prometheus_index.ts";
+import { CHUNK_CHARS, type RenderOptions, selects, VISIT_BATCH } from "./render_options.ts";
+import { formatPrometheus } from "./format_number.ts";
+import { escapeLabelValue } from "./naming.ts";
+import type { CounterImpl, GaugeImpl, TextReadoutImpl } from "./metrics.ts";
+import type { HistogramImpl } from "./histogram.ts";
+
+type Kind = "counter" | "gauge" | "histogram";
+type Sampler<T> = (name: string, labels: string, stat: T) => string;
+
+function helpText(s: string): string {
+  return s.replace(/[\\\n]/g, (c) => (c === "\n" ? "\\n" : "\\\\"));
+}
+
+function* families<T extends { name: string; used: boolean }>(
+  list: readonly Family<T>[],
+  kind: Kind,
+  opts: RenderOptions,
+  emitted: Map<string, Kind>,
+  sample: Sampler<T>,
+): Generator<string> {
+  let buf = "";
+  let visited = 0;
+  for (const fam of list) {
+    let header = false;
+    for (const m of fam.members.sorted()) {
+      if (selects(opts, m.stat)) {
+        if (!header) {
+          header = true;
+          const prior = emitted.get(fam.name);
+          if (prior !== undefined) {
+            buf += `# ${fam.name}: skipped ${kind} stats, the name is already a ${prior}\n`;
+            break;
+          }
+          emitted.set(fam.name, kind);
+          buf += `# HELP ${fam.name} ${helpText(fam.extractedName)}\n# TYPE ${fam.name} ${kind}\n`;
+        }
+        buf += sample(fam.name, m.labels, m.stat);
+      }
+      if (buf.length >= CHUNK_CHARS || ++visited % VISIT_BATCH === 0) yield buf, buf = "";
+    }
+  }
+  if (buf !== "") yield buf;
+}
+
+/**
+ * Renders the Prometheus form as chunks.
+ *
+ * @example
+ * ```ts
+ * import { Store } from "./store.ts";
+ * import { renderPrometheus } from "./render_prometheus.ts";
+ * const s = new Store();
+ * s.counter("a").inc();
+ * [...renderPrometheus(s, { usedOnly: true })].join("");
+ * // "# HELP proxy_a a\n# TYPE proxy_a counter\nproxy_a{} 1\n"
+ * ```
+ */
+export function* renderPrometheus(store: Store, opts: RenderOptions): Generator<string> {
+  const emitted = new Map<string, Kind>();
+  const p = store.prometheus;
+  const numeric: Sampler<CounterImpl | GaugeImpl> = (name, labels, s) =>
+    `${name}{${labels}} ${formatPrometheus(s.value())}\n`;
+  yield* families(p.counters.families(), "counter", opts, emitted, numeric);
+  yield* families(p.gauges.families(), "gauge", opts, emitted, numeric);
+  if (opts.textReadouts) {
+    const text: Sampler<TextReadoutImpl> = (name, labels, s) =>
+      `${name}{${labels}${labels ? "," : ""}text_value="${escapeLabelValue(s.value())}"} 0\n`;
+    yield* families(p.texts.families(), "gauge", opts, emitted, text);
+  }
+  const bounds = store.bucketBounds;
+  const les = bounds.map((b) => `le="${formatPrometheus(b)}"`);
+  const hist: Sampler<HistogramImpl> = (name, labels, h) => {
+    const c = h.cumulative;
+    const counts = c.cumulativeCounts(bounds);
+    const pre = `${name}_bucket{${labels}${labels ? "," : ""}`;
+    let out = "";
+    for (let k = 0; k < bounds.length; k++) out += `${pre}${les[k]}} ${counts[k]}\n`;
+    out += `${pre}le="+Inf"} ${c.count}\n`;
+    out += `${name}_sum{${labels}} ${formatPrometheus(c.sum)}\n`;
+    return out + `${name}_count{${labels}} ${c.count}\n`;
+  };
+  yield* families(p.histograms.families(), "histogram", opts, emitted, hist);
+}

@@ -1,0 +1,104 @@
+/**
+ * A list of named items kept sorted by name (code-unit order, as `std::string` compares),
+ * cheaply: new items wait in a pending list that is sorted and merged in on the next read, so
+ * adding one stat to a million costs one linear merge, not a full sort.
+ *
+ * @example
+ * ```ts
+ * import { SortedIndex } from "./sorted_index.ts";
+ * const ix = new SortedIndex<{ name: string }>();
+ * ix.add({ name: "b" });
+ * ix.add({ name: "a" });
+ * ix.sorted().map((s) => s.name); // ["a", "b"]
+ * ```
+ * @module
+ */
+
+/**
+ * Compares two names in code-unit order.
+ *
+ * @example
+ * ```ts
+ * import { byName } from "./sorted_index.ts";
+ * [{ name: "b" }, { name: "a" }].sort(byName); // [{ name: "a" }, { name: "b" }]
+ * ```
+ */
+export function byName(a: { name: string }, b: { name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/**
+ * Merges two sorted arrays into a new sorted array.
+ *
+ * @example
+ * ```ts
+ * import { mergeSorted } from "./sorted_index.ts";
+ * mergeSorted([{ name: "a" }, { name: "c" }], [{ name: "b" }]).map((x) => x.name); // ["a", "b", "c"]
+ * ```
+ */
+export function mergeSorted<T extends { name: string }>(a: readonly T[], b: readonly T[]): T[] {
+  const out = new Array<T>(a.length + b.length);
+  let i = 0, j = 0, k = 0;
+  while (i < a.length && j < b.length) out[k++] = b[j].name < a[i].name ? b[j++] : a[i++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
+}
+
+/**
+ * Items sorted by name, with cheap insertion.
+ *
+ * @example
+ * ```ts
+ * import { SortedIndex } from "./sorted_index.ts";
+ * const ix = new SortedIndex<{ name: string }>();
+ * ix.add({ name: "z" });
+ * ix.settle(100); // true
+ * ```
+ */
+export class SortedIndex<T extends { name: string }> {
+  #sorted: T[] = [];
+  #pending: T[] = [];
+
+  /** Adds an item; it shows up in the next {@linkcode SortedIndex.sorted}. */
+  add(item: T): void {
+    this.#pending.push(item);
+  }
+
+  /** Number of items. */
+  get size(): number {
+    return this.#sorted.length + this.#pending.length;
+  }
+
+  /**
+   * Sorts and merges at most `max` pending items; true when nothing is pending any more. Lets a
+   * caller spread the sorting of many new items over several event-loop turns.
+   */
+  settle(max: number): boolean {
+    const pending = this.#pending;
+    if (pending.length === 0) return true;
+    let part: T[];
+    if (pending.length <= max) {
+      part = pending;
+      this.#pending = [];
+    } else {
+      part = pending.splice(pending.length - max);
+    }
+    part.sort(byName);
+    this.#sorted = this.#sorted.length === 0 ? part : mergeSorted(this.#sorted, part);
+    return this.#pending.length === 0;
+  }
+
+  /**
+   * The items in name order. The returned array is a snapshot: later additions build a new
+   * array, so a render that is still iterating it is not disturbed.
+   */
+  sorted(): readonly T[] {
+    if (this.#pending.length > 0) {
+      const p = this.#pending.sort(byName);
+      this.#pending = [];
+      this.#sorted = this.#sorted.length === 0 ? p : mergeSorted(this.#sorted, p);
+    }
+    return this.#sorted;
+  }
+}

@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { SortedIndex } from "./sorted_index.ts";
+
+Deno.test("sorted index equals a full sort however items arrive", () => {
+  fc.assert(
+    fc.property(fc.array(fc.array(fc.string(), { maxLength: 20 }), { maxLength: 5 }), (batches) => {
+      const ix = new SortedIndex<{ name: string }>();
+      const all: string[] = [];
+      for (const batch of batches) {
+        for (const name of batch) ix.add({ name }), all.push(name);
+        if (batch.length % 2 === 0) { while (!ix.settle(3)); }
+        else ix.sorted();
+      }
+      all.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      assert.deepEqual(ix.sorted().map((s) => s.name), all);
+      assert.equal(ix.size, all.length);
+    }),
+  );
+});
+
+Deno.test("a sorted snapshot is not changed by later additions", () => {
+  const ix = new SortedIndex<{ name: string }>();
+  ix.add({ name: "b" });
+  const snap = ix.sorted();
+  ix.add({ name: "a" });
+  ix.sorted();
+  assert.deepEqual(snap.map((s) => s.name), ["b"]);
+});

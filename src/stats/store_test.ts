@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { Store } from "./store.ts";
+
+Deno.test("scopes name stats <scope>.<name> and return the same stat twice", () => {
+  const store = new Store();
+  const web = store.scope("cluster").scope("web");
+  assert.equal(web.prefix, "cluster.web");
+  web.counter("upstream_rq_total").inc(2);
+  assert.equal(store.counter("cluster.web.upstream_rq_total").value(), 2);
+  assert.equal(web.gauge("g"), store.gauge("cluster.web.g"));
+  assert.equal(web.histogram("h", "milliseconds").unit, "milliseconds");
+  assert.equal(web.textReadout("t").name, "cluster.web.t");
+  assert.equal(store.size, 4);
+});
+
+Deno.test("admin.stats_shapes.usedonly: used means incremented, changed or recorded", () => {
+  const store = new Store();
+  const c = store.counter("c"), g = store.gauge("g"), h = store.histogram("h");
+  assert.deepEqual([c.used, g.used, h.used], [false, false, false]);
+  c.inc(0);
+  c.inc(-3);
+  assert.equal(c.used, false);
+  c.inc();
+  g.set(0);
+  h.record(1);
+  assert.deepEqual([c.used, g.used, h.used], [true, true, true]);
+});
+
+Deno.test("admin.endpoints.reset_counters: reset zeroes counters only", () => {
+  const store = new Store();
+  store.counter("c").inc(5);
+  store.gauge("g").set(7);
+  store.histogram("h").record(3);
+  store.flush();
+  store.resetCounters();
+  assert.equal(store.counter("c").value(), 0);
+  assert.equal(store.counter("c").used, true);
+  store.counter("c").inc(2);
+  assert.equal(store.counter("c").value(), 2);
+  assert.equal(store.gauge("g").value(), 7);
+  assert.equal(store.histogram("h").cumulative.count, 1);
+});
+
+Deno.test("admin.states.recentlookups-enable: by-name requests count as lookups", () => {
+  const store = new Store();
+  store.scope("a").counter("x");
+  store.gauge("y");
+  assert.equal(store.recentLookups.total, 2);
+  store.recentLookups.enable();
+  store.counter("a.x").inc();
+  assert.deepEqual(store.recentLookups.entries(), [["a.x", 1]]);
+});
+
+Deno.test("admin.stats_shapes.flush-interval: flush runs hooks then closes histogram intervals", () => {
+  const store = new Store();
+  const seen: number[] = [];
+  const off = store.onFlush(() => seen.push(store.histogram("h").interval.count));
+  store.histogram("h").record(1);
+  store.flush();
+  store.flush();
+  off();
+  store.flush();
+  assert.deepEqual(seen, [0, 1]);
+});
+
+Deno.test("sorted views and settle", () => {
+  const store = new Store();
+  for (const n of ["z", "b", "a"]) store.counter(n);
+  store.gauge("m");
+  while (!store.settle(1, true));
+  assert.deepEqual(store.sortedNumeric().map((s) => s.name), ["a", "b", "m", "z"]);
+  assert.equal(store.prometheus.counters.families().length, 3);
+});
+
+Deno.test("bad histogram bounds are rejected with a clear error", () => {
+  assert.throws(() => new Store({ histogramBuckets: [5, 1] }), /ascending/);
+  assert.deepEqual(new Store({ histogramBuckets: [1, 2] }).bucketBounds, [1, 2]);
+});
+
+Deno.test("settleInBackground finishes the sorting and tag extraction", async () => {
+  const store = new Store();
+  for (let i = 0; i < 50; i++) store.counter(`cluster.c${49 - i}.upstream_rq_total`);
+  await store.settleInBackground(true, 7);
+  assert.equal(store.settle(1, true), true);
+  const [fam] = store.prometheus.counters.families();
+  assert.equal(fam.members.size, 50);
+  assert.equal(fam.members.sorted()[0].labels, 'proxy_cluster_name="c0"');
+});
+
+Deno.test("a failing flush hook does not stop the flush", () => {
+  const store = new Store();
+  const seen: string[] = [];
+  const errors: unknown[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => errors.push(args);
+  try {
+    store.onFlush(() => {
+      throw new Error("boom");
+    });
+    store.onFlush(() => seen.push("second"));
+    store.histogram("h").record(1);
+    store.flush();
+  } finally {
+    console.error = original;
+  }
+  assert.deepEqual(seen, ["second"]);
+  assert.equal(errors.length, 1);
+  assert.equal(store.histogram("h").cumulative.count, 1);
+});
