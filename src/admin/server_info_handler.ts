@@ -46,8 +46,11 @@ export function commandLineOptions(options: Options): Record<string, Json> {
       case "duration-ms":
         out[row.field] = `${Number(v ?? 0) / 1000}s`;
         break;
-      default:
-        out[row.field] = Array.isArray(v) ? v.map(String) : v === null ? "" : String(v ?? "");
+      default: {
+        const text = Array.isArray(v) ? v.map(String) : v === null ? "" : String(v ?? "");
+        // Enumerated options render as their proto enum names (`serve` → `Serve`).
+        out[row.field] = typeof text === "string" && row.fieldValues?.[text] || text;
+      }
     }
   }
   return out;

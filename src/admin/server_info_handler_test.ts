@@ -20,6 +20,8 @@ Deno.test("admin.endpoints.server_info, admin.resources.server_info.version, adm
     if ("field" in row && row.field) assert.ok(row.field in body.command_line_options, row.field);
   }
   assert.equal(body.command_line_options.drain_time, "30s");
+  // cli.options.mode: the mode renders as its proto enum name, from the row's fieldValues.
+  assert.equal(body.command_line_options.mode, "Serve");
   assert.equal(body.command_line_options.concurrency, ctx.options.concurrency);
   assert.equal(body.node.id, "n1");
   assert.equal(body.node.user_agent_name, "proxyspec");

@@ -221,6 +221,9 @@ export async function startServer(
     store.scope("server").histogram("initialization_time_ms", "milliseconds")
       .record(Math.round(performance.now() - began));
     log("info", "all clusters and listeners started: server is LIVE");
+    // Sort names and build the Prometheus index now, in slices, so the first /stats or scrape
+    // does not pay for it.
+    void store.settleInBackground(true);
 
     const detachStats = attachServerStats(store, () => ({
       state: server.state(),
