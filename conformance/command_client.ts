@@ -1,0 +1,103 @@
+/**
+ * Runs the implementation's binary (`--command`) for command-line and configuration rules.
+ * Every run is recorded as a shell line that reproduces it.
+ *
+ * @example
+ * ```ts
+ * import { CommandClient } from "./command_client.ts";
+ * const cmd = new CommandClient(["deno", "run", "-A", "mod.ts"]);
+ * const r = await cmd.run(["--version"]);
+ * console.log(r.code, r.stdout);
+ * ```
+ * @module
+ */
+import { Precondition } from "./types.ts";
+import { shellJoin } from "./shell_split.ts";
+
+/** What one run of the binary produced. */
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** The shell line that reproduces the run. */
+  line: string;
+}
+
+/** Runs the target binary with extra arguments. */
+export class CommandClient {
+  #argv: readonly string[] | null;
+  #timeoutMs: number;
+  /** Lines run so far by the current case (the runner reads and clears them). */
+  log: string[] = [];
+  /** A signal that aborts runs (the case's timeout). */
+  signal?: AbortSignal;
+
+  /**
+   * @param argv the split `--command`, or null when none was given
+   * @param timeoutMs the longest one run may take
+   */
+  constructor(argv: readonly string[] | null, timeoutMs = 20_000) {
+    this.#argv = argv && argv.length > 0 ? argv : null;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** A runner of the same command with its own log, aborted by `signal`. */
+  fork(signal?: AbortSignal): CommandClient {
+    const c = new CommandClient(this.#argv, this.#timeoutMs);
+    if (signal) c.signal = signal;
+    return c;
+  }
+
+  /** The command's words joined, to key memoised runs. */
+  get key(): string {
+    return (this.#argv ?? []).join("\u0000");
+  }
+
+  /** True when a command was given. */
+  get available(): boolean {
+    return this.#argv !== null;
+  }
+
+  /**
+   * Runs the command with `args` appended.
+   *
+   * @param args extra arguments
+   * @returns exit code and output
+   * @throws {Precondition} when no `--command` was given
+   */
+  async run(args: readonly string[]): Promise<CommandResult> {
+    if (this.#argv === null) {
+      throw new Precondition("no --command was given: command-line rules need the binary");
+    }
+    const argv = [...this.#argv, ...args];
+    const line = shellJoin(argv);
+    this.log.push(line);
+    const own = new AbortController();
+    const timer = setTimeout(() => own.abort(), this.#timeoutMs);
+    const onAbort = () => own.abort();
+    this.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const child = new Deno.Command(argv[0], {
+        args: argv.slice(1),
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        signal: own.signal,
+      }).spawn();
+      const out = await child.output();
+      const dec = new TextDecoder();
+      if (own.signal.aborted) {
+        throw new Error(`the command did not finish within ${this.#timeoutMs} ms: ${line}`);
+      }
+      return {
+        code: out.code,
+        stdout: dec.decode(out.stdout),
+        stderr: dec.decode(out.stderr),
+        line,
+      };
+    } finally {
+      clearTimeout(timer);
+      this.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The JSON report: implementation identity, suite version, arguments, seed, and per rule the
+ * status, the expectation, the message, the citation, the duration, a counterexample and the
+ * lines that reproduce it. Shaped after WPT's wptreport (`results[{test, status, expected,
+ * message, duration}]`), keyed by rule ID.
+ *
+ * @example
+ * ```ts
+ * import { toJsonReport } from "./json.ts";
+ * import type { RunReport } from "../types.ts";
+ * declare const run: RunReport;
+ * const text = JSON.stringify(toJsonReport(run), null, 2);
+ * ```
+ * @module
+ */
+import { countByStatus } from "../types.ts";
+import type { RunReport } from "../types.ts";
+
+/** One rule in the JSON report. */
+export interface JsonRuleEntry {
+  rule: string;
+  table: string;
+  level: string;
+  statement: string;
+  status: string;
+  expected: string;
+  expected_reason?: string;
+  ok: boolean;
+  message: string;
+  citation: { section: string; quote: string };
+  duration_ms: number;
+  counterexample?: string;
+  reproduce: string[];
+  cases: { id: string; title: string; status: string; message: string; duration_ms: number }[];
+}
+
+/** The whole JSON report. */
+export interface JsonReport {
+  suite: { name: string; version: string };
+  implementation: { name: string; version: string; source: string };
+  arguments: string[];
+  seed: number;
+  num_runs: number;
+  time_start: string;
+  time_end: string;
+  summary: Record<string, number> & { total: number; unexpected: number };
+  unmatched_expectations: string[];
+  results: JsonRuleEntry[];
+}
+
+/**
+ * Builds the JSON report object.
+ *
+ * @param run the finished run
+ * @returns a plain object ready for `JSON.stringify`
+ * @example
+ * ```ts
+ * import { toJsonReport } from "./json.ts";
+ * import type { RunReport } from "../types.ts";
+ * declare const run: RunReport;
+ * console.log(toJsonReport(run).summary.unexpected);
+ * ```
+ */
+export function toJsonReport(run: RunReport): JsonReport {
+  const counts = countByStatus(run.results);
+  return {
+    suite: run.suite,
+    implementation: run.implementation,
+    arguments: run.arguments,
+    seed: run.seed,
+    num_runs: run.numRuns,
+    time_start: run.startedAt,
+    time_end: run.finishedAt,
+    summary: {
+      ...counts,
+      total: run.results.length,
+      unexpected: run.results.filter((r) => !r.ok).length,
+    },
+    unmatched_expectations: run.unmatchedExpectations,
+    results: run.results.map((r) => {
+      const e: JsonRuleEntry = {
+        rule: r.rule,
+        table: r.table,
+        level: r.level,
+        statement: r.statement,
+        status: r.status,
+        expected: r.expected,
+        ok: r.ok,
+        message: r.message,
+        citation: { section: r.section, quote: r.quote },
+        duration_ms: r.durationMs,
+        reproduce: r.repro,
+        cases: r.cases.map((c) => ({
+          id: c.caseId,
+          title: c.title,
+          status: c.status,
+          message: c.message,
+          duration_ms: c.durationMs,
+        })),
+      };
+      if (r.expectedReason !== undefined) e.expected_reason = r.expectedReason;
+      if (r.counterexample !== undefined) e.counterexample = r.counterexample;
+      return e;
+    }),
+  };
+}

@@ -1,0 +1,289 @@
+/**
+ * Runs cases against a target and turns case outcomes into one result per rule. Read-only cases
+ * run first (a few at a time), then mutating ones one by one (each undoes its change), then the
+ * destructive ones, only with `destructive`. A rule ends with its cases combined by `STATUS_ORDER`.
+ *
+ * @example
+ * ```ts
+ * import { runSuite } from "./runner.ts";
+ * import { HttpClient } from "./http_client.ts";
+ * import { CommandClient } from "./command_client.ts";
+ * import { profile } from "./profile.ts";
+ * const results = await runSuite({
+ *   rules: [], cases: [], http: new HttpClient(null), command: new CommandClient(null),
+ *   profile: profile("seed"), variant: "new", seed: 1, numRuns: 10, timeoutMs: 1000,
+ *   destructive: false, expectations: [],
+ * });
+ * ```
+ * @module
+ */
+import { AssertionError } from "node:assert";
+import type { TaggedRule } from "../spec/mod.ts";
+import { expectationFor, meets } from "./expectations.ts";
+import type { Expectation } from "./expectations.ts";
+import type { HttpClient } from "./http_client.ts";
+import type { CommandClient } from "./command_client.ts";
+import type { Profile } from "./profile.ts";
+import { missingFixture, probeTarget } from "./probe.ts";
+import type { ProbeResult } from "./probe.ts";
+import { CaseFailure, Precondition, STATUS_ORDER } from "./types.ts";
+import type { Case, CaseContext, CaseResult, Phase, RuleResult, Status } from "./types.ts";
+
+/** Inputs of a run. */
+export interface RunOptions {
+  /** The selected rules. */
+  rules: readonly TaggedRule[];
+  /** Every case; those naming no selected rule are left out. */
+  cases: readonly Case[];
+  http: HttpClient;
+  command: CommandClient;
+  profile: Profile;
+  variant: "new" | "v2";
+  seed: number;
+  numRuns: number;
+  timeoutMs: number;
+  destructive: boolean;
+  expectations: readonly Expectation[];
+  /** Called after each case. */
+  onProgress?: (done: number, total: number, c: Case, r: CaseResult) => void;
+  /** A probe done earlier (the CLI probes once to learn the identity); probed here otherwise. */
+  probe?: ProbeResult;
+  /** How many read-only cases run at once. */
+  concurrency?: number;
+}
+
+const PHASES: readonly Phase[] = ["read", "mutating", "destructive"];
+
+/**
+ * Orders the cases that name a selected rule: read, mutating, destructive; stable otherwise.
+ *
+ * @param cases every case
+ * @param ruleIds the selected rule IDs
+ * @returns the cases to run, in order
+ * @example
+ * ```ts
+ * import { planCases } from "./runner.ts";
+ * planCases([], new Set(["admin.endpoints.ready"])); // []
+ * ```
+ */
+export function planCases(cases: readonly Case[], ruleIds: ReadonlySet<string>): Case[] {
+  const chosen = cases.filter((c) => c.rules.some((r) => ruleIds.has(r)));
+  // Anything that may end the server (a wrong GET /quitquitquit, or the real one) goes last.
+  const last = (c: Case) => Number(c.id.includes("quitquitquit"));
+  return PHASES.flatMap((p) =>
+    chosen.filter((c) => c.phase === p).sort((a, b) => last(a) - last(b))
+  );
+}
+
+/**
+ * Why a case cannot run against this target, or null when it can.
+ *
+ * @returns a status and reason, or null
+ */
+export function gate(
+  c: Case,
+  opts: Pick<RunOptions, "http" | "command" | "destructive">,
+  probe: ProbeResult,
+  rulesById: ReadonlyMap<string, TaggedRule>,
+): { status: Status; message: string } | null {
+  if (c.target === "http" && !opts.http.available) {
+    return { status: "SKIP", message: "not run: no --base-url given" };
+  }
+  if (c.target === "command" && !opts.command.available) {
+    return { status: "SKIP", message: "not run: no --command given" };
+  }
+  if (c.phase === "destructive" && !opts.destructive) {
+    return { status: "SKIP", message: "not run: destructive, needs --destructive" };
+  }
+  if (c.requires && probe.decided.has(c.requires) && !probe.features.has(c.requires)) {
+    return {
+      status: "PRECONDITION_FAILED",
+      message: `the target lacks the optional feature ${c.requires}`,
+    };
+  }
+  for (const id of c.rules) {
+    const check = rulesById.get(id)?.check ?? "";
+    if (check.startsWith("fixture:")) {
+      const why = missingFixture(probe, check.slice("fixture:".length));
+      if (why) return { status: "PRECONDITION_FAILED", message: why };
+    }
+  }
+  return null;
+}
+
+/**
+ * Runs one case with a timeout and its undos.
+ *
+ * @returns the case result
+ */
+export async function runCase(
+  c: Case,
+  opts: RunOptions,
+  features: ReadonlySet<string>,
+): Promise<CaseResult> {
+  const started = performance.now();
+  const ac = new AbortController();
+  const http = opts.http.fork(ac.signal);
+  const command = opts.command.fork(ac.signal);
+  const undos: Array<() => Promise<void>> = [];
+  const dirs: string[] = [];
+  const ctx: CaseContext = {
+    http,
+    command,
+    profile: opts.profile,
+    variant: opts.variant,
+    seed: opts.seed,
+    numRuns: opts.numRuns,
+    signal: ac.signal,
+    onUndo: (fn) => void undos.push(fn),
+    tempDir: async () => {
+      const d = await Deno.makeTempDir({ prefix: "conformance-" });
+      dirs.push(d);
+      return d;
+    },
+    features: features as CaseContext["features"],
+  };
+  let status: Status = "PASS";
+  let message = "";
+  let counterexample: string | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), opts.timeoutMs);
+  });
+  try {
+    const outcome = await Promise.race([c.run(ctx).then(() => "done" as const), timeout]);
+    if (outcome === "timeout") {
+      status = "TIMEOUT";
+      message = `the case did not finish within ${opts.timeoutMs} ms`;
+      ac.abort();
+    }
+  } catch (e) {
+    ({ status, message, counterexample } = classify(e));
+  } finally {
+    clearTimeout(timer);
+  }
+  for (const undo of undos.reverse()) {
+    try {
+      await undo();
+    } catch (e) {
+      if (status === "PASS") status = "ERROR";
+      message += `${message ? "\n" : ""}undo failed: ${(e as Error).message}`;
+    }
+  }
+  for (const d of dirs) await Deno.remove(d, { recursive: true }).catch(() => {});
+  const result: CaseResult = {
+    caseId: c.id,
+    title: c.title,
+    status,
+    message,
+    durationMs: Math.round(performance.now() - started),
+    repro: [...command.log, ...http.log].reverse().slice(0, 5),
+  };
+  if (counterexample !== undefined) result.counterexample = counterexample;
+  return result;
+}
+
+function classify(e: unknown): { status: Status; message: string; counterexample?: string } {
+  if (e instanceof Precondition) return { status: "PRECONDITION_FAILED", message: e.message };
+  if (e instanceof CaseFailure) {
+    return { status: "FAIL", message: e.message, counterexample: e.counterexample };
+  }
+  if (e instanceof AssertionError) return { status: "FAIL", message: e.message };
+  if (e instanceof DOMException && (e.name === "TimeoutError" || e.name === "AbortError")) {
+    return { status: "TIMEOUT", message: `a request timed out: ${e.message}` };
+  }
+  const err = e as Error;
+  return { status: "ERROR", message: `${err?.name ?? "Error"}: ${err?.message ?? String(e)}` };
+}
+
+/**
+ * Runs the suite and returns one result per selected rule.
+ *
+ * @param opts what to run and against what
+ * @returns per-rule results, in rule order
+ * @example
+ * ```ts
+ * import { runSuite } from "./runner.ts";
+ * import type { RunOptions } from "./runner.ts";
+ * declare const opts: RunOptions;
+ * const results = await runSuite(opts);
+ * ```
+ */
+export async function runSuite(opts: RunOptions): Promise<RuleResult[]> {
+  const probe = opts.probe ?? await probeTarget(opts.http);
+  const rulesById = new Map(opts.rules.map((r) => [r.id, r]));
+  const runnable = opts.rules.filter((r) => r.check !== "internal").map((r) => r.id);
+  const plan = planCases(opts.cases, new Set(runnable));
+  const caseResults = new Map<string, CaseResult>();
+  let done = 0;
+  const finish = (c: Case, r: CaseResult) => {
+    caseResults.set(c.id, r);
+    opts.onProgress?.(++done, plan.length, c, r);
+  };
+  const one = async (c: Case) => {
+    const g = gate(c, opts, probe, rulesById);
+    if (g) {
+      finish(c, { caseId: c.id, title: c.title, ...g, durationMs: 0, repro: [] });
+    } else {
+      finish(c, await runCase(c, opts, probe.features));
+    }
+  };
+  const reads = plan.filter((c) => c.phase === "read");
+  const width = Math.max(1, opts.concurrency ?? 4);
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < reads.length) await one(reads[next++]);
+  }));
+  for (const c of plan.filter((c) => c.phase !== "read")) await one(c);
+  return opts.rules.map((rule) => ruleResult(rule, plan, caseResults, opts.expectations));
+}
+
+/**
+ * Combines the results of the cases naming a rule, and compares with the expectation.
+ *
+ * @returns the rule's result
+ */
+export function ruleResult(
+  rule: TaggedRule,
+  plan: readonly Case[],
+  caseResults: ReadonlyMap<string, CaseResult>,
+  expectations: readonly Expectation[],
+): RuleResult {
+  const cases = plan.filter((c) => c.rules.includes(rule.id))
+    .map((c) => caseResults.get(c.id))
+    .filter((r): r is CaseResult => r !== undefined);
+  let status: Status;
+  let message: string;
+  if (rule.check === "internal") {
+    status = "SKIP";
+    message = "internal: the rule cannot be checked from outside an implementation";
+  } else if (cases.length === 0) {
+    status = "SKIP";
+    message = "no conformance case checks this rule yet";
+  } else {
+    status = STATUS_ORDER.find((s) => cases.some((c) => c.status === s)) ?? "PASS";
+    const worst = cases.filter((c) => c.status === status);
+    message = status === "PASS" ? "" : worst.map((c) => `[${c.caseId}] ${c.message}`).join("\n");
+  }
+  const exp = expectationFor(expectations, rule.id);
+  const worstCase = cases.find((c) => c.status === status);
+  const result: RuleResult = {
+    rule: rule.id,
+    table: rule.table,
+    level: rule.level,
+    statement: rule.statement,
+    section: rule.cite.section,
+    quote: rule.cite.quote,
+    status,
+    expected: exp?.status ?? "PASS",
+    ok: meets(status, exp),
+    message,
+    durationMs: cases.reduce((n, c) => n + c.durationMs, 0),
+    repro: worstCase?.repro ?? [],
+    cases,
+  };
+  if (exp?.reason) result.expectedReason = exp.reason;
+  const ce = cases.find((c) => c.counterexample !== undefined)?.counterexample;
+  if (ce !== undefined) result.counterexample = ce;
+  return result;
+}
