@@ -54,8 +54,11 @@ export const LOG_FLAGS = [
   {
     id: "cli.log-format.thread-id",
     level: "MUST",
-    statement: "`%t` in a log format renders the thread id.",
+    statement:
+      "`%t` in a log format renders the thread id: the kernel id of the logging thread (`gettid()`), or the process id where it cannot be read (no FFI permission, or not Linux).",
     cite: { section: "Command-line options", quote: "%t | thread id" },
+    envoy:
+      "Envoy (spdlog) always prints the kernel thread id; proxyspec falls back to the process id without FFI, which on Linux is the main thread's id.",
     check: "command",
     flags: ["%t"],
     variant: "both",

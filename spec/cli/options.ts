@@ -653,9 +653,8 @@ export const OPTIONS = [
       quote:
         "Linux only (no-op elsewhere); enables core dumps through the dumpable process setting.",
     },
-    envoy: "Envoy added this option after its v2 era (1.18+).",
-    unimplemented:
-      "Deno has no prctl(PR_SET_DUMPABLE); proxyspec accepts the option and it has no effect.",
+    envoy:
+      "Envoy added this option after its v2 era (1.18+) and only sets the dumpable flag; proxyspec also raises RLIMIT_CORE (to unlimited, or to the hard limit).",
     check: "internal",
     long: "--enable-core-dump",
     arg: "none",
@@ -923,6 +922,50 @@ export const OPTION_CONSTRAINTS = [
     options: ["--concurrency", "--cpuset-threads"],
     message:
       "Both --concurrency and --cpuset-threads options are set; not applying --cpuset-threads.",
+    severity: "warning",
+  },
+  {
+    id: "cli.constraints.disabled-extension",
+    level: "MUST",
+    statement:
+      "A bootstrap that uses an extension named by `--disable-extensions` (an HTTP, network or listener filter, an upstream or downstream transport socket, a stats sink or a custom cluster type, in either the `envoy.` or the `proxy.` spelling) fails to load with an error that names the place and the extension, exit code 1.",
+    cite: {
+      section: "Command-line options",
+      quote: "Disabled extensions cannot be used by configuration but remain linked.",
+    },
+    envoy:
+      "Envoy unregisters the factory, so loading fails with `Didn't find a registered implementation for name: '<name>'`.",
+    check: "command",
+    options: ["--disable-extensions", "--config-path"],
+    message: "extension '{}' ({}) is disabled by --disable-extensions",
+  },
+  {
+    id: "cli.constraints.disable-extensions-unknown",
+    level: "MUST",
+    statement:
+      "A `--disable-extensions` name of the form `<category>/<name>` that names no extension of this implementation is logged as a warning and ignored.",
+    cite: {
+      section: "Command-line options",
+      quote:
+        "Extension names of the form `<category>/<name>` (e.g. `proxy.grpc_credentials/proxy.grpc_credentials.file_based_metadata`).",
+    },
+    check: "command",
+    options: [],
+    message: "failed to disable unknown extension '{}'",
+    severity: "warning",
+  },
+  {
+    id: "cli.constraints.disable-extensions-invalid",
+    level: "MUST",
+    statement:
+      "A `--disable-extensions` name without a `/` between category and name is logged as a warning and ignored.",
+    cite: {
+      section: "Command-line options",
+      quote: "Extension names of the form `<category>/<name>`",
+    },
+    check: "command",
+    options: ["--disable-extensions"],
+    message: "failed to disable invalid extension name '{}'",
     severity: "warning",
   },
 ] as const satisfies readonly OptionConstraintRow[];

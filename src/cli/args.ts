@@ -19,6 +19,8 @@ import type { OptionRow, Variant } from "../../spec/rule.ts";
 import type { Options } from "./options.ts";
 import { COMPONENT_NAMES, isLevelName } from "../server/logger.ts";
 import { briefUsage } from "./usage.ts";
+import { cpusetSize, hardwareThreads } from "./cpu_count.ts";
+import { parseDisabledExtensions } from "../config/bootstrap_extensions.ts";
 
 /** The ID of a `cli.constraints` row. */
 export type ConstraintRuleId = (typeof OPTION_CONSTRAINTS)[number]["id"];
@@ -289,6 +291,7 @@ function postParse(
   if (o.concurrency !== null && o.cpuset_threads === true) {
     warnings.push(constraintMessage("concurrency-with-cpuset"));
   }
+  warnings.push(...parseDisabledExtensions(o.disable_extensions as string[]).warnings);
   return warnings;
 }
 
@@ -296,9 +299,11 @@ function postParse(
 function fillComputed(o: Record<string, unknown>, variant: Variant): void {
   // --allow-unknown-fields: alias (newer variant) or all configuration (older variant).
   if (o.allow_unknown_fields === true) o.allow_unknown_static_fields = true;
-  // Default: hardware threads (Deno reports the threads this process may run on, which on
-  // Linux honours the CPU affinity mask, so --cpuset-threads gives the same number).
-  if (o.concurrency === null) o.concurrency = navigator.hardwareConcurrency;
+  // Unset: the cpuset size with --cpuset-threads, otherwise the hardware threads (all online
+  // CPUs, as std::thread::hardware_concurrency()).
+  if (o.concurrency === null) {
+    o.concurrency = o.cpuset_threads === true ? cpusetSize() : hardwareThreads();
+  }
   if (variant === "new" && o.concurrency === 0) o.concurrency = 1;
 }
 

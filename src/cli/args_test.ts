@@ -10,6 +10,8 @@ import {
   parseCommandLine,
   requireConfig,
 } from "./args.ts";
+import { hardwareThreads } from "./cpu_count.ts";
+import { loadBootstrap } from "../config/bootstrap.ts";
 
 const ROWS = OPTIONS as readonly OptionRow[];
 
@@ -80,7 +82,7 @@ for (const row of ROWS) {
       const o = parseArgs([], { variant }) as unknown as Record<string, unknown>;
       const d = variant === "v2" && row.defaultV2 !== undefined ? row.defaultV2 : row.default;
       const got = o[optionKey(row)];
-      if (row.long === "--concurrency") assert.equal(got, navigator.hardwareConcurrency);
+      if (row.long === "--concurrency") assert.equal(got, hardwareThreads());
       else if (row.arg === "octal") assert.equal(got, parseInt(String(d), 8));
       else if (row.arg === "list") assert.deepEqual(got, []);
       else assert.equal(got, d, `${row.long} (${variant})`);
@@ -192,6 +194,24 @@ const CASES: Record<ConstraintId, { argv: string[]; message: string; variant?: "
     argv: ["--concurrency", "2", "--cpuset-threads"],
     message: "Both --concurrency and --cpuset-threads options are set",
   },
+  "disabled-extension": {
+    argv: [
+      "-c",
+      "fixtures/bootstrap/valid_v3.yaml",
+      "--disable-extensions",
+      "envoy.filters.network/envoy.tcp_proxy",
+    ],
+    message:
+      "extension 'proxy.filters.network.tcp_proxy' (proxy.filters.network/proxy.filters.network.tcp_proxy) is disabled by --disable-extensions",
+  },
+  "disable-extensions-unknown": {
+    argv: ["--disable-extensions", "proxy.filters.http/proxy.filters.http.cors"],
+    message: "failed to disable unknown extension 'proxy.filters.http/proxy.filters.http.cors'",
+  },
+  "disable-extensions-invalid": {
+    argv: ["--disable-extensions", "router"],
+    message: "failed to disable invalid extension name 'router'",
+  },
 }; // deno-fmt-ignore
 
 for (const row of OPTION_CONSTRAINTS) {
@@ -207,6 +227,10 @@ for (const row of OPTION_CONSTRAINTS) {
         return true;
       });
       requireConfig(parseArgs(["--config-yaml", "{}"]));
+    } else if (id === "disabled-extension") {
+      // Accepted by the parser; the bootstrap that uses the extension fails to load.
+      const errors = loadBootstrap(parseArgs(c.argv)).errors;
+      assert.deepEqual(errors.map((e) => [e.rule, e.message]), [[row.id, c.message]]);
     } else if (severity === "warning") {
       const r = parseCommandLine(c.argv, { variant: c.variant });
       assert.ok(r.warnings.some((w) => w.includes(c.message)), JSON.stringify(r.warnings));

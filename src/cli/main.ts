@@ -8,7 +8,8 @@
  * stderr without a newline; command-line errors on stderr with exit code 1; configuration
  * errors as a critical log line `error initializing configuration '<path>': ...` with exit 1;
  * `configuration '<path>' OK` on stdout with exit 0 in validate mode. Validation binds no
- * socket and touches no hot restart socket.
+ * socket and touches no hot restart socket. `serve` and `init_only` first set up the process
+ * (`process_setup.ts`: core dumps, the base ID and `--base-id-path`).
  *
  * @example
  * ```ts
@@ -28,6 +29,7 @@ import type { Bootstrap, Json } from "../config/bootstrap_types.ts";
 import { type ConfigError, formatConfigError } from "../config/errors.ts";
 import { validateClusters } from "../config/validate_cluster.ts";
 import { startServer } from "../server/server.ts";
+import { setUpProcess } from "./process_setup.ts";
 
 /** The program name shown in usage and `--version`. */
 export const PROGRAM = "proxy";
@@ -179,8 +181,17 @@ export async function main(args: string[]): Promise<number> {
   }
   try {
     for (const w of parsed.warnings) logging.log("main", "warning", w);
-    const v = await validateConfiguration(options, logging, options.mode === "serve");
     const where = `error initializing configuration '${options.config_path}'`;
+    if (options.mode !== "validate") {
+      // Core dumps, the base ID and its file, before the configuration (as Envoy's main).
+      try {
+        setUpProcess(options, logging.forComponent("main"));
+      } catch (e) {
+        logging.log("main", "critical", `${where}: ${e instanceof Error ? e.message : String(e)}`);
+        return 1;
+      }
+    }
+    const v = await validateConfiguration(options, logging, options.mode === "serve");
     if (v.errors.length > 0) {
       const lines = v.errors.map(formatConfigError);
       logging.log("main", "critical", `${where}: ${lines.join("\n")}`);

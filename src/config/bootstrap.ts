@@ -2,7 +2,8 @@
  * Bootstrap loading: reads `--config-path` (`.yaml`/`.yml` as YAML, `.pb` as binary proto3,
  * `.pb_text` as text proto3, anything else as JSON), merges `--config-yaml` over it, checks the
  * described messages for unknown fields and bad values, picks the API version (`--bootstrap-version`,
- * or v2 first and then v3), upgrades v2 to the internal form, and applies `--service-cluster`,
+ * or v2 first and then v3), rejects extensions disabled by `--disable-extensions`, upgrades v2
+ * to the internal form, and applies `--service-cluster`,
  * `--service-node` and `--service-zone`. Clusters are checked by `validate_cluster.ts`, listener
  * contents by the proxy core.
  *
@@ -25,6 +26,7 @@ import type { ConfigError } from "./errors.ts";
 import { BOOTSTRAP } from "./bootstrap_schema.ts";
 import { checkBootstrap } from "./bootstrap_check.ts";
 import { upgradeV2 } from "./bootstrap_upgrade.ts";
+import { disabledExtensionErrors, parseDisabledExtensions } from "./bootstrap_extensions.ts";
 import { mergeProto3Json } from "./merge.ts";
 import { decodeBinary, ProtoDecodeError } from "./proto_binary.ts";
 import { decodeText } from "./proto_text.ts";
@@ -200,6 +202,10 @@ export function loadBootstrap(options: Options): BootstrapLoad {
     }
   }
   if (chosen.errors.length > 0) return fail(chosen.errors, original);
+  // --disable-extensions (its warnings are the command line's, logged at start-up).
+  const { disabled } = parseDisabledExtensions(options.disable_extensions);
+  const extensionErrors = disabledExtensionErrors(chosen.value, disabled);
+  if (extensionErrors.length > 0) return fail(extensionErrors, original);
   const upgraded = chosen.version === 2 ? upgradeV2(chosen.value) : chosen.value;
   const bootstrap = applyNodeOverrides(upgraded, options) as Bootstrap;
   const unknownFields = [...new Set(chosen.unknown)];

@@ -11,8 +11,12 @@
  * canonicalFilterName("envoy.router"); // "proxy.filters.http.router"
  * canonicalFilterName("proxy.filters.http.router"); // "proxy.filters.http.router"
  * ```
+ * {@linkcode EXTENSIONS} lists the extensions this implementation has, by category, for
+ * `--disable-extensions` (`<category>/<name>`, either spelling of both parts).
+ *
  * @module
  */
+import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
 
 /** v2 short names (without prefix) → v3 names (without prefix). */
 const LEGACY: Readonly<Record<string, string>> = {
@@ -26,6 +30,10 @@ const LEGACY: Readonly<Record<string, string>> = {
   "listener.http_inspector": "filters.listener.http_inspector",
   "transport_sockets.tls": "transport_sockets.tls",
   tls: "transport_sockets.tls",
+  raw_buffer: "transport_sockets.raw_buffer",
+  statsd: "stat_sinks.statsd",
+  dog_statsd: "stat_sinks.dog_statsd",
+  metrics_service: "stat_sinks.metrics_service",
 };
 
 /** v3 names (without prefix) → the type of their typed configuration. */
@@ -79,4 +87,60 @@ export function typeUrlOf(name: string): string | undefined {
   const b = bare(name);
   const t = b === null ? undefined : TYPE_URLS[b];
   return t ? TYPE_URL_PREFIX + t : undefined;
+}
+
+/** The custom cluster types of the `custom-type` cluster rule, in canonical spelling. */
+function clusterTypes(): string[] {
+  const names = new Set<string>();
+  for (const row of CLUSTER_RULES) {
+    const rule = row.rule as { kind: string; names?: readonly { name: string }[] };
+    if (rule.kind !== "custom-type") continue;
+    for (const n of rule.names ?? []) names.add(canonicalFilterName(n.name));
+  }
+  return [...names];
+}
+
+const TRANSPORT_SOCKETS = ["proxy.transport_sockets.tls", "proxy.transport_sockets.raw_buffer"];
+
+/**
+ * The extensions this implementation has, by category (Envoy's category names, canonical
+ * `proxy.` spelling); `--disable-extensions` only knows these, other names are warned about.
+ *
+ * @example
+ * ```ts
+ * EXTENSIONS["proxy.filters.http"].includes("proxy.filters.http.router"); // true
+ * ```
+ */
+export const EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
+  "proxy.filters.network": [
+    "proxy.filters.network.http_connection_manager",
+    "proxy.filters.network.tcp_proxy",
+  ],
+  "proxy.filters.http": [
+    "proxy.filters.http.router",
+    "proxy.filters.http.health_check",
+    "proxy.filters.http.tap",
+  ],
+  "proxy.filters.listener": [
+    "proxy.filters.listener.tls_inspector",
+    "proxy.filters.listener.original_dst",
+    "proxy.filters.listener.proxy_protocol",
+    "proxy.filters.listener.http_inspector",
+  ],
+  "proxy.transport_sockets.upstream": TRANSPORT_SOCKETS,
+  "proxy.transport_sockets.downstream": TRANSPORT_SOCKETS,
+  "proxy.stats_sinks": ["proxy.stat_sinks.hystrix"],
+  "proxy.clusters": clusterTypes(),
+};
+
+/**
+ * The canonical spelling of an extension category (`envoy.filters.http` → `proxy.filters.http`).
+ *
+ * @example
+ * ```ts
+ * canonicalCategory("envoy.stats_sinks"); // "proxy.stats_sinks"
+ * ```
+ */
+export function canonicalCategory(category: string): string {
+  return category.replace(/^envoy\./, "proxy.");
 }

@@ -15,6 +15,7 @@
  */
 import { LOG_FLAGS } from "../../spec/cli/log_format.ts";
 import type { Variant } from "../../spec/rule.ts";
+import { libc } from "../cli/libc.ts";
 
 /** One log event. */
 export interface LogRecord {
@@ -28,7 +29,7 @@ export interface LogRecord {
   file?: string;
   line?: number;
   func?: string;
-  /** Thread id; defaults to the process id (the main thread's id on Linux). */
+  /** Thread id; defaults to {@linkcode currentThreadId}. */
   threadId?: number;
   pid?: number;
 }
@@ -39,7 +40,8 @@ export type LogFormatter = (r: LogRecord) => string;
 /** Options of {@linkcode compileLogFormat}. */
 export interface LogFormatOptions {
   variant?: Variant;
-  /** `--log-format-escaped`: escape C-style sequences of the message, except trailing whitespace. */
+  /** `--log-format-escaped`: escape C-style sequences of the whole line (as Envoy's sink does),
+   * except its trailing whitespace. */
   escaped?: boolean;
 }
 
@@ -108,12 +110,34 @@ export function cEscape(s: string): string {
   });
 }
 
+let tid: number | undefined;
+
+/**
+ * The kernel thread id of the calling thread (`gettid()` through FFI on Linux), computed once per
+ * JavaScript thread (a module instance lives on one thread: the main thread or one worker).
+ * Without FFI (other systems, no `ffi` permission) it is the process id, which on Linux is also
+ * the id of the main thread.
+ *
+ * @example
+ * ```ts
+ * currentThreadId(); // e.g. 17558 (equal to Deno.pid on the main thread)
+ * ```
+ */
+export function currentThreadId(): number {
+  if (tid === undefined) {
+    const c = libc();
+    const t = c ? c.symbols.gettid() : 0;
+    tid = t > 0 ? t : Deno.pid;
+  }
+  return tid;
+}
+
 /** The renderer of every row, keyed by row ID: a row without one does not compile. */
 const RENDER: Record<FlagId, Render> = {
   "cli.log-format.message": (r) => r.message,
   "cli.log-format.message-escaped": (r) => r.message.replace(/\n/g, "\\n"),
   "cli.log-format.message-json": (r) => JSON.stringify(r.message).slice(1, -1),
-  "cli.log-format.thread-id": (r) => String(r.threadId ?? r.pid ?? Deno.pid),
+  "cli.log-format.thread-id": (r) => String(r.threadId ?? currentThreadId()),
   "cli.log-format.process-id": (r) => String(r.pid ?? Deno.pid),
   "cli.log-format.logger-name": (r) => r.logger,
   "cli.log-format.level": (r) => r.level,
@@ -209,23 +233,22 @@ export function compileLogFormat(pattern: string, opts: LogFormatOptions = {}): 
     }
     const render = RENDER[id];
     if (SOURCE_ROWS.has(id)) needsSource = true;
-    if (id === "cli.log-format.message" && opts.escaped) {
-      parts.push((r) => escapeKeepingTrailing(r.message));
-    } else parts.push((r) => render(r, flag));
+    parts.push((r) => render(r, flag));
     i++;
   }
   if (literal) parts.push(() => literal);
+  const escaped = opts.escaped === true;
   const fn = ((r: LogRecord) => {
     let s = "";
     for (const p of parts) s += p(r);
-    return s;
+    return escaped ? escapeKeepingTrailing(s) : s;
   }) as CompiledLogFormat;
   fn.needsSource = needsSource;
   return fn;
 }
 
 /**
- * `--log-format-escaped`: escapes the message but leaves trailing whitespace as is.
+ * `--log-format-escaped`: escapes a line but leaves its trailing whitespace as is.
  *
  * @example
  * ```ts

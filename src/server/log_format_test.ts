@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { LOG_FLAGS } from "../../spec/cli/log_format.ts";
-import { cEscape, compileLogFormat, type LogRecord } from "./log_format.ts";
+import { cEscape, compileLogFormat, currentThreadId, type LogRecord } from "./log_format.ts";
 
 type FlagId = (typeof LOG_FLAGS)[number]["id"];
 
@@ -111,6 +111,43 @@ Deno.test("cli.options.log-format-escaped: C-style escapes in the message, trail
   const fmt = compileLogFormat("%v", { escaped: true });
   assert.equal(fmt({ ...REC, message: "a\tb\nc\\d\u0001\n" }), "a\\tb\\nc\\\\d\\001\n");
   assert.equal(cEscape(`'"`), `\\'\\"`);
+});
+
+Deno.test("cli.options.log-format-escaped: the whole line is escaped, only its trailing whitespace is kept", () => {
+  const fmt = compileLogFormat("[%n] %v|", { escaped: true });
+  // The message's newline is not trailing in the line, so it is escaped.
+  assert.equal(fmt({ ...REC, logger: "a\tb", message: "x\n" }), "[a\\tb] x\\n|");
+  const plain = compileLogFormat("[%n] %v|");
+  assert.equal(plain({ ...REC, logger: "a\tb", message: "x\n" }), "[a\tb] x\n|");
+});
+
+Deno.test("cli.log-format.thread-id: %t without a given id is the kernel thread id (gettid)", async () => {
+  const { threadId: _, ...rec } = REC;
+  const tid = currentThreadId();
+  assert.equal(compileLogFormat("%t")(rec), String(tid));
+  if (Deno.build.os !== "linux") return;
+  // A worker runs on a thread of its own, so its %t differs.
+  assert.ok(Number.isInteger(tid) && tid > 0);
+  const url = new URL("./log_format.ts", import.meta.url).href;
+  const src = `import { currentThreadId } from "${url}";
+self.postMessage(currentThreadId());
+self.close();`;
+  const blob = URL.createObjectURL(new Blob([src], { type: "application/javascript" }));
+  const w = new Worker(blob, { type: "module" });
+  try {
+    const workerTid = await new Promise<number>((resolve, reject) => {
+      w.onmessage = (e) => resolve(e.data as number);
+      w.onerror = (e) => {
+        e.preventDefault();
+        reject(new Error(e.message));
+      };
+    });
+    assert.ok(Number.isInteger(workerTid) && workerTid > 0);
+    assert.notEqual(workerTid, tid);
+  } finally {
+    w.terminate();
+    URL.revokeObjectURL(blob);
+  }
 });
 
 Deno.test("cli.log-format.source-path: a format says whether it needs the source location", () => {

@@ -2,7 +2,7 @@
  * The logger registry: Envoy's component loggers (or, with `--enable-fine-grain-logging`, one
  * logger per source file, named by its path), their levels (`--log-level`,
  * `--component-log-level`, POST /logging), and the sink (`--log-path`, reopened on
- * {@linkcode Logging.reopen}; stderr when unset). Lines are laid out by the `--log-format`
+ * {@linkcode Logging.reopen} and buffered for `--file-flush-interval-msec`; stderr when unset). Lines are laid out by the `--log-format`
  * formatter of `log_format.ts`, compiled once.
  *
  * @example
@@ -110,7 +110,10 @@ const rank = (l: string) => (LOG_LEVELS as readonly string[]).indexOf(l);
 
 /** Where log lines go; the default writes to stderr or the `--log-path` file. */
 export interface LogSink {
-  write(line: string): void;
+  /** Writes one line; `level` lets a buffering sink write critical lines out at once. */
+  write(line: string, level?: string): void;
+  /** Writes buffered lines out (optional: sinks without a buffer have nothing to do). */
+  flush?(): void;
   reopen(): Promise<void>;
   close(): void;
 }
@@ -138,31 +141,91 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
-class FileSink implements LogSink {
+/** A file buffer is written out once it holds this many bytes (as Envoy's log files). */
+export const FILE_FLUSH_SIZE = 64 * 1024;
+
+/**
+ * The default sink: stderr (written at once), or the `--log-path` file, buffered and written out
+ * every `--file-flush-interval-msec`, when the buffer is full, on a critical line, on reopen,
+ * on close and when the process exits.
+ */
+export class FileSink implements LogSink {
   #file: Deno.FsFile | null = null;
   #enc = new TextEncoder();
-  constructor(readonly path: string) {
+  #chunks: Uint8Array[] = [];
+  #size = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #writeFailed = false;
+  #onUnload = () => this.flush();
+  constructor(readonly path: string, readonly flushIntervalMs = 10_000) {
     this.#open();
   }
   #open() {
     if (this.path === "") return;
     this.#file = Deno.openSync(this.path, { append: true, create: true, write: true });
+    if (this.flushIntervalMs > 0 && this.#timer === undefined) {
+      const timer = setInterval(() => this.flush(), this.flushIntervalMs);
+      Deno.unrefTimer(timer);
+      this.#timer = timer;
+      globalThis.addEventListener("unload", this.#onUnload);
+    }
   }
-  write(line: string): void {
+  /** Bytes waiting in the buffer. */
+  get buffered(): number {
+    return this.#size;
+  }
+  write(line: string, level?: string): void {
     const bytes = this.#enc.encode(line);
-    const out = this.#file ?? Deno.stderr;
-    let n = 0;
-    while (n < bytes.length) n += out.writeSync(bytes.subarray(n));
+    if (!this.#file) {
+      writeAll(Deno.stderr, bytes);
+      return;
+    }
+    this.#chunks.push(bytes);
+    this.#size += bytes.length;
+    if (this.flushIntervalMs <= 0 || this.#size >= FILE_FLUSH_SIZE || level === "critical") {
+      this.flush();
+    }
+  }
+  /** Writes the buffer out to the file. */
+  flush(): void {
+    if (!this.#file || this.#size === 0) return;
+    const chunks = this.#chunks;
+    this.#chunks = [];
+    this.#size = 0;
+    try {
+      for (const c of chunks) writeAll(this.#file, c);
+    } catch (e) {
+      if (!this.#writeFailed) {
+        this.#writeFailed = true;
+        writeAll(
+          Deno.stderr,
+          this.#enc.encode(`cannot write log file '${this.path}': ${(e as Error).message}\n`),
+        );
+      }
+    }
   }
   reopen(): Promise<void> {
-    this.close();
+    this.flush();
+    this.#file?.close();
+    this.#file = null;
     this.#open();
     return Promise.resolve();
   }
   close(): void {
+    this.flush();
+    if (this.#timer !== undefined) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+      globalThis.removeEventListener("unload", this.#onUnload);
+    }
     this.#file?.close();
     this.#file = null;
   }
+}
+
+function writeAll(out: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
+  let n = 0;
+  while (n < bytes.length) n += out.writeSync(bytes.subarray(n));
 }
 
 /** The logging of a process: a {@linkcode LoggingView} plus `log()`. */
@@ -177,6 +240,8 @@ export interface Logging extends LoggingView {
    * then shows the line that called it, not the line of the wrapper.
    */
   forComponent(component: string): (level: string, message: string) => void;
+  /** Writes buffered lines of the log file out now (`--file-flush-interval-msec` buffering). */
+  flush(): void;
   /** Closes the log file (if any). */
   close(): void;
 }
@@ -213,7 +278,7 @@ export function createLogging(options: Options, settings: LoggingSettings = {}):
     variant: options.variant,
     escaped: options.log_format_escaped,
   });
-  const sink = settings.sink ?? new FileSink(options.log_path);
+  const sink = settings.sink ?? new FileSink(options.log_path, options.file_flush_interval_msec);
   const now = settings.now ?? (() => new Date());
 
   const view: Logging = {
@@ -238,6 +303,7 @@ export function createLogging(options: Options, settings: LoggingSettings = {}):
     },
     isLevel: isLevelName,
     reopen: () => sink.reopen(),
+    flush: () => sink.flush?.(),
     close: () => sink.close(),
     forComponent: (component) => (level, message) => view.log(component, level, message),
     log(component, level, message) {
@@ -257,7 +323,7 @@ export function createLogging(options: Options, settings: LoggingSettings = {}):
       const threshold = levels.get(name) ?? defaultLevel;
       if (threshold === "off" || lvl === "off" || rank(lvl) < rank(threshold)) return;
       const rec: LogRecord = { time: now(), level: lvl, logger: name, message, ...loc };
-      sink.write(format(rec) + "\n");
+      sink.write(format(rec) + "\n", lvl);
     },
   };
   return view;

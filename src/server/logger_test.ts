@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { parseArgs } from "../cli/args.ts";
-import { COMPONENT_NAMES, createLogging, isLevelName, type LogSink } from "./logger.ts";
+import {
+  COMPONENT_NAMES,
+  createLogging,
+  FILE_FLUSH_SIZE,
+  FileSink,
+  isLevelName,
+  type LogSink,
+} from "./logger.ts";
 
 function memorySink(): LogSink & { lines: string[]; reopened: number } {
   const sink = {
@@ -125,6 +132,90 @@ Deno.test("cli.options.log-path: lines go to the file, which reopen() opens agai
     l.close();
     assert.equal(await Deno.readTextFile(`${path}.1`), "one\n");
     assert.equal(await Deno.readTextFile(path), "two\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cli.options.file-flush-interval-msec: the log file is buffered and written when full, on close and on critical lines", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/proxy.log`;
+    const args = ["--log-path", path, "--log-format", "%v", "--file-flush-interval-msec"];
+    const l = createLogging(parseArgs([...args, "3600000"]));
+    l.log("main", "info", "one");
+    assert.equal(await Deno.readTextFile(path), "", "buffered until the interval elapses");
+    const big = "x".repeat(1000);
+    const n = Math.ceil(FILE_FLUSH_SIZE / 1001);
+    for (let i = 0; i < n; i++) l.log("main", "info", big);
+    const written = await Deno.readTextFile(path);
+    assert.ok(
+      written.startsWith("one\n") && written.length >= FILE_FLUSH_SIZE,
+      "a full buffer is written",
+    );
+    l.log("main", "info", "two");
+    l.flush();
+    assert.ok((await Deno.readTextFile(path)).endsWith("two\n"), "flush() writes the buffer out");
+    l.log("main", "critical", "fatal");
+    assert.ok(
+      (await Deno.readTextFile(path)).endsWith("two\nfatal\n"),
+      "a critical line is written at once",
+    );
+    l.log("main", "info", "three");
+    l.close();
+    const all = await Deno.readTextFile(path);
+    assert.ok(all.endsWith("fatal\nthree\n"), "close writes the rest");
+    assert.equal(all.split("\n").length - 1, n + 4, "no line is lost");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cli.options.file-flush-interval-msec: the buffer is written when the interval elapses", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/proxy.log`;
+    const sink = new FileSink(path, 5);
+    try {
+      sink.write("tick\n");
+      assert.equal(sink.buffered, 5);
+      // Wait for the timer (no assertion on how long it takes).
+      for (let i = 0; i < 2000 && sink.buffered > 0; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      assert.equal(sink.buffered, 0);
+      assert.equal(await Deno.readTextFile(path), "tick\n");
+    } finally {
+      sink.close();
+    }
+    // Interval 0: every line is written at once.
+    const eager = new FileSink(path, 0);
+    eager.write("now\n");
+    assert.equal(await Deno.readTextFile(path), "tick\nnow\n");
+    eager.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cli.options.file-flush-interval-msec: buffered lines are written when the process exits", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/proxy.log`;
+    const logger = new URL("./logger.ts", import.meta.url).href;
+    const args = new URL("../cli/args.ts", import.meta.url).href;
+    const code = `import { createLogging } from "${logger}";
+import { parseArgs } from "${args}";
+const l = createLogging(parseArgs(["--log-path", ${JSON.stringify(path)}, "--log-format", "%v"]));
+l.log("main", "info", "before exit");
+Deno.exit(0);`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--quiet", code],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    assert.equal(await Deno.readTextFile(path), "before exit\n");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

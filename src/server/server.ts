@@ -221,6 +221,8 @@ export async function startServer(
     store.scope("server").histogram("initialization_time_ms", "milliseconds")
       .record(Math.round(performance.now() - began));
     log("info", "all clusters and listeners started: server is LIVE");
+    // Start-up lines (the PID among them) reach a --log-path file now, not at the next flush.
+    logging.flush();
     // Sort names and build the Prometheus index now, in slices, so the first /stats or scrape
     // does not pay for it.
     void store.settleInBackground(true);

@@ -1,0 +1,101 @@
+/**
+ * The few C library calls the process needs that Deno has no API for, through Deno's FFI
+ * (`Deno.dlopen` of `libc.so.6`): `prctl` (dumpable flag), `getrlimit`/`setrlimit` (core file
+ * size), `gettid` (the `%t` log flag), `sched_getaffinity` (`--cpuset-threads`) and
+ * `get_nprocs` (hardware threads, as `std::thread::hardware_concurrency()`).
+ *
+ * The library is opened once, on first use, and only on Linux when the `ffi` permission is
+ * already granted (no prompt); {@linkcode libc} returns `null` everywhere else, and every
+ * caller has a fallback. Deno 2.9.1 needs no `--unstable-ffi` flag for this; `-A` grants `ffi`.
+ *
+ * @example
+ * ```ts
+ * import { libc } from "./libc.ts";
+ * const c = libc();
+ * if (c) console.log(c.symbols.gettid());
+ * ```
+ * @module
+ */
+
+const SYMBOLS = {
+  prctl: { parameters: ["i32", "u64", "u64", "u64", "u64"], result: "i32" },
+  getrlimit: { parameters: ["i32", "buffer"], result: "i32" },
+  setrlimit: { parameters: ["i32", "buffer"], result: "i32" },
+  gettid: { parameters: [], result: "i32" },
+  sched_getaffinity: { parameters: ["i32", "usize", "buffer"], result: "i32" },
+  get_nprocs: { parameters: [], result: "i32" },
+} as const;
+
+/** The opened C library. */
+export type Libc = Deno.DynamicLibrary<typeof SYMBOLS>;
+
+/** `prctl` options (linux/prctl.h). */
+export const PR_GET_DUMPABLE = 3;
+/** `prctl` option that sets the dumpable flag. */
+export const PR_SET_DUMPABLE = 4;
+/** `RLIMIT_CORE` (asm-generic/resource.h). */
+export const RLIMIT_CORE = 4;
+/** `RLIM_INFINITY` on 64-bit Linux. */
+export const RLIM_INFINITY = 0xffff_ffff_ffff_ffffn;
+
+let opened: Libc | null | undefined;
+
+function ffiGranted(): boolean {
+  try {
+    return Deno.permissions.querySync({ name: "ffi" }).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The C library, or `null` when it cannot be used (not Linux, no `ffi` permission, no
+ * `libc.so.6`, e.g. musl). Opened once and kept open for the life of the process.
+ *
+ * @example
+ * ```ts
+ * const c = libc();
+ * const tid = c ? c.symbols.gettid() : Deno.pid;
+ * ```
+ */
+export function libc(): Libc | null {
+  if (opened !== undefined) return opened;
+  opened = null;
+  if (Deno.build.os !== "linux" || !ffiGranted()) return null;
+  try {
+    opened = Deno.dlopen("libc.so.6", SYMBOLS);
+  } catch {
+    opened = null;
+  }
+  return opened;
+}
+
+/**
+ * `getrlimit(resource)` as `[soft, hard]`, or `null` when it cannot be read.
+ *
+ * @example
+ * ```ts
+ * getRlimit(RLIMIT_CORE); // e.g. [0n, 18446744073709551615n]
+ * ```
+ */
+export function getRlimit(resource: number): [bigint, bigint] | null {
+  const c = libc();
+  if (!c) return null;
+  const buf = new BigUint64Array(2);
+  if (c.symbols.getrlimit(resource, buf) !== 0) return null;
+  return [buf[0], buf[1]];
+}
+
+/**
+ * `setrlimit(resource, {soft, hard})`; true on success.
+ *
+ * @example
+ * ```ts
+ * setRlimit(RLIMIT_CORE, RLIM_INFINITY, RLIM_INFINITY);
+ * ```
+ */
+export function setRlimit(resource: number, soft: bigint, hard: bigint): boolean {
+  const c = libc();
+  if (!c) return false;
+  return c.symbols.setrlimit(resource, new BigUint64Array([soft, hard])) === 0;
+}
