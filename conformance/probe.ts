@@ -37,6 +37,8 @@ export const CONFORMANCE_FIXTURE = {
   staticLayer: "conformance_static_layer",
   adminLayer: "conformance_admin_layer",
   runtimeKey: "conformance.static_key",
+  /** The cluster whose TLS context loads the certificates of `fixtures/tls/` (`/certs`). */
+  tlsCluster: "conformance_tls",
 } as const;
 
 /**
@@ -58,6 +60,7 @@ export const FIXTURE_PROBES: Record<string, { feature?: Feature; names?: readonl
   "runtime": { names: [CONFORMANCE_FIXTURE.staticLayer, CONFORMANCE_FIXTURE.adminLayer] },
   "admin-layer": { names: [CONFORMANCE_FIXTURE.adminLayer] },
   "static-cluster": { names: [CONFORMANCE_FIXTURE.cluster] },
+  "tls-certs": { names: [CONFORMANCE_FIXTURE.tlsCluster] },
 };
 
 /**

@@ -18,6 +18,7 @@
  * @module
  */
 import { AssertionError } from "node:assert";
+import { allRules } from "../spec/mod.ts";
 import type { TaggedRule } from "../spec/mod.ts";
 import { expectationFor, meets } from "./expectations.ts";
 import type { Expectation } from "./expectations.ts";
@@ -211,7 +212,9 @@ function classify(e: unknown): { status: Status; message: string; counterexample
  */
 export async function runSuite(opts: RunOptions): Promise<RuleResult[]> {
   const probe = opts.probe ?? await probeTarget(opts.http);
-  const rulesById = new Map(opts.rules.map((r) => [r.id, r]));
+  // A case's fixture gate reads every rule it names, selected or not: GET /tap names the tap
+  // endpoint's rule (fixture:tap) and the general mutation rules, and must be gated alike.
+  const rulesById = new Map([...allRules(), ...opts.rules].map((r) => [r.id, r]));
   const runnable = opts.rules.filter((r) => r.check !== "internal").map((r) => r.id);
   const plan = planCases(opts.cases, new Set(runnable));
   const caseResults = new Map<string, CaseResult>();

@@ -195,3 +195,23 @@ Deno.test("runner --list and --help exit 0 and say what would run", async () => 
   assert.equal(await runConformance(["--help"], help), 0);
   assert.match(help.text(), /^Usage: deno task conformance/);
 });
+
+Deno.test(
+  "admin.mutation.get-returns-400, admin.endpoints.tap: a case naming an unselected fixture rule is still gated by its fixture",
+  async () => {
+    let ran = false;
+    const cases = [
+      fakeCase(
+        "get-on-mutating:/tap",
+        ["admin.mutation.get-returns-400", "admin.endpoints.tap"],
+        () => {
+          ran = true;
+          return Promise.reject(new CaseFailure("GET /tap answered 404"));
+        },
+      ),
+    ];
+    const [r] = await runSuite(options([rule("admin.mutation.get-returns-400")], cases));
+    assert.equal(ran, false, "the case ran although the target has no tap fixture");
+    assert.equal(r.status, "PRECONDITION_FAILED");
+  },
+);

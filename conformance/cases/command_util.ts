@@ -51,3 +51,20 @@ export function expectMessage(
     `${what}: expected the message ${JSON.stringify(want)}; got ${preview(r.stderr || r.stdout)}`,
   );
 }
+
+/**
+ * Fills the `{}` placeholders of a constraint row's message in order.
+ *
+ * @param message the row's message
+ * @param values one value per `{}`
+ * @returns the filled message
+ * @example
+ * ```ts
+ * import { fillMessage } from "./command_util.ts";
+ * fillMessage("extension '{}' ({}) is disabled", ["a", "b"]); // "extension 'a' (b) is disabled"
+ * ```
+ */
+export function fillMessage(message: string, values: readonly string[]): string {
+  let i = 0;
+  return message.replace(/\{\}/g, () => values[i++] ?? "");
+}

@@ -13,13 +13,16 @@
  */
 import type { Case } from "../types.ts";
 import type { BuildInput } from "./util.ts";
+import { certsCases } from "./admin_certs.ts";
 import { endpointCases } from "./admin_endpoints.ts";
 import { generalCases } from "./admin_general.ts";
 import { resourceCases } from "./admin_resources.ts";
 import { statsCases } from "./admin_stats.ts";
 import { stateCases } from "./admin_states.ts";
 import { cliCases } from "./cli.ts";
+import { cliExtensionCases } from "./cli_extensions.ts";
 import { clusterCases } from "./cluster.ts";
+import { clusterExtensionCases } from "./cluster_extensions.ts";
 import { logFormatCases } from "./log_format.ts";
 
 export type { BuildInput } from "./util.ts";
@@ -41,10 +44,13 @@ export function buildCases(input: BuildInput): Case[] {
     ...endpointCases(input),
     ...generalCases(input),
     ...resourceCases(input),
+    ...certsCases(input),
     ...statsCases(input),
     ...stateCases(input),
     ...cliCases(input),
+    ...cliExtensionCases(input),
     ...clusterCases(input),
+    ...clusterExtensionCases(input),
     ...logFormatCases(input),
   ];
   const seen = new Set<string>();

@@ -1,0 +1,183 @@
+/**
+ * Duration of the conformance suite against our own proxy: starts `mod.ts` on
+ * `fixtures/conformance/bootstrap.yaml` (free ports, `--enable-mutex-tracing`, admin address read
+ * from `--admin-address-path`, as the self test does), then times
+ *
+ * 1. one run per group of rules (each table of `spec/`), so the slow groups show;
+ * 2. the whole suite in one run, the figure that counts.
+ *
+ * Every run is `deno run -A conformance/cli.ts --base-url ... --command "deno run -A mod.ts"` in
+ * its own process (cold caches, as a user runs it), with the empty expectations file and without
+ * `--destructive`, so the server survives every run.
+ *
+ * Target: the whole suite under 60 s on a 2-core machine. A report, not a test: it prints the
+ * figures and exits 0, or 1 when a run did not match its expectations (the times are then still
+ * printed, but mean little).
+ *
+ * Run: `deno run -A bench/conformance_bench.ts [--seed N] [--num-runs N] [--no-groups]`.
+ *
+ * @example
+ * ```ts
+ * import { rulesByTable } from "./conformance_bench.ts";
+ * rulesByTable().get("admin.endpoints")?.length; // number of endpoint rules
+ * ```
+ * @module
+ */
+import { allRules } from "../spec/mod.ts";
+
+const root = new URL("../", import.meta.url).pathname;
+
+/** The rule IDs of every table of `spec/`, in table order. */
+export function rulesByTable(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const r of allRules()) out.set(r.table, [...(out.get(r.table) ?? []), r.id]);
+  return out;
+}
+
+/** Waits for the admin address the proxy writes; null when it exits or takes too long. */
+async function adminAddress(file: string, child: Deno.ChildProcess): Promise<string | null> {
+  let exited = false;
+  child.status.then(() => exited = true);
+  for (let waited = 0; waited < 15_000 && !exited; waited += 100) {
+    try {
+      const a = (await Deno.readTextFile(file)).trim();
+      if (/:\d+$/.test(a)) return a;
+    } catch { /* not written yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
+}
+
+/** One timed run of the suite. */
+interface Timed {
+  code: number;
+  seconds: number;
+  summary: Record<string, number>;
+  output: string[];
+}
+
+/** Runs `conformance/cli.ts` in its own process (cold, as a user runs it) and times it. */
+async function timedRun(args: string[], reportDir: string): Promise<Timed> {
+  const started = performance.now();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      `${root}conformance/cli.ts`,
+      ...args,
+      "--report",
+      "text,json",
+      "--report-dir",
+      reportDir,
+    ],
+    cwd: root,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const seconds = (performance.now() - started) / 1000;
+  const dec = new TextDecoder();
+  const output = [dec.decode(out.stdout), dec.decode(out.stderr)];
+  let summary: Record<string, number> = {};
+  try {
+    summary = JSON.parse(await Deno.readTextFile(`${reportDir}/report.json`)).summary ?? {};
+  } catch { /* no report: the output says why */ }
+  return { code: out.code, seconds, summary, output };
+}
+
+function flag(argv: string[], name: string, fallback: string): string {
+  const i = argv.indexOf(name);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : fallback;
+}
+
+const pad = (s: string | number, n: number) => String(s).padEnd(n);
+const lpad = (s: string | number, n: number) => String(s).padStart(n);
+
+function line(name: string, rules: number, t: Timed): string {
+  const s = t.summary;
+  return `${pad(name, 20)}${lpad(rules, 6)}${lpad(s.PASS ?? 0, 6)}${lpad(s.FAIL ?? 0, 6)}${
+    lpad((s.SKIP ?? 0) + (s.PRECONDITION_FAILED ?? 0), 8)
+  }${lpad(t.seconds.toFixed(2), 10)}${t.code === 0 ? "" : `  (exit ${t.code})`}`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const seed = flag(argv, "--seed", "20261121");
+  const numRuns = flag(argv, "--num-runs", "");
+  const dir = await Deno.makeTempDir({ prefix: "conformance-bench-" });
+  const addressFile = `${dir}/admin.txt`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      `${root}mod.ts`,
+      "-c",
+      `${root}fixtures/conformance/bootstrap.yaml`,
+      "--enable-mutex-tracing",
+      "--admin-address-path",
+      addressFile,
+    ],
+    cwd: root,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  let failed = false;
+  try {
+    const address = await adminAddress(addressFile, child);
+    if (address === null) {
+      console.error("conformance bench: mod.ts did not write an admin address within 15 s");
+      return 2;
+    }
+    const base = [
+      "--base-url",
+      `http://${address}`,
+      "--command",
+      `${Deno.execPath()} run -A ${root}mod.ts`,
+      "--expectations",
+      `${root}conformance/expectations/proxyspec.yaml`,
+      "--seed",
+      seed,
+      ...(numRuns ? ["--num-runs", numRuns] : []),
+    ];
+    console.log(`conformance suite against mod.ts at ${address}, seed ${seed}`);
+    console.log(
+      `${pad("group", 20)}${lpad("rules", 6)}${lpad("pass", 6)}${lpad("fail", 6)}${
+        lpad("skip/pf", 8)
+      }${lpad("wall s", 10)}`,
+    );
+    const tables = rulesByTable();
+    if (!argv.includes("--no-groups")) {
+      let sum = 0;
+      for (const [table, ids] of tables) {
+        const t = await timedRun([...base, ...ids], `${dir}/${table}`);
+        sum += t.seconds;
+        if (t.code !== 0) failed = true;
+        console.log(line(table, ids.length, t));
+        if (t.code !== 0) console.error(t.output.join("\n"));
+      }
+      console.log(`${pad("sum of groups", 46)}${lpad(sum.toFixed(2), 10)}`);
+    }
+    const whole = await timedRun(base, `${dir}/whole`);
+    if (whole.code !== 0) failed = true;
+    const total = [...tables.values()].reduce((n, ids) => n + ids.length, 0);
+    console.log(line("whole suite", total, whole));
+    console.log(
+      `total wall time ${whole.seconds.toFixed(2)} s (target under 60 s: ${
+        whole.seconds < 60 ? "met" : "NOT met"
+      })`,
+    );
+    if (failed) {
+      console.error("some results did not match the expectations; the runner said:");
+      console.error(whole.output.join("\n"));
+    }
+    return failed ? 1 : 0;
+  } finally {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,118 @@
+/**
+ * The cases of `cluster_extensions.ts` can fail: against a binary that accepts every bootstrap
+ * the rejection halves fail, and against one that rejects every bootstrap naming the field under
+ * test the acceptance halves fail; against this implementation they pass.
+ */
+import assert from "node:assert/strict";
+import { runConformance } from "../cli.ts";
+import type { RunnerIo } from "../cli.ts";
+import { allRules } from "../../spec/mod.ts";
+import { clusterExtensionCases } from "./cluster_extensions.ts";
+
+const quiet: RunnerIo = { out: () => {}, err: () => {}, progress: false };
+const root = new URL("../../", import.meta.url).pathname;
+
+const RULES = [
+  "cluster.fields.extension-protocol-options",
+  "cluster.fields.typed-extension-protocol-options",
+  "cluster.objects.custom-cluster-type.typed-config",
+  "cluster.objects.eds-cluster-config.service-name",
+];
+
+/** A fake binary: prints a version, and exits 1 on a bootstrap holding one of `markers`. */
+function fakeSource(markers: string[]): string {
+  return [
+    `const a = Deno.args;`,
+    `if (a.includes("--version")) {`,
+    `  console.log("\\nfake  version: ${"0".repeat(40)}/1.0.0/Clean/RELEASE/none\\n");`,
+    `  Deno.exit(0);`,
+    `}`,
+    `const i = a.indexOf("-c");`,
+    `const text = i >= 0 ? Deno.readTextFileSync(a[i + 1]) : "";`,
+    `const bad = ${JSON.stringify(markers)}.some((m) => text.includes(m));`,
+    `if (bad) console.error("error: rejected");`,
+    `else console.log("OK");`,
+    `Deno.exit(bad ? 1 : 0);`,
+  ].join("\n");
+}
+
+async function statuses(command: string, dir: string): Promise<Map<string, string>> {
+  const code = await runConformance([
+    "--command",
+    command,
+    "--seed",
+    "7",
+    "--num-runs",
+    "2",
+    "--report",
+    "json",
+    "--report-dir",
+    dir,
+    ...RULES,
+  ], quiet);
+  const j = JSON.parse(await Deno.readTextFile(`${dir}/report.json`));
+  const out = new Map<string, string>(
+    j.results.map((r: { rule: string; status: string }) => [r.rule, r.status]),
+  );
+  out.set("exit", String(code));
+  return out;
+}
+
+async function withFake(markers: string[], fn: (cmd: string, dir: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "cluster-extensions-" });
+  try {
+    await Deno.writeTextFile(`${dir}/fake.ts`, fakeSource(markers));
+    await fn(`${Deno.execPath()} run -A ${dir}/fake.ts`, dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test(
+  "cluster.fields.extension-protocol-options, cluster.fields.typed-extension-protocol-options, cluster.objects.custom-cluster-type.typed-config, cluster.objects.eds-cluster-config.service-name: one case each",
+  () => {
+    const cases = clusterExtensionCases({ rules: allRules(), variant: "new" });
+    for (const id of RULES) {
+      assert.ok(cases.some((c) => c.rules.includes(id)), `no case names ${id}`);
+    }
+  },
+);
+
+Deno.test(
+  "cluster.fields.extension-protocol-options, cluster.objects.eds-cluster-config.service-name: a binary accepting everything fails the cases",
+  async () => {
+    await withFake([], async (cmd, dir) => {
+      const s = await statuses(cmd, dir);
+      assert.equal(s.get("exit"), "1");
+      for (const id of RULES) assert.equal(s.get(id), "FAIL", id);
+    });
+  },
+);
+
+Deno.test(
+  "cluster.fields.typed-extension-protocol-options, cluster.objects.custom-cluster-type.typed-config: a binary rejecting the field fails the cases",
+  async () => {
+    await withFake(
+      ["extension_protocol_options", "typed_config", "service_name"],
+      async (cmd, dir) => {
+        const s = await statuses(cmd, dir);
+        assert.equal(s.get("exit"), "1");
+        for (const id of RULES) assert.equal(s.get(id), "FAIL", id);
+      },
+    );
+  },
+);
+
+Deno.test(
+  "cluster.fields.extension-protocol-options, cluster.objects.eds-cluster-config.service-name: this implementation passes the cases",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "cluster-extensions-" });
+    try {
+      const s = await statuses(`${Deno.execPath()} run -A ${root}mod.ts`, dir);
+      for (const id of RULES) assert.equal(s.get(id), "PASS", id);
+      assert.equal(s.get("exit"), "0");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
