@@ -1,0 +1,59 @@
+/**
+ * `deno task bench <name> [args...]`: runs one benchmark in its own process, so each gets a
+ * fresh heap and its own V8 flags. With no name, lists them. Benchmarks print figures and
+ * ratios; none is a test (no test asserts on time).
+ *
+ * @example
+ * ```sh
+ * deno task bench validate 10000
+ * deno task bench proxy --duration 10
+ * ```
+ * @module
+ */
+
+/** The benchmarks: script, extra Deno flags, and what each measures. */
+export const BENCHMARKS: Readonly<
+  Record<string, { script: string; flags: readonly string[]; measures: string }>
+> = {
+  validate: {
+    script: "validate_bench.ts",
+    flags: [],
+    measures: "--mode validate on a generated 10,000-cluster bootstrap (target under 2 s)",
+  },
+  stats: {
+    script: "stats_bench.ts",
+    flags: ["--v8-flags=--expose-gc"],
+    measures: "/stats text, JSON and Prometheus at 10,000 clusters; /ready latency during a render",
+  },
+  conformance: {
+    script: "conformance_bench.ts",
+    flags: [],
+    measures: "the whole conformance suite against our proxy (target under 60 s)",
+  },
+  proxy: {
+    script: "proxy.ts",
+    flags: [],
+    measures: "req/s, p50/p99 and RSS beside nginx and haproxy, interleaved, with ratios",
+  },
+};
+
+async function main(args: string[]): Promise<number> {
+  const [name, ...rest] = args;
+  const bench = name ? BENCHMARKS[name] : undefined;
+  if (!bench) {
+    if (name) console.error(`unknown benchmark '${name}'`);
+    console.log("usage: deno task bench <name> [args...]\n");
+    for (const [n, b] of Object.entries(BENCHMARKS)) console.log(`  ${n.padEnd(12)} ${b.measures}`);
+    return name ? 2 : 0;
+  }
+  const script = new URL(bench.script, import.meta.url).pathname;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ...bench.flags, script, ...rest],
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  return (await child.status).code;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
