@@ -1,0 +1,187 @@
+/**
+ * Proxy benchmark: our proxy, nginx and haproxy in front of the same local nginx origin,
+ * measured interleaved in one run with `wrk` by `bench/proxy_peers.sh` (a copy of the shared
+ * peer arrangement), then an RSS-flatness run of our proxy under constant load. Missing Debian
+ * packages (nginx, haproxy, wrk) are installed with apt-get. Bounded to about three minutes.
+ *
+ * Run: `deno run -A bench/proxy.ts [--rounds 2] [--duration 5] [--rss-seconds 60]`.
+ * Targets (one worker): at least 0.5x nginx's req/s, p50 at one connection within 2x nginx's,
+ * RSS flat over the RSS run.
+ *
+ * @example
+ * ```sh
+ * deno run -A bench/proxy.ts --rounds 2 --duration 5
+ * ```
+ * @module
+ */
+
+const here = new URL(".", import.meta.url).pathname;
+const root = new URL("..", import.meta.url).pathname;
+
+function arg(name: string, def: number): number {
+  const i = Deno.args.indexOf(`--${name}`);
+  return i >= 0 ? Number(Deno.args[i + 1]) : def;
+}
+
+async function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<number> {
+  const p = new Deno.Command(cmd, { args, env, stdout: "inherit", stderr: "inherit" }).spawn();
+  return (await p.status).code;
+}
+
+async function has(bin: string): Promise<boolean> {
+  const o = await new Deno.Command("sh", { args: ["-c", `command -v ${bin}`], stdout: "null" })
+    .output();
+  return o.success;
+}
+
+/** Installs the peers' Debian packages when missing. */
+export async function ensurePackages(): Promise<void> {
+  const missing: string[] = [];
+  for (const [bin, pkg] of [["nginx", "nginx"], ["haproxy", "haproxy"], ["wrk", "wrk"]]) {
+    if (!await has(bin)) missing.push(pkg);
+  }
+  if (missing.length === 0) return;
+  console.error(`installing ${missing.join(" ")} with apt-get`);
+  const sudo = Deno.uid() === 0 ? [] : ["sudo"];
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  const apt = (a: string[]) =>
+    sudo.length ? run("sudo", ["apt-get", ...a], env) : run("apt-get", a, env);
+  await apt(["update", "-qq"]);
+  if (await apt(["install", "-y", "-qq", ...missing]) !== 0) {
+    throw new Error("apt-get install failed");
+  }
+}
+
+/** A bootstrap with one listener on `listen` forwarding to `origin` (both on 127.0.0.1). */
+export function benchBootstrap(listen: number, origin: number): string {
+  return JSON.stringify({
+    admin: { address: { socket_address: { address: "127.0.0.1", port_value: 0 } } },
+    static_resources: {
+      listeners: [{
+        name: "bench",
+        address: { socket_address: { address: "127.0.0.1", port_value: listen } },
+        filter_chains: [{
+          filters: [{
+            name: "envoy.filters.network.http_connection_manager",
+            typed_config: {
+              "@type":
+                "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
+              stat_prefix: "bench",
+              generate_request_id: false,
+              route_config: {
+                virtual_hosts: [{
+                  name: "all",
+                  domains: ["*"],
+                  routes: [{ match: { prefix: "/" }, route: { cluster: "origin" } }],
+                }],
+              },
+              http_filters: [{ name: "envoy.filters.http.router" }],
+            },
+          }],
+        }],
+      }],
+      clusters: [{
+        name: "origin",
+        type: "STATIC",
+        connect_timeout: "1s",
+        load_assignment: {
+          cluster_name: "origin",
+          endpoints: [{
+            lb_endpoints: [{
+              endpoint: {
+                address: { socket_address: { address: "127.0.0.1", port_value: origin } },
+              },
+            }],
+          }],
+        },
+      }],
+    },
+  });
+}
+
+async function rssKb(pid: number): Promise<number> {
+  try {
+    const s = await Deno.readTextFile(`/proc/${pid}/status`);
+    return Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs our proxy alone against a Deno origin for `seconds` under wrk and samples its RSS. */
+async function rssRun(seconds: number): Promise<void> {
+  const origin = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("x".repeat(2048)),
+  );
+  const listen = 19290;
+  const cfg = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(cfg, benchBootstrap(listen, origin.addr.port));
+  const proxy = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}mod.ts`, "-c", cfg, "-l", "error"],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    for (let i = 0; i < 100; i++) {
+      try {
+        (await Deno.connect({ hostname: "127.0.0.1", port: listen })).close();
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const wrk = new Deno.Command("wrk", {
+      args: ["-t1", "-c64", `-d${seconds}s`, `http://127.0.0.1:${listen}/`],
+      stdout: "piped",
+    }).spawn();
+    const samples: number[] = [];
+    const timer = setInterval(async () => samples.push(await rssKb(proxy.pid)), 5000);
+    const out = new TextDecoder().decode((await wrk.output()).stdout);
+    clearInterval(timer);
+    const rps = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
+    const mb = samples.map((k) => (k / 1024).toFixed(1));
+    console.log(`\n== RSS of our proxy under wrk -t1 -c64 for ${seconds}s (${rps} req/s) ==`);
+    console.log(`samples every 5 s (MiB): ${mb.join(" ")}`);
+    if (samples.length >= 4) {
+      const early = samples[1];
+      const late = samples[samples.length - 1];
+      console.log(
+        `growth after warm-up: ${((late - early) / 1024).toFixed(1)} MiB (${
+          ((100 * (late - early)) / early).toFixed(1)
+        }%)`,
+      );
+    }
+  } finally {
+    try {
+      Deno.kill(proxy.pid, "SIGTERM");
+    } catch { /* gone */ }
+    await proxy.status;
+    await origin.shutdown();
+    await Deno.remove(cfg);
+  }
+}
+
+if (import.meta.main) {
+  await ensurePackages();
+  const rounds = arg("rounds", 2);
+  const duration = arg("duration", 5);
+  const rssSeconds = arg("rss-seconds", 60);
+  const listen = 19189;
+  const cfg = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(cfg, benchBootstrap(listen, 19180));
+  const code = await run("bash", [`${here}proxy_peers.sh`], {
+    PEERS: "direct nginx-w1 haproxy-t1",
+    CANDIDATE_NAME: "proxyspec",
+    CANDIDATE_CMD: `exec "${Deno.execPath()}" run -A "${root}mod.ts" -c "${cfg}" -l error`,
+    ROUNDS: String(rounds),
+    DURATION: String(duration),
+    WARMUP: "3",
+    QUIET_PCT: "0",
+    BASE_PORT: "19180",
+    DENO: Deno.execPath(),
+  });
+  await Deno.remove(cfg);
+  if (rssSeconds > 0) await rssRun(rssSeconds);
+  Deno.exit(code);
+}

@@ -1,0 +1,279 @@
+/**
+ * The HTTP connection manager network filter with its HTTP filters (health check, router):
+ * parses its configuration and handles each downstream request from `Deno.serve`, counting
+ * `http.<stat_prefix>.downstream_rq_*`.
+ *
+ * Requests `Deno.serve` (hyper) already refuses never reach this code; the checks here reject
+ * what it lets through: both `content-length` and `transfer-encoding`, a list of differing
+ * lengths, and transfer codings other than `chunked`.
+ *
+ * @example
+ * ```ts ignore
+ * const hcm = new HttpConnectionManager(parseHcm(cfg, "f", errors, null)!, deps);
+ * Deno.serve({ port: 0 }, hcm.handle);
+ * ```
+ * @module
+ */
+import type { JsonObject } from "../config/bootstrap_types.ts";
+import type { Counter, Gauge, Histogram, Scope } from "../stats/types.ts";
+import type { ClusterManager } from "../upstream/cluster_manager.ts";
+import { localReply } from "../upstream/local_reply.ts";
+import type { UpstreamRequest } from "../upstream/upstream_request.ts";
+import {
+  type Errors,
+  fail,
+  filterConfig,
+  filterKind,
+  isObject,
+  typeName,
+  unwrap,
+} from "./config_values.ts";
+import { healthCheck, type HealthCheckFilter, parseHealthCheck } from "./health_check_filter.ts";
+import type { MatchInput } from "./header_matcher.ts";
+import type { ProxyHooks } from "./hooks.ts";
+import { isLoopback, upstreamHeaders } from "./request_headers.ts";
+import { pickWeighted } from "./route_action.ts";
+import { parseRouteConfig, type Route, type RouteConfig, selectRoute } from "./route_config.ts";
+
+/** A parsed `http_connection_manager`. */
+export interface HcmConfig {
+  statPrefix: string;
+  routes: RouteConfig;
+  healthCheck: HealthCheckFilter | null;
+  useRemoteAddress: boolean;
+  serverName: string;
+  generateRequestId: boolean;
+}
+
+/** Parses the filter configuration `c` (found at `path`). */
+export function parseHcm(
+  c: JsonObject,
+  path: string,
+  errors: Errors,
+  clusters: ReadonlySet<string> | null,
+): HcmConfig | null {
+  if (typeof c.stat_prefix !== "string" || c.stat_prefix === "") {
+    fail(errors, `${path}.stat_prefix`, "stat_prefix is required");
+  }
+  if (c.rds !== undefined) {
+    fail(errors, `${path}.rds`, "RDS is not supported yet; use route_config");
+  }
+  const routes = c.route_config === undefined
+    ? (fail(errors, `${path}.route_config`, "route_config is required"), null)
+    : parseRouteConfig(c.route_config, `${path}.route_config`, errors, clusters);
+  let hc: HealthCheckFilter | null = null;
+  const filters = c.http_filters ?? [{ name: "envoy.filters.http.router" }];
+  if (!Array.isArray(filters)) fail(errors, `${path}.http_filters`, "http_filters must be a list");
+  else {
+    filters.forEach((f, i) => {
+      const at = `${path}.http_filters[${i}]`;
+      if (!isObject(f) || typeof f.name !== "string") {
+        return fail(errors, at, "filter needs a name");
+      }
+      const kind = filterKind(f.name);
+      const t = typeName(f);
+      if (kind === "router" || t === "Router") {
+        if (i !== filters.length - 1) fail(errors, at, "the router filter must be the last filter");
+      } else if (kind === "health_check" || t === "HealthCheck") {
+        hc = parseHealthCheck(filterConfig(f, at, errors), at, errors);
+      } else fail(errors, `${at}.name`, `HTTP filter ${f.name} is not supported`);
+    });
+    const last = filters[filters.length - 1];
+    if (!isObject(last) || typeof last.name !== "string" || filterKind(last.name) !== "router") {
+      if (!(isObject(last) && typeName(last) === "Router")) {
+        fail(errors, `${path}.http_filters`, "http_filters must end with the router filter");
+      }
+    }
+  }
+  if (!routes || typeof c.stat_prefix !== "string") return null;
+  return {
+    statPrefix: c.stat_prefix,
+    routes,
+    healthCheck: hc,
+    useRemoteAddress: unwrap(c.use_remote_address) === true,
+    serverName: typeof c.server_name === "string" ? c.server_name : "proxy",
+    generateRequestId: unwrap(c.generate_request_id) !== false,
+  };
+}
+
+/** What a connection manager needs from its listener. */
+export interface HcmDeps {
+  clusters: ClusterManager;
+  /** Root stats scope. */
+  stats: Scope;
+  /** `listener.<address>_<port>` scope. */
+  listenerStats: Scope;
+  hooks: ProxyHooks;
+  /** The local address of `--local-address-ip-version`. */
+  localAddress: string;
+  /** 0..1: the share of responses that should close their connection (draining). */
+  drainShare(): number;
+}
+
+const BAD_REQUEST = "Bad Request";
+
+/** Handles requests of one listener. */
+export class HttpConnectionManager {
+  readonly #rqTotal: Counter;
+  readonly #rqActive: Gauge;
+  readonly #rqCompleted: Counter;
+  readonly #rqClass: Counter[];
+  readonly #lsClass: Counter[];
+  readonly #rqTime: Histogram;
+  readonly #h1: Counter;
+  readonly #h2: Counter;
+  readonly #noRoute: Counter;
+  readonly #noCluster: Counter;
+  readonly #direct: Counter;
+  readonly #redirect: Counter;
+
+  /** Creates the manager for `cfg`. */
+  constructor(readonly cfg: HcmConfig, readonly deps: HcmDeps) {
+    const s = deps.stats.scope("http").scope(cfg.statPrefix);
+    const ls = deps.listenerStats.scope("http").scope(cfg.statPrefix);
+    this.#rqTotal = s.counter("downstream_rq_total");
+    this.#rqActive = s.gauge("downstream_rq_active");
+    this.#rqCompleted = s.counter("downstream_rq_completed");
+    this.#rqClass = [1, 2, 3, 4, 5].map((n) => s.counter(`downstream_rq_${n}xx`));
+    this.#lsClass = [1, 2, 3, 4, 5].map((n) => ls.counter(`downstream_rq_${n}xx`));
+    this.#rqTime = s.histogram("downstream_rq_time", "milliseconds");
+    this.#h1 = s.counter("downstream_rq_http1_total");
+    this.#h2 = s.counter("downstream_rq_http2_total");
+    this.#noRoute = s.counter("no_route");
+    this.#noCluster = s.counter("no_cluster");
+    this.#direct = s.counter("rq_direct_response");
+    this.#redirect = s.counter("rq_redirect");
+  }
+
+  /** The `Deno.serve` handler. */
+  handle = async (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Promise<Response> => {
+    const t0 = performance.now();
+    this.#rqTotal.inc();
+    this.#rqActive.inc();
+    let res: Response;
+    try {
+      res = await this.#route(req, info);
+    } catch (e) {
+      this.deps.hooks.log("error", `http.${this.cfg.statPrefix}: ${(e as Error).message}`);
+      res = localReply(500, "internal error");
+    }
+    const c = Math.floor(res.status / 100) - 1;
+    if (c >= 0 && c < 5) {
+      this.#rqClass[c].inc();
+      this.#lsClass[c].inc();
+    }
+    this.#rqCompleted.inc();
+    this.#rqActive.dec();
+    this.#rqTime.record(performance.now() - t0);
+    const h = res.headers;
+    h.set("server", this.cfg.serverName);
+    const share = this.deps.drainShare();
+    if (share > 0 && (share >= 1 || Math.random() < share) && req.headers.has("host")) {
+      h.set("connection", "close");
+    }
+    return res;
+  };
+
+  async #route(req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Promise<Response> {
+    const h = req.headers;
+    const url = req.url;
+    const a = url.indexOf("://") + 3;
+    const slash = url.indexOf("/", a);
+    const path = slash < 0 ? "/" : url.slice(slash);
+    const hostHeader = h.get("host");
+    const h2 = hostHeader === null;
+    (h2 ? this.#h2 : this.#h1).inc();
+    const authority = hostHeader ?? url.slice(a, slash < 0 ? url.length : slash);
+    const cl = h.get("content-length");
+    const te = h.get("transfer-encoding");
+    let contentLength = -1;
+    if (cl !== null) {
+      if (te !== null) return badRequest();
+      const parts = cl.split(",");
+      for (const p of parts) {
+        if (!/^\s*\d+\s*$/.test(p) || Number(p) !== Number(parts[0])) return badRequest();
+      }
+      contentLength = Number(parts[0]);
+    } else if (te !== null && te.trim().toLowerCase() !== "chunked") return badRequest();
+    const m: MatchInput = { path, method: req.method, authority, scheme: "http", headers: h };
+    const hc = this.cfg.healthCheck;
+    if (hc) {
+      const r = healthCheck(hc, m, this.deps.hooks.healthCheckFailed());
+      if (r) return r;
+    }
+    const route = selectRoute(this.cfg.routes, m);
+    if (!route) {
+      this.#noRoute.inc();
+      return new Response(null, { status: 404 });
+    }
+    return await this.#act(route, req, info, m, contentLength, h2);
+  }
+
+  async #act(
+    route: Route,
+    req: Request,
+    info: Deno.ServeHandlerInfo<Deno.NetAddr>,
+    m: MatchInput,
+    contentLength: number,
+    h2: boolean,
+  ): Promise<Response> {
+    const a = route.action;
+    if (a.kind === "direct") {
+      this.#direct.inc();
+      return localReply(a.status, a.body);
+    }
+    if (a.kind === "redirect") {
+      this.#redirect.inc();
+      const loc = `${a.https ? "https" : m.scheme}://${a.host ?? m.authority}${a.path ?? m.path}`;
+      return new Response(null, { status: a.status, headers: { location: loc } });
+    }
+    let name: string | null;
+    let metadataMatch = a.metadataMatch;
+    if (a.kind === "cluster") name = a.cluster;
+    else if (a.kind === "cluster_header") name = m.headers.get(a.header);
+    else {
+      const w = pickWeighted(a);
+      name = w.name;
+      metadataMatch = w.metadataMatch ?? metadataMatch;
+    }
+    const cluster = name === null ? undefined : this.deps.clusters.get(name);
+    if (!cluster) {
+      this.#noCluster.inc();
+      return new Response(null, { status: 503 });
+    }
+    let path = m.path;
+    if (a.prefixRewrite !== null) {
+      if (route.match.kind === "prefix") {
+        path = a.prefixRewrite + path.slice(route.match.value.length);
+      } else if (route.match.kind === "path") {
+        const q = path.indexOf("?");
+        path = a.prefixRewrite + (q < 0 ? "" : path.slice(q));
+      }
+    }
+    const remote = info.remoteAddr.hostname;
+    const ur: UpstreamRequest = {
+      method: req.method,
+      path,
+      authority: a.hostRewrite ?? m.authority,
+      headers: upstreamHeaders(m.headers, {
+        appendXff: this.cfg.useRemoteAddress
+          ? (isLoopback(remote) ? this.deps.localAddress : remote)
+          : null,
+        proto: m.scheme,
+        overwriteProto: this.cfg.useRemoteAddress,
+        requestId: this.cfg.generateRequestId,
+      }),
+      body: req.body,
+      contentLength: req.body === null ? 0 : contentLength,
+      timeoutMs: a.timeoutMs,
+      priority: a.priority,
+      downstreamH2: h2,
+      ...(metadataMatch ? { metadataMatch } : {}),
+    };
+    return await cluster.forward(ur);
+  }
+}
+
+function badRequest(): Response {
+  return localReply(400, BAD_REQUEST, { connection: "close" });
+}

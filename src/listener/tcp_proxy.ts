@@ -1,0 +1,173 @@
+/**
+ * The TCP proxy network filter: each accepted connection is joined to a new connection to a host
+ * of `cluster`, bytes are copied both ways with back-pressure (one read buffer per direction, a
+ * read waits for the previous write), and half-closes are passed on. Counts
+ * `tcp.<stat_prefix>.*` and the cluster's connection statistics.
+ *
+ * @example
+ * ```ts ignore
+ * const tp = new TcpProxy(parseTcpProxy(cfg, "f", errors, null)!, clusters, stats);
+ * for await (const c of Deno.listen({ port: 0 })) tp.handle(c);
+ * ```
+ * @module
+ */
+import type { JsonObject } from "../config/bootstrap_types.ts";
+import type { Scope } from "../stats/types.ts";
+import type { ClusterManager } from "../upstream/cluster_manager.ts";
+import { openTransport, type Transport } from "../upstream/transport.ts";
+import { type Errors, fail } from "./config_values.ts";
+
+/** A parsed `tcp_proxy`. */
+export interface TcpProxyConfig {
+  statPrefix: string;
+  cluster: string;
+}
+
+/** Parses the filter configuration. */
+export function parseTcpProxy(
+  c: JsonObject,
+  path: string,
+  errors: Errors,
+  clusters: ReadonlySet<string> | null,
+): TcpProxyConfig | null {
+  let ok = true;
+  if (typeof c.stat_prefix !== "string" || c.stat_prefix === "") {
+    fail(errors, `${path}.stat_prefix`, "stat_prefix is required");
+    ok = false;
+  }
+  if (c.weighted_clusters !== undefined) {
+    fail(
+      errors,
+      `${path}.weighted_clusters`,
+      "weighted_clusters is not supported yet; use cluster",
+    );
+    ok = false;
+  } else if (typeof c.cluster !== "string" || c.cluster === "") {
+    fail(errors, `${path}.cluster`, "cluster is required");
+    ok = false;
+  } else if (clusters && !clusters.has(c.cluster)) {
+    fail(errors, `${path}.cluster`, `unknown cluster "${c.cluster}"`);
+    ok = false;
+  }
+  return ok ? { statPrefix: c.stat_prefix as string, cluster: c.cluster as string } : null;
+}
+
+const BUF = 65536;
+
+/** Proxies connections of one listener. */
+export class TcpProxy {
+  readonly #conns = new Set<Transport>();
+  readonly #s: Scope;
+
+  /** Creates the proxy. */
+  constructor(readonly cfg: TcpProxyConfig, readonly clusters: ClusterManager, stats: Scope) {
+    this.#s = stats.scope("tcp").scope(cfg.statPrefix);
+    for (const n of ["downstream_cx_total", "downstream_cx_no_route", "upstream_flush_total"]) {
+      this.#s.counter(n);
+    }
+  }
+
+  /** Joins one downstream connection to an upstream one; resolves when both are closed. */
+  async handle(down: Deno.Conn): Promise<void> {
+    const s = this.#s;
+    s.counter("downstream_cx_total").inc();
+    const cluster = this.clusters.get(this.cfg.cluster);
+    const host = cluster?.lb.choose({});
+    if (!cluster || !host) {
+      s.counter("downstream_cx_no_route").inc();
+      if (cluster) cluster.stats.cx_none_healthy.inc();
+      close(down);
+      return;
+    }
+    const cb = cluster.breakers[0];
+    const cs = cluster.stats;
+    if (!cb.connections.canCreate()) {
+      cs.cx_overflow.inc();
+      s.counter("upstream_flush_total");
+      close(down);
+      return;
+    }
+    cb.connections.inc();
+    cs.cx_total.inc();
+    cs.cx_active.inc();
+    host.stats.cx_total.inc();
+    host.stats.cx_active.inc();
+    const t0 = performance.now();
+    let up: Transport | null = null;
+    this.#conns.add(down);
+    try {
+      up = await openTransport({
+        address: host.address,
+        port: host.port,
+        tls: cluster.effective.tls,
+        timeoutMs: cluster.effective.connectTimeoutMs,
+        keepalive: cluster.effective.tcpKeepalive !== null,
+      });
+      cs.cx_connect_ms.record(performance.now() - t0);
+      this.#conns.add(up);
+      const u = up;
+      await Promise.all([
+        copy(down, u, (n) => cs.cx_tx_bytes_total.inc(n), () => halfClose(u)),
+        copy(u, down, (n) => cs.cx_rx_bytes_total.inc(n), () => halfClose(down)),
+      ]);
+    } catch {
+      if (!up) {
+        cs.cx_connect_fail.inc();
+        host.stats.cx_connect_fail.inc();
+      }
+    } finally {
+      this.#conns.delete(down);
+      close(down);
+      if (up) {
+        this.#conns.delete(up);
+        close(up);
+        cs.cx_length_ms.record(performance.now() - t0);
+      }
+      cb.connections.dec();
+      cs.cx_active.dec();
+      host.stats.cx_active.dec();
+    }
+  }
+
+  /** Closes every open connection. */
+  closeAll(): void {
+    for (const c of this.#conns) close(c);
+    this.#conns.clear();
+  }
+}
+
+async function copy(
+  from: Transport,
+  to: Transport,
+  count: (n: number) => void,
+  onEnd: () => void,
+): Promise<void> {
+  const buf = new Uint8Array(BUF);
+  try {
+    for (;;) {
+      const n = await from.read(buf);
+      if (n === null) break;
+      let off = 0;
+      while (off < n) off += await to.write(buf.subarray(off, n));
+      count(n);
+    }
+    onEnd();
+  } catch {
+    close(from);
+    close(to);
+  }
+}
+
+function halfClose(t: Transport) {
+  try {
+    const c = t as Partial<Deno.TcpConn>;
+    if (typeof c.closeWrite === "function") c.closeWrite();
+    else t.close();
+  } catch { /* already closed */ }
+}
+
+function close(t: Transport) {
+  try {
+    t.close();
+  } catch { /* already closed */ }
+}

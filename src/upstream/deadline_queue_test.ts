@@ -1,0 +1,18 @@
+import assert from "node:assert/strict";
+import { DeadlineQueue } from "./deadline_queue.ts";
+
+Deno.test("upstream deadline queue: due entries fire once, cancelled ones never, finished heads are swept", async () => {
+  const q = new DeadlineQueue();
+  const fired: string[] = [];
+  const a = q.add(1, () => fired.push("a"));
+  q.add(1, () => fired.push("b"));
+  a.cancelled = true;
+  const c = q.add(60_000, () => fired.push("c"));
+  await new Promise<void>((r) => q.add(5, r));
+  assert.deepEqual(fired, ["b"]);
+  c.cancelled = true;
+  for (let i = 0; i < 1000; i++) q.add(60_000, () => fired.push("x")).cancelled = true;
+  assert.ok(q.size() <= 2, `size ${q.size()}`);
+  q.close();
+  assert.equal(q.size(), 0);
+});

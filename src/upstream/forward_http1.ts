@@ -1,0 +1,202 @@
+/**
+ * One request over an HTTP/1.1 pool: take a connection, write the request (streaming its body),
+ * read the response head, and stream the body back; the connection returns to the pool when the
+ * body has been read to its end. Counts every per-host and per-cluster request statistic.
+ *
+ * @example
+ * ```ts ignore
+ * const res = await forwardHttp1(cluster, host, request);
+ * ```
+ * @module
+ */
+import type { Cluster } from "./cluster.ts";
+import type { Host } from "./host.ts";
+import { EofError, type Http1Connection, ProtocolError } from "./http1_connection.ts";
+import { type AcquireHandle, type Http1Pool, OverflowError } from "./http1_pool.ts";
+import { localReply, resetBody, UPSTREAM_TIMEOUT } from "./local_reply.ts";
+import { serializeHead, type UpstreamRequest } from "./upstream_request.ts";
+import { buildResponseHeaders } from "./response_headers.ts";
+import type { Deadline } from "./deadline_queue.ts";
+
+const CRLF = new Uint8Array([13, 10]);
+const LAST_CHUNK = new TextEncoder().encode("0\r\n\r\n");
+
+/** Tracks one request from start to the end of its response. */
+export class Exchange {
+  done = false;
+  timedOut = false;
+  deadline: Deadline | null = null;
+  readonly t0 = performance.now();
+
+  /** Starts counting `r` against `cluster` and `host`. */
+  constructor(readonly cluster: Cluster, readonly host: Host, readonly r: UpstreamRequest) {
+    const s = cluster.stats;
+    cluster.breakers[r.priority].requests.inc();
+    s.rq_total.inc();
+    s.rq_active.inc();
+    host.stats.rq_total.inc();
+    host.stats.rq_active.inc();
+    host.active++;
+  }
+
+  /** Counts the response code once headers (or a local reply) are known. */
+  status(code: number): void {
+    this.cluster.stats.responseCode(code);
+    const ok = code < 500;
+    (ok ? this.host.stats.rq_success : this.host.stats.rq_error).inc();
+    this.host.recordOutcome(ok);
+  }
+
+  /** Ends the request (idempotent). */
+  finish(): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.deadline) this.deadline.cancelled = true;
+    const s = this.cluster.stats;
+    this.cluster.breakers[this.r.priority].requests.dec();
+    s.rq_active.dec();
+    s.rq_time.record(performance.now() - this.t0);
+    this.host.stats.rq_active.dec();
+    this.host.active--;
+  }
+
+  /** Counts a timeout and answers 504. */
+  timeout(): Response {
+    this.cluster.stats.rq_timeout.inc();
+    this.host.stats.rq_timeout.inc();
+    this.status(504);
+    this.finish();
+    return localReply(504, UPSTREAM_TIMEOUT);
+  }
+}
+
+async function writeBody(c: Http1Connection, r: UpstreamRequest): Promise<void> {
+  const rd = r.body!.getReader();
+  const chunked = r.contentLength < 0;
+  for (;;) {
+    const { done, value } = await rd.read();
+    if (done) break;
+    if (value.length === 0) continue;
+    if (chunked) {
+      await c.writeAll(new TextEncoder().encode(value.length.toString(16) + "\r\n"));
+      await c.writeAll(value);
+      await c.writeAll(CRLF);
+    } else await c.writeAll(value);
+  }
+  if (chunked) await c.writeAll(LAST_CHUNK);
+}
+
+/** Forwards `r` to `host` over HTTP/1.1. Never rejects. */
+export async function forwardHttp1(
+  cluster: Cluster,
+  host: Host,
+  r: UpstreamRequest,
+): Promise<Response> {
+  const pool = cluster.h1Pool(host, r.priority);
+  const ex = new Exchange(cluster, host, r);
+  const handle: AcquireHandle = {};
+  let conn: Http1Connection | null = null;
+  if (r.timeoutMs > 0) {
+    ex.deadline = cluster.deadlines.add(r.timeoutMs, () => {
+      ex.timedOut = true;
+      handle.cancel?.();
+      if (conn) pool.destroy(conn, true);
+    });
+  }
+  const head = serializeHead(r);
+  for (let attempt = 0;; attempt++) {
+    try {
+      conn = await pool.acquire(handle);
+    } catch (e) {
+      if (ex.timedOut) return ex.timeout();
+      if (e instanceof OverflowError) {
+        cluster.stats.rq_pending_overflow.inc();
+        ex.status(503);
+        ex.finish();
+        return cluster.overflowReply();
+      }
+      ex.status(503);
+      ex.finish();
+      return localReply(503, resetBody("connection failure"));
+    }
+    if (ex.timedOut) {
+      pool.release(conn, true);
+      return ex.timeout();
+    }
+    const reused = conn.requests > 0;
+    conn.requests++;
+    try {
+      await conn.writeAll(head);
+      if (r.body) await writeBody(conn, r);
+      const rh = await conn.readHead(r.method);
+      return respond(ex, pool, conn, rh.status, rh.headers, rh.close);
+    } catch (e) {
+      pool.destroy(conn, !(e instanceof EofError));
+      conn = null;
+      if (ex.timedOut) return ex.timeout();
+      // A kept-alive connection the upstream had already closed: retry once on a new one.
+      if (e instanceof EofError && reused && r.body === null && attempt === 0) continue;
+      if (e instanceof ProtocolError) cluster.stats.cx_protocol_error.inc();
+      else cluster.stats.rq_rx_reset.inc();
+      ex.status(503);
+      ex.finish();
+      const reason = e instanceof ProtocolError ? "protocol error" : "connection termination";
+      return localReply(503, resetBody(reason));
+    }
+  }
+}
+
+function respond(
+  ex: Exchange,
+  pool: Http1Pool,
+  conn: Http1Connection,
+  status: number,
+  list: [string, string][],
+  close: boolean,
+): Response {
+  if (status < 200 || status > 599) {
+    pool.destroy(conn, true);
+    ex.status(503);
+    ex.finish();
+    return localReply(503, resetBody("protocol error"));
+  }
+  ex.status(status);
+  const headers = buildResponseHeaders(list, ex.t0);
+  if (conn.bodyDone()) {
+    pool.release(conn, !close);
+    ex.finish();
+    return new Response(null, { status, headers });
+  }
+  const whole = conn.takeBufferedBody();
+  if (whole) {
+    pool.release(conn, !close);
+    ex.finish();
+    return new Response(whole, { status, headers });
+  }
+  const body = new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      try {
+        const b = await conn.readBody();
+        if (b === null) {
+          ctrl.close();
+          pool.release(conn, !close);
+          ex.finish();
+        } else ctrl.enqueue(b);
+      } catch (e) {
+        pool.destroy(conn, !(e instanceof EofError));
+        if (ex.timedOut) {
+          ex.cluster.stats.rq_timeout.inc();
+          ex.host.stats.rq_timeout.inc();
+        } else ex.cluster.stats.rq_rx_reset.inc();
+        ex.finish();
+        ctrl.error(e);
+      }
+    },
+    cancel() {
+      pool.destroy(conn, true);
+      ex.cluster.stats.rq_cancelled.inc();
+      ex.finish();
+    },
+  }, { highWaterMark: 0 });
+  return new Response(body, { status, headers });
+}

@@ -1,0 +1,84 @@
+/**
+ * One request over an HTTP/2 session (prior knowledge), with the same statistics and local
+ * replies as HTTP/1.1.
+ *
+ * @example
+ * ```ts ignore
+ * const res = await forwardHttp2(cluster, host, request);
+ * ```
+ * @module
+ */
+import type http2 from "node:http2";
+import type { Cluster } from "./cluster.ts";
+import type { Host } from "./host.ts";
+import { Exchange } from "./forward_http1.ts";
+import { localReply, resetBody } from "./local_reply.ts";
+import { ConnectError } from "./transport.ts";
+import type { UpstreamRequest } from "./upstream_request.ts";
+import { buildResponseHeaders } from "./response_headers.ts";
+
+/** Forwards `r` to `host` over HTTP/2. Never rejects. */
+export async function forwardHttp2(
+  cluster: Cluster,
+  host: Host,
+  r: UpstreamRequest,
+): Promise<Response> {
+  const pool = cluster.h2Pool(host, r.priority);
+  const ex = new Exchange(cluster, host, r);
+  let stream: http2.ClientHttp2Stream | null = null;
+  let rejectTimeout: (() => void) | null = null;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    rejectTimeout = () => resolve("timeout");
+  });
+  if (r.timeoutMs > 0) {
+    ex.deadline = cluster.deadlines.add(r.timeoutMs, () => {
+      ex.timedOut = true;
+      stream?.close();
+      rejectTimeout!();
+    });
+  }
+  const headers: Record<string, string | string[]> = {
+    ":method": r.method,
+    ":path": r.path,
+    ":authority": r.authority,
+    ":scheme": cluster.effective.tls ? "https" : "http",
+  };
+  for (const [k, v] of r.headers) {
+    const prev = headers[k];
+    if (prev === undefined) headers[k] = v;
+    else if (Array.isArray(prev)) prev.push(v);
+    else headers[k] = [prev, v];
+  }
+  if (r.body && r.contentLength >= 0) headers["content-length"] = String(r.contentLength);
+  try {
+    const req = pool.request(headers, r.body, (s) => stream = s);
+    req.catch(() => {});
+    const res = await Promise.race([req, timedOut]);
+    if (res === "timeout") return ex.timeout();
+    ex.status(res.status);
+    const h = buildResponseHeaders(res.headers, ex.t0);
+    let body = res.body;
+    const st = res.stream;
+    st.once("close", () => {
+      if (ex.timedOut && !ex.done) {
+        cluster.stats.rq_timeout.inc();
+        host.stats.rq_timeout.inc();
+      }
+      ex.finish();
+    });
+    if (res.status === 204 || res.status === 304 || r.method === "HEAD") {
+      body?.cancel().catch(() => {});
+      body = null;
+    }
+    return new Response(body, { status: res.status, headers: h });
+  } catch (e) {
+    if (ex.timedOut) return ex.timeout();
+    ex.status(503);
+    ex.finish();
+    if (!(e instanceof ConnectError)) cluster.stats.rq_rx_reset.inc();
+    return localReply(
+      503,
+      resetBody(e instanceof ConnectError ? "connection failure" : "remote reset"),
+    );
+  }
+}

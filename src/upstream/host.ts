@@ -1,0 +1,106 @@
+/**
+ * One upstream host: its facts for `/clusters`, its statistics, its health flags, its active
+ * request count (for load balancing) and a success-rate window.
+ *
+ * @example
+ * ```ts
+ * import { Host } from "./host.ts";
+ * const h = new Host({
+ *   address: "127.0.0.1", port: 8080, hostname: "", weight: 1, priority: 0,
+ *   region: "", zone: "", sub_zone: "", metadata: {},
+ * });
+ * console.log(h.successRate()); // -1: not enough requests yet
+ * ```
+ * @module
+ */
+import type { EffectiveHost } from "../config/effective_cluster.ts";
+import type { HealthFlags, HostStats, HostView } from "../server/context.ts";
+import type { JsonObject } from "../config/bootstrap_types.ts";
+import { newHostStats } from "./host_stats.ts";
+
+/**
+ * Success-rate interval and minimum volume: Envoy's outlier detection defaults (`interval` 10 s,
+ * `success_rate_request_volume` 100).
+ */
+export const SUCCESS_RATE_INTERVAL_MS = 10_000;
+/** Requests needed in an interval before a success rate is reported. */
+export const SUCCESS_RATE_MIN_VOLUME = 100;
+
+/** An upstream host. */
+export class Host implements HostView {
+  readonly address: string;
+  readonly port: number;
+  readonly hostname: string;
+  readonly weight: number;
+  readonly region: string;
+  readonly zone: string;
+  readonly sub_zone: string;
+  readonly canary: boolean;
+  readonly priority: number;
+  readonly metadata: JsonObject;
+  readonly stats: HostStats = newHostStats();
+  readonly health: HealthFlags;
+  /** `address:port` (IPv6 in brackets), as `/clusters` prints it. */
+  readonly key: string;
+  /** Requests in flight (least-request balancing reads it). */
+  active = 0;
+  /** Scratch value of the smooth weighted round-robin balancer. */
+  lbCurrent = 0;
+  #windowStart = performance.now();
+  #windowOk = 0;
+  #windowTotal = 0;
+  #lastRate = -1;
+
+  /** Creates a host from its effective configuration. */
+  constructor(h: EffectiveHost) {
+    this.address = h.address;
+    this.port = h.port;
+    this.hostname = h.hostname;
+    this.weight = h.weight;
+    this.region = h.region;
+    this.zone = h.zone;
+    this.sub_zone = h.sub_zone;
+    this.priority = h.priority;
+    this.metadata = h.metadata;
+    const canary = (h.metadata?.["envoy.lb"] as JsonObject | undefined)?.canary ??
+      (h.metadata?.["proxy.lb"] as JsonObject | undefined)?.canary;
+    this.canary = canary === true;
+    const eds = h.health_status ?? "";
+    this.health = {
+      failed_active_hc: false,
+      failed_eds_health: ["UNHEALTHY", "DRAINING", "TIMEOUT"].includes(eds),
+      failed_outlier_check: false,
+    };
+    this.key = h.address.includes(":") ? `[${h.address}]:${h.port}` : `${h.address}:${h.port}`;
+  }
+
+  /** True when no health flag is set. */
+  healthy(): boolean {
+    const f = this.health;
+    return !f.failed_active_hc && !f.failed_eds_health && !f.failed_outlier_check;
+  }
+
+  #rotate(now: number) {
+    if (now - this.#windowStart < SUCCESS_RATE_INTERVAL_MS) return;
+    const volume = this.#windowTotal;
+    this.#lastRate = volume >= SUCCESS_RATE_MIN_VOLUME ? (100 * this.#windowOk) / volume : -1;
+    // A window with no traffic at all also resets the rate.
+    if (now - this.#windowStart >= 2 * SUCCESS_RATE_INTERVAL_MS) this.#lastRate = -1;
+    this.#windowStart = now;
+    this.#windowOk = 0;
+    this.#windowTotal = 0;
+  }
+
+  /** Records the outcome of one request (`ok`: non-5xx answer). */
+  recordOutcome(ok: boolean): void {
+    this.#rotate(performance.now());
+    this.#windowTotal++;
+    if (ok) this.#windowOk++;
+  }
+
+  /** Success rate of the last completed interval, or -1 when its volume was too low. */
+  successRate(): number {
+    this.#rotate(performance.now());
+    return this.#lastRate;
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * One upstream HTTP/1.1 connection: writes requests and parses responses (status line, headers,
+ * `content-length`, `chunked` and close-delimited bodies) from a fixed read buffer, so no more
+ * than one buffer of data is ever read ahead (`per_connection_buffer_limit_bytes` sizes it).
+ *
+ * @example
+ * ```ts ignore
+ * import { Http1Connection } from "./http1_connection.ts";
+ * const c = new Http1Connection(await Deno.connect({ port: 8080 }), 65536);
+ * await c.writeAll(new TextEncoder().encode("GET / HTTP/1.1\r\nhost: a\r\n\r\n"));
+ * const head = await c.readHead("GET");
+ * for (let b = await c.readBody(); b; b = await c.readBody()) console.log(b.length);
+ * c.close();
+ * ```
+ * @module
+ */
+import type { Transport } from "./transport.ts";
+
+/** A response status line and headers. */
+export interface ResponseHead {
+  status: number;
+  statusText: string;
+  /** Header names lower-cased, in received order. */
+  headers: [string, string][];
+  /** True when the connection may not be reused after this response. */
+  close: boolean;
+}
+
+/** Malformed upstream response, or one larger than the buffer allows. */
+export class ProtocolError extends Error {
+  /** Creates the error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "ProtocolError";
+  }
+}
+
+const decoder = new TextDecoder("latin1");
+const CR = 13;
+const LF = 10;
+
+/** An HTTP/1.1 client connection. */
+export class Http1Connection {
+  /** Requests sent on this connection. */
+  requests = 0;
+  closed = false;
+  readonly openedAt = performance.now();
+  /** Bytes received and sent (for `upstream_cx_{rx,tx}_bytes_total`). */
+  rxBytes = 0;
+  txBytes = 0;
+  #buf: Uint8Array<ArrayBuffer>;
+  #start = 0;
+  #end = 0;
+  // body state: 0 none/done, 1 length, 2 chunked, 3 until close
+  #mode = 0;
+  #remaining = 0;
+  #chunkDataLeft = -1;
+
+  /** Wraps a connected transport; `bufferSize` bounds read-ahead and the response head size. */
+  constructor(readonly transport: Transport, bufferSize: number) {
+    this.#buf = new Uint8Array(bufferSize);
+  }
+
+  /** Writes every byte of `data`. */
+  async writeAll(data: Uint8Array): Promise<void> {
+    let off = 0;
+    while (off < data.length) {
+      off += await this.transport.write(off === 0 ? data : data.subarray(off));
+    }
+    this.txBytes += data.length;
+  }
+
+  /** True when bytes arrived that no request asked for (the connection is then not reusable). */
+  hasUnreadData(): boolean {
+    return this.#end > this.#start;
+  }
+
+  async #fill(): Promise<boolean> {
+    if (this.#start > 0 && this.#start === this.#end) this.#start = this.#end = 0;
+    if (this.#end === this.#buf.length) {
+      if (this.#start === 0) return false; // full
+      this.#buf.copyWithin(0, this.#start, this.#end);
+      this.#end -= this.#start;
+      this.#start = 0;
+    }
+    const n = await this.transport.read(this.#buf.subarray(this.#end));
+    if (n === null) throw new EofError();
+    this.#end += n;
+    this.rxBytes += n;
+    return true;
+  }
+
+  #findLine(from: number): number {
+    const b = this.#buf;
+    for (let i = from; i < this.#end - 1; i++) if (b[i] === CR && b[i + 1] === LF) return i;
+    return -1;
+  }
+
+  /** Reads the next response head; `method` decides whether a body follows. */
+  async readHead(method: string): Promise<ResponseHead> {
+    for (;;) {
+      let end = -1;
+      let scan = this.#start;
+      for (;;) {
+        const b = this.#buf;
+        for (let i = scan; i + 3 < this.#end; i++) {
+          if (b[i] === CR && b[i + 1] === LF && b[i + 2] === CR && b[i + 3] === LF) {
+            end = i;
+            break;
+          }
+        }
+        if (end >= 0) break;
+        scan = Math.max(this.#start, this.#end - 3);
+        const before = this.#start;
+        if (!await this.#fill()) throw new ProtocolError("response headers too large");
+        scan -= before - this.#start;
+      }
+      const text = decoder.decode(this.#buf.subarray(this.#start, end));
+      this.#start = end + 4;
+      const head = this.#parseHead(text, method);
+      if (head) return head;
+    }
+  }
+
+  #parseHead(text: string, method: string): ResponseHead | null {
+    const lines = text.split("\r\n");
+    const m = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0]);
+    if (!m) throw new ProtocolError("malformed status line");
+    const status = Number(m[2]);
+    const headers: [string, string][] = [];
+    let cl = -1;
+    let chunked = false;
+    let close = m[1] === "0";
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i];
+      const c = line.indexOf(":");
+      if (c <= 0) throw new ProtocolError("malformed header line");
+      const name = line.slice(0, c).toLowerCase();
+      const value = line.slice(c + 1).trim();
+      if (name === "content-length") {
+        if (!/^\d+$/.test(value) || (cl >= 0 && cl !== Number(value))) {
+          throw new ProtocolError("invalid content-length");
+        }
+        cl = Number(value);
+      } else if (name === "transfer-encoding") {
+        if (value.toLowerCase() !== "chunked") {
+          throw new ProtocolError("unsupported transfer-encoding");
+        }
+        chunked = true;
+      } else if (name === "connection") {
+        const v = value.toLowerCase();
+        if (v.includes("close")) close = true;
+        else if (v.includes("keep-alive")) close = false;
+      }
+      headers.push([name, value]);
+    }
+    if (status >= 100 && status < 200 && status !== 101) return null;
+    if (chunked && cl >= 0) throw new ProtocolError("both content-length and transfer-encoding");
+    if (method === "HEAD" || status === 204 || status === 304) this.#mode = 0;
+    else if (chunked) {
+      this.#mode = 2;
+      this.#chunkDataLeft = -1;
+    } else if (cl >= 0) {
+      this.#mode = cl > 0 ? 1 : 0;
+      this.#remaining = cl;
+    } else {
+      this.#mode = 3;
+      close = true;
+    }
+    return { status, statusText: m[3] ?? "", headers, close };
+  }
+
+  /** True when the whole body of the current response has been read. */
+  bodyDone(): boolean {
+    return this.#mode === 0;
+  }
+
+  /** Bytes of the current body already buffered, when the whole body is in the buffer. */
+  takeBufferedBody(): Uint8Array<ArrayBuffer> | null {
+    if (this.#mode !== 1 || this.#end - this.#start < this.#remaining) return null;
+    const out = this.#buf.slice(this.#start, this.#start + this.#remaining);
+    this.#start += this.#remaining;
+    this.#mode = 0;
+    return out;
+  }
+
+  /** The next piece of the response body (a copy), or `null` at its end. */
+  async readBody(): Promise<Uint8Array<ArrayBuffer> | null> {
+    switch (this.#mode) {
+      case 0:
+        return null;
+      case 1: {
+        if (this.#start === this.#end) await this.#fill();
+        const n = Math.min(this.#remaining, this.#end - this.#start);
+        const out = this.#buf.slice(this.#start, this.#start + n);
+        this.#start += n;
+        this.#remaining -= n;
+        if (this.#remaining === 0) this.#mode = 0;
+        return out;
+      }
+      case 3: {
+        if (this.#start === this.#end) {
+          try {
+            await this.#fill();
+          } catch (e) {
+            if (e instanceof EofError) {
+              this.#mode = 0;
+              return null;
+            }
+            throw e;
+          }
+        }
+        const out = this.#buf.slice(this.#start, this.#end);
+        this.#start = this.#end;
+        return out;
+      }
+      default:
+        return await this.#readChunked();
+    }
+  }
+
+  async #line(): Promise<string> {
+    let i;
+    while ((i = this.#findLine(this.#start)) < 0) {
+      if (!await this.#fill()) throw new ProtocolError("chunk line too long");
+    }
+    const s = decoder.decode(this.#buf.subarray(this.#start, i));
+    this.#start = i + 2;
+    return s;
+  }
+
+  async #readChunked(): Promise<Uint8Array<ArrayBuffer> | null> {
+    for (;;) {
+      if (this.#chunkDataLeft > 0) {
+        if (this.#start === this.#end) await this.#fill();
+        const n = Math.min(this.#chunkDataLeft, this.#end - this.#start);
+        const out = this.#buf.slice(this.#start, this.#start + n);
+        this.#start += n;
+        this.#chunkDataLeft -= n;
+        if (this.#chunkDataLeft === 0) this.#chunkDataLeft = -2; // expect CRLF
+        return out;
+      }
+      if (this.#chunkDataLeft === -2) {
+        if ((await this.#line()) !== "") throw new ProtocolError("missing CRLF after chunk");
+      }
+      const line = await this.#line();
+      const m = /^([0-9a-fA-F]{1,15})[ \t]*(?:;.*)?$/.exec(line);
+      if (!m) throw new ProtocolError("invalid chunk size");
+      const size = parseInt(m[1], 16);
+      if (size === 0) {
+        while ((await this.#line()) !== ""); // trailers are dropped
+        this.#mode = 0;
+        return null;
+      }
+      this.#chunkDataLeft = size;
+    }
+  }
+
+  /** Closes the transport (idempotent). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.transport.close();
+    } catch { /* already closed */ }
+  }
+}
+
+/** The upstream closed the connection. */
+export class EofError extends Error {
+  /** Creates the error. */
+  constructor() {
+    super("upstream closed the connection");
+    this.name = "EofError";
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The load-balancer interface and the factory keyed by `lb_policy`. Each policy lives in its own
+ * file; a policy without an implementation is reported when the cluster is loaded.
+ *
+ * @example
+ * ```ts
+ * import { createLoadBalancer } from "./load_balancer.ts";
+ * const lb = createLoadBalancer("ROUND_ROBIN", [], { choiceCount: 2, panicThreshold: 50 });
+ * console.log(lb.choose({})); // null: no hosts
+ * ```
+ * @module
+ */
+import type { Host } from "../host.ts";
+import { RoundRobinLoadBalancer } from "./round_robin.ts";
+import { RandomLoadBalancer } from "./random.ts";
+import { LeastRequestLoadBalancer } from "./least_request.ts";
+
+/** What a balancer may look at for one request. */
+export interface LbContext {
+  /** A hash of the request, for hashing policies. */
+  hashKey?: string;
+}
+
+/** Chooses a host for each request. */
+export interface LoadBalancer {
+  /** The chosen host, or `null` when there is none. */
+  choose(ctx: LbContext): Host | null;
+}
+
+/** Options every balancer gets. */
+export interface LbOptions {
+  /** LEAST_REQUEST `choice_count`. */
+  choiceCount: number;
+  /** `healthy_panic_threshold` in percent. */
+  panicThreshold: number;
+}
+
+type Factory = (hosts: readonly Host[], o: LbOptions) => LoadBalancer;
+
+/** Implemented policies. */
+export const LB_FACTORIES: Readonly<Record<string, Factory>> = {
+  ROUND_ROBIN: (h, o) => new RoundRobinLoadBalancer(h, o),
+  RANDOM: (h, o) => new RandomLoadBalancer(h, o),
+  LEAST_REQUEST: (h, o) => new LeastRequestLoadBalancer(h, o),
+};
+
+/** Thrown for a policy that has no implementation yet. */
+export class UnsupportedLbPolicyError extends Error {
+  /** Creates the error for `policy`. */
+  constructor(readonly policy: string) {
+    super(`lb_policy ${policy} is not implemented yet`);
+    this.name = "UnsupportedLbPolicyError";
+  }
+}
+
+/** Builds the balancer of `policy` over `hosts`. */
+export function createLoadBalancer(
+  policy: string,
+  hosts: readonly Host[],
+  o: LbOptions,
+): LoadBalancer {
+  const f = LB_FACTORIES[policy];
+  if (!f) throw new UnsupportedLbPolicyError(policy);
+  return f(hosts, o);
+}
+
+/**
+ * The hosts a balancer chooses among: the healthy hosts of the first priority that has any; when
+ * the healthy share of priority 0 is below the panic threshold, every host of priority 0 (Envoy's
+ * panic mode).
+ */
+export function candidateHosts(hosts: readonly Host[], panicThreshold: number): readonly Host[] {
+  if (hosts.length === 0) return hosts;
+  let allHealthy = true;
+  for (const h of hosts) if (!h.healthy() || h.priority !== 0) allHealthy = false;
+  if (allHealthy) return hosts;
+  const p0 = hosts.filter((h) => h.priority === 0);
+  const healthy0 = p0.filter((h) => h.healthy());
+  if (p0.length > 0 && (100 * healthy0.length) / p0.length < panicThreshold) {
+    // Lower priorities may still hold healthy hosts.
+    const maxP = Math.max(...hosts.map((h) => h.priority));
+    for (let p = 1; p <= maxP; p++) {
+      const hp = hosts.filter((h) => h.priority === p && h.healthy());
+      if (hp.length > 0) return hp;
+    }
+    return p0;
+  }
+  return healthy0.length > 0 ? healthy0 : p0;
+}

@@ -1,0 +1,40 @@
+/**
+ * Local replies: responses the proxy makes itself (no route, no healthy upstream, connect
+ * failure, overflow, timeout), with Envoy's bodies and a `text/plain` content type.
+ *
+ * @example
+ * ```ts
+ * import { localReply, NO_HEALTHY_UPSTREAM } from "./local_reply.ts";
+ * const r = localReply(503, NO_HEALTHY_UPSTREAM);
+ * console.log(r.status); // 503
+ * ```
+ * @module
+ */
+
+/** Body when the cluster has no host to choose. */
+export const NO_HEALTHY_UPSTREAM = "no healthy upstream";
+/** Body when the route's timeout expires before the response. */
+export const UPSTREAM_TIMEOUT = "upstream request timeout";
+/** Body prefix when the upstream could not be reached or reset the stream. */
+export const RESET_BEFORE_HEADERS =
+  "upstream connect error or disconnect/reset before headers. reset reason: ";
+
+/** A reset reason shown after {@linkcode RESET_BEFORE_HEADERS}. */
+export type ResetReason =
+  | "connection failure"
+  | "overflow"
+  | "connection termination"
+  | "remote reset"
+  | "protocol error";
+
+/** The body Envoy sends for a reset reason. */
+export function resetBody(reason: ResetReason): string {
+  return RESET_BEFORE_HEADERS + reason;
+}
+
+/** A local reply with a plain-text body (no body for 204 and 304). */
+export function localReply(status: number, body: string, extra?: HeadersInit): Response {
+  const headers = new Headers(extra);
+  if (body) headers.set("content-type", "text/plain");
+  return new Response(status === 204 || status === 304 ? null : body, { status, headers });
+}

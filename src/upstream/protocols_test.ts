@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import { Store } from "../stats/store.ts";
+import { ClusterManager } from "./cluster_manager.ts";
+import { testCluster } from "./test_cluster.ts";
+import type { UpstreamRequest } from "./upstream_request.ts";
+import type { EffectiveCluster } from "../config/effective_cluster.ts";
+
+const tlsDir = new URL("../../fixtures/tls/", import.meta.url);
+const CA = Deno.readTextFileSync(new URL("ca.pem", tlsDir));
+const CERT = Deno.readTextFileSync(new URL("server.pem", tlsDir));
+const KEY = Deno.readTextFileSync(new URL("server.key", tlsDir));
+
+function req(over: Partial<UpstreamRequest> = {}): UpstreamRequest {
+  return {
+    method: "GET",
+    path: "/p?q=1",
+    authority: "example.test",
+    headers: [["x-test", "1"]],
+    body: null,
+    contentLength: 0,
+    timeoutMs: 15000,
+    priority: 0,
+    downstreamH2: false,
+    ...over,
+  };
+}
+
+async function run(c: EffectiveCluster, fn: (cm: ClusterManager, s: Store) => Promise<void>) {
+  const store = new Store();
+  const cm = new ClusterManager([c], { stats: store });
+  try {
+    await fn(cm, store);
+  } finally {
+    await cm.close();
+  }
+}
+
+const echo = (r: Request) =>
+  new Response(`${r.method} ${new URL(r.url).pathname} ${r.headers.get("x-test")}`);
+
+Deno.test("cluster.fields.http2-protocol-options: HTTP/2 prior knowledge (h2c), one session, http2 counters", async () => {
+  const o = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, echo);
+  const c = testCluster("h2", [["127.0.0.1", o.addr.port]], { http2: true });
+  await run(c, async (cm, store) => {
+    for (let i = 0; i < 3; i++) {
+      const r = await cm.get("h2")!.forward(req());
+      assert.equal(r.status, 200);
+      assert.equal(await r.text(), "GET /p 1");
+    }
+    const post = await cm.get("h2")!.forward(req({
+      method: "POST",
+      body: new Blob(["abc"]).stream(),
+      contentLength: 3,
+    }));
+    assert.equal(await post.text(), "POST /p 1");
+    assert.equal(store.counter("cluster.h2.upstream_cx_http2_total").value(), 1);
+    assert.equal(store.counter("cluster.h2.upstream_cx_http1_total").value(), 0);
+    assert.equal(store.counter("cluster.h2.upstream_rq_total").value(), 4);
+    assert.equal(store.counter("cluster.h2.upstream_rq_2xx").value(), 4);
+  });
+  await o.shutdown();
+});
+
+Deno.test("cluster.fields.protocol-selection: USE_DOWNSTREAM_PROTOCOL follows the downstream protocol", async () => {
+  const o = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, echo);
+  const c = testCluster("d", [["127.0.0.1", o.addr.port]], {
+    protocolSelection: "USE_DOWNSTREAM_PROTOCOL",
+  });
+  await run(c, async (cm, store) => {
+    assert.equal((await cm.get("d")!.forward(req({ downstreamH2: true }))).status, 200);
+    assert.equal((await cm.get("d")!.forward(req({ downstreamH2: false }))).status, 200);
+    assert.equal(store.counter("cluster.d.upstream_cx_http2_total").value(), 1);
+    assert.equal(store.counter("cluster.d.upstream_cx_http1_total").value(), 1);
+  });
+  await o.shutdown();
+});
+
+Deno.test("cluster.fields.tls-context security.upstream-tls: verified against trusted_ca with SNI (HTTP/1.1 and HTTP/2)", async () => {
+  const o = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, cert: CERT, key: KEY, onListen() {} },
+    echo,
+  );
+  for (const http2 of [false, true]) {
+    const c = testCluster("t", [["127.0.0.1", o.addr.port]], {
+      http2,
+      tls: { sni: "backend.example", trustedCa: [CA] },
+    });
+    await run(c, async (cm) => {
+      const r = await cm.get("t")!.forward(req());
+      assert.equal(r.status, 200, `http2=${http2}`);
+      assert.equal(await r.text(), "GET /p 1");
+    });
+  }
+  await o.shutdown();
+});
+
+Deno.test("cluster.fields.tls-context security.upstream-tls: with trusted_ca a certificate not valid for the SNI is refused", async () => {
+  const o = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, cert: CERT, key: KEY, onListen() {} },
+    echo,
+  );
+  const c = testCluster("t", [["127.0.0.1", o.addr.port]], {
+    tls: { sni: "wrong.example", trustedCa: [CA] },
+  });
+  await run(c, async (cm, store) => {
+    const r = await cm.get("t")!.forward(req());
+    assert.equal(r.status, 503);
+    assert.match(await r.text(), /connection failure/);
+    assert.equal(store.counter("cluster.t.upstream_cx_connect_fail").value(), 1);
+  });
+  await o.shutdown();
+});
+
+Deno.test("cluster.fields.tls-context security.upstream-tls: without trusted_ca the server certificate is not verified", async () => {
+  const o = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, cert: CERT, key: KEY, onListen() {} },
+    echo,
+  );
+  for (const http2 of [false, true]) {
+    const c = testCluster("t", [["127.0.0.1", o.addr.port]], {
+      http2,
+      tls: { sni: "any.example" },
+    });
+    await run(c, async (cm) => {
+      const r = await cm.get("t")!.forward(req());
+      assert.equal(r.status, 200, `http2=${http2}`);
+      assert.equal(await r.text(), "GET /p 1");
+    });
+  }
+  await o.shutdown();
+});
+
+Deno.test("cluster.fields.tls-context: a TLS handshake that never completes ends at connect_timeout", async () => {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    try {
+      for await (const c of l) held.push(c);
+    } catch { /* closed */ }
+  })();
+  const c = testCluster("t", [["127.0.0.1", l.addr.port]], {
+    connectTimeoutMs: 100,
+    tls: { sni: "backend.example", trustedCa: [CA] },
+  });
+  await run(c, async (cm, store) => {
+    const r = await cm.get("t")!.forward(req());
+    assert.equal(r.status, 503);
+    assert.match(await r.text(), /connection failure/);
+    assert.equal(store.counter("cluster.t.upstream_cx_connect_timeout").value(), 1);
+    assert.equal(store.counter("cluster.t.upstream_cx_connect_fail").value(), 1);
+  });
+  l.close();
+  for (const h of held) h.close();
+  await accepting;
+});

@@ -1,0 +1,49 @@
+/**
+ * Response headers on their way downstream: hop-by-hop headers (and those named in
+ * `connection`) removed, `x-proxy-upstream-service-time` added as Envoy adds
+ * `x-envoy-upstream-service-time`.
+ *
+ * @example
+ * ```ts
+ * import { buildResponseHeaders } from "./response_headers.ts";
+ * const h = buildResponseHeaders([["connection", "close"], ["x-a", "1"]], performance.now());
+ * console.log(h.has("connection"), h.get("x-a")); // false "1"
+ * ```
+ * @module
+ */
+
+/** Hop-by-hop headers, removed in both directions. */
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+/** Names listed in a `connection` header value, lower-cased. */
+export function connectionTokens(value: string | null): Set<string> | null {
+  if (!value) return null;
+  const s = new Set<string>();
+  for (const t of value.split(",")) {
+    const n = t.trim().toLowerCase();
+    if (n && n !== "close" && n !== "keep-alive") s.add(n);
+  }
+  return s.size ? s : null;
+}
+
+/** Builds the downstream response headers from upstream ones. */
+export function buildResponseHeaders(list: readonly [string, string][], t0: number): Headers {
+  let named: Set<string> | null = null;
+  for (const [k, v] of list) if (k === "connection") named = connectionTokens(v);
+  const h = new Headers();
+  for (let i = 0; i < list.length; i++) {
+    const k = list[i][0];
+    if (HOP_BY_HOP.has(k) || named?.has(k)) continue;
+    h.append(k, list[i][1]);
+  }
+  h.set("x-proxy-upstream-service-time", String(Math.round(performance.now() - t0)));
+  return h;
+}
