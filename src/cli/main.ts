@@ -29,6 +29,8 @@ import type { Bootstrap, Json } from "../config/bootstrap_types.ts";
 import { type ConfigError, formatConfigError } from "../config/errors.ts";
 import { validateClusters } from "../config/validate_cluster.ts";
 import { startServer } from "../server/server.ts";
+import { validateListeners } from "../listener/validate_listeners.ts";
+import { checkClusterSupport } from "../upstream/cluster_manager.ts";
 import { setUpProcess } from "./process_setup.ts";
 
 /** The program name shown in usage and `--version`. */
@@ -62,25 +64,6 @@ export interface Validated {
   unknownFields: string[];
 }
 
-type ListenerValidator = (
-  listeners: readonly unknown[],
-  path: string,
-  clusterNames: ReadonlySet<string> | readonly string[],
-) => unknown;
-
-/** The proxy core's listener validator, when that module exists yet. */
-async function listenerValidator(): Promise<ListenerValidator | null> {
-  try {
-    // Not a literal specifier on purpose: the module belongs to the proxy core and may not
-    // exist yet. Replace with a static import once it does.
-    const spec = new URL("../listener/listener_manager.ts", import.meta.url).href;
-    const mod = await import(spec);
-    return typeof mod.validateListeners === "function" ? mod.validateListeners : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Loads the bootstrap and (unless `bootstrapOnly`) validates clusters and listeners; logs each
  * accepted unknown field once. `serve` mode passes `bootstrapOnly`, since the server validates
@@ -88,15 +71,15 @@ async function listenerValidator(): Promise<ListenerValidator | null> {
  *
  * @example
  * ```ts ignore
- * const v = await validateConfiguration(options, logging);
+ * const v = validateConfiguration(options, logging);
  * if (v.errors.length) console.error(v.errors.map(formatConfigError).join("\n"));
  * ```
  */
-export async function validateConfiguration(
+export function validateConfiguration(
   options: Options,
   logging: Logging,
   bootstrapOnly = false,
-): Promise<Validated> {
+): Validated {
   const load = loadBootstrap(options);
   for (const w of load.warnings) logging.log("config", "warning", w);
   if (load.errors.length > 0 || bootstrapOnly) {
@@ -118,17 +101,17 @@ export async function validateConfiguration(
     },
   });
   const errors: ConfigError[] = [...result.errors];
-  const validate = await listenerValidator();
-  if (validate) {
-    const names = new Set(
-      clusters.map((c) => (c && typeof c === "object" && !Array.isArray(c) ? c.name : null))
-        .filter((n): n is string => typeof n === "string"),
-    );
-    const r = validate(sr.listeners ?? [], "static_resources.listeners", names);
-    const list = Array.isArray(r) ? r : (r as { errors?: ConfigError[] } | null)?.errors ?? [];
-    errors.push(...(list as ConfigError[]));
-  } else {
-    logging.log("config", "debug", "listener validation is not available yet");
+  const names = new Set(
+    clusters.map((c) => (c && typeof c === "object" && !Array.isArray(c) ? c.name : null))
+      .filter((n): n is string => typeof n === "string"),
+  );
+  errors.push(...validateListeners(sr.listeners ?? [], "static_resources.listeners", names));
+  if (errors.length === 0) {
+    // Valid by the specification, but not servable by this build yet: serve mode refuses these
+    // with the same messages, so say so now.
+    for (const e of checkClusterSupport(result.clusters)) {
+      logging.log("config", "warning", `${formatConfigError(e)} (serve mode will refuse this)`);
+    }
   }
   return { bootstrap: load.bootstrap, errors, unknownFields };
 }
@@ -191,7 +174,7 @@ export async function main(args: string[]): Promise<number> {
         return 1;
       }
     }
-    const v = await validateConfiguration(options, logging, options.mode === "serve");
+    const v = validateConfiguration(options, logging, options.mode === "serve");
     if (v.errors.length > 0) {
       const lines = v.errors.map(formatConfigError);
       logging.log("main", "critical", `${where}: ${lines.join("\n")}`);

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { denoVersionWarning, Signals } from "./lifecycle.ts";
 import { detectFeatures } from "./lifecycle_features.ts";
-import { standInListenerManager } from "./lifecycle_parts.ts";
 
 Deno.test("errors.optional-feature-absent: features come from the command line and the bootstrap, in both spellings", () => {
   assert.deepEqual([...detectFeatures({ enable_mutex_tracing: false }, {})].sort(), [
@@ -37,20 +36,6 @@ Deno.test("errors.optional-feature-absent: features come from the command line a
 Deno.test("versioning.version-string: a Deno other than 2.9.1 is warned about", () => {
   assert.equal(denoVersionWarning("2.9.1"), null);
   assert.match(denoVersionWarning("2.9.6")!, /SIGUSR1.*inspector/);
-});
-
-Deno.test("admin.states.drain-listeners: the stand-in listener manager drains by direction", async () => {
-  const lm = standInListenerManager([
-    {
-      name: "a",
-      address: { socket_address: { address: "127.0.0.1", port_value: 1 } },
-      traffic_direction: "INBOUND",
-    },
-    { name: "b", address: { socket_address: { address: "127.0.0.1", port_value: 2 } } },
-  ]);
-  await lm.drain({ inboundOnly: true, graceful: false });
-  assert.deepEqual(lm.listeners().map((l) => l.stopped), [true, false]);
-  assert.ok(lm.stoppedDirections().has("INBOUND"));
 });
 
 Deno.test("admin.states.quitquitquit: signal listeners are installed and removed", () => {

@@ -38,7 +38,7 @@ import { LayeredRuntime, RuntimeConfigError } from "./runtime.ts";
 import { ServerStateMachine } from "./state.ts";
 import { denoVersionWarning, Signals } from "./lifecycle.ts";
 import { detectFeatures } from "./lifecycle_features.ts";
-import { loadParts } from "./lifecycle_parts.ts";
+import { ListenerManager } from "../listener/listener_manager.ts";
 import { createAdminRouter } from "../admin/router.ts";
 import { ADMIN_HANDLERS } from "../admin/handlers.ts";
 import { type AdminListener, startAdminListener } from "../admin/admin_listener.ts";
@@ -183,11 +183,7 @@ export async function startServer(
     });
     server.clusters = cm;
     cleanups.push(() => cm.close());
-    const parts = await loadParts();
-    for (const s of parts.standIns) {
-      log("warning", `${s}: stand-in in use (module not in this build)`);
-    }
-    const lm = parts.newListenerManager(
+    const lm = new ListenerManager(
       (bootstrap.static_resources?.listeners ?? []) as JsonObject[],
       {
         clusters: cm,
