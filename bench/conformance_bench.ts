@@ -24,6 +24,7 @@
  * @module
  */
 import { allRules } from "../spec/mod.ts";
+import { selfTargetArgs, startSelfTarget } from "../conformance/self_target.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 
@@ -32,20 +33,6 @@ export function rulesByTable(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const r of allRules()) out.set(r.table, [...(out.get(r.table) ?? []), r.id]);
   return out;
-}
-
-/** Waits for the admin address the proxy writes; null when it exits or takes too long. */
-async function adminAddress(file: string, child: Deno.ChildProcess): Promise<string | null> {
-  let exited = false;
-  child.status.then(() => exited = true);
-  for (let waited = 0; waited < 15_000 && !exited; waited += 100) {
-    try {
-      const a = (await Deno.readTextFile(file)).trim();
-      if (/:\d+$/.test(a)) return a;
-    } catch { /* not written yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return null;
 }
 
 /** One timed run of the suite. */
@@ -104,39 +91,16 @@ async function main(argv: string[]): Promise<number> {
   const seed = flag(argv, "--seed", "20261121");
   const numRuns = flag(argv, "--num-runs", "");
   const dir = await Deno.makeTempDir({ prefix: "conformance-bench-" });
-  const addressFile = `${dir}/admin.txt`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `${root}mod.ts`,
-      "-c",
-      `${root}fixtures/conformance/bootstrap.yaml`,
-      "--enable-mutex-tracing",
-      "--admin-address-path",
-      addressFile,
-    ],
-    cwd: root,
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  const target = await startSelfTarget(dir, 15_000);
   let failed = false;
   try {
-    const address = await adminAddress(addressFile, child);
+    const address = target.address;
     if (address === null) {
       console.error("conformance bench: mod.ts did not write an admin address within 15 s");
       return 2;
     }
     const base = [
-      "--base-url",
-      `http://${address}`,
-      "--command",
-      `${Deno.execPath()} run -A ${root}mod.ts`,
-      "--expectations",
-      `${root}conformance/expectations/proxyspec.yaml`,
-      "--seed",
-      seed,
+      ...selfTargetArgs(address, seed),
       ...(numRuns ? ["--num-runs", numRuns] : []),
     ];
     console.log(`conformance suite against mod.ts at ${address}, seed ${seed}`);
@@ -172,10 +136,7 @@ async function main(argv: string[]): Promise<number> {
     }
     return failed ? 1 : 0;
   } finally {
-    try {
-      child.kill("SIGTERM");
-    } catch { /* already gone */ }
-    await child.status;
+    await target.stop();
     await Deno.remove(dir, { recursive: true });
   }
 }

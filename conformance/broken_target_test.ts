@@ -5,14 +5,19 @@
  */
 import assert from "node:assert/strict";
 import { runConformance } from "./cli.ts";
-import type { RunnerIo } from "./cli.ts";
+import { FAKE_VERSION_PRINT, QUIET as quiet, runForReport } from "./testing.ts";
 
-const quiet: RunnerIo = { out: () => {}, err: () => {}, progress: false };
-
-async function report(dir: string): Promise<Map<string, { status: string; message: string }>> {
-  const j = JSON.parse(await Deno.readTextFile(`${dir}/report.json`));
-  return new Map(j.results.map((r: { rule: string }) => [r.rule, r]));
-}
+/** What a server answering 200 `ok` to everything fails (the first is selected as `admin.mutation.*`). */
+const FAILING = [
+  "admin.mutation.get-returns-400",
+  "admin.endpoints.ready",
+  "admin.endpoints.server_info",
+  "admin.endpoints.stats-format-json",
+  "admin.general.unknown-path-404",
+  "admin.general.nosniff",
+  "admin.resources.server_info.version",
+  "admin.states.server-live-ready",
+];
 
 Deno.test(
   "admin.mutation.get-returns-400, admin.endpoints.ready, admin.endpoints.server_info: a server answering 200 ok to everything fails them",
@@ -24,40 +29,22 @@ Deno.test(
     );
     const dir = await Deno.makeTempDir({ prefix: "broken-target-" });
     try {
-      const code = await runConformance([
-        "--base-url",
-        `http://127.0.0.1:${server.addr.port}`,
-        "--seed",
-        "7",
-        "--num-runs",
-        "3",
-        "--report",
-        "json,junit",
-        "--report-dir",
+      const { code, results: r } = await runForReport(
+        [
+          "--base-url",
+          `http://127.0.0.1:${server.addr.port}`,
+          "--seed",
+          "7",
+          "--num-runs",
+          "3",
+          "admin.mutation.*",
+          ...FAILING.slice(1),
+        ],
         dir,
-        "admin.mutation.*",
-        "admin.endpoints.ready",
-        "admin.endpoints.server_info",
-        "admin.endpoints.stats-format-json",
-        "admin.general.unknown-path-404",
-        "admin.general.nosniff",
-        "admin.resources.server_info.version",
-        "admin.states.server-live-ready",
-      ], quiet);
+        "json,junit",
+      );
       assert.equal(code, 1, "a broken target must fail the run");
-      const r = await report(dir);
-      for (
-        const id of [
-          "admin.mutation.get-returns-400",
-          "admin.endpoints.ready",
-          "admin.endpoints.server_info",
-          "admin.endpoints.stats-format-json",
-          "admin.general.unknown-path-404",
-          "admin.general.nosniff",
-          "admin.resources.server_info.version",
-          "admin.states.server-live-ready",
-        ]
-      ) {
+      for (const id of FAILING) {
         assert.equal(r.get(id)?.status, "FAIL", `${id}: ${JSON.stringify(r.get(id))}`);
       }
       assert.match(r.get("admin.mutation.get-returns-400")!.message, /expected HTTP 400, got 200/);
@@ -98,26 +85,21 @@ Deno.test(
       const fake = `${dir}/fake.ts`;
       await Deno.writeTextFile(
         fake,
-        `console.log("\\nfake  version: ${"0".repeat(40)}/1.0.0/Clean/RELEASE/none\\n");\n`,
+        `${FAKE_VERSION_PRINT}\n`,
       );
-      const code = await runConformance([
+      const { code, results: r } = await runForReport([
         "--command",
         `${Deno.execPath()} run -A ${fake}`,
         "--seed",
         "7",
         "--num-runs",
         "2",
-        "--report",
-        "json",
-        "--report-dir",
-        dir,
         "cluster.enums.lb-policy",
         "cluster.fields.lb-policy",
         "cli.constraints.mode",
         "errors.validate-errors",
-      ], quiet);
+      ], dir);
       assert.equal(code, 1);
-      const r = await report(dir);
       for (
         const id of ["cluster.enums.lb-policy", "cli.constraints.mode", "errors.validate-errors"]
       ) {

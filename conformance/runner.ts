@@ -22,26 +22,18 @@ import { allRules } from "../spec/mod.ts";
 import type { TaggedRule } from "../spec/mod.ts";
 import { expectationFor, meets } from "./expectations.ts";
 import type { Expectation } from "./expectations.ts";
-import type { HttpClient } from "./http_client.ts";
-import type { CommandClient } from "./command_client.ts";
-import type { Profile } from "./profile.ts";
 import { missingFixture, probeTarget } from "./probe.ts";
 import type { ProbeResult } from "./probe.ts";
 import { CaseFailure, Precondition, STATUS_ORDER } from "./types.ts";
 import type { Case, CaseContext, CaseResult, Phase, RuleResult, Status } from "./types.ts";
 
-/** Inputs of a run. */
-export interface RunOptions {
+/** Inputs of a run: the clients, profile, variant and fast-check settings every case gets, and more. */
+export interface RunOptions
+  extends Pick<CaseContext, "http" | "command" | "profile" | "variant" | "seed" | "numRuns"> {
   /** The selected rules. */
   rules: readonly TaggedRule[];
   /** Every case; those naming no selected rule are left out. */
   cases: readonly Case[];
-  http: HttpClient;
-  command: CommandClient;
-  profile: Profile;
-  variant: "new" | "v2";
-  seed: number;
-  numRuns: number;
   timeoutMs: number;
   destructive: boolean;
   expectations: readonly Expectation[];

@@ -6,48 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { runConformance } from "./cli.ts";
+import { selfTargetArgs, startSelfTarget } from "./self_target.ts";
 
-const root = new URL("../", import.meta.url).pathname;
 const seed = Deno.env.get("CONFORMANCE_SEED") ?? "20261121";
-
-async function waitForAddress(
-  file: string,
-  child: Deno.ChildProcess,
-  ms: number,
-): Promise<string | null> {
-  let exited = false;
-  child.status.then(() => exited = true);
-  for (let waited = 0; waited < ms && !exited; waited += 100) {
-    try {
-      const a = (await Deno.readTextFile(file)).trim();
-      if (/:\d+$/.test(a)) return a;
-    } catch { /* not written yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return null;
-}
 
 Deno.test("conformance suite against proxyspec (mod.ts) with the empty expectations file", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "conformance-self-" });
-  const addressFile = `${dir}/admin.txt`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `${root}mod.ts`,
-      "-c",
-      `${root}fixtures/conformance/bootstrap.yaml`,
-      "--enable-mutex-tracing",
-      "--admin-address-path",
-      addressFile,
-    ],
-    cwd: root,
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  const target = await startSelfTarget(dir, 10_000);
   try {
-    const address = await waitForAddress(addressFile, child, 10_000);
+    const address = target.address;
     if (address === null) {
       console.log(
         "SKIPPED: mod.ts did not write an admin address within 10 s; the server cannot serve yet",
@@ -61,14 +28,7 @@ Deno.test("conformance suite against proxyspec (mod.ts) with the empty expectati
     }
     const out: string[] = [];
     const code = await runConformance([
-      "--base-url",
-      `http://${address}`,
-      "--command",
-      `${Deno.execPath()} run -A ${root}mod.ts`,
-      "--expectations",
-      `${root}conformance/expectations/proxyspec.yaml`,
-      "--seed",
-      seed,
+      ...selfTargetArgs(address, seed),
       "--destructive",
       "--report",
       "text,json",
@@ -79,10 +39,7 @@ Deno.test("conformance suite against proxyspec (mod.ts) with the empty expectati
     const j = JSON.parse(await Deno.readTextFile(`${dir}/report.json`));
     assert.ok(j.summary.PASS > 100, `only ${j.summary.PASS} rules passed`);
   } finally {
-    try {
-      child.kill("SIGTERM");
-    } catch { /* it already exited (after /quitquitquit) */ }
-    await child.status;
+    await target.stop();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -17,6 +17,8 @@
  * @module
  */
 import { allRules, type TaggedRule } from "../spec/mod.ts";
+import { FIRST_KEYS } from "./spec_json.ts";
+import { writeOrCheck } from "./generated_file.ts";
 
 /** Where the specification lives, relative to this file: `../shared/seed/` beside the repo. */
 export const SPEC_TEXT_URL = new URL("../../shared/seed/000_e4dc442def0e3275.txt", import.meta.url);
@@ -108,16 +110,7 @@ function slug(heading: string): string {
   return heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").trim().replace(/\s/g, "-");
 }
 
-const BASE_KEYS = new Set([
-  "id",
-  "table",
-  "level",
-  "statement",
-  "cite",
-  "check",
-  "envoy",
-  "unimplemented",
-]);
+const BASE_KEYS: ReadonlySet<string> = new Set(FIRST_KEYS);
 
 /** A table's own column value, short enough for one line. */
 function columnValue(v: unknown): string {
@@ -194,20 +187,9 @@ export function toSpecMarkdown(
 }
 
 if (import.meta.main) {
-  const md = toSpecMarkdown();
-  if (Deno.args.includes("--check")) {
-    let old = "";
-    try {
-      old = Deno.readTextFileSync(SPEC_DOC_URL);
-    } catch { /* absent: stale */ }
-    if (old !== md) {
-      console.error("docs/SPEC.md is stale: run `deno task spec:doc`");
-      Deno.exit(1);
-    }
-    console.log("docs/SPEC.md is up to date");
-  } else {
-    Deno.mkdirSync(new URL(".", SPEC_DOC_URL), { recursive: true });
-    Deno.writeTextFileSync(SPEC_DOC_URL, md);
-    console.log(`wrote docs/SPEC.md (${allRules().length} rules)`);
-  }
+  Deno.exit(writeOrCheck(SPEC_DOC_URL, toSpecMarkdown(), {
+    name: "docs/SPEC.md",
+    task: "spec:doc",
+    summary: `${allRules().length} rules`,
+  }));
 }

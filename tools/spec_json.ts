@@ -19,7 +19,8 @@ import { allRules, type TaggedRule } from "../spec/mod.ts";
 /** Where the file is written. */
 export const RULES_JSON_URL = new URL("../spec/rules.json", import.meta.url);
 
-const FIRST_KEYS = [
+/** The columns every row shares (a {@linkcode TaggedRule}'s), in the order they are written. */
+export const FIRST_KEYS = [
   "id",
   "table",
   "level",

@@ -17,6 +17,7 @@
  */
 import { ENDPOINTS } from "../spec/admin/endpoints.ts";
 import type { EndpointRow, QueryParam } from "../spec/rule.ts";
+import { writeOrCheck } from "./generated_file.ts";
 
 /** Where the document is written. */
 export const OPENAPI_URL = new URL("../docs/admin.openapi.json", import.meta.url);
@@ -238,20 +239,9 @@ export function toOpenApiJson(rows: readonly EndpointRow[] = ENDPOINTS): string 
 }
 
 if (import.meta.main) {
-  const text = toOpenApiJson();
-  if (Deno.args.includes("--check")) {
-    let old = "";
-    try {
-      old = Deno.readTextFileSync(OPENAPI_URL);
-    } catch { /* absent: stale */ }
-    if (old !== text) {
-      console.error("docs/admin.openapi.json is stale: run `deno task spec:openapi`");
-      Deno.exit(1);
-    }
-    console.log("docs/admin.openapi.json is up to date");
-  } else {
-    Deno.mkdirSync(new URL(".", OPENAPI_URL), { recursive: true });
-    Deno.writeTextFileSync(OPENAPI_URL, text);
-    console.log(`wrote docs/admin.openapi.json (${Object.keys(toOpenApi().paths).length} paths)`);
-  }
+  Deno.exit(writeOrCheck(OPENAPI_URL, toOpenApiJson(), {
+    name: "docs/admin.openapi.json",
+    task: "spec:openapi",
+    summary: `${Object.keys(toOpenApi().paths).length} paths`,
+  }));
 }

@@ -3,11 +3,9 @@
  * its SANs, its source or its days until expiration.
  */
 import assert from "node:assert/strict";
-import { runConformance } from "../cli.ts";
-import type { RunnerIo } from "../cli.ts";
+import { runForReport } from "../testing.ts";
 import { expectedCert, FIXTURE_CERTS, listingProblem } from "./admin_certs.ts";
 
-const quiet: RunnerIo = { out: () => {}, err: () => {}, progress: false };
 const DAY_MS = 86_400_000;
 
 async function envoyLike(now: number) {
@@ -65,18 +63,14 @@ Deno.test("admin.resources.certs.listing: a target with the fixture but an empty
   );
   const dir = await Deno.makeTempDir({ prefix: "certs-case-" });
   try {
-    const code = await runConformance([
+    const { code, results } = await runForReport([
       "--base-url",
       `http://127.0.0.1:${server.addr.port}`,
-      "--report",
-      "json",
-      "--report-dir",
-      dir,
       "admin.resources.certs.listing",
-    ], quiet);
+    ], dir);
     assert.equal(code, 1);
-    const j = JSON.parse(await Deno.readTextFile(`${dir}/report.json`));
-    assert.equal(j.results[0].status, "FAIL", JSON.stringify(j.results[0]));
+    const [result] = results.values();
+    assert.equal(result.status, "FAIL", JSON.stringify(result));
   } finally {
     ac.abort();
     await server.finished;

@@ -4,40 +4,20 @@
  * implementation passes them.
  */
 import assert from "node:assert/strict";
-import { runConformance } from "../cli.ts";
-import type { RunnerIo } from "../cli.ts";
 import { allRules } from "../../spec/mod.ts";
+import { fakeBinarySource, statuses } from "../testing.ts";
 import { cliExtensionCases } from "./cli_extensions.ts";
 
-const quiet: RunnerIo = { out: () => {}, err: () => {}, progress: false };
 const root = new URL("../../", import.meta.url).pathname;
 const RULES = ["cli.constraints.disabled-extension", "cli.constraints.disable-extensions-unknown"];
 
 /** A fake binary: prints a version; exits `withOption` when `--disable-extensions` is given. */
 function fakeSource(withOption: number): string {
-  return [
-    `const a = Deno.args;`,
-    `if (a.includes("--version")) {`,
-    `  console.log("\\nfake  version: ${"0".repeat(40)}/1.0.0/Clean/RELEASE/none\\n");`,
-    `  Deno.exit(0);`,
-    `}`,
+  return fakeBinarySource([
     `const code = a.includes("--disable-extensions") ? ${withOption} : 0;`,
     `console.error(code ? "error: something is wrong" : "OK");`,
     `Deno.exit(code);`,
-  ].join("\n");
-}
-
-async function statuses(command: string, dir: string): Promise<Map<string, string>> {
-  const code = await runConformance(
-    ["--command", command, "--report", "json", "--report-dir", dir, ...RULES],
-    quiet,
-  );
-  const j = JSON.parse(await Deno.readTextFile(`${dir}/report.json`));
-  const out = new Map<string, string>(
-    j.results.map((r: { rule: string; status: string }) => [r.rule, r.status]),
-  );
-  out.set("exit", String(code));
-  return out;
+  ]);
 }
 
 async function withDir(fn: (dir: string) => Promise<void>) {
@@ -60,7 +40,11 @@ for (const withOption of [0, 1]) {
     async () => {
       await withDir(async (dir) => {
         await Deno.writeTextFile(`${dir}/fake.ts`, fakeSource(withOption));
-        const s = await statuses(`${Deno.execPath()} run -A ${dir}/fake.ts`, dir);
+        const s = await statuses([
+          "--command",
+          `${Deno.execPath()} run -A ${dir}/fake.ts`,
+          ...RULES,
+        ], dir);
         assert.equal(s.get("exit"), "1");
         for (const id of RULES) assert.equal(s.get(id), "FAIL", id);
       });
@@ -72,7 +56,10 @@ Deno.test(
   "cli.constraints.disabled-extension, cli.constraints.disable-extensions-unknown: this implementation passes both",
   async () => {
     await withDir(async (dir) => {
-      const s = await statuses(`${Deno.execPath()} run -A ${root}mod.ts`, dir);
+      const s = await statuses(
+        ["--command", `${Deno.execPath()} run -A ${root}mod.ts`, ...RULES],
+        dir,
+      );
       for (const id of RULES) assert.equal(s.get(id), "PASS", id);
       assert.equal(s.get("exit"), "0");
     });

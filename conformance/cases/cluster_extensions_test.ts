@@ -4,12 +4,10 @@
  * test the acceptance halves fail; against this implementation they pass.
  */
 import assert from "node:assert/strict";
-import { runConformance } from "../cli.ts";
-import type { RunnerIo } from "../cli.ts";
 import { allRules } from "../../spec/mod.ts";
+import { fakeBinarySource, statuses } from "../testing.ts";
 import { clusterExtensionCases } from "./cluster_extensions.ts";
 
-const quiet: RunnerIo = { out: () => {}, err: () => {}, progress: false };
 const root = new URL("../../", import.meta.url).pathname;
 
 const RULES = [
@@ -21,41 +19,18 @@ const RULES = [
 
 /** A fake binary: prints a version, and exits 1 on a bootstrap holding one of `markers`. */
 function fakeSource(markers: string[]): string {
-  return [
-    `const a = Deno.args;`,
-    `if (a.includes("--version")) {`,
-    `  console.log("\\nfake  version: ${"0".repeat(40)}/1.0.0/Clean/RELEASE/none\\n");`,
-    `  Deno.exit(0);`,
-    `}`,
+  return fakeBinarySource([
     `const i = a.indexOf("-c");`,
     `const text = i >= 0 ? Deno.readTextFileSync(a[i + 1]) : "";`,
     `const bad = ${JSON.stringify(markers)}.some((m) => text.includes(m));`,
     `if (bad) console.error("error: rejected");`,
     `else console.log("OK");`,
     `Deno.exit(bad ? 1 : 0);`,
-  ].join("\n");
+  ]);
 }
 
-async function statuses(command: string, dir: string): Promise<Map<string, string>> {
-  const code = await runConformance([
-    "--command",
-    command,
-    "--seed",
-    "7",
-    "--num-runs",
-    "2",
-    "--report",
-    "json",
-    "--report-dir",
-    dir,
-    ...RULES,
-  ], quiet);
-  const j = JSON.parse(await Deno.readTextFile(`${dir}/report.json`));
-  const out = new Map<string, string>(
-    j.results.map((r: { rule: string; status: string }) => [r.rule, r.status]),
-  );
-  out.set("exit", String(code));
-  return out;
+function statusesOf(command: string, dir: string): Promise<Map<string, string>> {
+  return statuses(["--command", command, "--seed", "7", "--num-runs", "2", ...RULES], dir);
 }
 
 async function withFake(markers: string[], fn: (cmd: string, dir: string) => Promise<void>) {
@@ -82,7 +57,7 @@ Deno.test(
   "cluster.fields.extension-protocol-options, cluster.objects.eds-cluster-config.service-name: a binary accepting everything fails the cases",
   async () => {
     await withFake([], async (cmd, dir) => {
-      const s = await statuses(cmd, dir);
+      const s = await statusesOf(cmd, dir);
       assert.equal(s.get("exit"), "1");
       for (const id of RULES) assert.equal(s.get(id), "FAIL", id);
     });
@@ -95,7 +70,7 @@ Deno.test(
     await withFake(
       ["extension_protocol_options", "typed_config", "service_name"],
       async (cmd, dir) => {
-        const s = await statuses(cmd, dir);
+        const s = await statusesOf(cmd, dir);
         assert.equal(s.get("exit"), "1");
         for (const id of RULES) assert.equal(s.get(id), "FAIL", id);
       },
@@ -108,7 +83,7 @@ Deno.test(
   async () => {
     const dir = await Deno.makeTempDir({ prefix: "cluster-extensions-" });
     try {
-      const s = await statuses(`${Deno.execPath()} run -A ${root}mod.ts`, dir);
+      const s = await statusesOf(`${Deno.execPath()} run -A ${root}mod.ts`, dir);
       for (const id of RULES) assert.equal(s.get(id), "PASS", id);
       assert.equal(s.get("exit"), "0");
     } finally {

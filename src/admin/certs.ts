@@ -87,7 +87,7 @@ export function certificateDetails(
       path: src[0],
       serial_number: x.serialNumber.toLowerCase(),
       subject_alt_names: sans(x.subjectAltName),
-      days_until_expiration: uint64(Math.max(0, Math.floor((to.getTime() - now) / DAY_MS))),
+      days_until_expiration: uint64(daysUntil(to.getTime(), now)),
       valid_from: rfc3339(from),
       expiration_time: rfc3339(to),
     };
@@ -133,13 +133,30 @@ export function collectCertificates(server: ServerContext, now: number): Certifi
   return contexts.map((c) => entryOf(c, now));
 }
 
-/** Days until the first certificate expires (`server.days_until_first_cert_expiring`). */
-export function daysUntilFirstCertExpiring(certs: readonly CertificateEntry[]): number {
-  let min = 4294967295;
+/**
+ * Whole days from `now` until `expiresAt` (both in ms since the epoch), 0 once expired.
+ *
+ * @example
+ * ```ts
+ * import { daysUntil } from "./certs.ts";
+ * daysUntil(Date.UTC(2030, 0, 3), Date.UTC(2030, 0, 1, 12)); // 1
+ * ```
+ */
+export function daysUntil(expiresAt: number, now: number): number {
+  return Math.max(0, Math.floor((expiresAt - now) / DAY_MS));
+}
+
+/**
+ * When the first of the certificates expires (ms since the epoch), for
+ * `server.days_until_first_cert_expiring`; `undefined` when there is none.
+ */
+export function firstCertExpiry(certs: readonly CertificateEntry[]): number | undefined {
+  let first: number | undefined;
   for (const e of certs) {
     for (const d of [...e.ca_cert, ...e.cert_chain]) {
-      min = Math.min(min, Number(d.days_until_expiration));
+      const t = Date.parse(d.expiration_time);
+      if (first === undefined || t < first) first = t;
     }
   }
-  return min;
+  return first;
 }

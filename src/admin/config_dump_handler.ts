@@ -18,7 +18,7 @@
  * @module
  */
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
-import type { ServerContext } from "../server/context.ts";
+import type { ClusterView, ServerContext } from "../server/context.ts";
 import type { Handler } from "./types.ts";
 import { jsonResponse, textResponse } from "./render/proto_json.ts";
 import { applyMask, parseMask } from "./field_mask.ts";
@@ -41,60 +41,46 @@ interface DumpField {
   namePath?: string[];
 }
 
+/** A repeated field of `element`s whose resource name is at `namePath`. */
+function repeated(name: string, element: string, ...namePath: string[]): DumpField {
+  return { name, element, namePath };
+}
+
 /** The dump messages and their declared fields (envoy/admin/v3/config_dump*.proto). */
 export const DUMP_SCHEMAS: Readonly<Record<string, readonly DumpField[]>> = {
   BootstrapConfigDump: [{ name: "bootstrap" }, { name: "last_updated" }],
   ClustersConfigDump: [
     { name: "version_info" },
-    { name: "static_clusters", element: "StaticCluster", namePath: ["cluster", "name"] },
-    { name: "dynamic_active_clusters", element: "DynamicCluster", namePath: ["cluster", "name"] },
-    { name: "dynamic_warming_clusters", element: "DynamicCluster", namePath: ["cluster", "name"] },
+    repeated("static_clusters", "StaticCluster", "cluster", "name"),
+    repeated("dynamic_active_clusters", "DynamicCluster", "cluster", "name"),
+    repeated("dynamic_warming_clusters", "DynamicCluster", "cluster", "name"),
   ],
   EndpointsConfigDump: [
-    {
-      name: "static_endpoint_configs",
-      element: "StaticEndpointConfig",
-      namePath: ["endpoint_config", "cluster_name"],
-    },
-    {
-      name: "dynamic_endpoint_configs",
-      element: "DynamicEndpointConfig",
-      namePath: ["endpoint_config", "cluster_name"],
-    },
+    repeated("static_endpoint_configs", "StaticEndpointConfig", "endpoint_config", "cluster_name"),
+    repeated(
+      "dynamic_endpoint_configs",
+      "DynamicEndpointConfig",
+      "endpoint_config",
+      "cluster_name",
+    ),
   ],
   ListenersConfigDump: [
     { name: "version_info" },
-    { name: "static_listeners", element: "StaticListener", namePath: ["listener", "name"] },
-    { name: "dynamic_listeners", element: "DynamicListener", namePath: ["name"] },
+    repeated("static_listeners", "StaticListener", "listener", "name"),
+    repeated("dynamic_listeners", "DynamicListener", "name"),
   ],
   ScopedRoutesConfigDump: [
-    {
-      name: "inline_scoped_route_configs",
-      element: "InlineScopedRouteConfigs",
-      namePath: ["name"],
-    },
-    {
-      name: "dynamic_scoped_route_configs",
-      element: "DynamicScopedRouteConfigs",
-      namePath: ["name"],
-    },
+    repeated("inline_scoped_route_configs", "InlineScopedRouteConfigs", "name"),
+    repeated("dynamic_scoped_route_configs", "DynamicScopedRouteConfigs", "name"),
   ],
   RoutesConfigDump: [
-    {
-      name: "static_route_configs",
-      element: "StaticRouteConfig",
-      namePath: ["route_config", "name"],
-    },
-    {
-      name: "dynamic_route_configs",
-      element: "DynamicRouteConfig",
-      namePath: ["route_config", "name"],
-    },
+    repeated("static_route_configs", "StaticRouteConfig", "route_config", "name"),
+    repeated("dynamic_route_configs", "DynamicRouteConfig", "route_config", "name"),
   ],
   SecretsConfigDump: [
-    { name: "static_secrets", element: "StaticSecret", namePath: ["name"] },
-    { name: "dynamic_active_secrets", element: "DynamicSecret", namePath: ["name"] },
-    { name: "dynamic_warming_secrets", element: "DynamicSecret", namePath: ["name"] },
+    repeated("static_secrets", "StaticSecret", "name"),
+    repeated("dynamic_active_secrets", "DynamicSecret", "name"),
+    repeated("dynamic_warming_secrets", "DynamicSecret", "name"),
   ],
 };
 
@@ -121,10 +107,10 @@ function inlineRoutes(listener: JsonObject): JsonObject[] {
   return out;
 }
 
-function endpointConfig(server: ServerContext, name: string): JsonObject {
-  const c = server.clusters.clusters().find((x) => x.name === name);
+/** A cluster's hosts as a `ClusterLoadAssignment`, grouped by priority and locality. */
+function endpointConfig(c: ClusterView): JsonObject {
   const groups = new Map<string, JsonObject & { lb_endpoints: Json[] }>();
-  for (const h of c?.hosts() ?? []) {
+  for (const h of c.hosts()) {
     const key = JSON.stringify([h.priority, h.region, h.zone, h.sub_zone]);
     let g = groups.get(key);
     if (!g) {
@@ -144,12 +130,12 @@ function endpointConfig(server: ServerContext, name: string): JsonObject {
       load_balancing_weight: h.weight,
     });
   }
-  const eds = isObj(c?.config.eds_cluster_config) ? c!.config.eds_cluster_config : {};
+  const eds = isObj(c.config.eds_cluster_config) ? c.config.eds_cluster_config : {};
   return {
     "@type": CLA_TYPE,
     cluster_name: typeof eds.service_name === "string" && eds.service_name
       ? eds.service_name
-      : name,
+      : c.name,
     endpoints: [...groups.values()],
     policy: { overprovisioning_factor: 140 },
   };
@@ -159,6 +145,8 @@ function endpointConfig(server: ServerContext, name: string): JsonObject {
 export function buildConfigDumps(server: ServerContext, opts: { includeEds: boolean }): Obj[] {
   const updated = rfc3339(server.startedAt);
   const clusters = server.clusters.clusters();
+  const staticClusters = clusters.filter((c) => !c.addedViaApi);
+  const dynamicClusters = clusters.filter((c) => c.addedViaApi);
   const listeners = server.listeners.listeners();
   const version = server.clusters.versionInfo();
   const dumps: Obj[] = [
@@ -166,11 +154,11 @@ export function buildConfigDumps(server: ServerContext, opts: { includeEds: bool
     {
       "@type": `${ADMIN}ClustersConfigDump`,
       version_info: version ?? undefined,
-      static_clusters: clusters.filter((c) => !c.addedViaApi).map((c) => ({
+      static_clusters: staticClusters.map((c) => ({
         cluster: { "@type": CLUSTER_TYPE, ...c.config },
         last_updated: updated,
       })),
-      dynamic_active_clusters: clusters.filter((c) => c.addedViaApi).map((c) => ({
+      dynamic_active_clusters: dynamicClusters.map((c) => ({
         version_info: version ?? undefined,
         cluster: { "@type": CLUSTER_TYPE, ...c.config },
         last_updated: updated,
@@ -180,12 +168,12 @@ export function buildConfigDumps(server: ServerContext, opts: { includeEds: bool
   if (opts.includeEds) {
     dumps.push({
       "@type": `${ADMIN}EndpointsConfigDump`,
-      static_endpoint_configs: clusters.filter((c) => !c.addedViaApi).map((c) => ({
-        endpoint_config: endpointConfig(server, c.name),
+      static_endpoint_configs: staticClusters.map((c) => ({
+        endpoint_config: endpointConfig(c),
         last_updated: updated,
       })),
-      dynamic_endpoint_configs: clusters.filter((c) => c.addedViaApi).map((c) => ({
-        endpoint_config: endpointConfig(server, c.name),
+      dynamic_endpoint_configs: dynamicClusters.map((c) => ({
+        endpoint_config: endpointConfig(c),
         last_updated: updated,
       })),
     });
@@ -283,17 +271,14 @@ const configDump: Handler = (req, server) => {
   return textResponse(`${resource} not found in config dump`, 404);
 };
 
-/** `/init_dump`: unready init targets per component; only `listener` exists. */
+/**
+ * `/init_dump`: `{"unready_targets_dumps":[{name, target_names}]}`, one element per init manager
+ * (of the component the mask names: `server`, `listener`), listing its unready targets; `{}` once
+ * start-up has finished or when the mask names no component.
+ */
 const initDump: Handler = (req, server) => {
-  const mask = param(req, "mask");
-  if (mask !== undefined && mask !== "listener") return jsonResponse({});
-  const unready = server.listeners.listeners().filter(() => server.state() === "INITIALIZING");
-  const targets = unready.map((l) => `listener ${l.name}`);
-  return jsonResponse({
-    unready_targets_dumps: targets.length
-      ? [{ name: "init manager Server", target_names: targets }]
-      : [],
-  });
+  const dumps = server.init?.dump(param(req, "mask")) ?? [];
+  return jsonResponse({ unready_targets_dumps: dumps });
 };
 
 /** Handlers of this family, by path. */

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { call, testCluster, testContext, testListener } from "./testing_context.ts";
 import { applyMask, parseMask } from "./field_mask.ts";
 import { redact } from "./config_redact.ts";
+import { InitManagers } from "../server/init_manager.ts";
 
 const ADMIN = "type.googleapis.com/envoy.admin.v3.";
 
@@ -126,11 +127,51 @@ Deno.test("admin.endpoints.config_dump-mask: field masks and redaction helpers",
   });
 });
 
-Deno.test("admin.endpoints.init_dump, admin.endpoints.init_dump-mask: no unready targets once LIVE", async () => {
+Deno.test("admin.endpoints.init_dump, admin.endpoints.init_dump-mask: unready targets per init manager; none once LIVE", async () => {
   const c = ctx();
   assert.equal(await (await call(c, "GET", "/init_dump")).text(), "{}\n");
+  const init = new InitManagers();
+  const server = init.create("server", "Server");
+  const cluster = server.add("cluster alpha");
+  const l0 = init.create("listener", "Listener l0").add("listener l0");
+  init.initialize(() => c.phase = "LIVE");
+  c.init = init;
   c.phase = "INITIALIZING";
+  const all = await call(c, "GET", "/init_dump");
+  assert.equal(all.headers.get("content-type"), "application/json");
+  assert.equal(
+    await all.text(),
+    `{
+ "unready_targets_dumps": [
+  {
+   "name": "init manager Server",
+   "target_names": [
+    "target cluster alpha"
+   ]
+  },
+  {
+   "name": "init manager Listener l0",
+   "target_names": [
+    "target listener l0"
+   ]
+  }
+ ]
+}
+`,
+  );
   const body = await (await call(c, "GET", "/init_dump?mask=listener")).json();
-  assert.deepEqual(body.unready_targets_dumps[0].target_names, ["listener l0"]);
+  assert.deepEqual(body.unready_targets_dumps, [
+    { name: "init manager Listener l0", target_names: ["target listener l0"] },
+  ]);
+  assert.equal(
+    (await (await call(c, "GET", "/init_dump?mask=")).json()).unready_targets_dumps.length,
+    2,
+  );
   assert.equal(await (await call(c, "GET", "/init_dump?mask=cluster")).text(), "{}\n");
+  l0.ready();
+  const listeners = await (await call(c, "GET", "/init_dump?mask=listener")).json();
+  assert.deepEqual(listeners.unready_targets_dumps, [{ name: "init manager Listener l0" }]);
+  cluster.ready();
+  assert.equal(c.phase, "LIVE");
+  assert.equal(await (await call(c, "GET", "/init_dump")).text(), "{}\n");
 });

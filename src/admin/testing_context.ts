@@ -16,6 +16,7 @@ import type { Feature } from "../../spec/rule.ts";
 import { parseArgs } from "../cli/args.ts";
 import type { Options } from "../cli/options.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
+import { effectiveCluster } from "../config/defaults.ts";
 import type {
   ClusterView,
   HostView,
@@ -27,7 +28,7 @@ import type {
 import { createLogging } from "../server/logger.ts";
 import { LayeredRuntime } from "../server/runtime.ts";
 import { Store } from "../stats/store.ts";
-import { HostCounter, HostGauge } from "../upstream/host_stats.ts";
+import { newHostStats } from "../upstream/host_stats.ts";
 import { ADMIN_HANDLERS } from "./handlers.ts";
 import { createAdminRouter } from "./router.ts";
 import type { Handler } from "./types.ts";
@@ -38,16 +39,7 @@ export function testHost(address: string, port: number, extra: Partial<HostView>
     address,
     port,
     hostname: "",
-    stats: {
-      cx_total: new HostCounter("cx_total"),
-      cx_active: new HostGauge("cx_active"),
-      cx_connect_fail: new HostCounter("cx_connect_fail"),
-      rq_total: new HostCounter("rq_total"),
-      rq_timeout: new HostCounter("rq_timeout"),
-      rq_success: new HostCounter("rq_success"),
-      rq_error: new HostCounter("rq_error"),
-      rq_active: new HostGauge("rq_active"),
-    },
+    stats: newHostStats(),
     health: { failed_active_hc: false, failed_eds_health: false, failed_outlier_check: false },
     weight: 1,
     region: "",
@@ -60,29 +52,15 @@ export function testHost(address: string, port: number, extra: Partial<HostView>
   };
 }
 
-/** A cluster for tests, with Envoy's default thresholds unless given. */
+/** A cluster for tests: stat name and (default) thresholds as the configuration defaults give. */
 export function testCluster(name: string, hosts: HostView[], config: JsonObject = {}): ClusterView {
+  const { statName, thresholds } = effectiveCluster({ name });
   return {
     name,
-    statName: name.replaceAll(":", "_"),
+    statName,
     addedViaApi: false,
     config: { name, ...config },
-    thresholds: [
-      {
-        priority: "DEFAULT",
-        max_connections: 1024,
-        max_pending_requests: 1024,
-        max_requests: 1024,
-        max_retries: 3,
-      },
-      {
-        priority: "HIGH",
-        max_connections: 1024,
-        max_pending_requests: 1024,
-        max_requests: 1024,
-        max_retries: 3,
-      },
-    ],
+    thresholds,
     hosts: () => hosts,
   };
 }

@@ -83,8 +83,19 @@ function upgradeListener(l: JsonObject): JsonObject {
   return out;
 }
 
-function upgradeRuntime(r: JsonObject): JsonObject {
-  const layers: JsonObject[] = [{ name: "base", static_layer: isObj(r.base) ? r.base : {} }];
+/**
+ * The layers of a v2 `runtime` block (`base`, `symlink_root`, `subdirectory`,
+ * `override_subdirectory`) as a `layered_runtime`: a static `base` layer, the `root` and
+ * `override` disk layers when there is a symlink root, and an `admin` layer.
+ *
+ * @example
+ * ```ts
+ * import { upgradeRuntime } from "./bootstrap_upgrade.ts";
+ * upgradeRuntime({ base: { a: 1 } }).layers.map((l) => l.name); // ["base", "admin"]
+ * ```
+ */
+export function upgradeRuntime(r: JsonObject): { layers: JsonObject[] } {
+  const layers: JsonObject[] = [{ name: "base", static_layer: r.base ?? {} }];
   if (typeof r.symlink_root === "string" && r.symlink_root !== "") {
     layers.push({
       name: "root",

@@ -68,6 +68,20 @@ export interface ClusterView {
   config: JsonObject;
   thresholds: readonly Thresholds[];
   hosts(): readonly HostView[];
+  /**
+   * For a cluster from CDS: the `version_info` of the update that added or last changed it and
+   * when (RFC 3339), for `/config_dump` `dynamic_active_clusters`. Absent or null: static.
+   */
+  apiUpdate?: { version_info: string; last_updated: string } | null;
+}
+
+/** One ClusterLoadAssignment accepted from EDS, as `/config_dump?include_eds` shows it. */
+export interface EndpointConfigView {
+  version_info: string;
+  /** The assignment with its `@type` (v3 type URL). */
+  endpoint_config: JsonObject;
+  /** RFC 3339 time of the update. */
+  last_updated: string;
 }
 
 /** The cluster manager, as the admin interface sees it. */
@@ -75,6 +89,8 @@ export interface ClusterManagerView {
   /** The version of the last CDS update; `null` when CDS is not set up. */
   versionInfo(): string | null;
   clusters(): readonly ClusterView[];
+  /** EDS assignments for `dynamic_endpoint_configs` (absent: none). */
+  dynamicEndpointConfigs?(): readonly EndpointConfigView[];
 }
 
 /** `traffic_direction` of a listener. */
@@ -121,6 +137,15 @@ export interface LoggingView {
   reopen(): Promise<void>;
 }
 
+/** The init managers, as `/init_dump` sees them (`src/server/init_manager.ts` builds them). */
+export interface InitView {
+  /**
+   * One `{name, target_names}` per init manager of `component` (every manager without one),
+   * listing its unready targets; empty once start-up has finished.
+   */
+  dump(component?: string): ReadonlyArray<{ name: string; target_names: readonly string[] }>;
+}
+
 /** Everything an admin handler can reach. */
 export interface ServerContext {
   options: Options;
@@ -144,4 +169,6 @@ export interface ServerContext {
   hotRestartVersion: string;
   /** Begins a clean shutdown; resolves when every listener is closed. */
   shutdown(): Promise<void>;
+  /** The init managers (`/init_dump`); absent: nothing is waited for. */
+  init?: InitView;
 }

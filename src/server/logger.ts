@@ -157,7 +157,8 @@ export class FileSink implements LogSink {
   #timer: ReturnType<typeof setInterval> | undefined;
   #writeFailed = false;
   #onUnload = () => this.flush();
-  constructor(readonly path: string, readonly flushIntervalMs = 10_000) {
+  /** `flushIntervalMs`: `--file-flush-interval-msec` (its default comes from the options table). */
+  constructor(readonly path: string, readonly flushIntervalMs: number) {
     this.#open();
   }
   #open() {

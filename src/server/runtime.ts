@@ -23,6 +23,7 @@
  * @module
  */
 import type { Bootstrap, Json, JsonObject } from "../config/bootstrap_types.ts";
+import { upgradeRuntime } from "../config/bootstrap_upgrade.ts";
 import type { RuntimeView } from "./context.ts";
 import type { Scope } from "../stats/types.ts";
 
@@ -174,23 +175,8 @@ export class LayeredRuntime implements RuntimeView {
         stats,
       );
     }
-    const old = (b.runtime ?? {}) as Record<string, unknown>;
-    const specs: LayerSpec[] = [{ name: "base", static_layer: old.base ?? {} }];
-    if (typeof old.symlink_root === "string" && old.symlink_root) {
-      specs.push({
-        name: "root",
-        disk_layer: { symlink_root: old.symlink_root, subdirectory: old.subdirectory ?? "" },
-      });
-      specs.push({
-        name: "override",
-        disk_layer: {
-          symlink_root: old.symlink_root,
-          subdirectory: old.override_subdirectory ?? "",
-          append_service_cluster: true,
-        },
-      });
-    }
-    specs.push({ name: "admin", admin_layer: {} });
+    // A v2 `runtime` block (a bootstrap that was not loaded through the upgrade).
+    const specs = upgradeRuntime((b.runtime ?? {}) as JsonObject).layers as LayerSpec[];
     return new LayeredRuntime(specs.map((l, i) => buildLayer(l, i, serviceCluster)), stats);
   }
 

@@ -6,6 +6,12 @@
  * SIGINT (exit 0). SIGUSR1 reopens the logs. The PID is logged at start-up, so operators signal
  * the right process (under `npx`, the parent is Node.js); a Deno other than 2.9.1 is warned about.
  *
+ * Start-up is tracked by init managers (`init_manager.ts`): `init manager Server` holds a target
+ * per cluster, each listener has `init manager Listener <name>` with a target for itself; each is
+ * ready once what it stands for has started, and the server is LIVE when all are. `startServer`
+ * resolves once the admin listener, clusters and listeners are up, LIVE or (while a target added
+ * through {@linkcode StartSettings.onInit} is still pending) INITIALIZING.
+ *
  * @example
  * ```ts ignore
  * import { startServer } from "./server.ts";
@@ -36,6 +42,7 @@ import type {
 } from "./context.ts";
 import { LayeredRuntime, RuntimeConfigError } from "./runtime.ts";
 import { ServerStateMachine } from "./state.ts";
+import { type InitManager, InitManagers } from "./init_manager.ts";
 import { denoVersionWarning, Signals } from "./lifecycle.ts";
 import { detectFeatures } from "./lifecycle_features.ts";
 import { ListenerManager } from "../listener/listener_manager.ts";
@@ -45,7 +52,7 @@ import { type AdminListener, startAdminListener } from "../admin/admin_listener.
 import { closeHystrixStreams, hystrixFlush } from "../admin/hystrix_handler.ts";
 import { detachTap } from "../admin/tap_handler.ts";
 import { stopProfilers } from "../admin/profiling_handler.ts";
-import { collectCertificates, daysUntilFirstCertExpiring } from "../admin/certs.ts";
+import { collectCertificates, daysUntil, firstCertExpiry } from "../admin/certs.ts";
 
 /** A running server. */
 export interface RunningServer {
@@ -66,6 +73,11 @@ export interface StartSettings {
   logging?: Logging;
   /** Unknown bootstrap fields accepted by `--allow-unknown-static-fields`, by path. */
   unknownStaticFields?: readonly string[];
+  /**
+   * Called with `init manager Server` before start-up waits on it: add the targets the server
+   * must wait for (`manager.add("name")` returns a target; call its `ready()` when done).
+   */
+  onInit?: (server: InitManager) => void;
 }
 
 class Server implements ServerContext {
@@ -85,6 +97,7 @@ class Server implements ServerContext {
     readonly runtime: RuntimeView,
     readonly logging: Logging,
     readonly features: ReadonlySet<Feature>,
+    readonly init: InitManagers,
     readonly machine: ServerStateMachine,
   ) {
     this.hotRestartVersion = hotRestartVersion(options);
@@ -165,7 +178,9 @@ export async function startServer(
       log("warning", `unknown field ${p} (accepted because of --allow-unknown-static-fields)`);
     }
 
-    const machine = new ServerStateMachine();
+    const init = new InitManagers();
+    const serverInit = init.create("server", "Server");
+    const machine = new ServerStateMachine(init);
     const server = new Server(
       options,
       bootstrap,
@@ -173,9 +188,9 @@ export async function startServer(
       runtime,
       logging,
       detectFeatures(options, bootstrap),
+      init,
       machine,
     );
-    machine.initializing();
 
     const cm = new ClusterManager(clusters, {
       stats: store,
@@ -183,6 +198,7 @@ export async function startServer(
     });
     server.clusters = cm;
     cleanups.push(() => cm.close());
+    const clusterTargets = cm.clusters().map((c) => serverInit.add(`cluster ${c.name}`));
     const lm = new ListenerManager(
       (bootstrap.static_resources?.listeners ?? []) as JsonObject[],
       {
@@ -197,6 +213,10 @@ export async function startServer(
     );
     server.listeners = lm;
     cleanups.push(() => lm.close());
+    const listenerTargets = lm.listeners().map((l) =>
+      init.create("listener", `Listener ${l.name}`).add(`listener ${l.name}`)
+    );
+    settings.onInit?.(serverInit);
 
     const route = createAdminRouter(server, { handlers: ADMIN_HANDLERS });
     let admin: AdminListener | null;
@@ -210,28 +230,38 @@ export async function startServer(
       log("info", `admin address: ${admin.address}`);
     }
 
+    let stopping: Promise<void> | null = null;
     const began = performance.now();
+    init.initialize(() => {
+      if (stopping) return;
+      store.scope("server").histogram("initialization_time_ms", "milliseconds")
+        .record(Math.round(performance.now() - began));
+      log("info", "all init targets are ready: server is LIVE");
+      // Start-up lines (the PID among them) reach a --log-path file now, not at the next flush.
+      logging.flush();
+      // Sort names and build the Prometheus index now, in slices, so the first /stats or scrape
+      // does not pay for it.
+      void store.settleInBackground(true);
+    });
     await cm.start();
+    for (const t of clusterTargets) t.ready();
     await lm.start();
-    machine.live();
-    store.scope("server").histogram("initialization_time_ms", "milliseconds")
-      .record(Math.round(performance.now() - began));
-    log("info", "all clusters and listeners started: server is LIVE");
-    // Start-up lines (the PID among them) reach a --log-path file now, not at the next flush.
-    logging.flush();
-    // Sort names and build the Prometheus index now, in slices, so the first /stats or scrape
-    // does not pay for it.
-    void store.settleInBackground(true);
+    for (const t of listenerTargets) t.ready();
+    if (machine.state(false) !== "LIVE") {
+      log("info", `waiting for init targets: ${JSON.stringify(init.dump())}`);
+    }
 
+    // Static certificates do not change while the server runs: read and parse them once here,
+    // not (synchronously, for every cluster and listener) on each stats flush.
+    const certExpiry = firstCertExpiry(collectCertificates(server, Date.now()));
     const detachStats = attachServerStats(store, () => ({
       state: server.state(),
       uptimeSeconds: (Date.now() - server.startedAt) / 1000,
       concurrency: options.concurrency,
       hotRestartEpoch: options.restart_epoch,
-      daysUntilFirstCertExpiring: (() => {
-        const certs = collectCertificates(server, Date.now());
-        return certs.length ? daysUntilFirstCertExpiring(certs) : undefined;
-      })(),
+      daysUntilFirstCertExpiring: certExpiry === undefined
+        ? undefined
+        : daysUntil(certExpiry, Date.now()),
       version: server.version,
     }));
     // After the flush has closed the histogram intervals.
@@ -253,7 +283,6 @@ export async function startServer(
     });
     if (settings.signals !== false) signals.start();
 
-    let stopping: Promise<void> | null = null;
     const shutdown = (): Promise<void> => {
       stopping ??= (async () => {
         machine.startDraining();

@@ -5,6 +5,7 @@ import { parseArgs } from "../cli/args.ts";
 import type { Bootstrap } from "../config/bootstrap_types.ts";
 import { ConfigLoadError } from "../config/errors.ts";
 import { createLogging } from "./logger.ts";
+import type { InitTarget } from "./init_manager.ts";
 import { startServer } from "./server.ts";
 
 const FIXTURE = new URL("../../fixtures/admin/basic.yaml", import.meta.url);
@@ -52,6 +53,48 @@ Deno.test("admin.general.config-address, admin.states.quitquitquit: serves the a
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("admin.states.server-live-ready, admin.endpoints.init_dump: an unready init target keeps the server INITIALIZING, /ready 503 and /init_dump shows it; after ready, LIVE", async () => {
+  let pending!: InitTarget;
+  const b = fixture();
+  b.static_resources!.listeners = [{
+    name: "tcp",
+    address: { socket_address: { address: "127.0.0.1", port_value: 0 } },
+    filter_chains: [{
+      filters: [{
+        name: "proxy.filters.network.tcp_proxy",
+        typed_config: { stat_prefix: "tcp", cluster: "backend" },
+      }],
+    }],
+  }];
+  const running = await startServer(parseArgs(["--config-yaml", "{}"]), b, {
+    signals: false,
+    logging: quietLogging([]),
+    onInit: (server) => pending = server.add("cluster eds_backend"),
+  });
+  try {
+    const base = `http://${running.adminAddress}`;
+    const ready = await fetch(`${base}/ready`);
+    assert.equal(ready.status, 503);
+    assert.equal(await ready.text(), "INITIALIZING\n");
+    const dump = await (await fetch(`${base}/init_dump`)).json();
+    const server = dump.unready_targets_dumps[0];
+    assert.equal(server.name, "init manager Server");
+    assert.deepEqual(server.target_names, ["target cluster eds_backend"]);
+    const listeners = await (await fetch(`${base}/init_dump?mask=listener`)).json();
+    assert.deepEqual(listeners, { unready_targets_dumps: [{ name: "init manager Listener tcp" }] });
+    const info = await (await fetch(`${base}/server_info`)).json();
+    assert.equal(info.state, "INITIALIZING");
+    pending.ready();
+    const live = await fetch(`${base}/ready`);
+    assert.equal(live.status, 200);
+    assert.equal(await live.text(), "LIVE\n");
+    assert.equal(await (await fetch(`${base}/init_dump`)).text(), "{}\n");
+  } finally {
+    await running.shutdown();
+  }
+  assert.equal(await running.finished, 0);
 });
 
 Deno.test("admin.general.config-address: no admin block, no admin listener", async () => {

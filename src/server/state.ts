@@ -1,58 +1,48 @@
 /**
- * The server state: PRE_INITIALIZING → INITIALIZING (clusters and listeners starting) → LIVE,
+ * The server state, derived as Envoy's `serverState` does from the init managers: Uninitialized
+ * → PRE_INITIALIZING, Initializing (some target not ready) → INITIALIZING, Initialized → LIVE,
  * shown as DRAINING while health checks are failed by `/healthcheck/fail` or the server is
- * draining (Envoy's `serverState`: an initialized server is DRAINING when health checks fail).
- * The numbers are `envoy.admin.v3.ServerInfo.State`'s, which the `server.state` gauge holds.
+ * draining. The `server.state` gauge holds the `ServerInfo.State` number
+ * (`SERVER_STATE_NUMBERS` in `src/stats/server_stats.ts`).
  *
  * @example
  * ```ts
+ * import { InitManagers } from "./init_manager.ts";
  * import { ServerStateMachine } from "./state.ts";
- * const s = new ServerStateMachine();
- * s.initializing();
- * s.live();
+ * const init = new InitManagers();
+ * const s = new ServerStateMachine(init);
+ * s.state(false); // "PRE_INITIALIZING"
+ * init.initialize(() => {});
  * s.state(false); // "LIVE"
  * s.state(true); // "DRAINING"
  * ```
  * @module
  */
 import type { ServerState } from "./context.ts";
+import type { InitState } from "./init_manager.ts";
 
-/** `ServerInfo.State` enum numbers. */
-export const STATE_NUMBER: Readonly<Record<ServerState, number>> = {
-  LIVE: 0,
-  DRAINING: 1,
-  PRE_INITIALIZING: 2,
-  INITIALIZING: 3,
+const PHASE: Readonly<Record<InitState, ServerState>> = {
+  Uninitialized: "PRE_INITIALIZING",
+  Initializing: "INITIALIZING",
+  Initialized: "LIVE",
 };
 
-/** Tracks the start-up phase and draining; computes the visible state. */
+/** Computes the visible state from the start-up state and draining. */
 export class ServerStateMachine {
-  #phase: "PRE_INITIALIZING" | "INITIALIZING" | "LIVE" = "PRE_INITIALIZING";
   #draining = false;
 
-  /** Clusters and listeners are starting. */
-  initializing(): void {
-    if (this.#phase === "PRE_INITIALIZING") this.#phase = "INITIALIZING";
-  }
-
-  /** Start-up finished. */
-  live(): void {
-    this.#phase = "LIVE";
-  }
+  /** `init`: where start-up is (an `InitManagers`, or one `InitManager`). */
+  constructor(readonly init: { readonly state: InitState }) {}
 
   /** The server drains (shutdown or a drain sequence): it shows DRAINING from now on. */
   startDraining(): void {
     this.#draining = true;
   }
 
-  /** Whether start-up has finished. */
-  get initialized(): boolean {
-    return this.#phase === "LIVE";
-  }
-
   /** The visible state, given whether health checks are failed by the admin. */
   state(healthCheckFailed: boolean): ServerState {
-    if (this.#phase !== "LIVE") return this.#phase;
+    const phase = PHASE[this.init.state];
+    if (phase !== "LIVE") return phase;
     return healthCheckFailed || this.#draining ? "DRAINING" : "LIVE";
   }
 }

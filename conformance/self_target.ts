@@ -1,0 +1,104 @@
+/**
+ * Our own proxy as a conformance target: `mod.ts` serving `fixtures/conformance/bootstrap.yaml`
+ * on free ports with `--enable-mutex-tracing`, its admin address read from
+ * `--admin-address-path`. The self test and the conformance benchmark both run the suite
+ * against it.
+ *
+ * @example
+ * ```ts ignore
+ * import { selfTargetArgs, startSelfTarget } from "./self_target.ts";
+ * const target = await startSelfTarget(dir, 10_000);
+ * if (target.address) await runConformance(selfTargetArgs(target.address, "1"));
+ * await target.stop();
+ * ```
+ * @module
+ */
+
+const root = new URL("../", import.meta.url).pathname;
+
+/** A started `mod.ts`. */
+export interface SelfTarget {
+  child: Deno.ChildProcess;
+  /** `ip:port` of the admin interface; null when none was written in time or the proxy exited. */
+  address: string | null;
+  /** Sends SIGTERM (unless it already exited) and waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Waits up to `ms` for the admin address the proxy writes to `file`. */
+async function waitForAddress(
+  file: string,
+  child: Deno.ChildProcess,
+  ms: number,
+): Promise<string | null> {
+  let exited = false;
+  child.status.then(() => exited = true);
+  for (let waited = 0; waited < ms && !exited; waited += 100) {
+    try {
+      const a = (await Deno.readTextFile(file)).trim();
+      if (/:\d+$/.test(a)) return a;
+    } catch { /* not written yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
+}
+
+/**
+ * Starts `mod.ts` with its admin address file in `dir`, waiting up to `ms` for the address.
+ *
+ * @param dir a directory the caller owns (and removes)
+ * @param ms how long to wait for the admin address
+ */
+export async function startSelfTarget(dir: string, ms: number): Promise<SelfTarget> {
+  const addressFile = `${dir}/admin.txt`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      `${root}mod.ts`,
+      "-c",
+      `${root}fixtures/conformance/bootstrap.yaml`,
+      "--enable-mutex-tracing",
+      "--admin-address-path",
+      addressFile,
+    ],
+    cwd: root,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const address = await waitForAddress(addressFile, child, ms);
+  return {
+    child,
+    address,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* it already exited (after /quitquitquit) */ }
+      await child.status;
+    },
+  };
+}
+
+/**
+ * The runner arguments that point the suite at a self target: base URL, `mod.ts` as the
+ * command, the empty expectations file and the seed.
+ *
+ * @example
+ * ```ts
+ * import { selfTargetArgs } from "./self_target.ts";
+ * selfTargetArgs("127.0.0.1:9901", "7").slice(0, 2); // ["--base-url", "http://127.0.0.1:9901"]
+ * ```
+ */
+export function selfTargetArgs(address: string, seed: string): string[] {
+  return [
+    "--base-url",
+    `http://${address}`,
+    "--command",
+    `${Deno.execPath()} run -A ${root}mod.ts`,
+    "--expectations",
+    `${root}conformance/expectations/proxyspec.yaml`,
+    "--seed",
+    seed,
+  ];
+}
