@@ -9,7 +9,7 @@
  * ```
  * @module
  */
-import type { EffectiveCluster } from "../config/effective_cluster.ts";
+import type { EffectiveCluster, EffectiveHost } from "../config/effective_cluster.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { ClusterView, Thresholds } from "../server/context.ts";
 import type { Scope } from "../stats/types.ts";
@@ -35,19 +35,28 @@ export interface HostPools {
 export class Cluster implements ClusterView {
   readonly name: string;
   readonly statName: string;
-  readonly addedViaApi = false;
+  /** True for clusters from CDS. */
+  readonly addedViaApi: boolean;
+  /** The CDS update that added or last changed this cluster; null when static. */
+  apiUpdate: { version_info: string; last_updated: string } | null = null;
   readonly config: JsonObject;
   readonly thresholds: readonly Thresholds[];
   readonly stats: ClusterStats;
   readonly breakers: [CircuitBreaker, CircuitBreaker];
-  readonly lb: LoadBalancer;
+  /** Rebuilt whenever the host set changes. */
+  lb: LoadBalancer;
+  /** False until the first discovery update (EDS, DNS) was applied or failed; static: true. */
+  initialized: boolean;
   /** Route timeouts of this cluster's requests. */
   readonly deadlines = new DeadlineQueue();
-  readonly #hosts: Host[];
+  #hosts: Host[];
   readonly #pools = new Map<Host, HostPools>();
+  /** Pools of removed hosts that still had requests in flight. */
+  readonly #retired = new Map<Host, HostPools>();
 
   /** Builds the cluster under the root scope (`cluster.<stat_name>`). */
-  constructor(readonly effective: EffectiveCluster, root: Scope) {
+  constructor(readonly effective: EffectiveCluster, root: Scope, addedViaApi = false) {
+    this.addedViaApi = addedViaApi;
     this.name = effective.name;
     this.statName = effective.statName;
     this.config = effective.config;
@@ -58,15 +67,75 @@ export class Cluster implements ClusterView {
       new CircuitBreaker(effective.thresholds[0], scope),
       new CircuitBreaker(effective.thresholds[1], scope),
     ];
-    this.#hosts = effective.hosts.map((h) => new Host(h));
-    this.lb = createLoadBalancer(effective.lbPolicy, this.#hosts, {
-      choiceCount: effective.leastRequest.choiceCount,
-      panicThreshold: effective.healthyPanicThreshold,
-    });
-    this.stats.membership_total.set(this.#hosts.length);
-    this.stats.membership_healthy.set(this.#hosts.filter((h) => h.healthy()).length);
+    // Discovered clusters (EDS, DNS) have no hosts until their first update.
+    this.initialized = effective.type === "STATIC";
+    this.#hosts = effective.type === "STATIC" ? effective.hosts.map((h) => new Host(h)) : [];
+    this.lb = this.#newLb();
+    this.#setMembership();
     this.stats.membership_degraded.set(0);
     this.stats.membership_excluded.set(0);
+  }
+
+  #newLb(): LoadBalancer {
+    return createLoadBalancer(this.effective.lbPolicy, this.#hosts, {
+      choiceCount: this.effective.leastRequest.choiceCount,
+      panicThreshold: this.effective.healthyPanicThreshold,
+    });
+  }
+
+  #setMembership() {
+    this.stats.membership_total.set(this.#hosts.length);
+    this.stats.membership_healthy.set(this.#hosts.filter((h) => h.healthy()).length);
+  }
+
+  /**
+   * Replaces the host set with `next` (a discovery update). A host whose address and port stay
+   * keeps its {@linkcode Host} object, statistics and connections and takes the new weight,
+   * priority, locality, metadata and health status; removed hosts' idle connections close (busy
+   * ones when their last request ends, checked at each update and at close). Returns how many
+   * hosts were added and removed.
+   */
+  updateHosts(next: readonly EffectiveHost[]): { added: number; removed: number } {
+    const old = new Map<string, Host[]>();
+    for (const h of this.#hosts) {
+      const list = old.get(h.key) ?? [];
+      list.push(h);
+      old.set(h.key, list);
+    }
+    let added = 0;
+    const hosts = next.map((e) => {
+      const key = e.address.includes(":") ? `[${e.address}]:${e.port}` : `${e.address}:${e.port}`;
+      const kept = old.get(key)?.shift();
+      if (kept) {
+        kept.update(e);
+        return kept;
+      }
+      added++;
+      return new Host(e);
+    });
+    let removed = 0;
+    for (const list of old.values()) {
+      for (const h of list) {
+        removed++;
+        const p = this.#pools.get(h);
+        this.#pools.delete(h);
+        if (p) this.#retired.set(h, p);
+      }
+    }
+    this.#hosts = hosts;
+    this.lb = this.#newLb();
+    this.#setMembership();
+    this.#sweepRetired(false);
+    return { added, removed };
+  }
+
+  #sweepRetired(all: boolean) {
+    for (const [h, p] of this.#retired) {
+      if (!all && h.stats.rq_active.value() > 0) continue;
+      for (const x of p.h1) x?.close();
+      for (const x of p.h2) x?.close();
+      this.#retired.delete(h);
+    }
   }
 
   /** The hosts, in configuration order. */
@@ -125,6 +194,7 @@ export class Cluster implements ClusterView {
       for (const x of p.h2) x?.close();
     }
     this.#pools.clear();
+    this.#sweepRetired(true);
     this.deadlines.close();
   }
 }

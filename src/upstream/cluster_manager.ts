@@ -1,6 +1,8 @@
 /**
  * The cluster manager: the running clusters by name, what `/clusters` reads, and the check that
- * rejects cluster settings this proxy core cannot honour (rather than ignoring them).
+ * rejects cluster settings this proxy core cannot honour (rather than ignoring them). Clusters are
+ * STATIC, STRICT_DNS / LOGICAL_DNS (`dns.ts`) or EDS from a file (`eds.ts`); with `deps.cds` the
+ * set itself comes from a CDS file (added, changed, removed; discovered ones warm first).
  *
  * @example
  * ```ts ignore
@@ -19,11 +21,30 @@ import type { ClusterManagerView } from "../server/context.ts";
 import type { Scope } from "../stats/types.ts";
 import { Cluster } from "./cluster.ts";
 import { LB_FACTORIES } from "./lb/load_balancer.ts";
+import { type DynamicFieldOptions, DynamicFieldPolicy } from "../config/dynamic_fields.ts";
+import { EdsUpdater, type EndpointConfig } from "./eds.ts";
+import { edsSourceOf, fileSourceOf } from "./eds_source.ts";
+import { DnsUpdater, type Resolver } from "./dns.ts";
+import { dnsSupportErrors } from "./dns_support.ts";
+import type { JsonObject } from "../config/bootstrap_types.ts";
+import { checkDynamicClusters } from "../config/dynamic_clusters.ts";
+import { type DiscoveryResponse, FilesystemSubscription } from "../config/subscription.ts";
 
 /** What the cluster manager needs. */
 export interface ClusterManagerDeps {
   stats: Scope;
   log?: (level: string, msg: string) => void;
+  /**
+   * The command line; `reject_unknown_dynamic_fields` and `ignore_unknown_dynamic_fields` decide
+   * how unknown fields of dynamic (EDS) resources are treated. Unset: accepted with warnings.
+   */
+  options?: DynamicFieldOptions;
+  /** `dynamic_resources.cds_config` of the bootstrap: CDS from the file it names. */
+  cds?: JsonObject;
+  /** Resolver of STRICT_DNS / LOGICAL_DNS clusters (default: the system resolver). */
+  dnsResolver?: Resolver;
+  /** Debounce of config-file events in ms (tests shorten it; default 50). */
+  fileDebounceMs?: number;
 }
 
 /**
@@ -52,11 +73,17 @@ export function checkClusterSupport(
           "upstream_bind_config is not supported: Deno.connect cannot bind a local source address",
       });
     }
-    if (c.type !== "STATIC") {
+    if (c.type === "EDS") {
+      const src = edsSourceOf(c.config);
+      if (!src.ok) errors.push({ path: `${at}.${src.at}`, rule: "", message: src.message });
+    } else if (c.type === "STRICT_DNS" || c.type === "LOGICAL_DNS") {
+      for (const e of dnsSupportErrors(c)) errors.push({ ...e, path: `${at}.${e.path}` });
+    } else if (c.type !== "STATIC") {
       errors.push({
         path: `${at}.type`,
         rule: "",
-        message: `cluster type ${c.type} is not implemented yet (only STATIC)`,
+        message: `cluster type ${c.type} is not implemented yet (only STATIC, STRICT_DNS, ` +
+          "LOGICAL_DNS and EDS)",
       });
     }
     c.hosts.forEach((h, j) => {
@@ -72,54 +99,212 @@ export function checkClusterSupport(
   return errors;
 }
 
-/** Owns every cluster. */
+/** A running cluster and its EDS updater. */
+interface Entry {
+  cluster: Cluster;
+  eds: EdsUpdater | null;
+  dns: DnsUpdater | null;
+}
+
+/** Owns every cluster: static ones, and those from CDS when `deps.cds` names a file. */
 export class ClusterManager implements ClusterManagerView {
-  readonly #clusters = new Map<string, Cluster>();
-  readonly #list: Cluster[] = [];
+  readonly #active = new Map<string, Entry>();
+  readonly #warming = new Map<string, Entry>();
+  readonly #static = new Set<string>();
+  #list: Cluster[] = [];
+  readonly #pending = new Set<Promise<void>>();
+  readonly #cds: FilesystemSubscription | null = null;
+  #cdsVersion = "";
+  #closed = false;
+  readonly #log: (level: string, msg: string) => void;
+  readonly #cm: Scope;
+  /** How unknown fields of dynamic resources are treated (one policy per process). */
+  readonly policy: DynamicFieldPolicy;
 
   /** Builds every cluster; throws {@linkcode ConfigLoadError} for unsupported settings. */
   constructor(clusters: EffectiveCluster[], readonly deps: ClusterManagerDeps) {
     const errors = checkClusterSupport(clusters);
-    if (errors.length) throw new ConfigLoadError(errors);
-    for (const c of clusters) {
-      const cl = new Cluster(c, deps.stats);
-      this.#clusters.set(c.name, cl);
-      this.#list.push(cl);
+    const cdsSource = deps.cds ? fileSourceOf(deps.cds, "dynamic_resources.cds_config") : null;
+    if (cdsSource && !cdsSource.ok) {
+      errors.push({ path: cdsSource.at, rule: "", message: cdsSource.message });
     }
-    const cm = deps.stats.scope("cluster_manager");
-    cm.gauge("active_clusters").set(this.#list.length);
-    cm.gauge("warming_clusters").set(0);
-    cm.counter("cluster_added").inc(this.#list.length);
-    for (const n of ["cluster_modified", "cluster_removed", "cluster_updated"]) cm.counter(n);
+    if (errors.length) throw new ConfigLoadError(errors);
+    this.#log = deps.log ?? (() => {});
+    this.policy = DynamicFieldPolicy.fromOptions(deps.options, deps.stats, this.#log);
+    for (const c of clusters) {
+      this.#active.set(c.name, this.#entry(c, false));
+      this.#static.add(c.name);
+    }
+    this.#cm = deps.stats.scope("cluster_manager");
+    this.#cm.counter("cluster_added").inc(this.#active.size);
+    for (const n of ["cluster_modified", "cluster_removed", "cluster_updated"]) this.#cm.counter(n);
+    this.#changed();
+    if (cdsSource?.ok) {
+      this.#cds = new FilesystemSubscription(cdsSource.path, this.#cm.scope("cds"), {
+        onConfigUpdate: (r) => this.#applyCds(r),
+        onConfigUpdateFailed: () => {},
+      }, {
+        policy: this.policy,
+        log: (level, msg) => this.#log(level, `cds: ${msg}`),
+        debounceMs: deps.fileDebounceMs,
+      });
+    }
   }
 
-  /** Starts background work (none for static clusters yet). */
-  start(): Promise<void> {
-    return Promise.resolve();
+  #entry(c: EffectiveCluster, viaApi: boolean): Entry {
+    const cluster = new Cluster(c, this.deps.stats, viaApi);
+    const src = c.type === "EDS" ? edsSourceOf(c.config) : null;
+    const eds = src?.ok
+      ? new EdsUpdater(cluster, src, {
+        policy: this.policy,
+        log: this.#log,
+        debounceMs: this.deps.fileDebounceMs,
+      })
+      : null;
+    const dns = c.type === "STRICT_DNS" || c.type === "LOGICAL_DNS"
+      ? new DnsUpdater(cluster, { resolver: this.deps.dnsResolver, log: this.#log })
+      : null;
+    return { cluster, eds, dns };
   }
 
-  /** Closes every pooled connection. */
-  close(): Promise<void> {
-    for (const c of this.#list) c.close();
-    return Promise.resolve();
+  #changed() {
+    this.#list = [...this.#active.values()].map((e) => e.cluster);
+    this.#cm.gauge("active_clusters").set(this.#active.size);
+    this.#cm.gauge("warming_clusters").set(this.#warming.size);
   }
 
-  /** The cluster named `name`. */
+  #track(p: Promise<void>) {
+    this.#pending.add(p);
+    void p.finally(() => this.#pending.delete(p));
+  }
+
+  #retire(e: Entry) {
+    this.#track((async () => {
+      await e.eds?.close();
+      await e.dns?.close();
+      e.cluster.close();
+    })());
+  }
+
+  /** Applies a CDS update; throws (rejecting the whole update) before changing anything. */
+  #applyCds(r: DiscoveryResponse) {
+    if (this.#closed) return;
+    const clusters = checkDynamicClusters(r.resources, this.policy);
+    const problems = checkClusterSupport(clusters, "resources").map((e) =>
+      `${e.path}: ${e.message}`
+    );
+    clusters.forEach((c, i) => {
+      if (this.#static.has(c.name)) {
+        problems.push(`resources[${i}].name: cluster "${c.name}" is static; CDS cannot change it`);
+      }
+    });
+    if (problems.length) throw new Error(problems.join("; "));
+    const names = new Set(clusters.map((c) => c.name));
+    for (const map of [this.#active, this.#warming]) {
+      for (const [name, e] of map) {
+        if (this.#static.has(name) || names.has(name)) continue;
+        map.delete(name);
+        this.#retire(e);
+        if (map === this.#active) this.#cm.counter("cluster_removed").inc();
+      }
+    }
+    for (const c of clusters) {
+      const old = this.#warming.get(c.name) ?? this.#active.get(c.name);
+      if (old && JSON.stringify(old.cluster.config) === JSON.stringify(c.config)) continue;
+      this.#cm.counter(old ? "cluster_modified" : "cluster_added").inc();
+      const w = this.#warming.get(c.name);
+      if (w) this.#retire(w);
+      const e = this.#entry(c, true);
+      e.cluster.apiUpdate = {
+        version_info: r.version_info,
+        last_updated: new Date().toISOString(),
+      };
+      const warm = e.eds?.start() ?? e.dns?.start();
+      if (!warm) {
+        this.#warming.delete(c.name);
+        this.#promote(c.name, e);
+        continue;
+      }
+      // A discovered cluster warms until its first update; the previous version serves meanwhile.
+      this.#warming.set(c.name, e);
+      this.#track(
+        warm.then(() => {
+          if (this.#warming.get(c.name) !== e) return;
+          this.#warming.delete(c.name);
+          this.#promote(c.name, e);
+        }),
+      );
+    }
+    this.#cdsVersion = r.version_info;
+    this.#changed();
+    this.#log("info", `cds: update ${r.version_info}: ${clusters.length} clusters`);
+  }
+
+  #promote(name: string, e: Entry) {
+    const old = this.#active.get(name);
+    if (old) this.#retire(old);
+    this.#active.set(name, e);
+    this.#changed();
+  }
+
+  /**
+   * Starts EDS subscriptions, then CDS; resolves when every EDS cluster has had its first update
+   * (or its first read failed: start-up goes on, the cluster has no hosts until a good update)
+   * and the clusters of the first CDS update have warmed.
+   */
+  async start(): Promise<void> {
+    await Promise.all([...this.#active.values()].map((e) => e.eds?.start() ?? e.dns?.start()));
+    await this.#cds?.start();
+    await Promise.all([...this.#pending]);
+  }
+
+  /** Stops subscriptions and closes every pooled connection. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#cds?.close();
+    for (const map of [this.#active, this.#warming]) {
+      for (const e of map.values()) this.#retire(e);
+      map.clear();
+    }
+    while (this.#pending.size) await Promise.all([...this.#pending]);
+  }
+
+  /** The EDS updater of a cluster (active, else warming), when it is an EDS cluster. */
+  eds(name: string): EdsUpdater | undefined {
+    return (this.#active.get(name)?.eds ?? this.#warming.get(name)?.eds) || undefined;
+  }
+
+  /** Re-reads the CDS file now (no-op without CDS). */
+  refreshCds(): Promise<void> {
+    return this.#cds?.refresh() ?? Promise.resolve();
+  }
+
+  /** Accepted EDS assignments (`/config_dump?include_eds` `dynamic_endpoint_configs`). */
+  dynamicEndpointConfigs(): EndpointConfig[] {
+    const out: EndpointConfig[] = [];
+    for (const e of this.#active.values()) {
+      const c = e.eds?.endpointConfig();
+      if (c) out.push(c);
+    }
+    return out;
+  }
+
+  /** The active cluster named `name` (warming clusters are not served yet). */
   get(name: string): Cluster | undefined {
-    return this.#clusters.get(name);
+    return this.#active.get(name)?.cluster;
   }
 
-  /** Cluster names. */
+  /** Names of the active clusters. */
   names(): ReadonlySet<string> {
-    return new Set(this.#clusters.keys());
+    return new Set(this.#active.keys());
   }
 
-  /** `null`: CDS is not set up (`version_info::static`). */
+  /** The `version_info` of the last CDS update (`""` before one); `null` without CDS. */
   versionInfo(): string | null {
-    return null;
+    return this.#cds ? this.#cdsVersion : null;
   }
 
-  /** The clusters in configuration order. */
+  /** The active clusters: static ones in configuration order, then CDS ones. */
   clusters(): readonly Cluster[] {
     return this.#list;
   }

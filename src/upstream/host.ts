@@ -30,14 +30,14 @@ export const SUCCESS_RATE_MIN_VOLUME = 100;
 export class Host implements HostView {
   readonly address: string;
   readonly port: number;
-  readonly hostname: string;
-  readonly weight: number;
-  readonly region: string;
-  readonly zone: string;
-  readonly sub_zone: string;
-  readonly canary: boolean;
-  readonly priority: number;
-  readonly metadata: JsonObject;
+  hostname!: string;
+  weight!: number;
+  region!: string;
+  zone!: string;
+  sub_zone!: string;
+  canary!: boolean;
+  priority!: number;
+  metadata!: JsonObject;
   readonly stats: HostStats = newHostStats();
   readonly health: HealthFlags;
   /** `address:port` (IPv6 in brackets), as `/clusters` prints it. */
@@ -55,6 +55,20 @@ export class Host implements HostView {
   constructor(h: EffectiveHost) {
     this.address = h.address;
     this.port = h.port;
+    this.health = {
+      failed_active_hc: false,
+      failed_eds_health: false,
+      failed_outlier_check: false,
+    };
+    this.update(h);
+    this.key = h.address.includes(":") ? `[${h.address}]:${h.port}` : `${h.address}:${h.port}`;
+  }
+
+  /**
+   * Takes the facts of `h` (same address and port) from a new discovery update: weight,
+   * priority, locality, metadata, hostname and the EDS health status. Statistics stay.
+   */
+  update(h: EffectiveHost): void {
     this.hostname = h.hostname;
     this.weight = h.weight;
     this.region = h.region;
@@ -62,16 +76,14 @@ export class Host implements HostView {
     this.sub_zone = h.sub_zone;
     this.priority = h.priority;
     this.metadata = h.metadata;
-    const canary = (h.metadata?.["envoy.lb"] as JsonObject | undefined)?.canary ??
+    // `metadata` holds the `proxy.lb` / `envoy.lb` namespace (or, from older callers, both).
+    const canary = h.metadata?.canary ??
+      (h.metadata?.["envoy.lb"] as JsonObject | undefined)?.canary ??
       (h.metadata?.["proxy.lb"] as JsonObject | undefined)?.canary;
     this.canary = canary === true;
-    const eds = h.health_status ?? "";
-    this.health = {
-      failed_active_hc: false,
-      failed_eds_health: ["UNHEALTHY", "DRAINING", "TIMEOUT"].includes(eds),
-      failed_outlier_check: false,
-    };
-    this.key = h.address.includes(":") ? `[${h.address}]:${h.port}` : `${h.address}:${h.port}`;
+    this.health.failed_eds_health = ["UNHEALTHY", "DRAINING", "TIMEOUT"].includes(
+      h.health_status ?? "",
+    );
   }
 
   /** True when no health flag is set. */
