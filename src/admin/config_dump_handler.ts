@@ -159,23 +159,29 @@ export function buildConfigDumps(server: ServerContext, opts: { includeEds: bool
         last_updated: updated,
       })),
       dynamic_active_clusters: dynamicClusters.map((c) => ({
-        version_info: version ?? undefined,
+        version_info: c.apiUpdate?.version_info ?? version ?? undefined,
         cluster: { "@type": CLUSTER_TYPE, ...c.config },
-        last_updated: updated,
+        last_updated: c.apiUpdate?.last_updated ?? updated,
       })),
     },
   ];
   if (opts.includeEds) {
+    // EDS clusters' assignments come from their subscription, with its version; the others'
+    // are built from their hosts, static or dynamic by how the cluster was added.
+    const notEds = (c: ClusterView) => c.config.type !== "EDS";
     dumps.push({
       "@type": `${ADMIN}EndpointsConfigDump`,
-      static_endpoint_configs: staticClusters.map((c) => ({
+      static_endpoint_configs: staticClusters.filter(notEds).map((c) => ({
         endpoint_config: endpointConfig(c),
         last_updated: updated,
       })),
-      dynamic_endpoint_configs: dynamicClusters.map((c) => ({
-        endpoint_config: endpointConfig(c),
-        last_updated: updated,
-      })),
+      dynamic_endpoint_configs: [
+        ...dynamicClusters.filter(notEds).map((c) => ({
+          endpoint_config: endpointConfig(c),
+          last_updated: updated,
+        })),
+        ...(server.clusters.dynamicEndpointConfigs?.() ?? []),
+      ],
     });
   }
   dumps.push(

@@ -195,6 +195,10 @@ export async function startServer(
     const cm = new ClusterManager(clusters, {
       stats: store,
       log: (level, msg) => logging.log("upstream", level, msg),
+      options,
+      cds: (bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config as
+        | JsonObject
+        | undefined,
     });
     server.clusters = cm;
     cleanups.push(() => cm.close());
