@@ -774,6 +774,58 @@ export const CLUSTER_OBJECTS = [
     groupRequired: true,
   },
   {
+    id: "cluster.objects.core.config-source.path-config-source",
+    level: "MUST",
+    statement:
+      "`path_config_source` (v3) is a core.PathConfigSource message; exactly one member of group `config_source_specifier` is set.",
+    cite: {
+      section: "Cluster (configuration object)",
+      quote:
+        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
+    },
+    envoy:
+      "v3 ConfigSource adds `path_config_source` to the oneof (config/core/v3/config_source.proto); `path` is its deprecated v3 spelling.",
+    check: "internal",
+    message: "core.ConfigSource",
+    field: "path_config_source",
+    kind: "message",
+    type: "core.PathConfigSource",
+    group: "config_source_specifier",
+    groupRequired: true,
+  },
+  {
+    id: "cluster.objects.core.path-config-source.path",
+    level: "MUST",
+    statement: "`path` of a core.PathConfigSource names the watched file and is required.",
+    cite: {
+      section: "Cluster (configuration object)",
+      quote:
+        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
+    },
+    envoy: "PathConfigSource.path: string, min_len 1 (config/core/v3/config_source.proto).",
+    check: "internal",
+    message: "core.PathConfigSource",
+    field: "path",
+    kind: "string",
+    required: true,
+  },
+  {
+    id: "cluster.objects.core.path-config-source.watched-directory",
+    level: "MAY",
+    statement:
+      "`watched_directory` of a core.PathConfigSource names a directory whose moves trigger a reload.",
+    cite: {
+      section: "Cluster (configuration object)",
+      quote:
+        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
+    },
+    envoy: "PathConfigSource.watched_directory: core.WatchedDirectory {path}.",
+    check: "internal",
+    message: "core.PathConfigSource",
+    field: "watched_directory",
+    kind: "struct",
+  },
+  {
     id: "cluster.objects.core.config-source.api-config-source",
     level: "MUST",
     statement:
