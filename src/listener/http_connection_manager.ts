@@ -19,6 +19,10 @@ import type { Counter, Gauge, Histogram, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { localReply } from "../upstream/local_reply.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
+import { type AccessLogConfig, parseAccessLogs } from "./access_log_config.ts";
+import type { AccessLogFile, AccessLogFiles } from "./access_log_file.ts";
+import { type LogCtx, RequestLogger } from "./request_logger.ts";
+import type { DownstreamConn } from "./http_listener.ts";
 import {
   type Errors,
   fail,
@@ -43,6 +47,8 @@ export interface HcmConfig {
   useRemoteAddress: boolean;
   serverName: string;
   generateRequestId: boolean;
+  /** Compiled `access_log` entries. */
+  accessLogs: AccessLogConfig[];
 }
 
 /** Parses the filter configuration `c` (found at `path`). */
@@ -85,6 +91,7 @@ export function parseHcm(
       }
     }
   }
+  const accessLogs = parseAccessLogs(c.access_log, `${path}.access_log`, errors);
   if (!routes || typeof c.stat_prefix !== "string") return null;
   return {
     statPrefix: c.stat_prefix,
@@ -93,6 +100,7 @@ export function parseHcm(
     useRemoteAddress: unwrap(c.use_remote_address) === true,
     serverName: typeof c.server_name === "string" ? c.server_name : "proxy",
     generateRequestId: unwrap(c.generate_request_id) !== false,
+    accessLogs,
   };
 }
 
@@ -108,6 +116,8 @@ export interface HcmDeps {
   localAddress: string;
   /** 0..1: the share of responses that should close their connection (draining). */
   drainShare(): number;
+  /** Where access log lines go (required when `accessLogs` is not empty). */
+  accessLogFiles?: AccessLogFiles;
 }
 
 const BAD_REQUEST = "Bad Request";
@@ -126,6 +136,7 @@ export class HttpConnectionManager {
   readonly #noCluster: Counter;
   readonly #direct: Counter;
   readonly #redirect: Counter;
+  readonly #logger: RequestLogger | null;
 
   /** Creates the manager for `cfg`. */
   constructor(readonly cfg: HcmConfig, readonly deps: HcmDeps) {
@@ -143,16 +154,20 @@ export class HttpConnectionManager {
     this.#noCluster = s.counter("no_cluster");
     this.#direct = s.counter("rq_direct_response");
     this.#redirect = s.counter("rq_redirect");
+    this.#logger = cfg.accessLogs.length === 0 ? null : new RequestLogger(
+      cfg.accessLogs.map((l) => ({ format: l.format, file: openLog(deps.accessLogFiles, l.path) })),
+    );
   }
 
-  /** The `Deno.serve` handler. */
-  handle = async (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Promise<Response> => {
+  /** Handles one request of downstream connection `conn`. */
+  handle = async (req: Request, conn: DownstreamConn): Promise<Response> => {
     const t0 = performance.now();
     this.#rqTotal.inc();
     this.#rqActive.inc();
+    const lg = this.#logger === null ? null : this.#logger.start(req, conn);
     let res: Response;
     try {
-      res = await this.#route(req, info);
+      res = await this.#route(req, conn, lg);
     } catch (e) {
       this.deps.hooks.log("error", `http.${this.cfg.statPrefix}: ${(e as Error).message}`);
       res = localReply(500, "internal error");
@@ -171,10 +186,10 @@ export class HttpConnectionManager {
     if (share > 0 && (share >= 1 || Math.random() < share) && req.headers.has("host")) {
       h.set("connection", "close");
     }
-    return res;
+    return lg === null ? res : this.#logger!.finish(lg, res);
   };
 
-  async #route(req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Promise<Response> {
+  async #route(req: Request, conn: DownstreamConn, lg: LogCtx | null): Promise<Response> {
     const h = req.headers;
     const url = req.url;
     const a = url.indexOf("://") + 3;
@@ -184,17 +199,18 @@ export class HttpConnectionManager {
     const h2 = hostHeader === null;
     (h2 ? this.#h2 : this.#h1).inc();
     const authority = hostHeader ?? url.slice(a, slash < 0 ? url.length : slash);
+    if (lg !== null) {
+      lg.h2 = h2;
+      lg.path = path;
+      lg.authority = authority;
+    }
     const cl = h.get("content-length");
     const te = h.get("transfer-encoding");
     let contentLength = -1;
     if (cl !== null) {
-      if (te !== null) return badRequest();
-      const parts = cl.split(",");
-      for (const p of parts) {
-        if (!/^\s*\d+\s*$/.test(p) || Number(p) !== Number(parts[0])) return badRequest();
-      }
-      contentLength = Number(parts[0]);
-    } else if (te !== null && te.trim().toLowerCase() !== "chunked") return badRequest();
+      contentLength = te !== null ? -2 : parseContentLength(cl);
+      if (contentLength < 0) return badRequest(lg);
+    } else if (te !== null && te.trim().toLowerCase() !== "chunked") return badRequest(lg);
     const m: MatchInput = { path, method: req.method, authority, scheme: "http", headers: h };
     const hc = this.cfg.healthCheck;
     if (hc) {
@@ -204,18 +220,20 @@ export class HttpConnectionManager {
     const route = selectRoute(this.cfg.routes, m);
     if (!route) {
       this.#noRoute.inc();
+      if (lg !== null) lg.flags.push("NR");
       return new Response(null, { status: 404 });
     }
-    return await this.#act(route, req, info, m, contentLength, h2);
+    return await this.#act(route, req, conn, m, contentLength, h2, lg);
   }
 
   async #act(
     route: Route,
     req: Request,
-    info: Deno.ServeHandlerInfo<Deno.NetAddr>,
+    conn: DownstreamConn,
     m: MatchInput,
     contentLength: number,
     h2: boolean,
+    lg: LogCtx | null,
   ): Promise<Response> {
     const a = route.action;
     if (a.kind === "direct") {
@@ -239,6 +257,7 @@ export class HttpConnectionManager {
     const cluster = name === null ? undefined : this.deps.clusters.get(name);
     if (!cluster) {
       this.#noCluster.inc();
+      if (lg !== null) lg.flags.push("NC");
       return new Response(null, { status: 503 });
     }
     let path = m.path;
@@ -250,7 +269,7 @@ export class HttpConnectionManager {
         path = a.prefixRewrite + (q < 0 ? "" : path.slice(q));
       }
     }
-    const remote = info.remoteAddr.hostname;
+    const remote = conn.remoteAddr.hostname;
     const ur: UpstreamRequest = {
       method: req.method,
       path,
@@ -263,17 +282,59 @@ export class HttpConnectionManager {
         overwriteProto: this.cfg.useRemoteAddress,
         requestId: this.cfg.generateRequestId,
       }),
-      body: req.body,
+      body: lg === null || req.body === null ? req.body : lg.countRequestBody(req.body),
       contentLength: req.body === null ? 0 : contentLength,
       timeoutMs: a.timeoutMs,
       priority: a.priority,
       downstreamH2: h2,
-      ...(metadataMatch ? { metadataMatch } : {}),
+      upstream: null,
     };
+    if (metadataMatch) ur.metadataMatch = metadataMatch;
+    if (lg !== null) {
+      lg.cluster = cluster.name;
+      lg.upstreamRequest = ur;
+    }
     return await cluster.forward(ur);
   }
 }
 
-function badRequest(): Response {
+/** Opens an access log file; the error says which file could not be opened and why. */
+export function openLog(files: AccessLogFiles | undefined, path: string): AccessLogFile {
+  if (!files) throw new Error(`access log ${path}: no access log files configured`);
+  try {
+    return files.open(path);
+  } catch (e) {
+    throw new Error(`access log ${path}: cannot open: ${(e as Error).message}`);
+  }
+}
+
+function badRequest(lg: LogCtx | null): Response {
+  if (lg !== null) lg.flags.push("DPE");
   return localReply(400, BAD_REQUEST, { connection: "close" });
+}
+
+/**
+ * The value of a `content-length` header: a decimal number, or a comma-separated list of equal
+ * ones (optional spaces around each); -1 when malformed.
+ */
+export function parseContentLength(v: string): number {
+  let value = -1;
+  let cur = -1;
+  let spaceAfter = false;
+  for (let i = 0; i <= v.length; i++) {
+    const c = i === v.length ? 44 : v.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (spaceAfter) return -1;
+      cur = cur < 0 ? c - 48 : cur * 10 + (c - 48);
+      if (cur > Number.MAX_SAFE_INTEGER) return -1;
+    } else if (c === 32 || c === 9) {
+      if (cur >= 0) spaceAfter = true;
+    } else if (c === 44) {
+      if (cur < 0 || (value >= 0 && cur !== value)) return -1;
+      value = cur;
+      cur = -1;
+      spaceAfter = false;
+    } else return -1;
+  }
+  return value;
 }

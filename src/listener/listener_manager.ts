@@ -1,6 +1,8 @@
 /**
- * The listener manager: binds every static listener (HTTP through `Deno.serve`, h1 and h2c prior
- * knowledge; TCP through `Deno.listen`), reports them to `/listeners`, and drains them for
+ * The listener manager: binds every static listener (HTTP through Deno's HTTP server on each
+ * accepted connection, h1 and h2c prior knowledge, counting `downstream_cx_*`; TCP through
+ * `Deno.listen`), owns the access log files (`reopenAccessLogs()` for `/reopen_logs` and
+ * SIGUSR1), reports the listeners to `/listeners`, and drains them for
  * `/drain_listeners` (all or `INBOUND` only, at once or after the `--drain-time-s` period during
  * which responses ask clients to close: always with `--drain-strategy immediate`, with a growing
  * probability with `gradual`).
@@ -17,10 +19,12 @@
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { ConfigLoadError } from "../config/errors.ts";
 import type { ListenerManagerView, ListenerView, TrafficDirection } from "../server/context.ts";
-import type { Scope } from "../stats/types.ts";
+import type { Counter, Gauge, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { localAddress, type ProxyHooks } from "./hooks.ts";
+import { AccessLogFiles } from "./access_log_file.ts";
 import { HttpConnectionManager } from "./http_connection_manager.ts";
+import { connectionServeAvailable, HttpListener } from "./http_listener.ts";
 import type { ListenerSpec } from "./listener_config.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
@@ -36,6 +40,8 @@ export interface ServerHooks {
     local_address_ip_version: "v4" | "v6";
     drain_time_s: number;
     drain_strategy: "gradual" | "immediate";
+    /** Access log buffers are written out at this interval (default 10 s). */
+    file_flush_interval_msec?: number;
   };
 }
 
@@ -45,6 +51,8 @@ export interface ListenerManagerDeps {
   stats: Scope;
   hooks?: ProxyHooks;
   server?: ServerHooks;
+  /** `--file-flush-interval-msec` when `server` is not given (default 10 s). */
+  fileFlushIntervalMs?: number;
 }
 
 function hooksOf(d: ListenerManagerDeps): ProxyHooks {
@@ -67,6 +75,7 @@ function hooksOf(d: ListenerManagerDeps): ProxyHooks {
 class Bound implements ListenerView {
   stopped = false;
   server: Deno.HttpServer<Deno.NetAddr> | null = null;
+  http: HttpListener | null = null;
   tcp: Deno.TcpListener | null = null;
   proxy: TcpProxy | null = null;
   accepting: Promise<void> | null = null;
@@ -99,6 +108,7 @@ export class ListenerManager implements ListenerManagerView {
   readonly #local: string;
   readonly #lm: Scope;
   readonly #hooks: ProxyHooks;
+  readonly #logs: AccessLogFiles;
 
   /** Parses `listeners`; throws {@linkcode ConfigLoadError} with every error found. */
   constructor(listeners: JsonObject[], readonly deps: ListenerManagerDeps) {
@@ -112,6 +122,11 @@ export class ListenerManager implements ListenerManagerView {
     this.#hooks = hooksOf(deps);
     this.#local = localAddress(this.#hooks.localAddressIpVersion);
     this.#lm = deps.stats.scope("listener_manager");
+    const hooks = this.#hooks;
+    this.#logs = new AccessLogFiles(
+      deps.server?.options.file_flush_interval_msec ?? deps.fileFlushIntervalMs ?? 10_000,
+      (msg) => hooks.log("error", msg),
+    );
     for (
       const n of [
         "listener_added",
@@ -152,13 +167,37 @@ export class ListenerManager implements ListenerManagerView {
     const f = b.spec.filter;
     if (f.kind === "http") {
       let hcm: HttpConnectionManager | null = null;
-      b.server = Deno.serve({
-        hostname: b.address,
-        port: b.port,
-        onListen() {},
-        onError: () => new Response("internal error", { status: 500 }),
-      }, (req, info) => hcm!.handle(req, info));
-      b.port = b.server.addr.port;
+      const hs = this.deps.stats.scope("http").scope(f.hcm.statPrefix);
+      if (connectionServeAvailable) {
+        // The counters are filled in once the port is known (no connection is accepted before).
+        const totals: Counter[] = [];
+        const actives: Gauge[] = [];
+        b.http = new HttpListener(
+          b.address,
+          b.port,
+          (req, conn) => hcm!.handle(req, conn),
+          totals,
+          actives,
+        );
+        b.port = b.http.port;
+        const ls = this.#listenerScope(b);
+        totals.push(ls.counter("downstream_cx_total"), hs.counter("downstream_cx_total"));
+        actives.push(ls.gauge("downstream_cx_active"), hs.gauge("downstream_cx_active"));
+      } else {
+        this.#hooks.log(
+          "warning",
+          `listener ${b.name}: this Deno cannot report HTTP connections; downstream_cx_* not counted`,
+        );
+        let local: Deno.NetAddr | null = null;
+        b.server = Deno.serve({
+          hostname: b.address,
+          port: b.port,
+          onListen() {},
+          onError: () => new Response("internal error", { status: 500 }),
+        }, (req, info) => hcm!.handle(req, { remoteAddr: info.remoteAddr, localAddr: local! }));
+        local = b.server.addr;
+        b.port = b.server.addr.port;
+      }
       hcm = new HttpConnectionManager(f.hcm, {
         clusters: this.deps.clusters,
         stats: this.deps.stats,
@@ -166,11 +205,17 @@ export class ListenerManager implements ListenerManagerView {
         hooks: this.#hooks,
         localAddress: this.#local,
         drainShare: () => this.#drainShare(b),
+        accessLogFiles: this.#logs,
       });
     } else {
       b.tcp = Deno.listen({ hostname: b.address, port: b.port });
       b.port = (b.tcp.addr as Deno.NetAddr).port;
-      const proxy = b.proxy = new TcpProxy(f.tcp, this.deps.clusters, this.deps.stats);
+      const proxy = b.proxy = new TcpProxy(
+        f.tcp,
+        this.deps.clusters,
+        this.deps.stats,
+        this.#logs,
+      );
       const ls = this.#listenerScope(b);
       const total = ls.counter("downstream_cx_total");
       const active = ls.gauge("downstream_cx_active");
@@ -212,12 +257,23 @@ export class ListenerManager implements ListenerManagerView {
     this.#lm.gauge("total_listeners_active").dec();
     if (b.drainStart >= 0) this.#lm.gauge("total_listeners_draining").dec();
     if (b.server) await b.server.shutdown();
+    if (b.http) await b.http.close();
     if (b.tcp) {
       try {
         b.tcp.close();
       } catch { /* closed */ }
       await b.accepting;
     }
+  }
+
+  /** Flushes and reopens every access log file (`/reopen_logs`, SIGUSR1). */
+  reopenAccessLogs(): void {
+    this.#logs.reopen();
+  }
+
+  /** Writes every buffered access log line out now. */
+  flushAccessLogs(): void {
+    this.#logs.flush();
   }
 
   /**
@@ -254,9 +310,10 @@ export class ListenerManager implements ListenerManagerView {
     this.#timers.clear();
     await Promise.all(this.#bound.map(async (b) => {
       b.proxy?.closeAll();
-      if (!b.stopped && (b.server || b.tcp)) {
+      if (!b.stopped && (b.server || b.tcp || b.http)) {
         b.stopped = true;
         if (b.server) await b.server.shutdown();
+        if (b.http) await b.http.close();
         if (b.tcp) {
           try {
             b.tcp.close();
@@ -265,5 +322,6 @@ export class ListenerManager implements ListenerManagerView {
         }
       }
     }));
+    this.#logs.close();
   }
 }

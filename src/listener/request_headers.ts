@@ -17,6 +17,7 @@
  * @module
  */
 import { connectionTokens, HOP_BY_HOP } from "../upstream/response_headers.ts";
+import { uuidV4 } from "./request_id.ts";
 
 /** What to add. */
 export interface ForwardingOptions {
@@ -55,7 +56,7 @@ export function upstreamHeaders(h: Headers, o: ForwardingOptions): [string, stri
     out.push(["x-forwarded-for", xff ? `${xff}, ${o.appendXff}` : o.appendXff]);
   } else if (xff !== null) out.push(["x-forwarded-for", xff]);
   if (!proto) out.push(["x-forwarded-proto", o.proto]);
-  if (!rid && o.requestId) out.push(["x-request-id", crypto.randomUUID()]);
+  if (!rid && o.requestId) out.push(["x-request-id", uuidV4()]);
   return out;
 }
 

@@ -15,12 +15,18 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { openTransport, type Transport } from "../upstream/transport.ts";
+import { type AccessLogConfig, parseAccessLogs } from "./access_log_config.ts";
+import type { AccessLogFile, AccessLogFiles } from "./access_log_file.ts";
+import { openLog } from "./http_connection_manager.ts";
+import type { Formatter, LogRecord } from "./access_log_format.ts";
 import { type Errors, fail } from "./config_values.ts";
 
 /** A parsed `tcp_proxy`. */
 export interface TcpProxyConfig {
   statPrefix: string;
   cluster: string;
+  /** Compiled `access_log` entries. */
+  accessLogs: AccessLogConfig[];
 }
 
 /** Parses the filter configuration. */
@@ -49,7 +55,10 @@ export function parseTcpProxy(
     fail(errors, `${path}.cluster`, `unknown cluster "${c.cluster}"`);
     ok = false;
   }
-  return ok ? { statPrefix: c.stat_prefix as string, cluster: c.cluster as string } : null;
+  const accessLogs = parseAccessLogs(c.access_log, `${path}.access_log`, errors);
+  return ok
+    ? { statPrefix: c.stat_prefix as string, cluster: c.cluster as string, accessLogs }
+    : null;
 }
 
 const BUF = 65536;
@@ -58,9 +67,16 @@ const BUF = 65536;
 export class TcpProxy {
   readonly #conns = new Set<Transport>();
   readonly #s: Scope;
+  readonly #logs: { format: Formatter; file: AccessLogFile }[];
 
-  /** Creates the proxy. */
-  constructor(readonly cfg: TcpProxyConfig, readonly clusters: ClusterManager, stats: Scope) {
+  /** Creates the proxy; `logFiles` is required when the configuration has access logs. */
+  constructor(
+    readonly cfg: TcpProxyConfig,
+    readonly clusters: ClusterManager,
+    stats: Scope,
+    logFiles?: AccessLogFiles,
+  ) {
+    this.#logs = cfg.accessLogs.map((l) => ({ format: l.format, file: openLog(logFiles, l.path) }));
     this.#s = stats.scope("tcp").scope(cfg.statPrefix);
     for (const n of ["downstream_cx_total", "downstream_cx_no_route", "upstream_flush_total"]) {
       this.#s.counter(n);
@@ -69,13 +85,42 @@ export class TcpProxy {
 
   /** Joins one downstream connection to an upstream one; resolves when both are closed. */
   async handle(down: Deno.Conn): Promise<void> {
+    if (this.#logs.length === 0) return await this.#handle(down, null);
+    const rec: LogRecord = {
+      startMs: Date.now(),
+      protocol: null,
+      req: null,
+      resp: null,
+      status: 0,
+      flags: [],
+      bytesReceived: 0,
+      bytesSent: 0,
+      durationMs: 0,
+      upstreamHost: null,
+      upstreamCluster: null,
+      downstreamRemote: down.remoteAddr as Deno.NetAddr,
+      downstreamLocal: down.localAddr as Deno.NetAddr,
+    };
+    const t0 = performance.now();
+    try {
+      await this.#handle(down, rec);
+    } finally {
+      rec.durationMs = performance.now() - t0;
+      for (const l of this.#logs) l.file.write(l.format(rec));
+    }
+  }
+
+  async #handle(down: Deno.Conn, rec: LogRecord | null): Promise<void> {
     const s = this.#s;
     s.counter("downstream_cx_total").inc();
     const cluster = this.clusters.get(this.cfg.cluster);
     const host = cluster?.lb.choose({});
+    const flags = rec?.flags as string[] | undefined;
+    if (rec && cluster) rec.upstreamCluster = cluster.name;
     if (!cluster || !host) {
       s.counter("downstream_cx_no_route").inc();
       if (cluster) cluster.stats.cx_none_healthy.inc();
+      flags?.push(cluster ? "UH" : "NR");
       close(down);
       return;
     }
@@ -84,8 +129,14 @@ export class TcpProxy {
     if (!cb.connections.canCreate()) {
       cs.cx_overflow.inc();
       s.counter("upstream_flush_total");
+      flags?.push("UO");
       close(down);
       return;
+    }
+    if (rec) {
+      rec.upstreamHost = host.address.includes(":")
+        ? `[${host.address}]:${host.port}`
+        : `${host.address}:${host.port}`;
     }
     cb.connections.inc();
     cs.cx_total.inc();
@@ -107,13 +158,20 @@ export class TcpProxy {
       this.#conns.add(up);
       const u = up;
       await Promise.all([
-        copy(down, u, (n) => cs.cx_tx_bytes_total.inc(n), () => halfClose(u)),
-        copy(u, down, (n) => cs.cx_rx_bytes_total.inc(n), () => halfClose(down)),
+        copy(down, u, (n) => {
+          cs.cx_tx_bytes_total.inc(n);
+          if (rec) rec.bytesReceived += n;
+        }, () => halfClose(u)),
+        copy(u, down, (n) => {
+          cs.cx_rx_bytes_total.inc(n);
+          if (rec) rec.bytesSent += n;
+        }, () => halfClose(down)),
       ]);
     } catch {
       if (!up) {
         cs.cx_connect_fail.inc();
         host.stats.cx_connect_fail.inc();
+        flags?.push("UF");
       }
     } finally {
       this.#conns.delete(down);

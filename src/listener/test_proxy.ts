@@ -56,6 +56,7 @@ export function httpListener(
 export async function startTestProxy(
   listeners: JsonObject[],
   clusters: EffectiveCluster[],
+  opts: { fileFlushIntervalMs?: number } = {},
 ): Promise<TestProxy> {
   const store = new Store();
   const cm = new ClusterManager(clusters, { stats: store });
@@ -63,6 +64,7 @@ export async function startTestProxy(
   const lm = new ListenerManager(listeners, {
     clusters: cm,
     stats: store,
+    fileFlushIntervalMs: opts.fileFlushIntervalMs,
     hooks: {
       healthCheckFailed: () => state.failed,
       localAddressIpVersion: "v4",

@@ -14,12 +14,13 @@ import type { Host } from "./host.ts";
 import { EofError, type Http1Connection, ProtocolError } from "./http1_connection.ts";
 import { type AcquireHandle, type Http1Pool, OverflowError } from "./http1_pool.ts";
 import { localReply, resetBody, UPSTREAM_TIMEOUT } from "./local_reply.ts";
-import { serializeHead, type UpstreamRequest } from "./upstream_request.ts";
+import { headText, type UpstreamRequest } from "./upstream_request.ts";
 import { buildResponseHeaders } from "./response_headers.ts";
 import type { Deadline } from "./deadline_queue.ts";
 
 const CRLF = new Uint8Array([13, 10]);
-const LAST_CHUNK = new TextEncoder().encode("0\r\n\r\n");
+const encoder = new TextEncoder();
+const LAST_CHUNK = encoder.encode("0\r\n\r\n");
 
 /** Tracks one request from start to the end of its response. */
 export class Exchange {
@@ -37,6 +38,7 @@ export class Exchange {
     host.stats.rq_total.inc();
     host.stats.rq_active.inc();
     host.active++;
+    r.upstream = host;
   }
 
   /** Counts the response code once headers (or a local reply) are known. */
@@ -78,7 +80,7 @@ async function writeBody(c: Http1Connection, r: UpstreamRequest): Promise<void> 
     if (done) break;
     if (value.length === 0) continue;
     if (chunked) {
-      await c.writeAll(new TextEncoder().encode(value.length.toString(16) + "\r\n"));
+      await c.writeAll(encoder.encode(value.length.toString(16) + "\r\n"));
       await c.writeAll(value);
       await c.writeAll(CRLF);
     } else await c.writeAll(value);
@@ -103,7 +105,7 @@ export async function forwardHttp1(
       if (conn) pool.destroy(conn, true);
     });
   }
-  const head = serializeHead(r);
+  const head = headText(r);
   for (let attempt = 0;; attempt++) {
     try {
       conn = await pool.acquire(handle);
@@ -126,7 +128,7 @@ export async function forwardHttp1(
     const reused = conn.requests > 0;
     conn.requests++;
     try {
-      await conn.writeAll(head);
+      await conn.writeHead(head);
       if (r.body) await writeBody(conn, r);
       const rh = await conn.readHead(r.method);
       return respond(ex, pool, conn, rh.status, rh.headers, rh.close);
@@ -169,9 +171,11 @@ function respond(
   }
   const whole = conn.takeBufferedBody();
   if (whole) {
+    // The Response copies the view before the connection can read into its buffer again.
+    const res = new Response(whole, { status, headers });
     pool.release(conn, !close);
     ex.finish();
-    return new Response(whole, { status, headers });
+    return res;
   }
   const body = new ReadableStream<Uint8Array>({
     async pull(ctrl) {

@@ -15,6 +15,11 @@
  * @module
  */
 import type { Transport } from "./transport.ts";
+import { encodeHead } from "./upstream_request.ts";
+
+const encoder = new TextEncoder();
+/** Size of the per-connection buffer request heads are encoded into (larger heads allocate). */
+const HEAD_BUF = 8192;
 
 /** A response status line and headers. */
 export interface ResponseHead {
@@ -36,6 +41,49 @@ export class ProtocolError extends Error {
 }
 
 const decoder = new TextDecoder("latin1");
+
+/** A header name lower-cased (names are usually lower-case already: no copy then). */
+function lowerName(n: string): string {
+  for (let i = 0; i < n.length; i++) {
+    const c = n.charCodeAt(i);
+    if (c >= 65 && c <= 90) return n.toLowerCase();
+  }
+  return n;
+}
+
+/** A non-negative decimal integer, or -1. */
+function decimal(v: string): number {
+  if (v.length === 0 || v.length > 15) return -1;
+  let n = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/**
+ * Response bodies are copied out of the read buffer into views of a shared slab: one small
+ * view per body piece instead of one new ArrayBuffer each. A slab is never written twice; a new
+ * one is taken when it is full, and the old one is freed once no body references it.
+ */
+const SLAB_SIZE = 256 * 1024;
+let slab = new Uint8Array(SLAB_SIZE);
+let slabUsed = 0;
+
+function copyOut(src: Uint8Array, from: number, to: number): Uint8Array<ArrayBuffer> {
+  const n = to - from;
+  if (n > SLAB_SIZE / 4) return src.slice(from, to) as Uint8Array<ArrayBuffer>;
+  if (slabUsed + n > SLAB_SIZE) {
+    slab = new Uint8Array(SLAB_SIZE);
+    slabUsed = 0;
+  }
+  const out = slab.subarray(slabUsed, slabUsed + n);
+  out.set(src.subarray(from, to));
+  slabUsed += n;
+  return out;
+}
 const CR = 13;
 const LF = 10;
 
@@ -49,6 +97,7 @@ export class Http1Connection {
   rxBytes = 0;
   txBytes = 0;
   #buf: Uint8Array<ArrayBuffer>;
+  #head: Uint8Array | null = null;
   #start = 0;
   #end = 0;
   // body state: 0 none/done, 1 length, 2 chunked, 3 until close
@@ -59,6 +108,22 @@ export class Http1Connection {
   /** Wraps a connected transport; `bufferSize` bounds read-ahead and the response head size. */
   constructor(readonly transport: Transport, bufferSize: number) {
     this.#buf = new Uint8Array(bufferSize);
+  }
+
+  /**
+   * Writes a request head given as text (one byte per character) with one write, encoded into
+   * this connection's own head buffer (one request at a time uses it).
+   */
+  async writeHead(text: string): Promise<void> {
+    if (text.length <= HEAD_BUF) {
+      const buf = this.#head ??= new Uint8Array(HEAD_BUF);
+      const r = encoder.encodeInto(text, buf);
+      // All characters ASCII: one byte each.
+      if (r.read === text.length && r.written === r.read) {
+        return await this.writeAll(buf.subarray(0, r.written));
+      }
+    }
+    await this.writeAll(encodeHead(text));
   }
 
   /** Writes every byte of `data`. */
@@ -123,25 +188,38 @@ export class Http1Connection {
   }
 
   #parseHead(text: string, method: string): ResponseHead | null {
-    const lines = text.split("\r\n");
-    const m = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0]);
-    if (!m) throw new ProtocolError("malformed status line");
-    const status = Number(m[2]);
+    // Status line: "HTTP/1.x NNN[ reason]", checked character by character (no regex, no split).
+    let eol = text.indexOf("\r\n");
+    if (eol < 0) eol = text.length;
+    if (
+      eol < 12 || !text.startsWith("HTTP/1.") || (text[7] !== "0" && text[7] !== "1") ||
+      text[8] !== " " || (eol > 12 && text[12] !== " ")
+    ) throw new ProtocolError("malformed status line");
+    const d0 = text.charCodeAt(9) - 48;
+    const d1 = text.charCodeAt(10) - 48;
+    const d2 = text.charCodeAt(11) - 48;
+    if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) {
+      throw new ProtocolError("malformed status line");
+    }
+    const status = d0 * 100 + d1 * 10 + d2;
+    const statusText = eol > 13 ? text.slice(13, eol) : "";
     const headers: [string, string][] = [];
     let cl = -1;
     let chunked = false;
-    let close = m[1] === "0";
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i];
-      const c = line.indexOf(":");
-      if (c <= 0) throw new ProtocolError("malformed header line");
-      const name = line.slice(0, c).toLowerCase();
-      const value = line.slice(c + 1).trim();
+    let close = text[7] === "0";
+    let pos = eol + 2;
+    while (pos < text.length) {
+      let end = text.indexOf("\r\n", pos);
+      if (end < 0) end = text.length;
+      const c = text.indexOf(":", pos);
+      if (c <= pos || c >= end) throw new ProtocolError("malformed header line");
+      const name = lowerName(text.slice(pos, c));
+      const value = text.slice(c + 1, end).trim();
+      pos = end + 2;
       if (name === "content-length") {
-        if (!/^\d+$/.test(value) || (cl >= 0 && cl !== Number(value))) {
-          throw new ProtocolError("invalid content-length");
-        }
-        cl = Number(value);
+        const n = decimal(value);
+        if (n < 0 || (cl >= 0 && cl !== n)) throw new ProtocolError("invalid content-length");
+        cl = n;
       } else if (name === "transfer-encoding") {
         if (value.toLowerCase() !== "chunked") {
           throw new ProtocolError("unsupported transfer-encoding");
@@ -167,7 +245,7 @@ export class Http1Connection {
       this.#mode = 3;
       close = true;
     }
-    return { status, statusText: m[3] ?? "", headers, close };
+    return { status, statusText, headers, close };
   }
 
   /** True when the whole body of the current response has been read. */
@@ -175,10 +253,13 @@ export class Http1Connection {
     return this.#mode === 0;
   }
 
-  /** Bytes of the current body already buffered, when the whole body is in the buffer. */
+  /**
+   * The current body when all of it is already buffered: a view of the read buffer, valid only
+   * until the next read on this connection (`new Response(view)` copies it at once).
+   */
   takeBufferedBody(): Uint8Array<ArrayBuffer> | null {
     if (this.#mode !== 1 || this.#end - this.#start < this.#remaining) return null;
-    const out = this.#buf.slice(this.#start, this.#start + this.#remaining);
+    const out = this.#buf.subarray(this.#start, this.#start + this.#remaining);
     this.#start += this.#remaining;
     this.#mode = 0;
     return out;
@@ -192,7 +273,7 @@ export class Http1Connection {
       case 1: {
         if (this.#start === this.#end) await this.#fill();
         const n = Math.min(this.#remaining, this.#end - this.#start);
-        const out = this.#buf.slice(this.#start, this.#start + n);
+        const out = copyOut(this.#buf, this.#start, this.#start + n);
         this.#start += n;
         this.#remaining -= n;
         if (this.#remaining === 0) this.#mode = 0;
@@ -210,7 +291,7 @@ export class Http1Connection {
             throw e;
           }
         }
-        const out = this.#buf.slice(this.#start, this.#end);
+        const out = copyOut(this.#buf, this.#start, this.#end);
         this.#start = this.#end;
         return out;
       }
@@ -234,7 +315,7 @@ export class Http1Connection {
       if (this.#chunkDataLeft > 0) {
         if (this.#start === this.#end) await this.#fill();
         const n = Math.min(this.#chunkDataLeft, this.#end - this.#start);
-        const out = this.#buf.slice(this.#start, this.#start + n);
+        const out = copyOut(this.#buf, this.#start, this.#start + n);
         this.#start += n;
         this.#chunkDataLeft -= n;
         if (this.#chunkDataLeft === 0) this.#chunkDataLeft = -2; // expect CRLF

@@ -32,9 +32,38 @@ export function resetBody(reason: ResetReason): string {
   return RESET_BEFORE_HEADERS + reason;
 }
 
-/** A local reply with a plain-text body (no body for 204 and 304). */
-export function localReply(status: number, body: string, extra?: HeadersInit): Response {
+/** Envoy's access log response flag of each local reply body made here. */
+const FLAG_OF_BODY: ReadonlyMap<string, string> = new Map([
+  [NO_HEALTHY_UPSTREAM, "UH"],
+  [UPSTREAM_TIMEOUT, "UT"],
+  [resetBody("connection failure"), "UF"],
+  [resetBody("overflow"), "UO"],
+  [resetBody("connection termination"), "UC"],
+  [resetBody("remote reset"), "UR"],
+  [resetBody("protocol error"), "UPE"],
+]);
+
+const FLAGS = new WeakMap<Response, string>();
+
+/**
+ * A local reply with a plain-text body (no body for 204 and 304). `flag` is the access log
+ * response flag; by default the one of the body (`UH`, `UT`, `UF`, `UO`, `UC`, `UR`, `UPE`).
+ */
+export function localReply(
+  status: number,
+  body: string,
+  extra?: HeadersInit,
+  flag?: string,
+): Response {
   const headers = new Headers(extra);
   if (body) headers.set("content-type", "text/plain");
-  return new Response(status === 204 || status === 304 ? null : body, { status, headers });
+  const res = new Response(status === 204 || status === 304 ? null : body, { status, headers });
+  const f = flag ?? FLAG_OF_BODY.get(body);
+  if (f) FLAGS.set(res, f);
+  return res;
+}
+
+/** The access log response flag of a local reply made by {@linkcode localReply}, if any. */
+export function responseFlag(res: Response): string | undefined {
+  return FLAGS.get(res);
 }

@@ -36,6 +36,8 @@ export interface UpstreamRequest {
   lb?: LbContext;
   /** The route's `metadata_match` (kept for subset load balancing). */
   metadataMatch?: Record<string, unknown>;
+  /** Set by the pool when a host was chosen (for `%UPSTREAM_HOST%`). */
+  upstream?: { readonly address: string; readonly port: number } | null;
 }
 
 const encoder = new TextEncoder();
@@ -52,6 +54,11 @@ export function encodeHead(s: string): Uint8Array {
 
 /** The HTTP/1.1 request line and headers of `r`, ending with the empty line. */
 export function serializeHead(r: UpstreamRequest): Uint8Array {
+  return encodeHead(headText(r));
+}
+
+/** The HTTP/1.1 request line and headers of `r` as text (one character per byte). */
+export function headText(r: UpstreamRequest): string {
   let h = r.method + " " + r.path + " HTTP/1.1\r\nhost: " + r.authority + "\r\n";
   const hs = r.headers;
   for (let i = 0; i < hs.length; i++) h += hs[i][0] + ": " + hs[i][1] + "\r\n";
@@ -62,5 +69,5 @@ export function serializeHead(r: UpstreamRequest): Uint8Array {
   } else if (r.method === "POST" || r.method === "PUT" || r.method === "PATCH") {
     h += "content-length: 0\r\n";
   }
-  return encodeHead(h + "\r\n");
+  return h + "\r\n";
 }
