@@ -75,7 +75,7 @@ const logging: Handler = (req, server) => {
 export const LOGGING_HANDLERS = {
   "/logging": logging,
   "/reopen_logs": async (_req, server) => {
-    await server.logging.reopen();
+    await server.reopenLogs();
     return textResponse("OK\n");
   },
 } satisfies Record<string, Handler>;

@@ -49,11 +49,12 @@ Deno.test("admin.endpoints.logging: errors are 400 with the reason, usage, level
   assert.deepEqual(ctx.logging.loggers().map((x) => x.join("=")), before);
 });
 
-Deno.test("admin.endpoints.reopen_logs: /reopen_logs answers OK", async () => {
+Deno.test("admin.endpoints.reopen_logs: /reopen_logs reopens the server log and every access log", async () => {
   const ctx = testContext();
   let reopened = 0;
   ctx.logging.reopen = () => (reopened++, Promise.resolve());
   const res = await call(ctx, "POST", "/reopen_logs");
   assert.equal(await res.text(), "OK\n");
   assert.equal(reopened, 1);
+  assert.equal(ctx.accessLogReopens, 1);
 });

@@ -92,10 +92,14 @@ export interface TestContextInit {
   state?: ServerState;
 }
 
-/** A test context; `logLines` collects what was logged, `shutdowns` counts shutdown calls. */
+/**
+ * A test context; `logLines` collects what was logged, `shutdowns` counts shutdown calls,
+ * `accessLogReopens` counts access-log reopenings.
+ */
 export type TestContext = ServerContext & {
   logLines: string[];
   shutdowns: number;
+  accessLogReopens: number;
   phase: ServerState;
 };
 
@@ -138,6 +142,7 @@ export function testContext(init: TestContextInit = {}): TestContext {
         return Promise.resolve();
       },
       stoppedDirections: () => stopped,
+      reopenAccessLogs: () => void ctx.accessLogReopens++,
     },
     runtime: LayeredRuntime.fromBootstrap(bootstrap),
     logging,
@@ -145,6 +150,11 @@ export function testContext(init: TestContextInit = {}): TestContext {
     hotRestartVersion: "1.64",
     logLines,
     shutdowns: 0,
+    accessLogReopens: 0,
+    async reopenLogs() {
+      this.listeners.reopenAccessLogs();
+      await this.logging.reopen();
+    },
     shutdown() {
       this.shutdowns++;
       return Promise.resolve();

@@ -114,6 +114,8 @@ export interface ListenerManagerView {
   drain(opts: { inboundOnly: boolean; graceful: boolean }): Promise<void>;
   /** Directions whose listeners were stopped: no listener of these may be added or changed. */
   stoppedDirections(): ReadonlySet<TrafficDirection | "ALL">;
+  /** Reopens every access log file (`/reopen_logs`, SIGUSR1). */
+  reopenAccessLogs(): void;
 }
 
 /** Runtime layers (`/runtime`, `/runtime_modify`). */
@@ -167,6 +169,8 @@ export interface ServerContext {
   /** The version string of `--version` and `/server_info`. */
   version: string;
   hotRestartVersion: string;
+  /** Reopens the server log and every access log (`/reopen_logs`, SIGUSR1). */
+  reopenLogs(): Promise<void>;
   /** Begins a clean shutdown; resolves when every listener is closed. */
   shutdown(): Promise<void>;
   /** The init managers (`/init_dump`); absent: nothing is waited for. */

@@ -106,6 +106,11 @@ class Server implements ServerContext {
   state(): ServerState {
     return this.machine.state(this.healthCheckFailed);
   }
+
+  async reopenLogs(): Promise<void> {
+    this.listeners.reopenAccessLogs();
+    await this.logging.reopen();
+  }
 }
 
 function configError(e: unknown, path: string): ConfigLoadError {
@@ -282,7 +287,7 @@ export async function startServer(
       },
       onReopen: () => {
         log("info", "caught SIGUSR1: reopening logs");
-        logging.reopen().catch((e) => log("error", `reopening logs failed: ${e}`));
+        server.reopenLogs().catch((e) => log("error", `reopening logs failed: ${e}`));
       },
     });
     if (settings.signals !== false) signals.start();
