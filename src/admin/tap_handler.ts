@@ -18,16 +18,56 @@
 // @ts-types="@types/js-yaml"
 import yaml from "js-yaml";
 import type { ServerContext } from "../server/context.ts";
+import type { Json } from "../config/bootstrap_types.ts";
+import type { ConfigError } from "../config/errors.ts";
 import type { Handler } from "./types.ts";
 import { textResponse } from "./render/proto_json.ts";
+import { attachTapSession, compileTapMatch, type TapMatch } from "../listener/tap_filter.ts";
 
 /** Largest accepted request body. */
 export const MAX_TAP_BODY = 1 << 20;
 
 interface Attached {
   configId: string;
-  match: unknown;
   controller: ReadableStreamDefaultController<Uint8Array>;
+  /** Removes the session from the tap filters' registry. */
+  detach: () => void;
+}
+
+/** Default of `max_buffered_rx_bytes` / `max_buffered_tx_bytes`. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 1024;
+
+const FORMATS = ["JSON_BODY_AS_BYTES", "JSON_BODY_AS_STRING"];
+
+/**
+ * The output options of a tap config (`format` read from the sink, as in v3, or from
+ * `output_config`), or the reason they are invalid.
+ */
+export function tapOutput(
+  out: Record<string, unknown>,
+): { maxRx: number; maxTx: number; asString: boolean } | string {
+  const size = (k: string): number | string => {
+    let v = out[k];
+    if (v !== null && typeof v === "object" && "value" in v) v = (v as { value: unknown }).value;
+    if (v === undefined) return DEFAULT_MAX_BUFFERED_BYTES;
+    const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 0xffffffff) {
+      return `TapRequest.tap_config.output_config.${k}: must be an unsigned 32-bit integer`;
+    }
+    return n;
+  };
+  const maxRx = size("max_buffered_rx_bytes");
+  if (typeof maxRx === "string") return maxRx;
+  const maxTx = size("max_buffered_tx_bytes");
+  if (typeof maxTx === "string") return maxTx;
+  const sink = Array.isArray(out.sinks) ? out.sinks[0] as Record<string, unknown> | null : null;
+  const format = sink?.format ?? out.format ?? "JSON_BODY_AS_BYTES";
+  if (typeof format !== "string" || !FORMATS.includes(format)) {
+    return `TapRequest.tap_config.output_config.format: the admin sink supports only ${
+      FORMATS.join(" and ")
+    }`;
+  }
+  return { maxRx, maxTx, asString: format === "JSON_BODY_AS_STRING" };
 }
 
 const ATTACHED = new WeakMap<ServerContext, Attached>();
@@ -59,6 +99,7 @@ export function publishTap(server: ServerContext, configId: string, trace: unkno
     return true;
   } catch {
     ATTACHED.delete(server);
+    a.detach();
     return false;
   }
 }
@@ -67,6 +108,7 @@ export function publishTap(server: ServerContext, configId: string, trace: unkno
 export function detachTap(server: ServerContext): void {
   const a = ATTACHED.get(server);
   ATTACHED.delete(server);
+  a?.detach();
   try {
     a?.controller.close();
   } catch {
@@ -129,8 +171,17 @@ const tap: Handler = async (req, server) => {
   if (why) return textResponse(why, 400);
   const { config_id, tap_config } = parsed as {
     config_id: string;
-    tap_config: { match?: unknown };
+    tap_config: { match?: Json; match_config?: Json; output_config: Record<string, unknown> };
   };
+  const errors: ConfigError[] = [];
+  const match = compileTapMatch(
+    tap_config.match ?? tap_config.match_config,
+    `TapRequest.tap_config.${tap_config.match === undefined ? "match_config" : "match"}`,
+    errors,
+  );
+  if (!match) return textResponse(errors.map((e) => `${e.path}: ${e.message}`).join("\n"), 400);
+  const output = tapOutput(tap_config.output_config);
+  if (typeof output === "string") return textResponse(output, 400);
   if (!tapConfigIds(server).has(config_id)) {
     return textResponse(
       `Unknown config id '${config_id}'. No extension has registered with this id.`,
@@ -142,9 +193,17 @@ const tap: Handler = async (req, server) => {
   }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      ATTACHED.set(server, { configId: config_id, match: tap_config.match, controller });
+      const a: Attached = { configId: config_id, controller, detach: () => {} };
+      a.detach = attachTapSession({
+        configId: config_id,
+        match: match as TapMatch,
+        ...output,
+        send: (trace) => publishTap(server, config_id, trace),
+      });
+      ATTACHED.set(server, a);
     },
     cancel() {
+      ATTACHED.get(server)?.detach();
       ATTACHED.delete(server);
     },
   });

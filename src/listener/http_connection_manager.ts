@@ -35,6 +35,7 @@ import {
 import { healthCheck, type HealthCheckFilter, parseHealthCheck } from "./health_check_filter.ts";
 import type { MatchInput } from "./header_matcher.ts";
 import type { ProxyHooks } from "./hooks.ts";
+import { beginTap, parseTapFilter, type TapFilterConfig } from "./tap_filter.ts";
 import { isLoopback, upstreamHeaders } from "./request_headers.ts";
 import { pickWeighted } from "./route_action.ts";
 import { parseRouteConfig, type Route, type RouteConfig, selectRoute } from "./route_config.ts";
@@ -49,6 +50,8 @@ export interface HcmConfig {
   generateRequestId: boolean;
   /** Compiled `access_log` entries. */
   accessLogs: AccessLogConfig[];
+  /** The tap filter (`admin_config`), if configured. */
+  tap?: TapFilterConfig | null;
 }
 
 /** Parses the filter configuration `c` (found at `path`). */
@@ -68,6 +71,7 @@ export function parseHcm(
     ? (fail(errors, `${path}.route_config`, "route_config is required"), null)
     : parseRouteConfig(c.route_config, `${path}.route_config`, errors, clusters);
   let hc: HealthCheckFilter | null = null;
+  let tap: TapFilterConfig | null = null;
   const filters = c.http_filters ?? [{ name: "envoy.filters.http.router" }];
   if (!Array.isArray(filters)) fail(errors, `${path}.http_filters`, "http_filters must be a list");
   else {
@@ -82,6 +86,8 @@ export function parseHcm(
         if (i !== filters.length - 1) fail(errors, at, "the router filter must be the last filter");
       } else if (kind === "health_check" || t === "HealthCheck") {
         hc = parseHealthCheck(filterConfig(f, at, errors), at, errors);
+      } else if (kind === "tap" || t === "Tap") {
+        tap = parseTapFilter(filterConfig(f, at, errors), at, errors);
       } else fail(errors, `${at}.name`, `HTTP filter ${f.name} is not supported`);
     });
     const last = filters[filters.length - 1];
@@ -101,6 +107,7 @@ export function parseHcm(
     serverName: typeof c.server_name === "string" ? c.server_name : "proxy",
     generateRequestId: unwrap(c.generate_request_id) !== false,
     accessLogs,
+    tap,
   };
 }
 
@@ -212,6 +219,19 @@ export class HttpConnectionManager {
       if (contentLength < 0) return badRequest(lg);
     } else if (te !== null && te.trim().toLowerCase() !== "chunked") return badRequest(lg);
     const m: MatchInput = { path, method: req.method, authority, scheme: "http", headers: h };
+    const tap = this.cfg.tap ? beginTap(this.cfg.tap, req, m) : null;
+    if (tap) return tap.finish(await this.#filters(tap.request, conn, lg, m, contentLength, h2));
+    return await this.#filters(req, conn, lg, m, contentLength, h2);
+  }
+
+  async #filters(
+    req: Request,
+    conn: DownstreamConn,
+    lg: LogCtx | null,
+    m: MatchInput,
+    contentLength: number,
+    h2: boolean,
+  ): Promise<Response> {
     const hc = this.cfg.healthCheck;
     if (hc) {
       const r = healthCheck(hc, m, this.deps.hooks.healthCheckFailed());
