@@ -256,14 +256,7 @@ export class ListenerManager implements ListenerManagerView {
     this.#lm.counter("listener_stopped").inc();
     this.#lm.gauge("total_listeners_active").dec();
     if (b.drainStart >= 0) this.#lm.gauge("total_listeners_draining").dec();
-    if (b.server) await b.server.shutdown();
-    if (b.http) await b.http.close();
-    if (b.tcp) {
-      try {
-        b.tcp.close();
-      } catch { /* closed */ }
-      await b.accepting;
-    }
+    await closeSockets(b);
   }
 
   /** Flushes and reopens every access log file (`/reopen_logs`, SIGUSR1). */
@@ -312,16 +305,21 @@ export class ListenerManager implements ListenerManagerView {
       b.proxy?.closeAll();
       if (!b.stopped && (b.server || b.tcp || b.http)) {
         b.stopped = true;
-        if (b.server) await b.server.shutdown();
-        if (b.http) await b.http.close();
-        if (b.tcp) {
-          try {
-            b.tcp.close();
-          } catch { /* closed */ }
-          await b.accepting;
-        }
+        await closeSockets(b);
       }
     }));
     this.#logs.close();
+  }
+}
+
+/** Closes a listener's listening sockets and waits for its accept loop to end. */
+async function closeSockets(b: Bound): Promise<void> {
+  if (b.server) await b.server.shutdown();
+  if (b.http) await b.http.close();
+  if (b.tcp) {
+    try {
+      b.tcp.close();
+    } catch { /* closed */ }
+    await b.accepting;
   }
 }

@@ -1,24 +1,11 @@
 import assert from "node:assert/strict";
 import { Store } from "../stats/store.ts";
 import { ClusterManager } from "./cluster_manager.ts";
-import { testCluster } from "./test_cluster.ts";
+import { testCluster, testRequest } from "./test_cluster.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 
-function req(over: Partial<UpstreamRequest> = {}): UpstreamRequest {
-  return {
-    method: "GET",
-    path: "/",
-    authority: "example.test",
-    headers: [],
-    body: null,
-    contentLength: 0,
-    timeoutMs: 15000,
-    priority: 0,
-    downstreamH2: false,
-    ...over,
-  };
-}
+const req = testRequest;
 
 function origin(
   handler: Deno.ServeHandler<Deno.NetAddr>,

@@ -4,22 +4,10 @@ import { ConfigLoadError } from "../config/errors.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { ClusterManager } from "./cluster_manager.ts";
 import { type Resolver, systemResolver } from "./dns.ts";
-import { testCluster } from "./test_cluster.ts";
+import { testCluster, testRequest } from "./test_cluster.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 
-function req(): UpstreamRequest {
-  return {
-    method: "GET",
-    path: "/",
-    authority: "example.test",
-    headers: [],
-    body: null,
-    contentLength: 0,
-    timeoutMs: 15000,
-    priority: 0,
-    downstreamH2: false,
-  };
-}
+const req = (): UpstreamRequest => testRequest();
 
 async function withDns(
   c: EffectiveCluster,

@@ -2,26 +2,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Store } from "../stats/store.ts";
 import { ClusterManager } from "./cluster_manager.ts";
-import { testCluster } from "./test_cluster.ts";
+import { testCluster, testRequest } from "./test_cluster.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import type { DynamicFieldOptions } from "../config/dynamic_fields.ts";
 import { versionHash } from "../config/subscription_hash.ts";
 
 const V3 = "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
 
-function req(): UpstreamRequest {
-  return {
-    method: "GET",
-    path: "/",
-    authority: "example.test",
-    headers: [],
-    body: null,
-    contentLength: 0,
-    timeoutMs: 15000,
-    priority: 0,
-    downstreamH2: false,
-  };
-}
+const req = (): UpstreamRequest => testRequest();
 
 type Ep = { port: number; health?: string; weight?: number; extra?: Record<string, unknown> };
 

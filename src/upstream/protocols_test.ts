@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Store } from "../stats/store.ts";
 import { ClusterManager } from "./cluster_manager.ts";
-import { testCluster } from "./test_cluster.ts";
+import { testCluster, testRequest } from "./test_cluster.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 
@@ -11,18 +11,7 @@ const CERT = Deno.readTextFileSync(new URL("server.pem", tlsDir));
 const KEY = Deno.readTextFileSync(new URL("server.key", tlsDir));
 
 function req(over: Partial<UpstreamRequest> = {}): UpstreamRequest {
-  return {
-    method: "GET",
-    path: "/p?q=1",
-    authority: "example.test",
-    headers: [["x-test", "1"]],
-    body: null,
-    contentLength: 0,
-    timeoutMs: 15000,
-    priority: 0,
-    downstreamH2: false,
-    ...over,
-  };
+  return testRequest({ path: "/p?q=1", headers: [["x-test", "1"]], ...over });
 }
 
 async function run(c: EffectiveCluster, fn: (cm: ClusterManager, s: Store) => Promise<void>) {

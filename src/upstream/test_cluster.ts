@@ -11,6 +11,7 @@
  * @module
  */
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
+import type { UpstreamRequest } from "./upstream_request.ts";
 
 /** A STATIC round-robin cluster over `hosts`, with `over` applied on top. */
 export function testCluster(
@@ -72,6 +73,22 @@ export function testCluster(
     closeConnectionsOnHostHealthFailure: false,
     drainConnectionsOnHostRemoval: false,
     config: { name },
+    ...over,
+  };
+}
+
+/** A GET `/` request to `example.test` with default settings, `over` applied on top. */
+export function testRequest(over: Partial<UpstreamRequest> = {}): UpstreamRequest {
+  return {
+    method: "GET",
+    path: "/",
+    authority: "example.test",
+    headers: [],
+    body: null,
+    contentLength: 0,
+    timeoutMs: 15000,
+    priority: 0,
+    downstreamH2: false,
     ...over,
   };
 }
