@@ -46,7 +46,7 @@ Deno.test("errors.validate-errors: --mode validate with configuration errors pri
     ],
     ["bad_duration.yaml", /stats_flush_interval: invalid duration/],
     ["bad_cluster.yaml", /static_resources\.clusters\[0\]\.lb_policy/],
-    ["cluster.pb", /envoy\.api\.v2\.Cluster is not described/],
+    ["undescribed.pb", /envoy\.api\.v2\.auth\.UpstreamTlsContext is not described/],
   ];
   for (const [f, re] of cases) {
     const r = await run(["--mode", "validate", "-c", FIX + f]);

@@ -5,8 +5,9 @@
  * descriptions drive unknown-field checks of YAML/JSON and the `.pb` / `.pb_text` decoders.
  *
  * A field whose message type has no description here (a Cluster, a FilterChain, a stats sink)
- * is kept as JSON: YAML/JSON bootstraps pass it on (clusters to the cluster validator), binary
- * and text proto bootstraps cannot decode it and fail with a clear error.
+ * is kept as JSON: YAML/JSON bootstraps pass it on (clusters to the cluster validator). The
+ * `.pb` / `.pb_text` decoders also read the Cluster descriptions generated from the spec tables
+ * (`proto_cluster_schema.ts`); other undescribed types fail there with a clear error.
  *
  * @example
  * ```ts
@@ -56,7 +57,11 @@ export interface FieldDesc {
 export interface MessageDesc {
   fullName: string;
   fields: readonly FieldDesc[];
-  wellKnown?: "duration" | "struct" | "value" | "list" | "wrapper" | "empty";
+  wellKnown?: "duration" | "struct" | "value" | "list" | "wrapper" | "empty" | "any";
+  /** Fields known by name whose field number is not described (generated descriptions). */
+  undescribed?: readonly string[];
+  /** Where the description comes from, for error messages (a spec table file). */
+  source?: string;
 }
 
 const s = (

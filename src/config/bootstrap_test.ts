@@ -44,13 +44,13 @@ Deno.test("cli.options.config-path: YAML, JSON, binary and text proto fixtures l
 });
 
 Deno.test("cli.options.config-path: an undescribed message in a .pb file is an error naming it", () => {
-  const r = load("-c", FIX + "cluster.pb");
+  const r = load("-c", FIX + "undescribed.pb");
   assert.equal(r.errors.length, 1);
   assert.match(
     r.errors[0].message,
-    /message envoy\.api\.v2\.Cluster is not described; use YAML or JSON/,
+    /message envoy\.api\.v2\.auth\.UpstreamTlsContext is not described; use YAML or JSON/,
   );
-  assert.equal(r.errors[0].path, FIX + "cluster.pb");
+  assert.equal(r.errors[0].path, FIX + "undescribed.pb");
 });
 
 Deno.test("cli.options.config-path: unreadable and malformed files are errors with the file's name", () => {

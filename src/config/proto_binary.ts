@@ -1,6 +1,7 @@
 /**
  * A decoder of the protobuf binary wire format (`.pb` bootstraps), driven by the message
- * descriptions of `bootstrap_schema.ts`: varints, 64-bit, length-delimited and 32-bit fields,
+ * descriptions of `bootstrap_schema.ts` and `proto_cluster_schema.ts` (the Cluster, generated from
+ * the spec tables): varints, 64-bit, length-delimited and 32-bit fields,
  * packed repeated scalars, maps, and the well-known types (Duration, wrappers, Struct) turned
  * into their proto3 JSON form. A field number the description lacks is kept under the key
  * `#<number>`, so the unknown-field check reports it like any other unknown field. A message
@@ -17,7 +18,8 @@
  * @module
  */
 import type { Json, JsonObject } from "./bootstrap_types.ts";
-import { type FieldDesc, MESSAGES, type ScalarKind } from "./bootstrap_schema.ts";
+import type { FieldDesc, MessageDesc, ScalarKind } from "./bootstrap_schema.ts";
+import { anyTypeName, PROTO_MESSAGES } from "./proto_cluster_schema.ts";
 
 /** A decoding failure: where (field path) and what. */
 export class ProtoDecodeError extends Error {
@@ -32,11 +34,51 @@ export class ProtoDecodeError extends Error {
  *
  * @example
  * ```ts
- * notDescribed("envoy.api.v2.Cluster"); // "message envoy.api.v2.Cluster is not described; use YAML or JSON"
+ * notDescribed("envoy.api.v2.auth.Secret"); // "message envoy.api.v2.auth.Secret is not described; use YAML or JSON"
  * ```
  */
 export function notDescribed(type: string): string {
   return `message ${type} is not described; use YAML or JSON`;
+}
+
+/**
+ * The error for data a generated description cannot place: a field of the message whose table
+ * row has no field number (by name in text format, by number in binary).
+ *
+ * @example
+ * ```ts
+ * undescribedField({ fullName: "M", fields: [], undescribed: ["x"], source: "t.ts" }, "x");
+ * // "field x of message M has no field number in t.ts; use YAML or JSON"
+ * ```
+ */
+export function undescribedField(desc: MessageDesc, field: string): string {
+  const source = desc.source ?? "the spec tables";
+  if (desc.undescribed?.includes(field)) {
+    return `field ${field} of message ${desc.fullName} has no field number in ${source}; ` +
+      `use YAML or JSON`;
+  }
+  return `field ${field} of message ${desc.fullName} is not described (rows without a field ` +
+    `number in ${source}: ${(desc.undescribed ?? []).join(", ")}); use YAML or JSON`;
+}
+
+/**
+ * Turns a decoded Any (`type_url` and its payload decoded by `decode`) into the proto3 JSON form
+ * `{"@type": url, ...fields}`; a payload type without a description is an error.
+ *
+ * @example
+ * ```ts
+ * anyJson("type.googleapis.com/google.protobuf.Duration", () => "1s", ""); // { "@type": "...", value: "1s" }
+ * ```
+ */
+export function anyJson(url: string, decode: (type: string) => Json, path: string): JsonObject {
+  const type = anyTypeName(url);
+  if (!url || !PROTO_MESSAGES[type]) {
+    throw new ProtoDecodeError(path, `Any payload: ${notDescribed(type || "(empty type_url)")}`);
+  }
+  const v = decode(type);
+  return v !== null && typeof v === "object" && !Array.isArray(v)
+    ? { "@type": url, ...v }
+    : { "@type": url, value: v };
 }
 
 class Reader {
@@ -178,8 +220,9 @@ function structValue(o: JsonObject): Json {
  * ```
  */
 export function decodeMessage(buf: Uint8Array, type: string, path = ""): Json {
-  const desc = MESSAGES[type];
+  const desc = PROTO_MESSAGES[type];
   if (!desc) throw new ProtoDecodeError(path, notDescribed(type));
+  if (desc.wellKnown === "any") return decodeAny(buf, path);
   const r = new Reader(buf, path);
   const out: JsonObject = {};
   while (!r.done) {
@@ -189,6 +232,9 @@ export function decodeMessage(buf: Uint8Array, type: string, path = ""): Json {
     const f = desc.fields.find((x) => x.number === num);
     const fpath = path ? `${path}.${f?.name ?? `#${num}`}` : f?.name ?? `#${num}`;
     if (!f) {
+      if (desc.undescribed?.length) {
+        throw new ProtoDecodeError(fpath, undescribedField(desc, `#${num}`));
+      }
       skip(wire, r, fpath);
       out[`#${num}`] = true;
       continue;
@@ -237,6 +283,19 @@ export function decodeMessage(buf: Uint8Array, type: string, path = ""): Json {
     default:
       return out;
   }
+}
+
+function decodeAny(buf: Uint8Array, path: string): JsonObject {
+  const r = new Reader(buf, path);
+  let url = "";
+  let payload: Uint8Array = new Uint8Array();
+  while (!r.done) {
+    const tag = Number(r.varint());
+    if (tag >>> 3 === 1) url = String(decodeScalar("string", tag & 7, r, `${path}.type_url`));
+    else if (tag >>> 3 === 2 && (tag & 7) === 2) payload = r.lengthDelimited();
+    else skip(tag & 7, r, path);
+  }
+  return anyJson(url, (type) => decodeMessage(payload, type, path), path);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * A reader of the protobuf text format (`.pb_text` bootstraps), driven by the message
- * descriptions of `bootstrap_schema.ts`. It produces the proto3 JSON form (durations as `"5s"`,
+ * descriptions of `bootstrap_schema.ts` and `proto_cluster_schema.ts`. It produces the proto3 JSON form (durations as `"5s"`,
  * wrappers as bare values, Struct as an object). An unknown field name is kept so that the
  * unknown-field check reports it with its path; a message type without a description is an
  * error naming it. Syntax errors name the line and column.
@@ -14,8 +14,16 @@
  * @module
  */
 import type { Json, JsonObject } from "./bootstrap_types.ts";
-import { type FieldDesc, MESSAGES, type ScalarKind } from "./bootstrap_schema.ts";
-import { durationJson, notDescribed, ProtoDecodeError } from "./proto_binary.ts";
+import type { FieldDesc, ScalarKind } from "./bootstrap_schema.ts";
+import {
+  anyJson,
+  decodeMessage,
+  durationJson,
+  notDescribed,
+  ProtoDecodeError,
+  undescribedField,
+} from "./proto_binary.ts";
+import { PROTO_MESSAGES } from "./proto_cluster_schema.ts";
 
 type Tok = { t: "id" | "num" | "str" | "punct"; v: string; line: number; col: number };
 
@@ -203,12 +211,15 @@ function value(f: FieldDesc, n: Node, path: string): Json {
 }
 
 function message(n: Node & { kind: "block" }, type: string, path: string): Json {
-  const desc = MESSAGES[type];
+  const desc = PROTO_MESSAGES[type];
   if (!desc) throw new ProtoDecodeError(path, notDescribed(type));
   const out: JsonObject = {};
   for (const [name, child] of n.fields) {
     const f = desc.fields.find((x) => x.name === name);
     const fpath = path ? `${path}.${name}` : name;
+    if (!f && desc.undescribed?.includes(name)) {
+      throw new ProtoDecodeError(fpath, undescribedField(desc, name));
+    }
     if (!f) {
       out[name] = true; // reported by the unknown-field check
       continue;
@@ -226,6 +237,12 @@ function message(n: Node & { kind: "block" }, type: string, path: string): Json 
     else out[f.name] = value(f, child, fpath);
   }
   switch (desc.wellKnown) {
+    case "any": {
+      // `value` holds the payload's wire bytes, one character per byte.
+      const raw = String(out.value ?? "");
+      const bytes = Uint8Array.from(raw, (c) => c.charCodeAt(0) & 0xff);
+      return anyJson(String(out.type_url ?? ""), (t) => decodeMessage(bytes, t, path), path);
+    }
     case "duration":
       return durationJson(out);
     case "wrapper":

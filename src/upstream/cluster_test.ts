@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { Store } from "../stats/store.ts";
 import { ClusterManager } from "./cluster_manager.ts";
 import { testCluster, testRequest } from "./test_cluster.ts";
-import type { UpstreamRequest } from "./upstream_request.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 
 const req = testRequest;
