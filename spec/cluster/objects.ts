@@ -19,6 +19,16 @@
  */
 import type { FieldRow } from "../rule.ts";
 
+/**
+ * The specification leaves the fields of the referenced message types unshown; rows for them
+ * (check `internal`, facts from real Envoy in the `envoy` column) all cite this sentence.
+ */
+const NOT_SHOWN = {
+  section: "Cluster (configuration object)",
+  quote:
+    "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
+} as const;
+
 /** Rows of the `cluster.objects` table. */
 export const CLUSTER_OBJECTS = [
   {
@@ -480,11 +490,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`socket_address` is a core.SocketAddress message; exactly one member of group `address` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "core.Address: oneof `socket_address`/`pipe` is required (PGV).",
     check: "internal",
     message: "core.Address",
@@ -499,11 +505,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.address.pipe",
     level: "MUST",
     statement: "`pipe` is a core.Pipe message; exactly one member of group `address` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "core.Address: oneof `socket_address`/`pipe` is required (PGV).",
     check: "internal",
     message: "core.Address",
@@ -518,11 +520,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.socket-address.protocol",
     level: "MUST",
     statement: '`protocol` is a core.SocketAddress.Protocol value; unset, it defaults to "TCP".',
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "SocketAddress: `address` min_bytes 1; oneof port_specifier (`port_value` lte 65535, `named_port`) required; protocol defined_only.",
     check: "internal",
@@ -537,11 +535,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.socket-address.address",
     level: "MUST",
     statement: "`address` is a string; it is required.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "SocketAddress: `address` min_bytes 1; oneof port_specifier (`port_value` lte 65535, `named_port`) required; protocol defined_only.",
     check: "internal",
@@ -556,11 +550,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`port_value` is a uint32; exactly one member of group `port_specifier` is set; it is at most 65535.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "SocketAddress: `address` min_bytes 1; oneof port_specifier (`port_value` lte 65535, `named_port`) required; protocol defined_only.",
     check: "internal",
@@ -576,11 +566,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.socket-address.named-port",
     level: "MUST",
     statement: "`named_port` is a string; exactly one member of group `port_specifier` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "SocketAddress: `address` min_bytes 1; oneof port_specifier (`port_value` lte 65535, `named_port`) required; protocol defined_only.",
     check: "internal",
@@ -595,11 +581,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.socket-address.resolver-name",
     level: "MUST",
     statement: "`resolver_name` is a string.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "SocketAddress: `address` min_bytes 1; oneof port_specifier (`port_value` lte 65535, `named_port`) required; protocol defined_only.",
     check: "internal",
@@ -612,11 +594,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.socket-address.ipv4-compat",
     level: "MUST",
     statement: "`ipv4_compat` is a bool; unset, it defaults to false.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "SocketAddress: `address` min_bytes 1; oneof port_specifier (`port_value` lte 65535, `named_port`) required; protocol defined_only.",
     check: "internal",
@@ -630,11 +608,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.pipe.path",
     level: "MUST",
     statement: "`path` is a string; it is required.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "Pipe: `path` min_bytes 1; `mode` lte 511.",
     check: "internal",
     message: "core.Pipe",
@@ -647,11 +621,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.pipe.mode",
     level: "MUST",
     statement: "`mode` is a uint32; it is at most 511.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "Pipe: `path` min_bytes 1; `mode` lte 511.",
     check: "internal",
     message: "core.Pipe",
@@ -663,11 +633,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.tcp-keepalive.keepalive-probes",
     level: "MUST",
     statement: "`keepalive_probes` is a UInt32Value.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "TcpKeepalive: three optional UInt32Value fields; unset ones use the operating system's values.",
     check: "internal",
@@ -680,11 +646,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.tcp-keepalive.keepalive-time",
     level: "MUST",
     statement: "`keepalive_time` is a UInt32Value.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "TcpKeepalive: three optional UInt32Value fields; unset ones use the operating system's values.",
     check: "internal",
@@ -697,11 +659,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.tcp-keepalive.keepalive-interval",
     level: "MUST",
     statement: "`keepalive_interval` is a UInt32Value.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "TcpKeepalive: three optional UInt32Value fields; unset ones use the operating system's values.",
     check: "internal",
@@ -714,11 +672,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.metadata.filter-metadata",
     level: "MUST",
     statement: "`filter_metadata` is a map from string to Struct (any JSON object).",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "core.Metadata: `filter_metadata` map of Struct (v3 adds `typed_filter_metadata`).",
     check: "internal",
     message: "core.Metadata",
@@ -731,11 +685,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.metadata.typed-filter-metadata",
     level: "MUST",
     statement: "`typed_filter_metadata` is a map from string to Any (an object with `@type`).",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "core.Metadata: `filter_metadata` map of Struct (v3 adds `typed_filter_metadata`).",
     check: "internal",
     message: "core.Metadata",
@@ -747,11 +697,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.transport-socket.name",
     level: "MUST",
     statement: "`name` is a string; it is required.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "TransportSocket: `name` min_bytes 1; oneof config_type `config`/`typed_config`.",
     check: "internal",
     message: "core.TransportSocket",
@@ -764,11 +710,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`config` is a Struct (any JSON object); at most one member of group `config_type` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "TransportSocket: `name` min_bytes 1; oneof config_type `config`/`typed_config`.",
     check: "internal",
     message: "core.TransportSocket",
@@ -781,11 +723,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`typed_config` is an Any (an object with `@type`); at most one member of group `config_type` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "TransportSocket: `name` min_bytes 1; oneof config_type `config`/`typed_config`.",
     check: "internal",
     message: "core.TransportSocket",
@@ -797,11 +735,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.config-source.path",
     level: "MUST",
     statement: "`path` is a string; exactly one member of group `config_source_specifier` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "ConfigSource: oneof `path`/`api_config_source`/`ads`/`self` required; initial_fetch_timeout default 15s.",
     check: "internal",
@@ -816,11 +750,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`path_config_source` (v3) is a core.PathConfigSource message; exactly one member of group `config_source_specifier` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "v3 ConfigSource adds `path_config_source` to the oneof (config/core/v3/config_source.proto); `path` is its deprecated v3 spelling.",
     check: "internal",
@@ -835,11 +765,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.path-config-source.path",
     level: "MUST",
     statement: "`path` of a core.PathConfigSource names the watched file and is required.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "PathConfigSource.path: string, min_len 1 (config/core/v3/config_source.proto).",
     check: "internal",
     message: "core.PathConfigSource",
@@ -852,11 +778,7 @@ export const CLUSTER_OBJECTS = [
     level: "MAY",
     statement:
       "`watched_directory` of a core.PathConfigSource names a directory whose moves trigger a reload.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "PathConfigSource.watched_directory: core.WatchedDirectory {path}.",
     check: "internal",
     message: "core.PathConfigSource",
@@ -868,11 +790,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`api_config_source` is a core.ApiConfigSource message; exactly one member of group `config_source_specifier` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "ConfigSource: oneof `path`/`api_config_source`/`ads`/`self` required; initial_fetch_timeout default 15s.",
     check: "internal",
@@ -888,11 +806,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`ads` is a core.AggregatedConfigSource message; exactly one member of group `config_source_specifier` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "ConfigSource: oneof `path`/`api_config_source`/`ads`/`self` required; initial_fetch_timeout default 15s.",
     check: "internal",
@@ -908,11 +822,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`self` is a core.SelfConfigSource message; exactly one member of group `config_source_specifier` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "ConfigSource: oneof `path`/`api_config_source`/`ads`/`self` required; initial_fetch_timeout default 15s.",
     check: "internal",
@@ -927,11 +837,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.config-source.initial-fetch-timeout",
     level: "MUST",
     statement: '`initial_fetch_timeout` is a duration; unset, it defaults to "15s".',
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "ConfigSource: oneof `path`/`api_config_source`/`ads`/`self` required; initial_fetch_timeout default 15s.",
     check: "internal",
@@ -944,11 +850,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.config-source.resource-api-version",
     level: "MUST",
     statement: '`resource_api_version` is a core.ApiVersion value; unset, it defaults to "AUTO".',
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "ConfigSource: oneof `path`/`api_config_source`/`ads`/`self` required; initial_fetch_timeout default 15s.",
     check: "internal",
@@ -962,11 +864,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.circuit-breakers.thresholds",
     level: "MUST",
     statement: "`thresholds` is a list of cluster.CircuitBreakers.Thresholds message values.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "CircuitBreakers: a list of Thresholds, one per routing priority.",
     check: "internal",
     message: "cluster.CircuitBreakers",
@@ -980,11 +878,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.circuit-breakers.thresholds.priority",
     level: "MUST",
     statement: '`priority` is a core.RoutingPriority value; unset, it defaults to "DEFAULT".',
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
     check: "internal",
@@ -999,11 +893,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.circuit-breakers.thresholds.max-connections",
     level: "MUST",
     statement: "`max_connections` is a UInt32Value; unset, it defaults to 1024.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
     check: "internal",
@@ -1017,11 +907,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.circuit-breakers.thresholds.max-pending-requests",
     level: "MUST",
     statement: "`max_pending_requests` is a UInt32Value; unset, it defaults to 1024.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
     check: "internal",
@@ -1035,11 +921,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.circuit-breakers.thresholds.max-requests",
     level: "MUST",
     statement: "`max_requests` is a UInt32Value; unset, it defaults to 1024.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
     check: "internal",
@@ -1053,11 +935,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.circuit-breakers.thresholds.max-retries",
     level: "MUST",
     statement: "`max_retries` is a UInt32Value; unset, it defaults to 3.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
     check: "internal",
@@ -1071,11 +949,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.circuit-breakers.thresholds.retry-budget",
     level: "MUST",
     statement: "`retry_budget` is a cluster.CircuitBreakers.Thresholds.RetryBudget message.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
     check: "internal",
@@ -1088,11 +962,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.circuit-breakers.thresholds.track-remaining",
     level: "MUST",
     statement: "`track_remaining` is a bool; unset, it defaults to false.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
     check: "internal",
@@ -1106,11 +976,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.circuit-breakers.thresholds.max-connection-pools",
     level: "MUST",
     statement: "`max_connection_pools` is a UInt32Value.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
     check: "internal",
@@ -1123,11 +989,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.timeout",
     level: "MUST",
     statement: "`timeout` is a duration; it is required; it is greater than 0.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1141,11 +1003,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.interval",
     level: "MUST",
     statement: "`interval` is a duration; it is required; it is greater than 0.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1159,11 +1017,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.initial-jitter",
     level: "MUST",
     statement: "`initial_jitter` is a duration.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1175,11 +1029,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.interval-jitter",
     level: "MUST",
     statement: "`interval_jitter` is a duration.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1191,11 +1041,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.interval-jitter-percent",
     level: "MUST",
     statement: "`interval_jitter_percent` is a uint32.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1207,11 +1053,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.unhealthy-threshold",
     level: "MUST",
     statement: "`unhealthy_threshold` is a UInt32Value; it is required.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1224,11 +1066,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.healthy-threshold",
     level: "MUST",
     statement: "`healthy_threshold` is a UInt32Value; it is required.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1241,11 +1079,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.alt-port",
     level: "MUST",
     statement: "`alt_port` is a UInt32Value.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1257,11 +1091,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.reuse-connection",
     level: "MUST",
     statement: "`reuse_connection` is a bool; unset, it defaults to true.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1275,11 +1105,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`http_health_check` is a core.HealthCheck.HttpHealthCheck message; exactly one member of group `health_checker` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1295,11 +1121,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`tcp_health_check` is a core.HealthCheck.TcpHealthCheck message; exactly one member of group `health_checker` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1315,11 +1137,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`grpc_health_check` is a core.HealthCheck.GrpcHealthCheck message; exactly one member of group `health_checker` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1335,11 +1153,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`custom_health_check` is a core.HealthCheck.CustomHealthCheck message; exactly one member of group `health_checker` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1355,11 +1169,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`redis_health_check` is a core.HealthCheck.RedisHealthCheck message; exactly one member of group `health_checker` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1375,11 +1185,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       '`no_traffic_interval` is a duration; it is greater than 0; unset, it defaults to "60s".',
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1393,11 +1199,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.unhealthy-interval",
     level: "MUST",
     statement: "`unhealthy_interval` is a duration; it is greater than 0.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1410,11 +1212,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.unhealthy-edge-interval",
     level: "MUST",
     statement: "`unhealthy_edge_interval` is a duration; it is greater than 0.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1427,11 +1225,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.healthy-edge-interval",
     level: "MUST",
     statement: "`healthy_edge_interval` is a duration; it is greater than 0.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1444,11 +1238,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.event-log-path",
     level: "MUST",
     statement: "`event_log_path` is a string.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1460,11 +1250,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.event-service",
     level: "MUST",
     statement: "`event_service` is a core.EventServiceConfig message.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1477,11 +1263,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.always-log-health-check-failures",
     level: "MUST",
     statement: "`always_log_health_check_failures` is a bool; unset, it defaults to false.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1494,11 +1276,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.tls-options",
     level: "MUST",
     statement: "`tls_options` is a core.HealthCheck.TlsOptions message.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1511,11 +1289,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.health-check.transport-socket-match-criteria",
     level: "MUST",
     statement: "`transport_socket_match_criteria` is a Struct (any JSON object).",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "HealthCheck: `timeout`, `interval` required and > 0s; `unhealthy_threshold`, `healthy_threshold` required; oneof health_checker required; no_traffic_interval default 60s; reuse_connection default true.",
     check: "internal",
@@ -1527,11 +1301,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.outlier-detection.consecutive-5xx",
     level: "MUST",
     statement: "`consecutive_5xx` is a UInt32Value; unset, it defaults to 5.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1545,11 +1315,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.outlier-detection.interval",
     level: "MUST",
     statement: '`interval` is a duration; it is greater than 0; unset, it defaults to "10s".',
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1565,11 +1331,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       '`base_ejection_time` is a duration; it is greater than 0; unset, it defaults to "30s".',
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1585,11 +1347,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`max_ejection_percent` is a UInt32Value; it is at most 100; unset, it defaults to 10.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1605,11 +1363,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`enforcing_consecutive_5xx` is a UInt32Value; it is at most 100; unset, it defaults to 100.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1625,11 +1379,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`enforcing_success_rate` is a UInt32Value; it is at most 100; unset, it defaults to 100.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1644,11 +1394,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.outlier-detection.success-rate-minimum-hosts",
     level: "MUST",
     statement: "`success_rate_minimum_hosts` is a UInt32Value; unset, it defaults to 5.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1662,11 +1408,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.outlier-detection.success-rate-request-volume",
     level: "MUST",
     statement: "`success_rate_request_volume` is a UInt32Value; unset, it defaults to 100.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1680,11 +1422,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.outlier-detection.success-rate-stdev-factor",
     level: "MUST",
     statement: "`success_rate_stdev_factor` is a UInt32Value; unset, it defaults to 1900.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1698,11 +1436,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.outlier-detection.consecutive-gateway-failure",
     level: "MUST",
     statement: "`consecutive_gateway_failure` is a UInt32Value; unset, it defaults to 5.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1717,11 +1451,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`enforcing_consecutive_gateway_failure` is a UInt32Value; it is at most 100; unset, it defaults to 0.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1736,11 +1466,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.outlier-detection.split-external-local-origin-errors",
     level: "MUST",
     statement: "`split_external_local_origin_errors` is a bool; unset, it defaults to false.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1754,11 +1480,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.outlier-detection.consecutive-local-origin-failure",
     level: "MUST",
     statement: "`consecutive_local_origin_failure` is a UInt32Value; unset, it defaults to 5.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1773,11 +1495,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`enforcing_consecutive_local_origin_failure` is a UInt32Value; it is at most 100; unset, it defaults to 100.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1793,11 +1511,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`enforcing_local_origin_success_rate` is a UInt32Value; it is at most 100; unset, it defaults to 100.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1813,11 +1527,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`failure_percentage_threshold` is a UInt32Value; it is at most 100; unset, it defaults to 85.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1833,11 +1543,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`enforcing_failure_percentage` is a UInt32Value; it is at most 100; unset, it defaults to 0.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1853,11 +1559,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`enforcing_failure_percentage_local_origin` is a UInt32Value; it is at most 100; unset, it defaults to 0.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1872,11 +1574,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.outlier-detection.failure-percentage-minimum-hosts",
     level: "MUST",
     statement: "`failure_percentage_minimum_hosts` is a UInt32Value; unset, it defaults to 5.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1890,11 +1588,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster.outlier-detection.failure-percentage-request-volume",
     level: "MUST",
     statement: "`failure_percentage_request_volume` is a UInt32Value; unset, it defaults to 50.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "OutlierDetection: interval and base_ejection_time > 0s; the percentage fields lte 100; defaults from outlier_detection.proto.",
     check: "internal",
@@ -1908,11 +1602,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster-load-assignment.cluster-name",
     level: "MUST",
     statement: "`cluster_name` is a string; it is required.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "ClusterLoadAssignment: `cluster_name` min_bytes 1 (all v2 revisions).",
     check: "internal",
     message: "ClusterLoadAssignment",
@@ -1925,11 +1615,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster-load-assignment.endpoints",
     level: "MUST",
     statement: "`endpoints` is a list of endpoint.LocalityLbEndpoints message values.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "ClusterLoadAssignment: `cluster_name` min_bytes 1 (all v2 revisions).",
     check: "internal",
     message: "ClusterLoadAssignment",
@@ -1943,11 +1629,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster-load-assignment.named-endpoints",
     level: "MUST",
     statement: "`named_endpoints` is a map from string to endpoint.Endpoint message.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "ClusterLoadAssignment: `cluster_name` min_bytes 1 (all v2 revisions).",
     check: "internal",
     message: "ClusterLoadAssignment",
@@ -1961,11 +1643,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.cluster-load-assignment.policy",
     level: "MUST",
     statement: "`policy` is a ClusterLoadAssignment.Policy message.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "ClusterLoadAssignment: `cluster_name` min_bytes 1 (all v2 revisions).",
     check: "internal",
     message: "ClusterLoadAssignment",
@@ -1978,11 +1656,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.locality-lb-endpoints.locality",
     level: "MUST",
     statement: "`locality` is a core.Locality message.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "LocalityLbEndpoints: load_balancing_weight gte 1; priority lte 128.",
     check: "internal",
     message: "endpoint.LocalityLbEndpoints",
@@ -1995,11 +1669,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.locality-lb-endpoints.lb-endpoints",
     level: "MUST",
     statement: "`lb_endpoints` is a list of endpoint.LbEndpoint message values.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "LocalityLbEndpoints: load_balancing_weight gte 1; priority lte 128.",
     check: "internal",
     message: "endpoint.LocalityLbEndpoints",
@@ -2013,11 +1683,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.locality-lb-endpoints.load-balancing-weight",
     level: "MUST",
     statement: "`load_balancing_weight` is a UInt32Value; it is at least 1.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "LocalityLbEndpoints: load_balancing_weight gte 1; priority lte 128.",
     check: "internal",
     message: "endpoint.LocalityLbEndpoints",
@@ -2030,11 +1696,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.locality-lb-endpoints.priority",
     level: "MUST",
     statement: "`priority` is a uint32; it is at most 128; unset, it defaults to 0.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "LocalityLbEndpoints: load_balancing_weight gte 1; priority lte 128.",
     check: "internal",
     message: "endpoint.LocalityLbEndpoints",
@@ -2048,11 +1710,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.locality-lb-endpoints.proximity",
     level: "MUST",
     statement: "`proximity` is a UInt32Value.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "LocalityLbEndpoints: load_balancing_weight gte 1; priority lte 128.",
     check: "internal",
     message: "endpoint.LocalityLbEndpoints",
@@ -2064,11 +1722,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.locality.region",
     level: "MUST",
     statement: "`region` is a string.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "Locality: region, zone, sub_zone strings.",
     check: "internal",
     message: "core.Locality",
@@ -2080,11 +1734,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.locality.zone",
     level: "MUST",
     statement: "`zone` is a string.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "Locality: region, zone, sub_zone strings.",
     check: "internal",
     message: "core.Locality",
@@ -2096,11 +1746,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.core.locality.sub-zone",
     level: "MUST",
     statement: "`sub_zone` is a string.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "Locality: region, zone, sub_zone strings.",
     check: "internal",
     message: "core.Locality",
@@ -2113,11 +1759,7 @@ export const CLUSTER_OBJECTS = [
     level: "MUST",
     statement:
       "`endpoint` is a endpoint.Endpoint message; at most one member of group `host_identifier` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "LbEndpoint: oneof host_identifier `endpoint`/`endpoint_name`; health_status defined_only.",
     check: "internal",
@@ -2132,11 +1774,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.lb-endpoint.endpoint-name",
     level: "MUST",
     statement: "`endpoint_name` is a string; at most one member of group `host_identifier` is set.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "LbEndpoint: oneof host_identifier `endpoint`/`endpoint_name`; health_status defined_only.",
     check: "internal",
@@ -2150,11 +1788,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.lb-endpoint.health-status",
     level: "MUST",
     statement: '`health_status` is a core.HealthStatus value; unset, it defaults to "UNKNOWN".',
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "LbEndpoint: oneof host_identifier `endpoint`/`endpoint_name`; health_status defined_only.",
     check: "internal",
@@ -2169,11 +1803,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.lb-endpoint.metadata",
     level: "MUST",
     statement: "`metadata` is a core.Metadata message.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy:
       "LbEndpoint: oneof host_identifier `endpoint`/`endpoint_name`; health_status defined_only.",
     check: "internal",
@@ -2202,11 +1832,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.endpoint.address",
     level: "MUST",
     statement: "`address` is a core.Address message.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "Endpoint: address, health_check_config (port_value lte 65535), hostname.",
     check: "internal",
     message: "endpoint.Endpoint",
@@ -2219,11 +1845,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.endpoint.health-check-config",
     level: "MUST",
     statement: "`health_check_config` is a endpoint.Endpoint.HealthCheckConfig message.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "Endpoint: address, health_check_config (port_value lte 65535), hostname.",
     check: "internal",
     message: "endpoint.Endpoint",
@@ -2236,11 +1858,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.endpoint.hostname",
     level: "MUST",
     statement: "`hostname` is a string.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "Endpoint: address, health_check_config (port_value lte 65535), hostname.",
     check: "internal",
     message: "endpoint.Endpoint",
@@ -2252,11 +1870,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.endpoint.health-check-config.port-value",
     level: "MUST",
     statement: "`port_value` is a uint32; it is at most 65535.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "HealthCheckConfig.port_value lte 65535.",
     check: "internal",
     message: "endpoint.Endpoint.HealthCheckConfig",
@@ -2269,11 +1883,7 @@ export const CLUSTER_OBJECTS = [
     id: "cluster.objects.endpoint.endpoint.health-check-config.hostname",
     level: "MUST",
     statement: "`hostname` is a string.",
-    cite: {
-      section: "Cluster (configuration object)",
-      quote:
-        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
-    },
+    cite: NOT_SHOWN,
     envoy: "HealthCheckConfig.port_value lte 65535.",
     check: "internal",
     message: "endpoint.Endpoint.HealthCheckConfig",
