@@ -295,6 +295,23 @@ function postParse(
   return warnings;
 }
 
+/**
+ * Whether unknown fields of static configuration are accepted: `--allow-unknown-static-fields`
+ * or its alias `--allow-unknown-fields` (the only such switch of the older variant). Holds for an
+ * Options object built without {@linkcode parseArgs} too.
+ *
+ * @example
+ * ```ts
+ * import { allowsUnknownStaticFields, parseArgs } from "./args.ts";
+ * allowsUnknownStaticFields(parseArgs(["-c", "b.yaml", "--allow-unknown-fields"])); // true
+ * ```
+ */
+export function allowsUnknownStaticFields(
+  o: Pick<Options, "allow_unknown_static_fields" | "allow_unknown_fields">,
+): boolean {
+  return o.allow_unknown_static_fields || o.allow_unknown_fields;
+}
+
 /** Values computed at start-up and implied by other options. */
 function fillComputed(o: Record<string, unknown>, variant: Variant): void {
   // --allow-unknown-fields: alias (newer variant) or all configuration (older variant).

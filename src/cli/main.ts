@@ -20,7 +20,12 @@
  */
 import type { Variant } from "../../spec/rule.ts";
 import type { Options } from "./options.ts";
-import { CommandLineError, parseCommandLine, requireConfig } from "./args.ts";
+import {
+  allowsUnknownStaticFields,
+  CommandLineError,
+  parseCommandLine,
+  requireConfig,
+} from "./args.ts";
 import { usage, VARIANT_ENV } from "./usage.ts";
 import { hotRestartVersion, versionOutput } from "./version.ts";
 import { createLogging, type Logging } from "../server/logger.ts";
@@ -86,7 +91,7 @@ export function validateConfiguration(
     return { bootstrap: load.bootstrap, errors: load.errors, unknownFields: load.unknownFields };
   }
   const unknownFields = [...load.unknownFields];
-  const allowUnknown = options.allow_unknown_static_fields || options.allow_unknown_fields;
+  const allowUnknown = allowsUnknownStaticFields(options);
   const sr = (load.bootstrap.static_resources ?? {}) as { clusters?: Json[]; listeners?: Json[] };
   const clusters = sr.clusters ?? [];
   const seen = new Set<string>();

@@ -28,6 +28,7 @@ import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
 import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
 import { validateClusters } from "../config/validate_cluster.ts";
 import { hotRestartVersion, versionString } from "../cli/version.ts";
+import { allowsUnknownStaticFields } from "../cli/args.ts";
 import { Store } from "../stats/store.ts";
 import { startFlushTimer } from "../stats/flush_timer.ts";
 import { attachServerStats } from "../stats/server_stats.ts";
@@ -169,19 +170,17 @@ export async function startServer(
     }
 
     const unknown = store.scope("server").counter("static_unknown_fields");
+    const acceptUnknown = (path: string) => {
+      unknown.inc();
+      log("warning", `unknown field ${path} (accepted because of --allow-unknown-static-fields)`);
+    };
     const { errors, clusters } = validateClusters(bootstrap.static_resources?.clusters ?? [], {
       path: "static_resources.clusters",
-      allowUnknown: options.allow_unknown_static_fields || options.allow_unknown_fields,
-      onUnknown: (p) => {
-        unknown.inc();
-        log("warning", `unknown field ${p} (accepted because of --allow-unknown-static-fields)`);
-      },
+      allowUnknown: allowsUnknownStaticFields(options),
+      onUnknown: acceptUnknown,
     });
     if (errors.length) throw new ConfigLoadError(errors as ConfigError[]);
-    for (const p of settings.unknownStaticFields ?? []) {
-      unknown.inc();
-      log("warning", `unknown field ${p} (accepted because of --allow-unknown-static-fields)`);
-    }
+    for (const p of settings.unknownStaticFields ?? []) acceptUnknown(p);
 
     const init = new InitManagers();
     const serverInit = init.create("server", "Server");
