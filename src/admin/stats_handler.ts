@@ -12,6 +12,7 @@
  * @module
  */
 import { ENDPOINTS } from "../../spec/admin/endpoints.ts";
+import type { EndpointRow } from "../../spec/rule.ts";
 import type { ServerContext } from "../server/context.ts";
 import type { AdminRequest, Handler } from "./types.ts";
 import { parseStatsQuery, type StatsFormat } from "./stats_params.ts";
@@ -23,7 +24,7 @@ import { renderPrometheus } from "../stats/render_prometheus.ts";
 const TEXT_TYPE = "text/plain; charset=UTF-8";
 
 function rowType(id: string, fallback: string): string {
-  const row = ENDPOINTS.find((r) => r.id === id) as { contentType?: string } | undefined;
+  const row = (ENDPOINTS as readonly EndpointRow[]).find((r) => r.id === id);
   return row?.contentType ?? fallback;
 }
 

@@ -13,6 +13,7 @@
  * @module
  */
 import { ENDPOINTS } from "../../spec/admin/endpoints.ts";
+import type { EndpointRow } from "../../spec/rule.ts";
 import type { BucketMode, RenderOptions } from "../stats/render_options.ts";
 import { compileStatFilter, filterEngine } from "../stats/stats_filter.ts";
 
@@ -26,9 +27,9 @@ export type StatsQuery =
 
 function enumValues(name: string): string[] {
   const values = new Set<string>();
-  for (const row of ENDPOINTS) {
+  for (const row of ENDPOINTS as readonly EndpointRow[]) {
     if (row.path !== "/stats") continue;
-    for (const p of row.params as ReadonlyArray<{ name: string; values?: readonly string[] }>) {
+    for (const p of row.params) {
       if (p.name === name) { for (const v of p.values ?? []) values.add(v); }
     }
   }

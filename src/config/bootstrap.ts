@@ -30,6 +30,8 @@ import { disabledExtensionErrors, parseDisabledExtensions } from "./bootstrap_ex
 import { mergeProto3Json } from "./merge.ts";
 import { decodeBinary, ProtoDecodeError } from "./proto_binary.ts";
 import { decodeText } from "./proto_text.ts";
+import { isJsonObject as isObj } from "./values.ts";
+import { allowsUnknownStaticFields } from "../cli/args.ts";
 
 /** What {@linkcode loadBootstrap} returns. */
 export interface BootstrapLoad {
@@ -84,9 +86,6 @@ function describe(e: unknown): string {
   }
   return String(e);
 }
-
-const isObj = (v: Json | undefined): v is JsonObject =>
-  v !== null && v !== undefined && typeof v === "object" && !Array.isArray(v);
 
 /**
  * Applies `--service-cluster`, `--service-node` and `--service-zone` to `node`.
@@ -189,7 +188,7 @@ export function loadBootstrap(options: Options): BootstrapLoad {
     raw = mergeProto3Json(raw, over);
   }
   const original = raw as JsonObject;
-  const allowUnknown = options.allow_unknown_static_fields || options.allow_unknown_fields;
+  const allowUnknown = allowsUnknownStaticFields(options);
   const requested = options.variant === "v2" ? 2 : options.bootstrap_version;
   let chosen: Attempt;
   if (requested === 2 || requested === 3) chosen = attempt(raw, requested, allowUnknown);

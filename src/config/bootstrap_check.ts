@@ -30,6 +30,7 @@ import {
   MESSAGES,
   type ScalarKind,
 } from "./bootstrap_schema.ts";
+import { parseDuration as parseDurationValue } from "./values.ts";
 
 /** The rule an unknown static field breaks (rejected unless this option is given). */
 export const UNKNOWN_FIELD_RULE = "errors.unknown-static-fields";
@@ -54,11 +55,9 @@ export interface CheckResult {
   errors: ConfigError[];
 }
 
-const DURATION_RE = /^(-)?(\d+)(?:\.(\d{1,9}))?s$/;
-const MAX_DURATION_S = 315576000000;
-
 /**
- * Parses a proto3 JSON duration (`"0.25s"`) into milliseconds; `null` when malformed.
+ * Parses a proto3 JSON duration (`"0.25s"`) into milliseconds; `null` when malformed (the
+ * `values.ts` parser without its message).
  *
  * @example
  * ```ts
@@ -67,10 +66,8 @@ const MAX_DURATION_S = 315576000000;
  * ```
  */
 export function parseDuration(v: string): number | null {
-  const m = DURATION_RE.exec(v);
-  if (!m || Number(m[2]) > MAX_DURATION_S) return null;
-  const ms = Number(m[2]) * 1000 + Number((m[3] ?? "").padEnd(9, "0")) / 1e6;
-  return m[1] ? -ms : ms;
+  const p = parseDurationValue(v);
+  return p.ok ? p.value : null;
 }
 
 const typeName = (v: Json) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);

@@ -28,6 +28,7 @@ import { OPTION_CONSTRAINTS } from "../../spec/cli/options.ts";
 import type { Json, JsonObject } from "./bootstrap_types.ts";
 import type { ConfigError } from "./errors.ts";
 import { canonicalCategory, canonicalFilterName, EXTENSIONS } from "./filter_names.ts";
+import { isJsonObject as isObj } from "./values.ts";
 
 type RowId = (typeof OPTION_CONSTRAINTS)[number]["id"];
 
@@ -72,8 +73,6 @@ export function parseDisabledExtensions(names: readonly string[]): DisabledExten
   return { disabled, warnings };
 }
 
-const isObj = (v: Json | undefined): v is JsonObject =>
-  v !== null && v !== undefined && typeof v === "object" && !Array.isArray(v);
 const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
 
 /**

@@ -20,9 +20,8 @@
  */
 import type { Json, JsonObject } from "./bootstrap_types.ts";
 import { TYPE_URL_PREFIX, typeUrlOf } from "./filter_names.ts";
+import { isJsonObject as isObj } from "./values.ts";
 
-const isObj = (v: Json | undefined): v is JsonObject =>
-  v !== null && v !== undefined && typeof v === "object" && !Array.isArray(v);
 const list = (v: Json | undefined): JsonObject[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
 /** `config` (Struct) → `typed_config`, also inside an HTTP connection manager's http_filters. */

@@ -21,7 +21,7 @@ import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
 import type { EffectiveCluster, EffectiveHost, EffectiveTls } from "./effective_cluster.ts";
 import type { Thresholds } from "../server/context.ts";
-import { ConfigLoadError } from "./errors.ts";
+import { ConfigLoadError, fillMessage } from "./errors.ts";
 import { ENUMS, fieldRow, MESSAGES } from "./nested_schema.ts";
 import { isObject, parseDuration, parseEnum, parsePercent, parseUInt64 } from "./values.ts";
 
@@ -233,10 +233,7 @@ function readSource(
       const reason = e instanceof Error ? e.message : String(e);
       sink(
         `${path}.filename`,
-        TLS_RULE.message.replace("{what}", what).replace("{file}", s.filename).replace(
-          "{reason}",
-          reason,
-        ),
+        fillMessage(TLS_RULE, { what, file: s.filename, reason }),
         TLS_RULE.id,
       );
     }

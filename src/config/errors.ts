@@ -24,6 +24,23 @@ export interface ConfigError {
   message: string;
 }
 
+/**
+ * A rule row's message with its `{placeholder}`s filled from `vars`; unknown ones stay as written.
+ *
+ * @example
+ * ```ts
+ * import { fillMessage } from "./errors.ts";
+ * fillMessage({ message: "cluster {name} needs {what}" }, { name: "web" });
+ * // → "cluster web needs {what}"
+ * ```
+ */
+export function fillMessage(
+  row: { readonly message: string },
+  vars: Readonly<Record<string, string | number>>,
+): string {
+  return row.message.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+}
+
 /** Renders an error as one line: `path: message [rule]`. */
 export function formatConfigError(e: ConfigError): string {
   return `${e.path}: ${e.message}${e.rule ? ` [${e.rule}]` : ""}`;

@@ -16,9 +16,7 @@
  * @module
  */
 import type { Json } from "./bootstrap_types.ts";
-
-const isObject = (v: Json | undefined): v is { [k: string]: Json } =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
+import { isJsonObject as isObject } from "./values.ts";
 
 /**
  * Merges `over` into a copy of `base` (neither input is changed).

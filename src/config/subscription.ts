@@ -26,6 +26,7 @@ import type { ConfigError } from "./errors.ts";
 import type { DynamicFieldPolicy } from "./dynamic_fields.ts";
 import type { Counter, Gauge, Scope, TextReadout } from "../stats/types.ts";
 import { versionHash } from "./subscription_hash.ts";
+import { isJsonObject as isObj } from "./values.ts";
 
 /** A parsed `DiscoveryResponse`. */
 export interface DiscoveryResponse {
@@ -57,8 +58,6 @@ const RESPONSE_FIELDS = new Set([
 ]);
 
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
-const isObj = (v: unknown): v is JsonObject =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Parses the text of a subscription file. Throws {@linkcode SubscriptionError} for text that is

@@ -24,7 +24,7 @@
 import type { ClusterRuleRow, DiscoveryType, FieldRow } from "../../spec/rule.ts";
 import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
-import type { ConfigError } from "./errors.ts";
+import { type ConfigError, fillMessage as fill } from "./errors.ts";
 import type { EffectiveCluster } from "./effective_cluster.ts";
 import { discoveryTypeOf, effectiveCluster, valueOf } from "./defaults.ts";
 import { isSet, MESSAGES, type SchemaContext, validateMessage } from "./nested_schema.ts";
@@ -48,11 +48,6 @@ interface RuleInput {
   name: string;
   type: DiscoveryType;
   policy: string;
-}
-
-/** Fills `{placeholder}`s of a rule row's message. */
-function fill(row: ClusterRuleRow, vars: Record<string, string | number>): string {
-  return row.message.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 
 /** Reads a dotted path (`lb_subset_config.locality_weight_aware`) of a normalized cluster. */

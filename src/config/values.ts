@@ -12,6 +12,7 @@
  * ```
  * @module
  */
+import type { JsonObject } from "./bootstrap_types.ts";
 
 /** The outcome of parsing one value: the value in its canonical unit, or why it is invalid. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -211,4 +212,18 @@ export function parseEnum(
 /** True for a plain JSON object (not null, not an array). */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * {@linkcode isObject} for parsed configuration: narrows to a {@linkcode JsonObject}.
+ *
+ * @example
+ * ```ts
+ * import { isJsonObject } from "./values.ts";
+ * isJsonObject({ a: 1 }); // true
+ * isJsonObject([1]); // false
+ * ```
+ */
+export function isJsonObject(v: unknown): v is JsonObject {
+  return isObject(v);
 }

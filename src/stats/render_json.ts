@@ -14,7 +14,7 @@
  * @module
  */
 import type { Store } from "./store.ts";
-import { CHUNK_CHARS, type RenderOptions, selects, VISIT_BATCH } from "./render_options.ts";
+import { chunkDue, type RenderOptions, selects } from "./render_options.ts";
 import { jsonBuckets, jsonQuantiles } from "./histogram_format.ts";
 import { JSON_QUANTILES } from "./histogram_settings.ts";
 
@@ -39,11 +39,11 @@ export function* renderJson(store: Store, opts: RenderOptions): Generator<string
     if (selects(opts, t)) {
       buf += `${sep()}{"name":${JSON.stringify(t.name)},"value":${JSON.stringify(t.value())}}`;
     }
-    if (buf.length >= CHUNK_CHARS || ++visited % VISIT_BATCH === 0) yield buf, buf = "";
+    if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
   }
   for (const s of store.sortedNumeric()) {
     if (selects(opts, s)) buf += `${sep()}{"name":${JSON.stringify(s.name)},"value":${s.value()}}`;
-    if (buf.length >= CHUNK_CHARS || ++visited % VISIT_BATCH === 0) yield buf, buf = "";
+    if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
   }
   const mode = opts.histogramBuckets;
   let opened = false;
@@ -60,7 +60,7 @@ export function* renderJson(store: Store, opts: RenderOptions): Generator<string
       } else buf += ",";
       buf += mode ? jsonBuckets(h, store.bucketBounds, mode) : jsonQuantiles(h);
     }
-    if (buf.length >= CHUNK_CHARS || ++visited % VISIT_BATCH === 0) yield buf, buf = "";
+    if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
   }
   if (opened) buf += mode ? "]}" : "]}}";
   yield buf + "]}";

@@ -34,6 +34,21 @@ export const CHUNK_CHARS = 64 * 1024;
 export const VISIT_BATCH = 2048;
 
 /**
+ * Whether a renderer yields now: {@linkcode CHUNK_CHARS} are buffered, or `visited` (the count of
+ * stats looked at so far, this one included) completes a batch of {@linkcode VISIT_BATCH}.
+ *
+ * @example
+ * ```ts
+ * import { chunkDue, VISIT_BATCH } from "./render_options.ts";
+ * chunkDue(10, VISIT_BATCH); // true
+ * chunkDue(10, 1); // false
+ * ```
+ */
+export function chunkDue(buffered: number, visited: number): boolean {
+  return buffered >= CHUNK_CHARS || visited % VISIT_BATCH === 0;
+}
+
+/**
  * Whether a stat is selected by `usedonly` and `filter`.
  *
  * @example

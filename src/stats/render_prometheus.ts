@@ -20,7 +20,7 @@
  */
 import type { Store } from "./store.ts";
 import type { Family } from "./prometheus_index.ts";
-import { CHUNK_CHARS, type RenderOptions, selects, VISIT_BATCH } from "./render_options.ts";
+import { chunkDue, type RenderOptions, selects } from "./render_options.ts";
 import { formatPrometheus } from "./format_number.ts";
 import { escapeLabelValue } from "./naming.ts";
 import type { CounterImpl, GaugeImpl, TextReadoutImpl } from "./metrics.ts";
@@ -58,7 +58,7 @@ function* families<T extends { name: string; used: boolean }>(
         }
         buf += sample(fam.name, m.labels, m.stat);
       }
-      if (buf.length >= CHUNK_CHARS || ++visited % VISIT_BATCH === 0) yield buf, buf = "";
+      if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
     }
   }
   if (buf !== "") yield buf;

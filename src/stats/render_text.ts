@@ -14,7 +14,7 @@
  * @module
  */
 import type { Store } from "./store.ts";
-import { CHUNK_CHARS, type RenderOptions, selects, VISIT_BATCH } from "./render_options.ts";
+import { chunkDue, type RenderOptions, selects } from "./render_options.ts";
 import { bucketSummary, quantileSummary } from "./histogram_format.ts";
 
 /**
@@ -34,11 +34,11 @@ export function* renderText(store: Store, opts: RenderOptions): Generator<string
   let visited = 0;
   for (const t of store.sortedTextReadouts()) {
     if (selects(opts, t)) buf += `${t.name}: ${JSON.stringify(t.value())}\n`;
-    if (buf.length >= CHUNK_CHARS || ++visited % VISIT_BATCH === 0) yield buf, buf = "";
+    if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
   }
   for (const s of store.sortedNumeric()) {
     if (selects(opts, s)) buf += `${s.name}: ${s.value()}\n`;
-    if (buf.length >= CHUNK_CHARS || ++visited % VISIT_BATCH === 0) yield buf, buf = "";
+    if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
   }
   const mode = opts.histogramBuckets;
   for (const h of store.sortedHistograms()) {
@@ -46,7 +46,7 @@ export function* renderText(store: Store, opts: RenderOptions): Generator<string
       const body = mode ? bucketSummary(h, store.bucketBounds, mode) : quantileSummary(h);
       buf += `${h.name}: ${body}\n`;
     }
-    if (buf.length >= CHUNK_CHARS || ++visited % VISIT_BATCH === 0) yield buf, buf = "";
+    if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
   }
   if (buf !== "") yield buf;
 }

@@ -91,52 +91,46 @@ export class Store implements Scope {
     );
   }
 
-  /** The counter named `name`, created on first use. */
-  counter(name: string): CounterImpl {
+  /** The stat named `name` in `stats`, made, sorted and indexed on first use. */
+  #lookup<T extends AnyStat>(
+    stats: Map<string, T>,
+    name: string,
+    make: () => T,
+    sorted: { add(stat: NoInfer<T>): void },
+    prometheus: PrometheusIndex<T>,
+  ): T {
     this.recentLookups.lookup(name);
-    let s = this.#counters.get(name);
+    let s = stats.get(name);
     if (s === undefined) {
-      this.#counters.set(name, s = new CounterImpl(name, this.arena));
-      this.#numericSorted.add(s);
-      this.prometheus.counters.add(s);
+      stats.set(name, s = make());
+      sorted.add(s);
+      prometheus.add(s);
     }
     return s;
+  }
+
+  /** The counter named `name`, created on first use. */
+  counter(name: string): CounterImpl {
+    const make = () => new CounterImpl(name, this.arena);
+    return this.#lookup(this.#counters, name, make, this.#numericSorted, this.prometheus.counters);
   }
 
   /** The gauge named `name`, created on first use. */
   gauge(name: string): GaugeImpl {
-    this.recentLookups.lookup(name);
-    let s = this.#gauges.get(name);
-    if (s === undefined) {
-      this.#gauges.set(name, s = new GaugeImpl(name));
-      this.#numericSorted.add(s);
-      this.prometheus.gauges.add(s);
-    }
-    return s;
+    const make = () => new GaugeImpl(name);
+    return this.#lookup(this.#gauges, name, make, this.#numericSorted, this.prometheus.gauges);
   }
 
   /** The histogram named `name`, created on first use with `unit`. */
   histogram(name: string, unit: HistogramUnit = "unspecified"): HistogramImpl {
-    this.recentLookups.lookup(name);
-    let s = this.#histograms.get(name);
-    if (s === undefined) {
-      this.#histograms.set(name, s = new HistogramImpl(name, unit));
-      this.#histSorted.add(s);
-      this.prometheus.histograms.add(s);
-    }
-    return s;
+    const make = () => new HistogramImpl(name, unit);
+    return this.#lookup(this.#histograms, name, make, this.#histSorted, this.prometheus.histograms);
   }
 
   /** The text readout named `name`, created on first use. */
   textReadout(name: string): TextReadoutImpl {
-    this.recentLookups.lookup(name);
-    let s = this.#texts.get(name);
-    if (s === undefined) {
-      this.#texts.set(name, s = new TextReadoutImpl(name));
-      this.#textSorted.add(s);
-      this.prometheus.texts.add(s);
-    }
-    return s;
+    const make = () => new TextReadoutImpl(name);
+    return this.#lookup(this.#texts, name, make, this.#textSorted, this.prometheus.texts);
   }
 
   /** A child scope: its stats are named `<name>.<stat>`. */
