@@ -24,6 +24,8 @@ import {
   type Formatter,
 } from "./access_log_format.ts";
 import { type Errors, fail, filterConfig, isObject, typeName } from "./config_values.ts";
+import type { AccessLogFile, AccessLogFiles } from "./access_log_file.ts";
+import type { LogSink } from "./request_logger.ts";
 
 /** One configured file access logger. */
 export interface AccessLogConfig {
@@ -122,4 +124,29 @@ export function parseAccessLogs(
     if (format) out.push({ path: c.path, format });
   });
   return out;
+}
+
+/**
+ * Opens the file of each configured logger (shared by path through `files`); the error says
+ * which file could not be opened and why.
+ *
+ * @example
+ * ```ts ignore
+ * const sinks = openLogSinks(cfg.accessLogs, accessLogFiles);
+ * ```
+ */
+export function openLogSinks(
+  logs: readonly AccessLogConfig[],
+  files: AccessLogFiles | undefined,
+): LogSink[] {
+  return logs.map((l) => ({ format: l.format, file: openLog(files, l.path) }));
+}
+
+function openLog(files: AccessLogFiles | undefined, path: string): AccessLogFile {
+  if (!files) throw new Error(`access log ${path}: no access log files configured`);
+  try {
+    return files.open(path);
+  } catch (e) {
+    throw new Error(`access log ${path}: cannot open: ${(e as Error).message}`);
+  }
 }

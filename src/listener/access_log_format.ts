@@ -13,6 +13,7 @@
  * @module
  */
 import { compileTimeFormat } from "./access_log_time.ts";
+import { hostPort } from "../upstream/host.ts";
 
 /** What is known about one request (or TCP connection) when its log line is written. */
 export interface LogRecord {
@@ -65,8 +66,7 @@ function hostname(): string {
   }
 }
 
-const addr = (a: Deno.NetAddr) =>
-  a.hostname.includes(":") ? `[${a.hostname}]:${a.port}` : `${a.hostname}:${a.port}`;
+const addr = (a: Deno.NetAddr) => hostPort(a.hostname, a.port);
 
 /** Operators without arguments. */
 const SIMPLE: Record<string, Part> = {

@@ -11,14 +11,13 @@
  */
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import type { ConfigError } from "../config/errors.ts";
+import { isJsonObject } from "../config/values.ts";
 
 /** Collects errors while parsing. */
 export type Errors = ConfigError[];
 
-/** True for a plain JSON object. */
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+/** True for a plain JSON object (the configuration part's {@linkcode isJsonObject}). */
+export const isObject: (v: unknown) => v is JsonObject = isJsonObject;
 
 /** Adds an error. */
 export function fail(errors: Errors, path: string, message: string): void {

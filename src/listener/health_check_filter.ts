@@ -48,9 +48,8 @@ export function parseHealthCheck(
     fail(errors, `${path}.headers`, "the health check filter needs headers to match");
     return null;
   }
-  for (const k of ["cluster_min_healthy_percentages"]) {
-    if (isObject(c[k])) fail(errors, `${path}.${k}`, `${k} is not supported yet`);
-  }
+  const k = "cluster_min_healthy_percentages";
+  if (isObject(c[k])) fail(errors, `${path}.${k}`, `${k} is not supported yet`);
   return { passThrough: pt, headers };
 }
 

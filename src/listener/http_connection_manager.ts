@@ -19,8 +19,8 @@ import type { Counter, Gauge, Histogram, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { localReply } from "../upstream/local_reply.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
-import { type AccessLogConfig, parseAccessLogs } from "./access_log_config.ts";
-import type { AccessLogFile, AccessLogFiles } from "./access_log_file.ts";
+import { type AccessLogConfig, openLogSinks, parseAccessLogs } from "./access_log_config.ts";
+import type { AccessLogFiles } from "./access_log_file.ts";
 import { type LogCtx, RequestLogger } from "./request_logger.ts";
 import type { DownstreamConn } from "./http_listener.ts";
 import {
@@ -162,7 +162,7 @@ export class HttpConnectionManager {
     this.#direct = s.counter("rq_direct_response");
     this.#redirect = s.counter("rq_redirect");
     this.#logger = cfg.accessLogs.length === 0 ? null : new RequestLogger(
-      cfg.accessLogs.map((l) => ({ format: l.format, file: openLog(deps.accessLogFiles, l.path) })),
+      openLogSinks(cfg.accessLogs, deps.accessLogFiles),
     );
   }
 
@@ -315,16 +315,6 @@ export class HttpConnectionManager {
       lg.upstreamRequest = ur;
     }
     return await cluster.forward(ur);
-  }
-}
-
-/** Opens an access log file; the error says which file could not be opened and why. */
-export function openLog(files: AccessLogFiles | undefined, path: string): AccessLogFile {
-  if (!files) throw new Error(`access log ${path}: no access log files configured`);
-  try {
-    return files.open(path);
-  } catch (e) {
-    throw new Error(`access log ${path}: cannot open: ${(e as Error).message}`);
   }
 }
 

@@ -13,6 +13,7 @@
  * ```
  * @module
  */
+import { hostPort } from "../upstream/host.ts";
 import { responseFlag } from "../upstream/local_reply.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import type { AccessLogFile } from "./access_log_file.ts";
@@ -101,11 +102,7 @@ export class RequestLogger {
       bytesReceived: lg.bytesReceived,
       bytesSent,
       durationMs: performance.now() - lg.t0,
-      upstreamHost: u === null
-        ? null
-        : u.address.includes(":")
-        ? `[${u.address}]:${u.port}`
-        : `${u.address}:${u.port}`,
+      upstreamHost: u === null ? null : hostPort(u.address, u.port),
       upstreamCluster: lg.cluster,
       downstreamRemote: lg.conn.remoteAddr,
       downstreamLocal: lg.conn.localAddr,

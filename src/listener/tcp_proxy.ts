@@ -12,13 +12,13 @@
  * @module
  */
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import type { Scope } from "../stats/types.ts";
+import type { Counter, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { openTransport, type Transport } from "../upstream/transport.ts";
-import { type AccessLogConfig, parseAccessLogs } from "./access_log_config.ts";
-import type { AccessLogFile, AccessLogFiles } from "./access_log_file.ts";
-import { openLog } from "./http_connection_manager.ts";
-import type { Formatter, LogRecord } from "./access_log_format.ts";
+import { type AccessLogConfig, openLogSinks, parseAccessLogs } from "./access_log_config.ts";
+import type { AccessLogFiles } from "./access_log_file.ts";
+import type { LogRecord } from "./access_log_format.ts";
+import type { LogSink } from "./request_logger.ts";
 import { type Errors, fail } from "./config_values.ts";
 
 /** A parsed `tcp_proxy`. */
@@ -66,8 +66,9 @@ const BUF = 65536;
 /** Proxies connections of one listener. */
 export class TcpProxy {
   readonly #conns = new Set<Transport>();
-  readonly #s: Scope;
-  readonly #logs: { format: Formatter; file: AccessLogFile }[];
+  readonly #cxTotal: Counter;
+  readonly #noRoute: Counter;
+  readonly #logs: LogSink[];
 
   /** Creates the proxy; `logFiles` is required when the configuration has access logs. */
   constructor(
@@ -76,11 +77,11 @@ export class TcpProxy {
     stats: Scope,
     logFiles?: AccessLogFiles,
   ) {
-    this.#logs = cfg.accessLogs.map((l) => ({ format: l.format, file: openLog(logFiles, l.path) }));
-    this.#s = stats.scope("tcp").scope(cfg.statPrefix);
-    for (const n of ["downstream_cx_total", "downstream_cx_no_route", "upstream_flush_total"]) {
-      this.#s.counter(n);
-    }
+    this.#logs = openLogSinks(cfg.accessLogs, logFiles);
+    const s = stats.scope("tcp").scope(cfg.statPrefix);
+    this.#cxTotal = s.counter("downstream_cx_total");
+    this.#noRoute = s.counter("downstream_cx_no_route");
+    s.counter("upstream_flush_total");
   }
 
   /** Joins one downstream connection to an upstream one; resolves when both are closed. */
@@ -111,14 +112,13 @@ export class TcpProxy {
   }
 
   async #handle(down: Deno.Conn, rec: LogRecord | null): Promise<void> {
-    const s = this.#s;
-    s.counter("downstream_cx_total").inc();
+    this.#cxTotal.inc();
     const cluster = this.clusters.get(this.cfg.cluster);
     const host = cluster?.lb.choose({});
     const flags = rec?.flags as string[] | undefined;
     if (rec && cluster) rec.upstreamCluster = cluster.name;
     if (!cluster || !host) {
-      s.counter("downstream_cx_no_route").inc();
+      this.#noRoute.inc();
       if (cluster) cluster.stats.cx_none_healthy.inc();
       flags?.push(cluster ? "UH" : "NR");
       close(down);
@@ -128,16 +128,11 @@ export class TcpProxy {
     const cs = cluster.stats;
     if (!cb.connections.canCreate()) {
       cs.cx_overflow.inc();
-      s.counter("upstream_flush_total");
       flags?.push("UO");
       close(down);
       return;
     }
-    if (rec) {
-      rec.upstreamHost = host.address.includes(":")
-        ? `[${host.address}]:${host.port}`
-        : `${host.address}:${host.port}`;
-    }
+    if (rec) rec.upstreamHost = host.key;
     cb.connections.inc();
     cs.cx_total.inc();
     cs.cx_active.inc();

@@ -15,7 +15,7 @@ import type { ClusterView, Thresholds } from "../server/context.ts";
 import type { Scope } from "../stats/types.ts";
 import { CircuitBreaker } from "./circuit_breaker.ts";
 import { ClusterStats } from "./cluster_stats.ts";
-import { Host } from "./host.ts";
+import { Host, hostPort } from "./host.ts";
 import { Http1Pool } from "./http1_pool.ts";
 import { Http2Pool } from "./http2_pool.ts";
 import { createLoadBalancer, type LoadBalancer } from "./lb/load_balancer.ts";
@@ -29,6 +29,11 @@ import { DeadlineQueue } from "./deadline_queue.ts";
 export interface HostPools {
   h1: [Http1Pool | null, Http1Pool | null];
   h2: [Http2Pool | null, Http2Pool | null];
+}
+
+function closePools(p: HostPools): void {
+  for (const x of p.h1) x?.close();
+  for (const x of p.h2) x?.close();
 }
 
 /** A running cluster. */
@@ -104,8 +109,7 @@ export class Cluster implements ClusterView {
     }
     let added = 0;
     const hosts = next.map((e) => {
-      const key = e.address.includes(":") ? `[${e.address}]:${e.port}` : `${e.address}:${e.port}`;
-      const kept = old.get(key)?.shift();
+      const kept = old.get(hostPort(e.address, e.port))?.shift();
       if (kept) {
         kept.update(e);
         return kept;
@@ -132,8 +136,7 @@ export class Cluster implements ClusterView {
   #sweepRetired(all: boolean) {
     for (const [h, p] of this.#retired) {
       if (!all && h.stats.rq_active.value() > 0) continue;
-      for (const x of p.h1) x?.close();
-      for (const x of p.h2) x?.close();
+      closePools(p);
       this.#retired.delete(h);
     }
   }
@@ -189,10 +192,7 @@ export class Cluster implements ClusterView {
 
   /** Closes every pooled connection. */
   close(): void {
-    for (const p of this.#pools.values()) {
-      for (const x of p.h1) x?.close();
-      for (const x of p.h2) x?.close();
-    }
+    for (const p of this.#pools.values()) closePools(p);
     this.#pools.clear();
     this.#sweepRetired(true);
     this.deadlines.close();

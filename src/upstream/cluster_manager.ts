@@ -20,7 +20,7 @@ import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
 import type { ClusterManagerView } from "../server/context.ts";
 import type { Scope } from "../stats/types.ts";
 import { Cluster } from "./cluster.ts";
-import { LB_FACTORIES } from "./lb/load_balancer.ts";
+import { LB_FACTORIES, UnsupportedLbPolicyError } from "./lb/load_balancer.ts";
 import { type DynamicFieldOptions, DynamicFieldPolicy } from "../config/dynamic_fields.ts";
 import { EdsUpdater, type EndpointConfig } from "./eds.ts";
 import { edsSourceOf, fileSourceOf } from "./eds_source.ts";
@@ -62,7 +62,7 @@ export function checkClusterSupport(
       errors.push({
         path: `${at}.lb_policy`,
         rule: "",
-        message: `lb_policy ${c.lbPolicy} is not implemented yet`,
+        message: new UnsupportedLbPolicyError(c.lbPolicy).message,
       });
     }
     if (c.upstreamBind && (c.upstreamBind.address !== "" || c.upstreamBind.port !== 0)) {

@@ -93,7 +93,6 @@ export class DnsUpdater {
     try {
       addrs = await (this.deps.resolver ?? systemResolver)(t.address, e.dnsLookupFamily);
     } catch (err) {
-      addrs = [];
       this.deps.log(
         "warning",
         `cluster ${this.cluster.name}: DNS resolution of ${t.address} failed: ${

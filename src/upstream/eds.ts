@@ -107,7 +107,6 @@ export class EdsUpdater {
   readonly #sub: FilesystemSubscription;
   readonly #empty: Counter;
   readonly #change: Counter;
-  #version = "";
   #config: EndpointConfig | null = null;
 
   /** Subscribes `cluster` to `source.path`. */
@@ -159,7 +158,6 @@ export class EdsUpdater {
     });
     const { added, removed } = this.cluster.updateHosts(hosts);
     if (added + removed > 0) this.#change.inc();
-    this.#version = r.version_info;
     this.#config = {
       version_info: r.version_info,
       endpoint_config: { "@type": CLA_TYPE_URL, ...cla },
@@ -185,7 +183,7 @@ export class EdsUpdater {
 
   /** The `version_info` of the last accepted update (`""` before any). */
   version(): string {
-    return this.#version;
+    return this.#config?.version_info ?? "";
   }
 
   /** The last accepted assignment, or null before any. */

@@ -16,6 +16,8 @@
  * @module
  */
 import type { JsonObject } from "../config/bootstrap_types.ts";
+import { jsonName } from "../config/bootstrap_schema.ts";
+import { isObject } from "../config/values.ts";
 
 /** The source of an EDS cluster, or why it cannot be used (with the path below the cluster). */
 export type EdsSource =
@@ -23,11 +25,9 @@ export type EdsSource =
   | { ok: false; at: string; message: string };
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? v as Obj : undefined;
+const obj = (v: unknown): Obj | undefined => isObject(v) ? v : undefined;
 /** A field by its proto name or its JSON (lowerCamel) name. */
-const get = (o: Obj | undefined, snake: string): unknown =>
-  o?.[snake] ?? o?.[snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())];
+const get = (o: Obj | undefined, snake: string): unknown => o?.[snake] ?? o?.[jsonName(snake)];
 
 /**
  * The file of a `ConfigSource` (`path`, or v3 `path_config_source.path`), or why it has none;

@@ -13,7 +13,7 @@ import type { Cluster } from "./cluster.ts";
 import type { Host } from "./host.ts";
 import { EofError, type Http1Connection, ProtocolError } from "./http1_connection.ts";
 import { type AcquireHandle, type Http1Pool, OverflowError } from "./http1_pool.ts";
-import { localReply, resetBody, UPSTREAM_TIMEOUT } from "./local_reply.ts";
+import { localReply, resetBody, type ResetReason, UPSTREAM_TIMEOUT } from "./local_reply.ts";
 import { headText, type UpstreamRequest } from "./upstream_request.ts";
 import { buildResponseHeaders } from "./response_headers.ts";
 import type { Deadline } from "./deadline_queue.ts";
@@ -62,10 +62,22 @@ export class Exchange {
     this.host.active--;
   }
 
-  /** Counts a timeout and answers 504. */
-  timeout(): Response {
+  /** Counts a 503, ends the request and answers with the reset body of `reason`. */
+  reset(reason: ResetReason): Response {
+    this.status(503);
+    this.finish();
+    return localReply(503, resetBody(reason));
+  }
+
+  /** Counts a route timeout against the cluster and the host. */
+  countTimeout(): void {
     this.cluster.stats.rq_timeout.inc();
     this.host.stats.rq_timeout.inc();
+  }
+
+  /** Counts a timeout and answers 504. */
+  timeout(): Response {
+    this.countTimeout();
     this.status(504);
     this.finish();
     return localReply(504, UPSTREAM_TIMEOUT);
@@ -117,9 +129,7 @@ export async function forwardHttp1(
         ex.finish();
         return cluster.overflowReply();
       }
-      ex.status(503);
-      ex.finish();
-      return localReply(503, resetBody("connection failure"));
+      return ex.reset("connection failure");
     }
     if (ex.timedOut) {
       pool.release(conn, true);
@@ -140,10 +150,7 @@ export async function forwardHttp1(
       if (e instanceof EofError && reused && r.body === null && attempt === 0) continue;
       if (e instanceof ProtocolError) cluster.stats.cx_protocol_error.inc();
       else cluster.stats.rq_rx_reset.inc();
-      ex.status(503);
-      ex.finish();
-      const reason = e instanceof ProtocolError ? "protocol error" : "connection termination";
-      return localReply(503, resetBody(reason));
+      return ex.reset(e instanceof ProtocolError ? "protocol error" : "connection termination");
     }
   }
 }
@@ -158,9 +165,7 @@ function respond(
 ): Response {
   if (status < 200 || status > 599) {
     pool.destroy(conn, true);
-    ex.status(503);
-    ex.finish();
-    return localReply(503, resetBody("protocol error"));
+    return ex.reset("protocol error");
   }
   ex.status(status);
   const headers = buildResponseHeaders(list, ex.t0);
@@ -188,10 +193,8 @@ function respond(
         } else ctrl.enqueue(b);
       } catch (e) {
         pool.destroy(conn, !(e instanceof EofError));
-        if (ex.timedOut) {
-          ex.cluster.stats.rq_timeout.inc();
-          ex.host.stats.rq_timeout.inc();
-        } else ex.cluster.stats.rq_rx_reset.inc();
+        if (ex.timedOut) ex.countTimeout();
+        else ex.cluster.stats.rq_rx_reset.inc();
         ex.finish();
         ctrl.error(e);
       }

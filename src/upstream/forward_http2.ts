@@ -12,7 +12,6 @@ import type http2 from "node:http2";
 import type { Cluster } from "./cluster.ts";
 import type { Host } from "./host.ts";
 import { Exchange } from "./forward_http1.ts";
-import { localReply, resetBody } from "./local_reply.ts";
 import { ConnectError } from "./transport.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import { buildResponseHeaders } from "./response_headers.ts";
@@ -60,10 +59,7 @@ export async function forwardHttp2(
     let body = res.body;
     const st = res.stream;
     st.once("close", () => {
-      if (ex.timedOut && !ex.done) {
-        cluster.stats.rq_timeout.inc();
-        host.stats.rq_timeout.inc();
-      }
+      if (ex.timedOut && !ex.done) ex.countTimeout();
       ex.finish();
     });
     if (res.status === 204 || res.status === 304 || r.method === "HEAD") {
@@ -73,12 +69,7 @@ export async function forwardHttp2(
     return new Response(body, { status: res.status, headers: h });
   } catch (e) {
     if (ex.timedOut) return ex.timeout();
-    ex.status(503);
-    ex.finish();
     if (!(e instanceof ConnectError)) cluster.stats.rq_rx_reset.inc();
-    return localReply(
-      503,
-      resetBody(e instanceof ConnectError ? "connection failure" : "remote reset"),
-    );
+    return ex.reset(e instanceof ConnectError ? "connection failure" : "remote reset");
   }
 }

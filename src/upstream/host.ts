@@ -17,14 +17,35 @@ import type { EffectiveHost } from "../config/effective_cluster.ts";
 import type { HealthFlags, HostStats, HostView } from "../server/context.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { newHostStats } from "./host_stats.ts";
+import { fieldRow } from "../config/nested_schema.ts";
+import { parseDuration } from "../config/values.ts";
+
+const outlierDefault = (field: string) => fieldRow("cluster.OutlierDetection", field).default;
+const interval = parseDuration(outlierDefault("interval"));
+if (!interval.ok) throw new Error(`cluster.OutlierDetection.interval default: ${interval.error}`);
+
+/** Success-rate interval: the outlier detection `interval` default of the spec table (10 s). */
+export const SUCCESS_RATE_INTERVAL_MS: number = interval.value;
+/**
+ * Requests needed in an interval before a success rate is reported: the table's
+ * `success_rate_request_volume` default (100).
+ */
+export const SUCCESS_RATE_MIN_VOLUME: number = Number(
+  outlierDefault("success_rate_request_volume"),
+);
 
 /**
- * Success-rate interval and minimum volume: Envoy's outlier detection defaults (`interval` 10 s,
- * `success_rate_request_volume` 100).
+ * `address:port`, with an IPv6 address in brackets, as `/clusters` and access logs print it.
+ *
+ * @example
+ * ```ts
+ * import { hostPort } from "./host.ts";
+ * console.log(hostPort("::1", 80)); // "[::1]:80"
+ * ```
  */
-export const SUCCESS_RATE_INTERVAL_MS = 10_000;
-/** Requests needed in an interval before a success rate is reported. */
-export const SUCCESS_RATE_MIN_VOLUME = 100;
+export function hostPort(address: string, port: number): string {
+  return address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`;
+}
 
 /** An upstream host. */
 export class Host implements HostView {
@@ -61,7 +82,7 @@ export class Host implements HostView {
       failed_outlier_check: false,
     };
     this.update(h);
-    this.key = h.address.includes(":") ? `[${h.address}]:${h.port}` : `${h.address}:${h.port}`;
+    this.key = hostPort(h.address, h.port);
   }
 
   /**

@@ -32,7 +32,6 @@ export class OverflowError extends Error {
 export interface Waiter {
   resolve(c: Http1Connection): void;
   reject(e: Error): void;
-  cancelled: boolean;
 }
 
 /**
@@ -111,7 +110,6 @@ export class Http1Pool {
           done();
           reject(e);
         },
-        cancelled: false,
       };
       if (handle) handle.cancel = () => this.#cancel(w);
       this.#waiters.push(w);
@@ -187,14 +185,10 @@ export class Http1Pool {
       this.destroy(c, true);
       return;
     }
-    while (this.#waiters.length > 0) {
-      const w = this.#waiters.shift()!;
-      if (!w.cancelled) {
-        w.resolve(c);
-        return;
-      }
-    }
-    this.#idle.push(c);
+    // A waiter that stopped waiting has already left the queue (see #cancel).
+    const w = this.#waiters.shift();
+    if (w) w.resolve(c);
+    else this.#idle.push(c);
   }
 
   /** Closes a connection and frees its slot; `local` tells who closed it. */
@@ -218,7 +212,6 @@ export class Http1Pool {
     if (this.#closed) return;
     while (this.#waiters.length > 0 && this.cb.connections.canCreate()) {
       const w = this.#waiters.shift()!;
-      if (w.cancelled) continue;
       this.#connect().then(w.resolve, w.reject);
     }
   }

@@ -51,8 +51,7 @@ export class Http2Pool {
     const s = this.stats;
     const hs = this.host.stats;
     const tls = this.cluster.tls;
-    const host = this.host.address.includes(":") ? `[${this.host.address}]` : this.host.address;
-    const url = `${tls ? "https" : "http"}://${host}:${this.host.port}`;
+    const url = `${tls ? "https" : "http"}://${this.host.key}`;
     const sess = http2.connect(url, {
       ...(tls
         ? {

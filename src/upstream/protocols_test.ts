@@ -27,8 +27,15 @@ async function run(c: EffectiveCluster, fn: (cm: ClusterManager, s: Store) => Pr
 const echo = (r: Request) =>
   new Response(`${r.method} ${new URL(r.url).pathname} ${r.headers.get("x-test")}`);
 
+/** An echo server on 127.0.0.1, port 0; over TLS with the fixture certificate when `tls`. */
+const serveEcho = (tls: boolean) =>
+  Deno.serve(
+    { hostname: "127.0.0.1", port: 0, ...(tls ? { cert: CERT, key: KEY } : {}), onListen() {} },
+    echo,
+  );
+
 Deno.test("cluster.fields.http2-protocol-options: HTTP/2 prior knowledge (h2c), one session, http2 counters", async () => {
-  const o = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, echo);
+  const o = serveEcho(false);
   const c = testCluster("h2", [["127.0.0.1", o.addr.port]], { http2: true });
   await run(c, async (cm, store) => {
     for (let i = 0; i < 3; i++) {
@@ -51,7 +58,7 @@ Deno.test("cluster.fields.http2-protocol-options: HTTP/2 prior knowledge (h2c), 
 });
 
 Deno.test("cluster.fields.protocol-selection: USE_DOWNSTREAM_PROTOCOL follows the downstream protocol", async () => {
-  const o = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, echo);
+  const o = serveEcho(false);
   const c = testCluster("d", [["127.0.0.1", o.addr.port]], {
     protocolSelection: "USE_DOWNSTREAM_PROTOCOL",
   });
@@ -65,10 +72,7 @@ Deno.test("cluster.fields.protocol-selection: USE_DOWNSTREAM_PROTOCOL follows th
 });
 
 Deno.test("cluster.fields.tls-context security.upstream-tls: verified against trusted_ca with SNI (HTTP/1.1 and HTTP/2)", async () => {
-  const o = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, cert: CERT, key: KEY, onListen() {} },
-    echo,
-  );
+  const o = serveEcho(true);
   for (const http2 of [false, true]) {
     const c = testCluster("t", [["127.0.0.1", o.addr.port]], {
       http2,
@@ -84,10 +88,7 @@ Deno.test("cluster.fields.tls-context security.upstream-tls: verified against tr
 });
 
 Deno.test("cluster.fields.tls-context security.upstream-tls: with trusted_ca a certificate not valid for the SNI is refused", async () => {
-  const o = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, cert: CERT, key: KEY, onListen() {} },
-    echo,
-  );
+  const o = serveEcho(true);
   const c = testCluster("t", [["127.0.0.1", o.addr.port]], {
     tls: { sni: "wrong.example", trustedCa: [CA] },
   });
@@ -101,10 +102,7 @@ Deno.test("cluster.fields.tls-context security.upstream-tls: with trusted_ca a c
 });
 
 Deno.test("cluster.fields.tls-context security.upstream-tls: without trusted_ca the server certificate is not verified", async () => {
-  const o = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, cert: CERT, key: KEY, onListen() {} },
-    echo,
-  );
+  const o = serveEcho(true);
   for (const http2 of [false, true]) {
     const c = testCluster("t", [["127.0.0.1", o.addr.port]], {
       http2,

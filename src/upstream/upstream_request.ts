@@ -4,12 +4,12 @@
  *
  * @example
  * ```ts
- * import { type UpstreamRequest, serializeHead } from "./upstream_request.ts";
+ * import { headText, type UpstreamRequest } from "./upstream_request.ts";
  * const r: UpstreamRequest = {
  *   method: "GET", path: "/", authority: "example.com", headers: [["accept", "*\/*"]],
  *   body: null, contentLength: 0, timeoutMs: 15000, priority: 0, downstreamH2: false,
  * };
- * console.log(serializeHead(r).length > 0); // true
+ * console.log(headText(r).startsWith("GET / HTTP/1.1\r\nhost: example.com\r\n")); // true
  * ```
  * @module
  */
@@ -52,12 +52,10 @@ export function encodeHead(s: string): Uint8Array {
   return out;
 }
 
-/** The HTTP/1.1 request line and headers of `r`, ending with the empty line. */
-export function serializeHead(r: UpstreamRequest): Uint8Array {
-  return encodeHead(headText(r));
-}
-
-/** The HTTP/1.1 request line and headers of `r` as text (one character per byte). */
+/**
+ * The HTTP/1.1 request line and headers of `r`, ending with the empty line, as text (one
+ * character per byte; {@linkcode encodeHead} makes the bytes).
+ */
 export function headText(r: UpstreamRequest): string {
   let h = r.method + " " + r.path + " HTTP/1.1\r\nhost: " + r.authority + "\r\n";
   const hs = r.headers;
