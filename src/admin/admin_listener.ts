@@ -15,6 +15,7 @@
  */
 import type { AdminConfig } from "../config/bootstrap_types.ts";
 import type { AdminRoute } from "./router.ts";
+import { hostPort } from "../upstream/host.ts";
 
 /** A running admin listener. */
 export interface AdminListener {
@@ -23,11 +24,6 @@ export interface AdminListener {
   port: number;
   /** Stops accepting, finishes in-flight answers, then resolves. */
   close(): Promise<void>;
-}
-
-/** `ip:port` with brackets for IPv6. */
-export function formatHostPort(ip: string, port: number): string {
-  return ip.includes(":") ? `[${ip}]:${port}` : `${ip}:${port}`;
 }
 
 /** Starts the admin listener, or returns null when the bootstrap configures none. */
@@ -55,14 +51,14 @@ export async function startAdminListener(
       server = Deno.serve({ hostname, port: wanted, onListen() {}, onError }, route);
     } catch (e) {
       throw new Error(
-        `admin.address.socket_address: cannot listen on ${formatHostPort(hostname, wanted)}: ${
+        `admin.address.socket_address: cannot listen on ${hostPort(hostname, wanted)}: ${
           e instanceof Error ? e.message : e
         }`,
       );
     }
     const addr = server.addr as Deno.NetAddr;
     port = addr.port;
-    address = formatHostPort(addr.hostname, addr.port);
+    address = hostPort(addr.hostname, addr.port);
   } else {
     const path = pipe!.path;
     try {

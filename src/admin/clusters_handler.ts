@@ -18,6 +18,7 @@
 import type { ClusterManagerView, ClusterView, HostView, Thresholds } from "../server/context.ts";
 import type { Handler } from "./types.ts";
 import { jsonResponse, textResponse, uint64 } from "./render/proto_json.ts";
+import { hostPort } from "../upstream/host.ts";
 
 const COUNTERS = [
   "cx_total",
@@ -34,11 +35,6 @@ const THRESHOLD_FIELDS = [
   "max_requests",
   "max_retries",
 ] as const;
-
-/** `ip:port`, with brackets around IPv6 addresses. */
-export function hostKey(h: Pick<HostView, "address" | "port">): string {
-  return h.address.includes(":") ? `[${h.address}]:${h.port}` : `${h.address}:${h.port}`;
-}
 
 /** The health string of a host: `healthy`, or the failure flags in Envoy's order. */
 export function healthFlags(h: HostView): string {
@@ -75,7 +71,7 @@ function clusterText(c: ClusterView): string {
   }
   out += `${c.name}::added_via_api::${c.addedViaApi}\n`;
   for (const h of c.hosts()) {
-    const p = `${c.name}::${hostKey(h)}::`;
+    const p = `${c.name}::${hostPort(h.address, h.port)}::`;
     for (const name of [...COUNTERS, ...GAUGES].sort()) {
       out += `${p}${name}::${statValue(h, name)}\n`;
     }

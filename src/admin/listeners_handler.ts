@@ -12,17 +12,14 @@
  * ```
  * @module
  */
-import type { ListenerManagerView, ListenerView } from "../server/context.ts";
+import type { ListenerManagerView } from "../server/context.ts";
 import type { Handler } from "./types.ts";
 import { jsonResponse, textResponse } from "./render/proto_json.ts";
-
-function addressText(l: ListenerView): string {
-  return l.address.includes(":") ? `[${l.address}]:${l.port}` : `${l.address}:${l.port}`;
-}
+import { hostPort } from "../upstream/host.ts";
 
 /** The text form of `/listeners`. */
 export function listenersText(lm: ListenerManagerView): string {
-  return lm.listeners().map((l) => `${l.name}::${addressText(l)}\n`).join("");
+  return lm.listeners().map((l) => `${l.name}::${hostPort(l.address, l.port)}\n`).join("");
 }
 
 const listeners: Handler = (req, server) => {
