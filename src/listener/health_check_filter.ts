@@ -13,7 +13,9 @@
  * ```
  * @module
  */
+import { HeaderMap } from "../upstream/header_map.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
+import { type ProxyResponse, proxyResponse } from "../upstream/proxy_response.ts";
 import { type Errors, fail, isObject, unwrap } from "./config_values.ts";
 import {
   type HeaderMatcher,
@@ -57,13 +59,14 @@ export function parseHealthCheck(
  * The filter's answer for `r`: a response, or `null` to continue to the router.
  * `failed` is the server's `/healthcheck/fail` state.
  */
-export function healthCheck(f: HealthCheckFilter, r: MatchInput, failed: boolean): Response | null {
+export function healthCheck(
+  f: HealthCheckFilter,
+  r: MatchInput,
+  failed: boolean,
+): ProxyResponse | null {
   if (!matchHeaders(f.headers, r)) return null;
   if (failed) {
-    return new Response(null, {
-      status: 503,
-      headers: { "x-proxy-immediate-health-check-fail": "true" },
-    });
+    return proxyResponse(503, new HeaderMap([["x-proxy-immediate-health-check-fail", "true"]]));
   }
-  return f.passThrough ? null : new Response(null, { status: 200 });
+  return f.passThrough ? null : proxyResponse(200);
 }

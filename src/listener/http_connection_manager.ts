@@ -1,24 +1,24 @@
 /**
  * The HTTP connection manager network filter with its HTTP filters (health check, router):
- * parses its configuration and handles each downstream request from `Deno.serve`, counting
- * `http.<stat_prefix>.downstream_rq_*`.
- *
- * Requests `Deno.serve` (hyper) already refuses never reach this code; the checks here reject
- * what it lets through: both `content-length` and `transfer-encoding`, a list of differing
- * lengths, and transfer codings other than `chunked`.
+ * parses its configuration and handles each downstream request a codec decoded, counting
+ * `http.<stat_prefix>.downstream_rq_*`. Requests a codec found malformed arrive with their
+ * error and are answered 400 (or 431) with the connection closed, never forwarded.
  *
  * @example
  * ```ts ignore
  * const hcm = new HttpConnectionManager(parseHcm(cfg, "f", errors, null)!, deps);
- * Deno.serve({ port: 0 }, hcm.handle);
+ * const res = await hcm.handle(fromRequest(new Request("http://a/")), conn);
  * ```
  * @module
  */
+import { HeaderMap } from "../upstream/header_map.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { Counter, Gauge, Histogram, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { localReply } from "../upstream/local_reply.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
+import { type ProxyResponse, proxyResponse } from "../upstream/proxy_response.ts";
+import type { CodecError, DownstreamRequest } from "./downstream_request.ts";
 import { type AccessLogConfig, openLogSinks, parseAccessLogs } from "./access_log_config.ts";
 import type { AccessLogFiles } from "./access_log_file.ts";
 import { type LogCtx, RequestLogger } from "./request_logger.ts";
@@ -33,7 +33,6 @@ import {
   unwrap,
 } from "./config_values.ts";
 import { healthCheck, type HealthCheckFilter, parseHealthCheck } from "./health_check_filter.ts";
-import type { MatchInput } from "./header_matcher.ts";
 import type { ProxyHooks } from "./hooks.ts";
 import { beginTap, parseTapFilter, type TapFilterConfig } from "./tap_filter.ts";
 import { isLoopback, upstreamHeaders } from "./request_headers.ts";
@@ -128,6 +127,7 @@ export interface HcmDeps {
 }
 
 const BAD_REQUEST = "Bad Request";
+const HEADERS_TOO_LARGE = "Request Header Fields Too Large";
 
 /** Handles requests of one listener. */
 export class HttpConnectionManager {
@@ -144,6 +144,7 @@ export class HttpConnectionManager {
   readonly #direct: Counter;
   readonly #redirect: Counter;
   readonly #logger: RequestLogger | null;
+  readonly #protocolError: Counter;
 
   /** Creates the manager for `cfg`. */
   constructor(readonly cfg: HcmConfig, readonly deps: HcmDeps) {
@@ -161,18 +162,19 @@ export class HttpConnectionManager {
     this.#noCluster = s.counter("no_cluster");
     this.#direct = s.counter("rq_direct_response");
     this.#redirect = s.counter("rq_redirect");
+    this.#protocolError = s.counter("downstream_cx_protocol_error");
     this.#logger = cfg.accessLogs.length === 0 ? null : new RequestLogger(
       openLogSinks(cfg.accessLogs, deps.accessLogFiles),
     );
   }
 
   /** Handles one request of downstream connection `conn`. */
-  handle = async (req: Request, conn: DownstreamConn): Promise<Response> => {
+  handle = async (req: DownstreamRequest, conn: DownstreamConn): Promise<ProxyResponse> => {
     const t0 = performance.now();
     this.#rqTotal.inc();
     this.#rqActive.inc();
     const lg = this.#logger === null ? null : this.#logger.start(req, conn);
-    let res: Response;
+    let res: ProxyResponse;
     try {
       res = await this.#route(req, conn, lg);
     } catch (e) {
@@ -190,80 +192,57 @@ export class HttpConnectionManager {
     const h = res.headers;
     h.set("server", this.cfg.serverName);
     const share = this.deps.drainShare();
-    if (share > 0 && (share >= 1 || Math.random() < share) && req.headers.has("host")) {
+    if (share > 0 && !req.h2 && (share >= 1 || Math.random() < share)) {
       h.set("connection", "close");
     }
     return lg === null ? res : this.#logger!.finish(lg, res);
   };
 
-  async #route(req: Request, conn: DownstreamConn, lg: LogCtx | null): Promise<Response> {
-    const h = req.headers;
-    const url = req.url;
-    const a = url.indexOf("://") + 3;
-    const slash = url.indexOf("/", a);
-    const path = slash < 0 ? "/" : url.slice(slash);
-    const hostHeader = h.get("host");
-    const h2 = hostHeader === null;
-    (h2 ? this.#h2 : this.#h1).inc();
-    const authority = hostHeader ?? url.slice(a, slash < 0 ? url.length : slash);
-    if (lg !== null) {
-      lg.h2 = h2;
-      lg.path = path;
-      lg.authority = authority;
+  #route(req: DownstreamRequest, conn: DownstreamConn, lg: LogCtx | null): Promise<ProxyResponse> {
+    (req.h2 ? this.#h2 : this.#h1).inc();
+    if (req.error !== null) {
+      this.#protocolError.inc();
+      return Promise.resolve(codecErrorReply(req.error, lg));
     }
-    const cl = h.get("content-length");
-    const te = h.get("transfer-encoding");
-    let contentLength = -1;
-    if (cl !== null) {
-      contentLength = te !== null ? -2 : parseContentLength(cl);
-      if (contentLength < 0) return badRequest(lg);
-    } else if (te !== null && te.trim().toLowerCase() !== "chunked") return badRequest(lg);
-    const m: MatchInput = { path, method: req.method, authority, scheme: "http", headers: h };
-    const tap = this.cfg.tap ? beginTap(this.cfg.tap, req, m) : null;
-    if (tap) return tap.finish(await this.#filters(tap.request, conn, lg, m, contentLength, h2));
-    return await this.#filters(req, conn, lg, m, contentLength, h2);
+    const tap = this.cfg.tap ? beginTap(this.cfg.tap, req) : null;
+    if (tap) return this.#filters(tap.request, conn, lg).then(tap.finish);
+    return this.#filters(req, conn, lg);
   }
 
-  async #filters(
-    req: Request,
+  #filters(
+    req: DownstreamRequest,
     conn: DownstreamConn,
     lg: LogCtx | null,
-    m: MatchInput,
-    contentLength: number,
-    h2: boolean,
-  ): Promise<Response> {
+  ): Promise<ProxyResponse> {
     const hc = this.cfg.healthCheck;
     if (hc) {
-      const r = healthCheck(hc, m, this.deps.hooks.healthCheckFailed());
-      if (r) return r;
+      const r = healthCheck(hc, req, this.deps.hooks.healthCheckFailed());
+      if (r) return Promise.resolve(r);
     }
-    const route = selectRoute(this.cfg.routes, m);
+    const route = selectRoute(this.cfg.routes, req);
     if (!route) {
       this.#noRoute.inc();
       if (lg !== null) lg.flags.push("NR");
-      return new Response(null, { status: 404 });
+      return Promise.resolve(proxyResponse(404));
     }
-    return await this.#act(route, req, conn, m, contentLength, h2, lg);
+    return this.#act(route, req, conn, lg);
   }
 
-  async #act(
+  #act(
     route: Route,
-    req: Request,
+    m: DownstreamRequest,
     conn: DownstreamConn,
-    m: MatchInput,
-    contentLength: number,
-    h2: boolean,
     lg: LogCtx | null,
-  ): Promise<Response> {
+  ): Promise<ProxyResponse> {
     const a = route.action;
     if (a.kind === "direct") {
       this.#direct.inc();
-      return localReply(a.status, a.body);
+      return Promise.resolve(localReply(a.status, a.body));
     }
     if (a.kind === "redirect") {
       this.#redirect.inc();
       const loc = `${a.https ? "https" : m.scheme}://${a.host ?? m.authority}${a.path ?? m.path}`;
-      return new Response(null, { status: a.status, headers: { location: loc } });
+      return Promise.resolve(proxyResponse(a.status, new HeaderMap([["location", loc]])));
     }
     let name: string | null;
     let metadataMatch = a.metadataMatch;
@@ -278,7 +257,7 @@ export class HttpConnectionManager {
     if (!cluster) {
       this.#noCluster.inc();
       if (lg !== null) lg.flags.push("NC");
-      return new Response(null, { status: 503 });
+      return Promise.resolve(proxyResponse(503));
     }
     let path = m.path;
     if (a.prefixRewrite !== null) {
@@ -291,7 +270,7 @@ export class HttpConnectionManager {
     }
     const remote = conn.remoteAddr.hostname;
     const ur: UpstreamRequest = {
-      method: req.method,
+      method: m.method,
       path,
       authority: a.hostRewrite ?? m.authority,
       headers: upstreamHeaders(m.headers, {
@@ -302,11 +281,11 @@ export class HttpConnectionManager {
         overwriteProto: this.cfg.useRemoteAddress,
         requestId: this.cfg.generateRequestId,
       }),
-      body: lg === null || req.body === null ? req.body : lg.countRequestBody(req.body),
-      contentLength: req.body === null ? 0 : contentLength,
+      body: lg === null || m.body === null ? m.body : lg.countRequestBody(m.body),
+      contentLength: m.body === null ? 0 : m.contentLength,
       timeoutMs: a.timeoutMs,
       priority: a.priority,
-      downstreamH2: h2,
+      downstreamH2: m.h2,
       upstream: null,
     };
     if (metadataMatch) ur.metadataMatch = metadataMatch;
@@ -314,37 +293,23 @@ export class HttpConnectionManager {
       lg.cluster = cluster.name;
       lg.upstreamRequest = ur;
     }
-    return await cluster.forward(ur);
+    const bodyError = m.bodyError;
+    if (bodyError === undefined) return cluster.forward(ur);
+    return cluster.forward(ur).then((res) => {
+      const e = bodyError();
+      if (e === null) return res;
+      this.#protocolError.inc();
+      // The request body was malformed: answer that instead of whatever the upstream made of it.
+      if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
+      return codecErrorReply(e, lg);
+    });
   }
 }
 
-function badRequest(lg: LogCtx | null): Response {
+/** The local reply to a request the codec found malformed; the connection closes after it. */
+function codecErrorReply(e: CodecError, lg: LogCtx | null): ProxyResponse {
   if (lg !== null) lg.flags.push("DPE");
-  return localReply(400, BAD_REQUEST, { connection: "close" });
-}
-
-/**
- * The value of a `content-length` header: a decimal number, or a comma-separated list of equal
- * ones (optional spaces around each); -1 when malformed.
- */
-export function parseContentLength(v: string): number {
-  let value = -1;
-  let cur = -1;
-  let spaceAfter = false;
-  for (let i = 0; i <= v.length; i++) {
-    const c = i === v.length ? 44 : v.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      if (spaceAfter) return -1;
-      cur = cur < 0 ? c - 48 : cur * 10 + (c - 48);
-      if (cur > Number.MAX_SAFE_INTEGER) return -1;
-    } else if (c === 32 || c === 9) {
-      if (cur >= 0) spaceAfter = true;
-    } else if (c === 44) {
-      if (cur < 0 || (value >= 0 && cur !== value)) return -1;
-      value = cur;
-      cur = -1;
-      spaceAfter = false;
-    } else return -1;
-  }
-  return value;
+  return localReply(e.status, e.status === 431 ? HEADERS_TOO_LARGE : BAD_REQUEST, {
+    connection: "close",
+  });
 }

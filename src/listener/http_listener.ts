@@ -1,24 +1,24 @@
 /**
- * An HTTP listener that sees its connections: it accepts TCP connections itself (`Deno.listen`)
- * and hands each one to Deno's HTTP server (hyper, HTTP/1.1 and h2c prior knowledge) through
- * the runtime's per-connection entry point, the one `Deno.serve` is built on. Each accepted
- * connection counts `downstream_cx_total` and raises `downstream_cx_active` until the HTTP server
- * of that connection has finished, so both numbers come from real accept and close events.
+ * An HTTP listener that sees its connections: it accepts TCP connections itself (`Deno.listen`),
+ * counts each one (`downstream_cx_total`, and `downstream_cx_active` until it has closed) and
+ * serves HTTP/1.1 on it with our own codec ({@linkcode serveHttp1}).
  *
- * `Deno.serve` itself reports no connection events. The per-connection entry point is internal to
- * Deno (`Deno[Deno.internal].serveHttpOnConnection`, present in the pinned 2.9.1); when a runtime
- * lacks it, {@linkcode connectionServeAvailable} is false and the listener manager falls back to
- * `Deno.serve` without connection statistics (it logs that once).
+ * A connection that opens with the HTTP/2 preface (h2c with prior knowledge) is bridged over
+ * loopback to Deno's HTTP server (one per listener, started on first use), which speaks HTTP/2;
+ * its requests reach the same handler with the original connection's addresses.
  *
  * @example
  * ```ts ignore
- * const l = new HttpListener("127.0.0.1", 0, (req, conn) => new Response("hi"), [total], [active]);
+ * const l = new HttpListener("127.0.0.1", 0, handler, [total], [active]);
  * console.log(l.port);
  * await l.close();
  * ```
  * @module
  */
 import type { Counter, Gauge } from "../stats/types.ts";
+import { toResponse } from "../upstream/proxy_response.ts";
+import { fromRequest } from "./downstream_request.ts";
+import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
 
 /** The addresses of one downstream connection, shared by all its requests. */
 export interface DownstreamConn {
@@ -27,43 +27,17 @@ export interface DownstreamConn {
 }
 
 /** Handles one request of a connection. */
-export type ConnHandler = (req: Request, conn: DownstreamConn) => Response | Promise<Response>;
+export type ConnHandler = RequestHandler;
 
-interface ConnServer {
-  finished: Promise<void>;
-  shutdown(): Promise<void>;
-}
-
-type ServeOnConnection = (
-  conn: Deno.Conn,
-  signal: AbortSignal,
-  handler: (req: Request) => Response | Promise<Response>,
-  onError: (e: unknown) => Response,
-  onListen: (scheme: string) => void,
-) => ConnServer;
-
-function serveOnConnection(): ServeOnConnection | null {
-  const d = Deno as unknown as Record<symbol, Record<string, unknown>> & { internal?: symbol };
-  const key = d.internal;
-  if (typeof key !== "symbol") return null;
-  const f = d[key]?.serveHttpOnConnection;
-  return typeof f === "function" ? f as ServeOnConnection : null;
-}
-
-const SERVE_ON_CONNECTION = serveOnConnection();
-
-/** True when this Deno can serve HTTP on an accepted connection (connection stats possible). */
-export const connectionServeAvailable: boolean = SERVE_ON_CONNECTION !== null;
-
-const internalError = () => new Response("internal error", { status: 500 });
 const noop = () => {};
 
 /** A bound HTTP listener counting its downstream connections. */
 export class HttpListener {
   readonly #listener: Deno.TcpListener;
-  readonly #servers = new Set<ConnServer>();
-  readonly #abort = new AbortController();
+  readonly #conns = new Map<Deno.Conn, Http1Control>();
+  readonly #served = new Set<Promise<void>>();
   readonly #accepting: Promise<void>;
+  #bridge: H2cBridge | null = null;
   #closed = false;
 
   /**
@@ -77,9 +51,8 @@ export class HttpListener {
     readonly totals: readonly Counter[],
     readonly actives: readonly Gauge[],
   ) {
-    if (!SERVE_ON_CONNECTION) throw new Error("this Deno cannot serve HTTP on a connection");
     this.#listener = Deno.listen({ hostname, port });
-    this.#accepting = this.#accept(SERVE_ON_CONNECTION);
+    this.#accepting = this.#accept();
   }
 
   /** The bound port. */
@@ -87,8 +60,8 @@ export class HttpListener {
     return this.#listener.addr.port;
   }
 
-  async #accept(serve: ServeOnConnection): Promise<void> {
-    const { totals, actives, handler } = this;
+  async #accept(): Promise<void> {
+    const { totals, actives } = this;
     while (!this.#closed) {
       let c: Deno.TcpConn;
       try {
@@ -103,27 +76,27 @@ export class HttpListener {
         c.close();
         continue;
       }
+      try {
+        c.setNoDelay(true);
+      } catch { /* closed already */ }
       for (let i = 0; i < totals.length; i++) totals[i].inc();
       for (let i = 0; i < actives.length; i++) actives[i].inc();
-      const conn: DownstreamConn = {
+      const dc: DownstreamConn = {
         remoteAddr: c.remoteAddr as Deno.NetAddr,
         localAddr: c.localAddr as Deno.NetAddr,
       };
-      let s: ConnServer;
-      try {
-        s = serve(c, this.#abort.signal, (req) => handler(req, conn), internalError, noop);
-      } catch {
-        for (let i = 0; i < actives.length; i++) actives[i].dec();
-        try {
-          c.close();
-        } catch { /* closed */ }
-        continue;
-      }
-      this.#servers.add(s);
-      s.finished.catch(noop).finally(() => {
-        this.#servers.delete(s);
+      const ctl: Http1Control = {
+        busy: false,
+        closing: false,
+        onH2: (initial) => (this.#bridge ??= new H2cBridge(this.handler)).carry(c, dc, initial),
+      };
+      this.#conns.set(c, ctl);
+      const served = serveHttp1(c, dc, this.handler, ctl).finally(() => {
+        this.#conns.delete(c);
+        this.#served.delete(served);
         for (let i = 0; i < actives.length; i++) actives[i].dec();
       });
+      this.#served.add(served);
     }
   }
 
@@ -135,8 +108,98 @@ export class HttpListener {
       this.#listener.close();
     } catch { /* closed */ }
     await this.#accepting;
-    const all = [...this.#servers];
-    await Promise.all(all.map((s) => s.shutdown().catch(noop)));
-    await Promise.all(all.map((s) => s.finished.catch(noop)));
+    for (const [c, ctl] of this.#conns) {
+      ctl.closing = true;
+      if (!ctl.busy) {
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }
+    }
+    await this.#bridge?.close();
+    await Promise.all([...this.#served]);
+  }
+}
+
+/**
+ * Carries h2c connections to Deno's HTTP server on a loopback port: the bytes already read go
+ * first, then both directions are copied until either side closes.
+ */
+class H2cBridge {
+  readonly #server: Deno.HttpServer<Deno.NetAddr>;
+  /** Bridge-side local port → the downstream connection it carries. */
+  readonly #byPort = new Map<number, DownstreamConn>();
+  readonly #links = new Set<Deno.Conn>();
+
+  constructor(handler: ConnHandler) {
+    this.#server = Deno.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      onListen: noop,
+      onError: () => new Response("internal error", { status: 500 }),
+    }, async (req, info) => {
+      const dc = this.#byPort.get(info.remoteAddr.port);
+      if (dc === undefined) return new Response(null, { status: 421 });
+      const r = fromRequest(req);
+      r.h2 = true;
+      return toResponse(await handler(r, dc));
+    });
+  }
+
+  /** Carries `down` (whose first bytes were `initial`) until it closes. */
+  async carry(down: Deno.Conn, dc: DownstreamConn, initial: Uint8Array): Promise<void> {
+    let up: Deno.TcpConn;
+    try {
+      up = await Deno.connect({ hostname: "127.0.0.1", port: this.#server.addr.port });
+    } catch {
+      return;
+    }
+    const port = (up.localAddr as Deno.NetAddr).port;
+    this.#byPort.set(port, dc);
+    this.#links.add(up);
+    const end = () => {
+      for (const c of [up, down]) {
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }
+    };
+    try {
+      await writeAll(up, initial);
+      const a = copy(down, up).catch(noop);
+      const b = copy(up, down).catch(noop);
+      await Promise.race([a, b]);
+      end();
+      await Promise.all([a, b]);
+    } catch {
+      /* either side went away */
+    } finally {
+      end();
+      this.#byPort.delete(port);
+      this.#links.delete(up);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const l of this.#links) {
+      try {
+        l.close();
+      } catch { /* closed */ }
+    }
+    await this.#server.shutdown();
+  }
+}
+
+async function writeAll(c: Deno.Conn, b: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < b.length) off += await c.write(off ? b.subarray(off) : b);
+}
+
+async function copy(from: Deno.Conn, to: Deno.Conn): Promise<void> {
+  const b = new Uint8Array(16384);
+  for (;;) {
+    const n = await from.read(b);
+    if (n === null) return;
+    await writeAll(to, b.subarray(0, n));
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The listener manager: binds every static listener (HTTP through Deno's HTTP server on each
- * accepted connection, h1 and h2c prior knowledge, counting `downstream_cx_*`; TCP through
- * `Deno.listen`), owns the access log files (`reopenAccessLogs()` for `/reopen_logs` and
+ * The listener manager: binds every static listener (HTTP through our HTTP/1.1 codec on each
+ * accepted connection, h2c prior knowledge bridged to Deno's HTTP server, counting
+ * `downstream_cx_*`; TCP through `Deno.listen`), owns the access log files (`reopenAccessLogs()` for `/reopen_logs` and
  * SIGUSR1), reports the listeners to `/listeners`, and drains them for
  * `/drain_listeners` (all or `INBOUND` only, at once or after the `--drain-time-s` period during
  * which responses ask clients to close: always with `--drain-strategy immediate`, with a growing
@@ -24,7 +24,7 @@ import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { localAddress, type ProxyHooks } from "./hooks.ts";
 import { AccessLogFiles } from "./access_log_file.ts";
 import { HttpConnectionManager } from "./http_connection_manager.ts";
-import { connectionServeAvailable, HttpListener } from "./http_listener.ts";
+import { HttpListener } from "./http_listener.ts";
 import type { ListenerSpec } from "./listener_config.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
@@ -74,7 +74,6 @@ function hooksOf(d: ListenerManagerDeps): ProxyHooks {
 /** One bound listener. */
 class Bound implements ListenerView {
   stopped = false;
-  server: Deno.HttpServer<Deno.NetAddr> | null = null;
   http: HttpListener | null = null;
   tcp: Deno.TcpListener | null = null;
   proxy: TcpProxy | null = null;
@@ -168,36 +167,20 @@ export class ListenerManager implements ListenerManagerView {
     if (f.kind === "http") {
       let hcm: HttpConnectionManager | null = null;
       const hs = this.deps.stats.scope("http").scope(f.hcm.statPrefix);
-      if (connectionServeAvailable) {
-        // The counters are filled in once the port is known (no connection is accepted before).
-        const totals: Counter[] = [];
-        const actives: Gauge[] = [];
-        b.http = new HttpListener(
-          b.address,
-          b.port,
-          (req, conn) => hcm!.handle(req, conn),
-          totals,
-          actives,
-        );
-        b.port = b.http.port;
-        const ls = this.#listenerScope(b);
-        totals.push(ls.counter("downstream_cx_total"), hs.counter("downstream_cx_total"));
-        actives.push(ls.gauge("downstream_cx_active"), hs.gauge("downstream_cx_active"));
-      } else {
-        this.#hooks.log(
-          "warning",
-          `listener ${b.name}: this Deno cannot report HTTP connections; downstream_cx_* not counted`,
-        );
-        let local: Deno.NetAddr | null = null;
-        b.server = Deno.serve({
-          hostname: b.address,
-          port: b.port,
-          onListen() {},
-          onError: () => new Response("internal error", { status: 500 }),
-        }, (req, info) => hcm!.handle(req, { remoteAddr: info.remoteAddr, localAddr: local! }));
-        local = b.server.addr;
-        b.port = b.server.addr.port;
-      }
+      // The counters are filled in once the port is known (no connection is accepted before).
+      const totals: Counter[] = [];
+      const actives: Gauge[] = [];
+      b.http = new HttpListener(
+        b.address,
+        b.port,
+        (req, conn) => hcm!.handle(req, conn),
+        totals,
+        actives,
+      );
+      b.port = b.http.port;
+      const ls = this.#listenerScope(b);
+      totals.push(ls.counter("downstream_cx_total"), hs.counter("downstream_cx_total"));
+      actives.push(ls.gauge("downstream_cx_active"), hs.gauge("downstream_cx_active"));
       hcm = new HttpConnectionManager(f.hcm, {
         clusters: this.deps.clusters,
         stats: this.deps.stats,
@@ -303,7 +286,7 @@ export class ListenerManager implements ListenerManagerView {
     this.#timers.clear();
     await Promise.all(this.#bound.map(async (b) => {
       b.proxy?.closeAll();
-      if (!b.stopped && (b.server || b.tcp || b.http)) {
+      if (!b.stopped && (b.tcp || b.http)) {
         b.stopped = true;
         await closeSockets(b);
       }
@@ -314,7 +297,6 @@ export class ListenerManager implements ListenerManagerView {
 
 /** Closes a listener's listening sockets and waits for its accept loop to end. */
 async function closeSockets(b: Bound): Promise<void> {
-  if (b.server) await b.server.shutdown();
   if (b.http) await b.http.close();
   if (b.tcp) {
     try {

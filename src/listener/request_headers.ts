@@ -40,18 +40,18 @@ export function upstreamHeaders(h: Headers, o: ForwardingOptions): [string, stri
   let xff: string | null = null;
   let proto = false;
   let rid = false;
-  for (const [k, v] of h) {
-    if (SKIP.has(k) || (named !== null && named.has(k))) continue;
+  h.forEach((v, k) => {
+    if (SKIP.has(k) || (named !== null && named.has(k))) return;
     if (k === "x-forwarded-for") {
-      xff = v;
-      continue;
+      xff = xff === null ? v : `${xff}, ${v}`;
+      return;
     }
     if (k === "x-forwarded-proto") {
-      if (o.overwriteProto) continue;
+      if (o.overwriteProto) return;
       proto = true;
     } else if (k === "x-request-id") rid = true;
     out.push([k, v]);
-  }
+  });
   if (o.appendXff !== null) {
     out.push(["x-forwarded-for", xff ? `${xff}, ${o.appendXff}` : o.appendXff]);
   } else if (xff !== null) out.push(["x-forwarded-for", xff]);

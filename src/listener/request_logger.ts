@@ -14,11 +14,12 @@
  * @module
  */
 import { hostPort } from "../upstream/host.ts";
-import { responseFlag } from "../upstream/local_reply.ts";
+import { onResponseEnd, type ProxyResponse } from "../upstream/proxy_response.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import type { AccessLogFile } from "./access_log_file.ts";
 import type { Formatter, LogRecord } from "./access_log_format.ts";
 import type { DownstreamConn } from "./http_listener.ts";
+import type { DownstreamRequest } from "./downstream_request.ts";
 
 /** One logger: a compiled format and its file. */
 export interface LogSink {
@@ -30,16 +31,13 @@ export interface LogSink {
 export class LogCtx {
   readonly startMs = Date.now();
   readonly t0 = performance.now();
-  h2 = false;
-  path = "";
-  authority = "";
   cluster: string | null = null;
   upstreamRequest: UpstreamRequest | null = null;
   flags: string[] = [];
   bytesReceived = 0;
 
   /** Starts collecting for `req` on `conn`. */
-  constructor(readonly req: Request, readonly conn: DownstreamConn) {}
+  constructor(readonly req: DownstreamRequest, readonly conn: DownstreamConn) {}
 
   /** Wraps a request body so its bytes are counted as they go upstream. */
   countRequestBody(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
@@ -63,9 +61,9 @@ export class LogCtx {
       case ":method":
         return this.req.method;
       case ":path":
-        return this.path;
+        return this.req.path;
       case ":authority":
-        return this.authority;
+        return this.req.authority;
       case ":scheme":
         return "http";
     }
@@ -84,17 +82,17 @@ export class RequestLogger {
   constructor(readonly sinks: readonly LogSink[]) {}
 
   /** Starts a request's log context. */
-  start(req: Request, conn: DownstreamConn): LogCtx {
+  start(req: DownstreamRequest, conn: DownstreamConn): LogCtx {
     return new LogCtx(req, conn);
   }
 
-  #write(lg: LogCtx, res: Response, bytesSent: number) {
+  #write(lg: LogCtx, res: ProxyResponse, bytesSent: number) {
     const u = lg.upstreamRequest?.upstream ?? null;
-    const flag = responseFlag(res);
+    const flag = res.flag;
     if (flag !== undefined && !lg.flags.includes(flag)) lg.flags.push(flag);
     const r: LogRecord = {
       startMs: lg.startMs,
-      protocol: lg.h2 ? "HTTP/2" : "HTTP/1.1",
+      protocol: lg.req.h2 ? "HTTP/2" : "HTTP/1.1",
       req: lg.header,
       resp: res.headers,
       status: res.status,
@@ -110,42 +108,15 @@ export class RequestLogger {
     for (const s of this.sinks) s.file.write(s.format(r));
   }
 
-  /** Returns `res` with its body counted; the line is written when the body has been sent. */
-  finish(lg: LogCtx, res: Response): Response {
-    if (res.body === null) {
-      this.#write(lg, res, 0);
-      return res;
-    }
-    const rd = res.body.getReader();
-    let sent = 0;
-    let done = false;
-    const end = (flag: string | null) => {
-      if (done) return;
-      done = true;
-      if (flag !== null) lg.flags.push(flag);
+  /**
+   * Returns `res`, logged once it has gone downstream: flag `DC` when the client went away
+   * first, `UC` when the upstream body failed.
+   */
+  finish(lg: LogCtx, res: ProxyResponse): ProxyResponse {
+    onResponseEnd(res, (sent, end) => {
+      if (end !== "complete") lg.flags.push(end === "body_failed" ? "UC" : "DC");
       this.#write(lg, res, sent);
-    };
-    const body = new ReadableStream<Uint8Array>({
-      async pull(ctrl) {
-        try {
-          const r = await rd.read();
-          if (r.done) {
-            ctrl.close();
-            end(null);
-          } else {
-            sent += r.value.byteLength;
-            ctrl.enqueue(r.value);
-          }
-        } catch (e) {
-          end("UC");
-          ctrl.error(e);
-        }
-      },
-      cancel(reason) {
-        end("DC");
-        return rd.cancel(reason);
-      },
-    }, { highWaterMark: 0 });
-    return new Response(body, { status: res.status, headers: res.headers });
+    });
+    return res;
   }
 }

@@ -23,6 +23,8 @@
 import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject } from "./config_values.ts";
 import { matchHeaders, type MatchInput, parseHeaderMatchers } from "./header_matcher.ts";
+import type { DownstreamRequest } from "./downstream_request.ts";
+import { onResponseEnd, type ProxyResponse } from "../upstream/proxy_response.ts";
 
 /** What a tap match looks at: the request, and the response headers. */
 export interface TapInput {
@@ -193,39 +195,37 @@ class Capture {
 
 /** One tapped exchange: the request to forward, and `finish` for the response. */
 export interface TapExchange {
-  request: Request;
-  finish(res: Response): Response;
+  request: DownstreamRequest;
+  finish(res: ProxyResponse): ProxyResponse;
 }
 
 /**
  * Starts tapping `req` when sessions are attached for the filter's id (else null: no cost).
- * `m` is what the route matchers see of the request.
+ * The trace is published once the response has gone downstream.
  */
-export function beginTap(cfg: TapFilterConfig, req: Request, m: MatchInput): TapExchange | null {
+export function beginTap(cfg: TapFilterConfig, req: DownstreamRequest): TapExchange | null {
   const set = SESSIONS.get(cfg.configId);
   if (!set || set.size === 0) return null;
   const sessions = [...set];
   const maxRx = Math.max(...sessions.map((s) => s.maxRx));
   const maxTx = Math.max(...sessions.map((s) => s.maxTx));
   const reqHeaders = headerList(
-    [[":authority", m.authority], [":path", m.path], [":method", m.method], [":scheme", m.scheme]],
+    [
+      [":authority", req.authority],
+      [":path", req.path],
+      [":method", req.method],
+      [":scheme", req.scheme],
+    ],
     req.headers,
   );
   const rx = new Capture(maxRx);
-  const request = req.body === null ? req : new Request(req.url, {
-    method: req.method,
-    headers: req.headers,
-    body: rx.wrap(req.body, () => {}),
-  });
+  const request = req.body === null ? req : { ...req, body: rx.wrap(req.body, () => {}) };
   return {
     request,
-    finish(res: Response): Response {
+    finish(res: ProxyResponse): ProxyResponse {
       const tx = new Capture(maxTx);
-      let sent = false;
       const publish = () => {
-        if (sent) return;
-        sent = true;
-        const input: TapInput = { request: m, responseHeaders: res.headers };
+        const input: TapInput = { request: req, responseHeaders: res.headers };
         const resHeaders = headerList([[":status", String(res.status)]], res.headers);
         for (const s of sessions) {
           if (!s.match(input)) continue;
@@ -245,15 +245,10 @@ export function beginTap(cfg: TapFilterConfig, req: Request, m: MatchInput): Tap
           });
         }
       };
-      if (res.body === null) {
-        publish();
-        return res;
-      }
-      return new Response(tx.wrap(res.body, publish), {
-        status: res.status,
-        statusText: res.statusText,
-        headers: res.headers,
-      });
+      if (res.body instanceof Uint8Array) tx.add(res.body);
+      else if (res.body !== null) res.body = tx.wrap(res.body, () => {});
+      onResponseEnd(res, publish);
+      return res;
     },
   };
 }

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { fromRequest } from "./downstream_request.ts";
+import { proxyResponse } from "../upstream/proxy_response.ts";
 import fc from "fast-check";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { testCluster } from "../upstream/test_cluster.ts";
@@ -151,9 +153,8 @@ Deno.test("admin.endpoints.tap: an invalid match or output format is refused wit
 });
 
 Deno.test("admin.endpoints.tap: without attached sessions the filter costs nothing", () => {
-  const req = new Request("http://a/");
-  const m = { path: "/", method: "GET", authority: "a", scheme: "http", headers: req.headers };
-  assert.equal(beginTap({ configId: "none" }, req, m), null);
+  const req = fromRequest(new Request("http://a/"));
+  assert.equal(beginTap({ configId: "none" }, req), null);
   const sent: unknown[] = [];
   const detach = attachTapSession({
     configId: "none",
@@ -163,11 +164,13 @@ Deno.test("admin.endpoints.tap: without attached sessions the filter costs nothi
     asString: true,
     send: (t) => sent.push(t) > 0,
   });
-  const tx = beginTap({ configId: "none" }, req, m)!;
-  tx.finish(new Response(null, { status: 204 }));
+  const tx = beginTap({ configId: "none" }, req)!;
+  const res = tx.finish(proxyResponse(204));
+  assert.equal(sent.length, 0, "published once the response has gone downstream");
+  res.onEnd?.(0, "complete");
   assert.equal(sent.length, 1);
   detach();
-  assert.equal(beginTap({ configId: "none" }, req, m), null);
+  assert.equal(beginTap({ configId: "none" }, req), null);
 });
 
 Deno.test("admin.endpoints.tap: compileTapMatch never throws on arbitrary input", () => {

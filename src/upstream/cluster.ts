@@ -23,6 +23,7 @@ import { localReply, NO_HEALTHY_UPSTREAM, resetBody } from "./local_reply.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import { forwardHttp1 } from "./forward_http1.ts";
 import { forwardHttp2 } from "./forward_http2.ts";
+import type { ProxyResponse } from "./proxy_response.ts";
 import { DeadlineQueue } from "./deadline_queue.ts";
 
 /** Per-host pools, one per priority. */
@@ -171,7 +172,7 @@ export class Cluster implements ClusterView {
   }
 
   /** Sends `r` to a host of this cluster; never rejects (failures become local replies). */
-  forward(r: UpstreamRequest): Promise<Response> {
+  forward(r: UpstreamRequest): Promise<ProxyResponse> {
     const cb = this.breakers[r.priority];
     if (!cb.requests.canCreate()) {
       this.stats.rq_pending_overflow.inc();
@@ -186,7 +187,7 @@ export class Cluster implements ClusterView {
   }
 
   /** The reply for a circuit-breaker overflow. */
-  overflowReply(): Response {
+  overflowReply(): ProxyResponse {
     return localReply(503, resetBody("overflow"), { "x-proxy-overloaded": "true" });
   }
 

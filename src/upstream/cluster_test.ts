@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Store } from "../stats/store.ts";
 import { ClusterManager } from "./cluster_manager.ts";
-import { testCluster, testRequest } from "./test_cluster.ts";
+import { forwardResponse, testCluster, testRequest } from "./test_cluster.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 
 const req = testRequest;
@@ -36,7 +36,7 @@ Deno.test("cluster.fields.max-requests-per-connection admin.resources.host-stat.
   await withCluster(testCluster("c", [["127.0.0.1", o.addr.port]]), async (cm, store) => {
     const cl = cm.get("c")!;
     for (let i = 0; i < 5; i++) {
-      const r = await cl.forward(req());
+      const r = await forwardResponse(cl, req());
       assert.equal(r.status, 200);
       assert.equal(await r.text(), "hi");
     }
@@ -62,7 +62,7 @@ Deno.test("cluster.fields.max-requests-per-connection limits.max-requests-per-co
   const c = testCluster("c", [["127.0.0.1", o.addr.port]], { maxRequestsPerConnection: 1 });
   await withCluster(c, async (cm, store) => {
     for (let i = 0; i < 4; i++) {
-      assert.equal(await (await cm.get("c")!.forward(req())).text(), "hi");
+      assert.equal(await (await forwardResponse(cm.get("c")!, req())).text(), "hi");
     }
     assert.equal(counter(store, "cluster.c.upstream_cx_total"), 4);
     assert.equal(counter(store, "cluster.c.upstream_cx_max_requests"), 4);
@@ -76,7 +76,7 @@ Deno.test("upstream connect failure answers 503 with Envoy's body and counts cx_
   const port = l.addr.port;
   l.close();
   await withCluster(testCluster("c", [["127.0.0.1", port]]), async (cm, store) => {
-    const r = await cm.get("c")!.forward(req());
+    const r = await forwardResponse(cm.get("c")!, req());
     assert.equal(r.status, 503);
     assert.equal(
       await r.text(),
@@ -97,7 +97,7 @@ Deno.test("upstream route timeout answers 504 'upstream request timeout' and cou
     return new Response("late");
   });
   await withCluster(testCluster("c", [["127.0.0.1", o.addr.port]]), async (cm, store) => {
-    const r = await cm.get("c")!.forward(req({ timeoutMs: 50 }));
+    const r = await forwardResponse(cm.get("c")!, req({ timeoutMs: 50 }));
     assert.equal(r.status, 504);
     assert.equal(await r.text(), "upstream request timeout");
     assert.equal(counter(store, "cluster.c.upstream_rq_timeout"), 1);
@@ -110,7 +110,7 @@ Deno.test("upstream route timeout answers 504 'upstream request timeout' and cou
 
 Deno.test("upstream no hosts: 503 'no healthy upstream' and upstream_cx_none_healthy", async () => {
   await withCluster(testCluster("c", []), async (cm, store) => {
-    const r = await cm.get("c")!.forward(req());
+    const r = await forwardResponse(cm.get("c")!, req());
     assert.equal(r.status, 503);
     assert.equal(await r.text(), "no healthy upstream");
     assert.equal(counter(store, "cluster.c.upstream_cx_none_healthy"), 1);
@@ -132,13 +132,13 @@ Deno.test("cluster.fields.circuit-breakers: max_connections 1, max_pending_reque
   c.thresholds[0] = { ...c.thresholds[0], max_connections: 1, max_pending_requests: 1 };
   await withCluster(c, async (cm, store) => {
     const cl = cm.get("c")!;
-    const a = cl.forward(req());
+    const a = forwardResponse(cl, req());
     await first;
     assert.equal(store.gauge("cluster.c.circuit_breakers.default.cx_open").value(), 1);
-    const waiting = cl.forward(req());
+    const waiting = forwardResponse(cl, req());
     assert.equal(store.gauge("cluster.c.circuit_breakers.default.rq_pending_open").value(), 1);
     assert.equal(counter(store, "cluster.c.upstream_cx_overflow"), 1);
-    const b = await cl.forward(req());
+    const b = await forwardResponse(cl, req());
     assert.equal(b.status, 503);
     assert.match(await b.text(), /reset reason: overflow/);
     assert.equal(b.headers.get("x-proxy-overloaded"), "true");
@@ -158,7 +158,7 @@ Deno.test("cluster.fields.circuit-breakers: a request waits (pending) for the on
   c.thresholds[0] = { ...c.thresholds[0], max_connections: 1 };
   await withCluster(c, async (cm, store) => {
     const cl = cm.get("c")!;
-    const rs = await Promise.all([1, 2, 3, 4].map(() => cl.forward(req())));
+    const rs = await Promise.all([1, 2, 3, 4].map(() => forwardResponse(cl, req())));
     for (const r of rs) assert.equal(await r.text(), "ok");
     assert.equal(counter(store, "cluster.c.upstream_cx_total"), 1);
     assert.ok(counter(store, "cluster.c.upstream_cx_overflow") >= 1);
@@ -178,8 +178,8 @@ Deno.test("cluster.fields.circuit-breakers: max_requests overflow counts upstrea
   const c = testCluster("c", [["127.0.0.1", o.addr.port]]);
   c.thresholds[0] = { ...c.thresholds[0], max_requests: 1 };
   await withCluster(c, async (cm, store) => {
-    const a = cm.get("c")!.forward(req());
-    const b = await cm.get("c")!.forward(req());
+    const a = forwardResponse(cm.get("c")!, req());
+    const b = await forwardResponse(cm.get("c")!, req());
     assert.equal(b.status, 503);
     assert.equal(store.gauge("cluster.c.circuit_breakers.default.rq_open").value(), 1);
     assert.equal(counter(store, "cluster.c.upstream_rq_pending_overflow"), 1);
@@ -195,7 +195,9 @@ Deno.test("cluster.fields.lb-policy: ROUND_ROBIN alternates between two equal ho
   const c = testCluster("c", [["127.0.0.1", a.addr.port], ["127.0.0.1", b.addr.port]]);
   await withCluster(c, async (cm) => {
     const seen: string[] = [];
-    for (let i = 0; i < 6; i++) seen.push(await (await cm.get("c")!.forward(req())).text());
+    for (let i = 0; i < 6; i++) {
+      seen.push(await (await forwardResponse(cm.get("c")!, req())).text());
+    }
     assert.deepEqual(seen, ["a", "b", "a", "b", "a", "b"]);
   });
   await a.shutdown();
@@ -210,8 +212,8 @@ Deno.test("upstream a slow upstream does not stall other requests", async () => 
     return new Response("done");
   });
   await withCluster(testCluster("c", [["127.0.0.1", o.addr.port]]), async (cm) => {
-    const slow = cm.get("c")!.forward(req({ path: "/slow" }));
-    const fast = await cm.get("c")!.forward(req({ path: "/fast" }));
+    const slow = forwardResponse(cm.get("c")!, req({ path: "/slow" }));
+    const fast = await forwardResponse(cm.get("c")!, req({ path: "/fast" }));
     assert.equal(await fast.text(), "done");
     release();
     assert.equal(await (await slow).text(), "done");
@@ -224,11 +226,14 @@ Deno.test("upstream request and response bodies stream both ways (POST echo, 5 M
   await withCluster(testCluster("c", [["127.0.0.1", o.addr.port]]), async (cm) => {
     const size = 5 * 1024 * 1024;
     const body = new Uint8Array(size).map((_, i) => i % 251);
-    const r = await cm.get("c")!.forward(req({
-      method: "POST",
-      body: new Blob([body]).stream(),
-      contentLength: -1,
-    }));
+    const r = await forwardResponse(
+      cm.get("c")!,
+      req({
+        method: "POST",
+        body: new Blob([body]).stream(),
+        contentLength: -1,
+      }),
+    );
     const got = new Uint8Array(await r.arrayBuffer());
     assert.equal(got.length, size);
     assert.equal(got[size - 1], (size - 1) % 251);
@@ -251,7 +256,7 @@ Deno.test("cluster.fields.per-connection-buffer-limit-bytes limits.per-connectio
     )
   );
   await withCluster(testCluster("c", [["127.0.0.1", o.addr.port]]), async (cm) => {
-    const r = await cm.get("c")!.forward(req());
+    const r = await forwardResponse(cm.get("c")!, req());
     const rd = r.body!.getReader();
     await rd.read();
     // The client stops reading; give the origin every chance to run ahead.

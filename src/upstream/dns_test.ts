@@ -4,7 +4,7 @@ import { ConfigLoadError } from "../config/errors.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { ClusterManager } from "./cluster_manager.ts";
 import { type Resolver, systemResolver } from "./dns.ts";
-import { testCluster, testRequest } from "./test_cluster.ts";
+import { forwardResponse, testCluster, testRequest } from "./test_cluster.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 
 const req = (): UpstreamRequest => testRequest();
@@ -82,7 +82,7 @@ Deno.test("cluster.enums.discovery-type: a DNS cluster before its first resoluti
   };
   await withDns(dnsCluster("STRICT_DNS", { dnsRefreshRateMs: 60_000 }), resolver, async (cm) => {
     const started = cm.start();
-    const r = await cm.get("d")!.forward(req());
+    const r = await forwardResponse(cm.get("d")!, req());
     assert.equal(r.status, 503);
     assert.equal(await r.text(), "no healthy upstream");
     release();
@@ -102,7 +102,7 @@ Deno.test("cluster.fields.dns-lookup-family: the system resolver finds localhost
     dnsLookupFamily: "V4_ONLY",
   });
   await withDns(c, undefined, async (cm) => {
-    const r = await cm.get("d")!.forward(req());
+    const r = await forwardResponse(cm.get("d")!, req());
     assert.equal(await r.text(), "dns ok");
   });
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Store } from "../stats/store.ts";
 import { ClusterManager } from "./cluster_manager.ts";
-import { testCluster, testRequest } from "./test_cluster.ts";
+import { forwardResponse, testCluster, testRequest } from "./test_cluster.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import type { DynamicFieldOptions } from "../config/dynamic_fields.ts";
 import { versionHash } from "../config/subscription_hash.ts";
@@ -174,14 +174,14 @@ Deno.test("cluster.fields.eds-cluster-config: a cluster without its first update
   await withEds(null, async (e) => {
     const cl = e.cm.get("web")!;
     assert.equal(cl.initialized, false);
-    const r0 = await cl.forward(req());
+    const r0 = await forwardResponse(cl, req());
     assert.equal(r0.status, 503);
     assert.equal(await r0.text(), "no healthy upstream");
     await e.cm.start();
     // The file is missing: the first read fails, start-up goes on without hosts.
     assert.equal(cl.initialized, true);
     assert.equal(e.stat("update_failure"), 1);
-    const r1 = await cl.forward(req());
+    const r1 = await forwardResponse(cl, req());
     assert.equal(r1.status, 503);
     await r1.body?.cancel();
     const tmp = join(e.dir, "next.tmp");

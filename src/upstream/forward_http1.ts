@@ -17,6 +17,7 @@ import { localReply, resetBody, type ResetReason, UPSTREAM_TIMEOUT } from "./loc
 import { headText, type UpstreamRequest } from "./upstream_request.ts";
 import { buildResponseHeaders } from "./response_headers.ts";
 import type { Deadline } from "./deadline_queue.ts";
+import type { ProxyResponse } from "./proxy_response.ts";
 
 const CRLF = new Uint8Array([13, 10]);
 const encoder = new TextEncoder();
@@ -63,7 +64,7 @@ export class Exchange {
   }
 
   /** Counts a 503, ends the request and answers with the reset body of `reason`. */
-  reset(reason: ResetReason): Response {
+  reset(reason: ResetReason): ProxyResponse {
     this.status(503);
     this.finish();
     return localReply(503, resetBody(reason));
@@ -76,7 +77,7 @@ export class Exchange {
   }
 
   /** Counts a timeout and answers 504. */
-  timeout(): Response {
+  timeout(): ProxyResponse {
     this.countTimeout();
     this.status(504);
     this.finish();
@@ -105,7 +106,7 @@ export async function forwardHttp1(
   cluster: Cluster,
   host: Host,
   r: UpstreamRequest,
-): Promise<Response> {
+): Promise<ProxyResponse> {
   const pool = cluster.h1Pool(host, r.priority);
   const ex = new Exchange(cluster, host, r);
   const handle: AcquireHandle = {};
@@ -162,7 +163,7 @@ function respond(
   status: number,
   list: [string, string][],
   close: boolean,
-): Response {
+): ProxyResponse {
   if (status < 200 || status > 599) {
     pool.destroy(conn, true);
     return ex.reset("protocol error");
@@ -172,15 +173,13 @@ function respond(
   if (conn.bodyDone()) {
     pool.release(conn, !close);
     ex.finish();
-    return new Response(null, { status, headers });
+    return { status, headers, body: null };
   }
   const whole = conn.takeBufferedBody();
   if (whole) {
-    // The Response copies the view before the connection can read into its buffer again.
-    const res = new Response(whole, { status, headers });
     pool.release(conn, !close);
     ex.finish();
-    return res;
+    return { status, headers, body: whole };
   }
   const body = new ReadableStream<Uint8Array>({
     async pull(ctrl) {
@@ -205,5 +204,5 @@ function respond(
       ex.finish();
     },
   }, { highWaterMark: 0 });
-  return new Response(body, { status, headers });
+  return { status, headers, body };
 }

@@ -15,13 +15,14 @@ import { Exchange } from "./forward_http1.ts";
 import { ConnectError } from "./transport.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import { buildResponseHeaders } from "./response_headers.ts";
+import type { ProxyResponse } from "./proxy_response.ts";
 
 /** Forwards `r` to `host` over HTTP/2. Never rejects. */
 export async function forwardHttp2(
   cluster: Cluster,
   host: Host,
   r: UpstreamRequest,
-): Promise<Response> {
+): Promise<ProxyResponse> {
   const pool = cluster.h2Pool(host, r.priority);
   const ex = new Exchange(cluster, host, r);
   let stream: http2.ClientHttp2Stream | null = null;
@@ -66,7 +67,7 @@ export async function forwardHttp2(
       body?.cancel().catch(() => {});
       body = null;
     }
-    return new Response(body, { status: res.status, headers: h });
+    return { status: res.status, headers: h, body };
   } catch (e) {
     if (ex.timedOut) return ex.timeout();
     if (!(e instanceof ConnectError)) cluster.stats.rq_rx_reset.inc();

@@ -253,13 +253,10 @@ export class Http1Connection {
     return this.#mode === 0;
   }
 
-  /**
-   * The current body when all of it is already buffered: a view of the read buffer, valid only
-   * until the next read on this connection (`new Response(view)` copies it at once).
-   */
+  /** The current body (a copy) when all of it is already buffered, else null. */
   takeBufferedBody(): Uint8Array<ArrayBuffer> | null {
     if (this.#mode !== 1 || this.#end - this.#start < this.#remaining) return null;
-    const out = this.#buf.subarray(this.#start, this.#start + this.#remaining);
+    const out = copyOut(this.#buf, this.#start, this.#start + this.#remaining);
     this.#start += this.#remaining;
     this.#mode = 0;
     return out;

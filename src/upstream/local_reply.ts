@@ -6,10 +6,12 @@
  * ```ts
  * import { localReply, NO_HEALTHY_UPSTREAM } from "./local_reply.ts";
  * const r = localReply(503, NO_HEALTHY_UPSTREAM);
- * console.log(r.status); // 503
+ * console.log(r.status, r.flag); // 503 UH
  * ```
  * @module
  */
+import { HeaderMap } from "./header_map.ts";
+import type { ProxyResponse } from "./proxy_response.ts";
 
 /** Body when the cluster has no host to choose. */
 export const NO_HEALTHY_UPSTREAM = "no healthy upstream";
@@ -43,7 +45,18 @@ const FLAG_OF_BODY: ReadonlyMap<string, string> = new Map([
   [resetBody("protocol error"), "UPE"],
 ]);
 
-const FLAGS = new WeakMap<Response, string>();
+const encoder = new TextEncoder();
+/** Encoded bodies of the replies made so far (the same few texts over and over). */
+const BODIES = new Map<string, Uint8Array>();
+
+function bodyOf(text: string): Uint8Array {
+  let b = BODIES.get(text);
+  if (b === undefined) {
+    b = encoder.encode(text);
+    if (BODIES.size < 256) BODIES.set(text, b);
+  }
+  return b;
+}
 
 /**
  * A local reply with a plain-text body (no body for 204 and 304). `flag` is the access log
@@ -52,18 +65,17 @@ const FLAGS = new WeakMap<Response, string>();
 export function localReply(
   status: number,
   body: string,
-  extra?: HeadersInit,
+  extra?: Readonly<Record<string, string>>,
   flag?: string,
-): Response {
-  const headers = new Headers(extra);
+): ProxyResponse {
+  const headers = new HeaderMap(extra === undefined ? undefined : Object.entries(extra));
   if (body) headers.set("content-type", "text/plain");
-  const res = new Response(status === 204 || status === 304 ? null : body, { status, headers });
+  const res: ProxyResponse = {
+    status,
+    headers,
+    body: status === 204 || status === 304 || body === "" ? null : bodyOf(body),
+  };
   const f = flag ?? FLAG_OF_BODY.get(body);
-  if (f) FLAGS.set(res, f);
+  if (f) res.flag = f;
   return res;
-}
-
-/** The access log response flag of a local reply made by {@linkcode localReply}, if any. */
-export function responseFlag(res: Response): string | undefined {
-  return FLAGS.get(res);
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Store } from "../stats/store.ts";
 import { ClusterManager } from "./cluster_manager.ts";
-import { testCluster, testRequest } from "./test_cluster.ts";
+import { forwardResponse, testCluster, testRequest } from "./test_cluster.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 
@@ -39,15 +39,18 @@ Deno.test("cluster.fields.http2-protocol-options: HTTP/2 prior knowledge (h2c), 
   const c = testCluster("h2", [["127.0.0.1", o.addr.port]], { http2: true });
   await run(c, async (cm, store) => {
     for (let i = 0; i < 3; i++) {
-      const r = await cm.get("h2")!.forward(req());
+      const r = await forwardResponse(cm.get("h2")!, req());
       assert.equal(r.status, 200);
       assert.equal(await r.text(), "GET /p 1");
     }
-    const post = await cm.get("h2")!.forward(req({
-      method: "POST",
-      body: new Blob(["abc"]).stream(),
-      contentLength: 3,
-    }));
+    const post = await forwardResponse(
+      cm.get("h2")!,
+      req({
+        method: "POST",
+        body: new Blob(["abc"]).stream(),
+        contentLength: 3,
+      }),
+    );
     assert.equal(await post.text(), "POST /p 1");
     assert.equal(store.counter("cluster.h2.upstream_cx_http2_total").value(), 1);
     assert.equal(store.counter("cluster.h2.upstream_cx_http1_total").value(), 0);
@@ -63,8 +66,8 @@ Deno.test("cluster.fields.protocol-selection: USE_DOWNSTREAM_PROTOCOL follows th
     protocolSelection: "USE_DOWNSTREAM_PROTOCOL",
   });
   await run(c, async (cm, store) => {
-    assert.equal((await cm.get("d")!.forward(req({ downstreamH2: true }))).status, 200);
-    assert.equal((await cm.get("d")!.forward(req({ downstreamH2: false }))).status, 200);
+    assert.equal((await forwardResponse(cm.get("d")!, req({ downstreamH2: true }))).status, 200);
+    assert.equal((await forwardResponse(cm.get("d")!, req({ downstreamH2: false }))).status, 200);
     assert.equal(store.counter("cluster.d.upstream_cx_http2_total").value(), 1);
     assert.equal(store.counter("cluster.d.upstream_cx_http1_total").value(), 1);
   });
@@ -79,7 +82,7 @@ Deno.test("cluster.fields.tls-context security.upstream-tls: verified against tr
       tls: { sni: "backend.example", trustedCa: [CA] },
     });
     await run(c, async (cm) => {
-      const r = await cm.get("t")!.forward(req());
+      const r = await forwardResponse(cm.get("t")!, req());
       assert.equal(r.status, 200, `http2=${http2}`);
       assert.equal(await r.text(), "GET /p 1");
     });
@@ -93,7 +96,7 @@ Deno.test("cluster.fields.tls-context security.upstream-tls: with trusted_ca a c
     tls: { sni: "wrong.example", trustedCa: [CA] },
   });
   await run(c, async (cm, store) => {
-    const r = await cm.get("t")!.forward(req());
+    const r = await forwardResponse(cm.get("t")!, req());
     assert.equal(r.status, 503);
     assert.match(await r.text(), /connection failure/);
     assert.equal(store.counter("cluster.t.upstream_cx_connect_fail").value(), 1);
@@ -109,7 +112,7 @@ Deno.test("cluster.fields.tls-context security.upstream-tls: without trusted_ca 
       tls: { sni: "any.example" },
     });
     await run(c, async (cm) => {
-      const r = await cm.get("t")!.forward(req());
+      const r = await forwardResponse(cm.get("t")!, req());
       assert.equal(r.status, 200, `http2=${http2}`);
       assert.equal(await r.text(), "GET /p 1");
     });
@@ -130,7 +133,7 @@ Deno.test("cluster.fields.tls-context: a TLS handshake that never completes ends
     tls: { sni: "backend.example", trustedCa: [CA] },
   });
   await run(c, async (cm, store) => {
-    const r = await cm.get("t")!.forward(req());
+    const r = await forwardResponse(cm.get("t")!, req());
     assert.equal(r.status, 503);
     assert.match(await r.text(), /connection failure/);
     assert.equal(store.counter("cluster.t.upstream_cx_connect_timeout").value(), 1);

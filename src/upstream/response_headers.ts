@@ -11,6 +11,7 @@
  * ```
  * @module
  */
+import { HeaderMap } from "./header_map.ts";
 
 /** Hop-by-hop headers, removed in both directions. */
 export const HOP_BY_HOP: ReadonlySet<string> = new Set([
@@ -38,7 +39,7 @@ export function connectionTokens(value: string | null): Set<string> | null {
 export function buildResponseHeaders(list: readonly [string, string][], t0: number): Headers {
   let named: Set<string> | null = null;
   for (const [k, v] of list) if (k === "connection") named = connectionTokens(v);
-  const h = new Headers();
+  const h = new HeaderMap();
   for (let i = 0; i < list.length; i++) {
     const k = list[i][0];
     if (HOP_BY_HOP.has(k) || named?.has(k)) continue;

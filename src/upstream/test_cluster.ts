@@ -12,6 +12,7 @@
  */
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
+import { type ProxyResponse, toResponse } from "./proxy_response.ts";
 
 /** A STATIC round-robin cluster over `hosts`, with `over` applied on top. */
 export function testCluster(
@@ -91,4 +92,12 @@ export function testRequest(over: Partial<UpstreamRequest> = {}): UpstreamReques
     downstreamH2: false,
     ...over,
   };
+}
+
+/** `cluster.forward(r)` as a Fetch `Response` (for reading bodies in tests). */
+export async function forwardResponse(
+  cluster: { forward(r: UpstreamRequest): Promise<ProxyResponse> },
+  r: UpstreamRequest,
+): Promise<Response> {
+  return toResponse(await cluster.forward(r));
 }
