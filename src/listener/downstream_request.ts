@@ -87,8 +87,17 @@ export function fromRequest(req: Request): DownstreamRequest {
   const a = url.indexOf("://") + 3;
   const slash = url.indexOf("/", a);
   const hostHeader = h.get("host");
-  const framing = requestFraming(h.get("content-length"), h.get("transfer-encoding"));
+  const cl = h.get("content-length");
+  const framing = requestFraming(cl, h.get("transfer-encoding"));
   const error = typeof framing === "number" ? null : framing;
+  // Without a content-length (HTTP/2 needs none) a body has unknown length.
+  const length = req.body === null
+    ? 0
+    : cl === null
+    ? -1
+    : typeof framing === "number"
+    ? framing
+    : -1;
   return {
     method: req.method,
     path: slash < 0 ? "/" : url.slice(slash),
@@ -96,7 +105,7 @@ export function fromRequest(req: Request): DownstreamRequest {
     scheme: "http",
     headers: h,
     body: req.body,
-    contentLength: req.body === null ? 0 : typeof framing === "number" ? framing : -1,
+    contentLength: length,
     h2: hostHeader === null,
     error,
   };
