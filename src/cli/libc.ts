@@ -1,8 +1,9 @@
 /**
  * The few C library calls the process needs that Deno has no API for, through Deno's FFI
  * (`Deno.dlopen` of `libc.so.6`): `prctl` (dumpable flag), `getrlimit`/`setrlimit` (core file
- * size), `gettid` (the `%t` log flag), `sched_getaffinity` (`--cpuset-threads`) and
- * `get_nprocs` (hardware threads, as `std::thread::hardware_concurrency()`).
+ * size), `gettid` (the `%t` log flag), `sched_getaffinity` (`--cpuset-threads`),
+ * `get_nprocs` (hardware threads, as `std::thread::hardware_concurrency()`) and the socket calls
+ * behind TCP keepalive tuning (`getsockname`/`getpeername`/`setsockopt`/`getsockopt`).
  *
  * The library is opened once, on first use, and only on Linux when the `ffi` permission is
  * already granted (no prompt); {@linkcode libc} returns `null` everywhere else, and every
@@ -24,6 +25,10 @@ const SYMBOLS = {
   gettid: { parameters: [], result: "i32" },
   sched_getaffinity: { parameters: ["i32", "usize", "buffer"], result: "i32" },
   get_nprocs: { parameters: [], result: "i32" },
+  setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
+  getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
+  getsockname: { parameters: ["i32", "buffer", "buffer"], result: "i32" },
+  getpeername: { parameters: ["i32", "buffer", "buffer"], result: "i32" },
 } as const;
 
 /** The opened C library. */

@@ -1,0 +1,133 @@
+/**
+ * `upstream_connection_options.tcp_keepalive`: turns on `SO_KEEPALIVE` and sets
+ * `keepalive_time`, `keepalive_interval` and `keepalive_probes` (`TCP_KEEPIDLE`,
+ * `TCP_KEEPINTVL`, `TCP_KEEPCNT`) on an upstream connection, as Envoy does.
+ *
+ * Deno only switches `SO_KEEPALIVE` and exposes no descriptor, so on Linux the socket's
+ * descriptor is found by asking every descriptor of the process (`/proc/self/fd`) for its local
+ * and peer address (`getsockname`, `getpeername`) through the C library, and the three options
+ * are set with `setsockopt`. This runs once per new connection of a cluster that configures
+ * them. Without FFI (or off Linux) only `SO_KEEPALIVE` is set and the kernel's defaults apply;
+ * {@linkcode applyTcpKeepalive} says so in its result.
+ *
+ * @example
+ * ```ts ignore
+ * import { applyTcpKeepalive } from "./tcp_keepalive.ts";
+ * const c = await Deno.connect({ hostname: "127.0.0.1", port: 8080 });
+ * applyTcpKeepalive(c, { time: 60, interval: 10, probes: 3 }); // { tuned: true }
+ * ```
+ * @module
+ */
+import { libc } from "../cli/libc.ts";
+
+/** The keepalive settings of a cluster (seconds, seconds, count). */
+export interface TcpKeepalive {
+  probes?: number;
+  time?: number;
+  interval?: number;
+}
+
+const IPPROTO_TCP = 6;
+const TCP_KEEPIDLE = 4;
+const TCP_KEEPINTVL = 5;
+const TCP_KEEPCNT = 6;
+const AF_INET = 2;
+const AF_INET6 = 10;
+
+/** The port and address of a `sockaddr_in`/`sockaddr_in6` in `b`, or null. */
+function sockaddr(b: Uint8Array): { port: number; address: string } | null {
+  const family = b[0] | (b[1] << 8);
+  const port = (b[2] << 8) | b[3];
+  if (family === AF_INET) return { port, address: `${b[4]}.${b[5]}.${b[6]}.${b[7]}` };
+  if (family !== AF_INET6) return null;
+  const parts: string[] = [];
+  for (let i = 8; i < 24; i += 2) parts.push(((b[i] << 8) | b[i + 1]).toString(16));
+  return { port, address: parts.join(":") };
+}
+
+function sameAddress(kernel: string, deno: string): boolean {
+  if (kernel === deno) return true;
+  // IPv6 text forms differ (zero compression, IPv4-mapped): compare through URL parsing.
+  try {
+    return new URL(`http://[${kernel}]/`).hostname === new URL(`http://[${deno}]/`).hostname;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The descriptor of the connected TCP socket with these local and remote addresses, or -1
+ * (not Linux, no FFI, or not found).
+ */
+export function socketDescriptor(local: Deno.NetAddr, remote: Deno.NetAddr): number {
+  const c = libc();
+  if (!c) return -1;
+  let names: number[];
+  try {
+    names = [...Deno.readDirSync("/proc/self/fd")].map((e) => Number(e.name));
+  } catch {
+    return -1;
+  }
+  const buf = new Uint8Array(128);
+  const len = new Uint32Array(1);
+  // Newest descriptors are most often the highest: look there first.
+  names.sort((a, b) => b - a);
+  for (const fd of names) {
+    if (!Number.isInteger(fd)) continue;
+    len[0] = buf.length;
+    if (c.symbols.getsockname(fd, buf, len) !== 0) continue;
+    const l = sockaddr(buf);
+    if (l === null || l.port !== local.port || !sameAddress(l.address, local.hostname)) continue;
+    len[0] = buf.length;
+    if (c.symbols.getpeername(fd, buf, len) !== 0) continue;
+    const r = sockaddr(buf);
+    if (r !== null && r.port === remote.port && sameAddress(r.address, remote.hostname)) return fd;
+  }
+  return -1;
+}
+
+function setInt(fd: number, opt: number, v: number): boolean {
+  const c = libc()!;
+  return c.symbols.setsockopt(fd, IPPROTO_TCP, opt, new Int32Array([v]), 4) === 0;
+}
+
+/**
+ * Reads a TCP-level integer option of descriptor `fd` (for tests and diagnostics), or null.
+ *
+ * @example
+ * ```ts ignore
+ * tcpOption(fd, "time"); // 60
+ * ```
+ */
+export function tcpOption(fd: number, which: keyof TcpKeepalive): number | null {
+  const c = libc();
+  if (!c) return null;
+  const v = new Int32Array(1);
+  const len = new Uint32Array([4]);
+  const opt = which === "time" ? TCP_KEEPIDLE : which === "interval" ? TCP_KEEPINTVL : TCP_KEEPCNT;
+  return c.symbols.getsockopt(fd, IPPROTO_TCP, opt, v, len) === 0 ? v[0] : null;
+}
+
+/** What {@linkcode applyTcpKeepalive} could do. */
+export interface KeepaliveResult {
+  /** True when the configured time, interval and probes were set on the socket. */
+  tuned: boolean;
+  /** Why they were not (SO_KEEPALIVE is on either way). */
+  reason?: string;
+}
+
+/** Turns keepalive on for `conn` with the settings of `k`. */
+export function applyTcpKeepalive(conn: Deno.TcpConn, k: TcpKeepalive): KeepaliveResult {
+  conn.setKeepAlive(true);
+  if (k.time === undefined && k.interval === undefined && k.probes === undefined) {
+    return { tuned: true };
+  }
+  const fd = socketDescriptor(conn.localAddr as Deno.NetAddr, conn.remoteAddr as Deno.NetAddr);
+  if (fd < 0) {
+    return { tuned: false, reason: "no socket descriptor reachable (needs Linux and FFI)" };
+  }
+  const ok = (k.time === undefined || setInt(fd, TCP_KEEPIDLE, k.time)) &&
+    (k.interval === undefined || setInt(fd, TCP_KEEPINTVL, k.interval)) &&
+    (k.probes === undefined || setInt(fd, TCP_KEEPCNT, k.probes));
+  return ok ? { tuned: true } : { tuned: false, reason: "setsockopt failed" };
+}
