@@ -471,6 +471,20 @@ export const CLUSTER_OBJECTS = [
     required: true,
   },
   {
+    id: "cluster.objects.upstream-bind-config.freebind",
+    level: "MAY",
+    statement:
+      "`freebind` is a bool (a BoolValue in Envoy); it is accepted and has no effect: upstream sockets are bound without IP_FREEBIND.",
+    cite: NOT_SHOWN,
+    envoy:
+      "core.BindConfig.freebind (google.protobuf.BoolValue, field 2) sets IP_FREEBIND on upstream sockets, so a source address not (yet) on this host can be bound; node:net has no way to set it.",
+    check: "internal",
+    message: "UpstreamBindConfig",
+    field: "freebind",
+    number: 2,
+    kind: "bool",
+  },
+  {
     id: "cluster.objects.upstream-connection-options.tcp-keepalive",
     level: "MUST",
     statement: "`tcp_keepalive` is a core.TcpKeepalive message.",

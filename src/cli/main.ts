@@ -98,6 +98,7 @@ export function validateConfiguration(
   const result = validateClusters(clusters, {
     path: "static_resources.clusters",
     allowUnknown,
+    bindConfig: load.bootstrap.cluster_manager?.upstream_bind_config,
     onUnknown: (p) => {
       if (seen.has(p)) return;
       seen.add(p);

@@ -303,8 +303,16 @@ function thresholdsOf(c: Obj): [Thresholds, Thresholds] {
   return [one("DEFAULT"), one("HIGH")];
 }
 
-function bindOf(c: Obj): { address: string; port: number } | null {
-  const src = obj(obj(c.upstream_bind_config)?.source_address);
+/**
+ * The local source address of a cluster's upstream connections: its own
+ * `upstream_bind_config.source_address` when it has one (an empty address and port there means no
+ * bind, also over a bootstrap default), else the bootstrap's `cluster_manager.upstream_bind_config`
+ * (`bootstrapBind`), else none. Both the specification's core.Address form
+ * (`{socket_address: {address, port_value}}`) and Envoy's core.SocketAddress form are read.
+ */
+function bindOf(c: Obj, bootstrapBind: unknown): { address: string; port: number } | null {
+  const own = obj(obj(c.upstream_bind_config)?.source_address);
+  const src = own ?? obj(obj(bootstrapBind)?.source_address);
   if (!src) return null;
   const s = socketOf(src) ?? socketOf({ socket_address: src });
   if (!s || (s.address === "" && s.port === 0)) return null;
@@ -328,6 +336,8 @@ function keepaliveOf(c: Obj): EffectiveCluster["tcpKeepalive"] {
 /**
  * Every value of a cluster after defaults. TLS files that cannot be read go to `onTlsError`
  * when given (the validator reports them); without it they throw a {@linkcode ConfigLoadError}.
+ * `bootstrapBind` is the bootstrap's `cluster_manager.upstream_bind_config`, the bind of clusters
+ * without their own `upstream_bind_config`.
  *
  * @example
  * ```ts
@@ -335,7 +345,11 @@ function keepaliveOf(c: Obj): EffectiveCluster["tcpKeepalive"] {
  * effectiveCluster({ name: "a:b" }).statName; // "a_b"
  * ```
  */
-export function effectiveCluster(cluster: JsonObject, onTlsError?: TlsErrorSink): EffectiveCluster {
+export function effectiveCluster(
+  cluster: JsonObject,
+  onTlsError?: TlsErrorSink,
+  bootstrapBind?: unknown,
+): EffectiveCluster {
   const c = cluster as Obj;
   const C = "Cluster";
   const { type, customType } = discoveryTypeOf(c);
@@ -359,7 +373,7 @@ export function effectiveCluster(cluster: JsonObject, onTlsError?: TlsErrorSink)
     http2: isSetValue(c.http2_protocol_options),
     protocolSelection: valueOf(C, c, "protocol_selection") as EffectiveCluster["protocolSelection"],
     tls: effectiveTls(c, sink),
-    upstreamBind: bindOf(c),
+    upstreamBind: bindOf(c, bootstrapBind),
     tcpKeepalive: keepaliveOf(c),
     dnsRefreshRateMs: valueOf(C, c, "dns_refresh_rate") as number,
     respectDnsTtl: valueOf(C, c, "respect_dns_ttl") as boolean,

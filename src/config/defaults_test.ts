@@ -8,6 +8,10 @@ import { CLUSTER_FIELDS } from "../../spec/cluster/fields.ts";
 import { effectiveCluster, valueOf, withDefaults } from "./defaults.ts";
 import { fieldRow } from "./nested_schema.ts";
 import { ConfigLoadError } from "./errors.ts";
+import { validateClusters } from "./validate_cluster.ts";
+import { checkDynamicClusters } from "./dynamic_clusters.ts";
+import { DynamicFieldPolicy } from "./dynamic_fields.ts";
+import { Store } from "../stats/store.ts";
 import { parseDuration, parsePercent } from "./values.ts";
 
 const ms = (v: unknown) => {
@@ -196,4 +200,85 @@ Deno.test("cluster.rules.tls-files-readable: TLS files are read, and unreadable 
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("cluster.fields.upstream-bind-config: the bootstrap's cluster_manager.upstream_bind_config is the default; a cluster's own wins", () => {
+  // The bootstrap form is Envoy's (a SocketAddress); the cluster form is the specification's
+  // (a core.Address). Both are read either way.
+  const bootstrap = { source_address: { address: "127.0.0.3", port_value: 0 } };
+  const own = {
+    upstream_bind_config: {
+      source_address: { socket_address: { address: "127.0.0.2", port_value: "4000" } },
+    },
+  };
+  assert.deepEqual(effectiveCluster({ name: "a" }, undefined, bootstrap).upstreamBind, {
+    address: "127.0.0.3",
+    port: 0,
+  });
+  assert.deepEqual(effectiveCluster({ name: "b", ...own }, undefined, bootstrap).upstreamBind, {
+    address: "127.0.0.2",
+    port: 4000,
+  });
+  assert.deepEqual(effectiveCluster({ name: "c", ...own }).upstreamBind, {
+    address: "127.0.0.2",
+    port: 4000,
+  });
+  // Neither, or an empty address and port of the cluster's own (no bind, also over a default).
+  assert.equal(effectiveCluster({ name: "d" }).upstreamBind, null);
+  const none = { upstream_bind_config: { source_address: { address: "", port_value: 0 } } };
+  assert.equal(effectiveCluster({ name: "e", ...none }, undefined, bootstrap).upstreamBind, null);
+  // A bootstrap value that is not a BindConfig gives no bind rather than a crash.
+  for (const bad of [null, 7, "x", [], { source_address: "127.0.0.1" }]) {
+    assert.equal(effectiveCluster({ name: "f" }, undefined, bad).upstreamBind, null);
+  }
+});
+
+Deno.test("cluster.fields.upstream-bind-config cluster.objects.upstream-bind-config.freebind: validateClusters applies the bootstrap bind to clusters without one; freebind is accepted", () => {
+  const cluster = (name: string, extra: Record<string, unknown> = {}) => ({
+    name,
+    connect_timeout: "1s",
+    load_assignment: {
+      cluster_name: name,
+      endpoints: [{
+        lb_endpoints: [{
+          endpoint: { address: { socket_address: { address: "127.0.0.1", port_value: 1 } } },
+        }],
+      }],
+    },
+    ...extra,
+  });
+  const { errors, clusters } = validateClusters([
+    cluster("inherits"),
+    cluster("own", {
+      upstream_bind_config: {
+        source_address: { socket_address: { address: "127.0.0.2", port_value: 0 } },
+        freebind: true,
+      },
+    }),
+  ], {
+    path: "static_resources.clusters",
+    allowUnknown: false,
+    bindConfig: { source_address: { address: "127.0.0.3", port_value: 0 } },
+  });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(clusters.map((c) => c.upstreamBind), [
+    { address: "127.0.0.3", port: 0 },
+    { address: "127.0.0.2", port: 0 },
+  ]);
+});
+
+Deno.test("cluster.fields.upstream-bind-config: CDS clusters without their own bind get the bootstrap's", () => {
+  const policy = new DynamicFieldPolicy("warn", new Store(), () => {});
+  const [c] = checkDynamicClusters(
+    [{
+      "@type": "type.googleapis.com/envoy.config.cluster.v3.Cluster",
+      name: "cds",
+      connect_timeout: "1s",
+      type: "EDS",
+      eds_cluster_config: { eds_config: { path: "eds.yaml" } },
+    }],
+    policy,
+    { source_address: { address: "127.0.0.3", port_value: 0 } },
+  );
+  assert.deepEqual(c.upstreamBind, { address: "127.0.0.3", port: 0 });
 });

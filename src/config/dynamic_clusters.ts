@@ -32,10 +32,14 @@ export const CLUSTER_TYPES: readonly string[] = [
   "envoy.config.cluster.v3.Cluster",
 ];
 
-/** Checks the resources of a CDS update; throws an Error naming every problem and where. */
+/**
+ * Checks the resources of a CDS update; throws an Error naming every problem and where.
+ * `bindConfig` is the bootstrap's `cluster_manager.upstream_bind_config` (see `validateClusters`).
+ */
 export function checkDynamicClusters(
   resources: readonly JsonObject[],
   policy: DynamicFieldPolicy,
+  bindConfig?: unknown,
 ): EffectiveCluster[] {
   const problems: string[] = [];
   const bodies: JsonObject[] = [];
@@ -52,6 +56,7 @@ export function checkDynamicClusters(
     path: "resources",
     allowUnknown: policy.mode !== "reject",
     onUnknown: (p) => policy.onUnknown("Cluster", p),
+    bindConfig,
   });
   for (const e of errors) problems.push(`${e.path}: ${e.message}`);
   const seen = new Map<string, number>();

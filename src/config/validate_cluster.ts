@@ -37,6 +37,8 @@ export interface ValidateOptions {
   /** Accept unknown fields (report them through `onUnknown`) instead of rejecting them. */
   allowUnknown: boolean;
   onUnknown?: (path: string) => void;
+  /** The bootstrap's `cluster_manager.upstream_bind_config`: the bind of clusters without one. */
+  bindConfig?: unknown;
 }
 
 type Obj = Record<string, unknown>;
@@ -311,6 +313,7 @@ export function validateClusters(
     const eff = effectiveCluster(
       c as JsonObject,
       (p, message, rule) => errors.push({ path: `${path}.${p}`, rule, message }),
+      opts.bindConfig,
     );
     if (errors.length === before) out.push(eff);
   });

@@ -147,7 +147,8 @@ export class TcpProxy {
         port: host.port,
         tls: cluster.effective.tls,
         timeoutMs: cluster.effective.connectTimeoutMs,
-        keepalive: cluster.effective.tcpKeepalive !== null,
+        keepalive: cluster.effective.tcpKeepalive,
+        bind: cluster.effective.upstreamBind,
       });
       cs.cx_connect_ms.record(performance.now() - t0);
       this.#conns.add(up);

@@ -178,6 +178,7 @@ export async function startServer(
       path: "static_resources.clusters",
       allowUnknown: allowsUnknownStaticFields(options),
       onUnknown: acceptUnknown,
+      bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
     });
     if (errors.length) throw new ConfigLoadError(errors as ConfigError[]);
     for (const p of settings.unknownStaticFields ?? []) acceptUnknown(p);
@@ -203,6 +204,7 @@ export async function startServer(
       cds: (bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config as
         | JsonObject
         | undefined,
+      bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
     });
     server.clusters = cm;
     cleanups.push(() => cm.close());

@@ -15,6 +15,7 @@
  * ```
  * @module
  */
+import { isIP } from "node:net";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
 import type { ClusterManagerView } from "../server/context.ts";
@@ -45,6 +46,8 @@ export interface ClusterManagerDeps {
   dnsResolver?: Resolver;
   /** Debounce of config-file events in ms (tests shorten it; default 50). */
   fileDebounceMs?: number;
+  /** The bootstrap's `cluster_manager.upstream_bind_config`, for CDS clusters without one. */
+  bindConfig?: unknown;
 }
 
 /**
@@ -65,13 +68,10 @@ export function checkClusterSupport(
         message: new UnsupportedLbPolicyError(c.lbPolicy).message,
       });
     }
-    if (c.upstreamBind && (c.upstreamBind.address !== "" || c.upstreamBind.port !== 0)) {
-      errors.push({
-        path: `${at}.upstream_bind_config`,
-        rule: "",
-        message:
-          "upstream_bind_config is not supported: Deno.connect cannot bind a local source address",
-      });
+    for (const message of bindErrors(c)) {
+      const own = c.config.upstream_bind_config !== undefined;
+      const where = own ? `${at}.upstream_bind_config` : "cluster_manager.upstream_bind_config";
+      errors.push({ path: `${where}.source_address`, rule: "", message });
     }
     if (c.type === "EDS") {
       const src = edsSourceOf(c.config);
@@ -97,6 +97,20 @@ export function checkClusterSupport(
     });
   });
   return errors;
+}
+
+/**
+ * What is wrong with a cluster's source address (its own or the bootstrap's): it must be an IP
+ * literal (Envoy: "malformed IP address") with a port up to 65535.
+ */
+function bindErrors(c: EffectiveCluster): string[] {
+  const b = c.upstreamBind;
+  if (!b) return [];
+  if (!isIP(b.address)) return [`malformed IP address: ${b.address}`];
+  if (!(Number.isInteger(b.port) && b.port >= 0 && b.port <= 65535)) {
+    return [`port_value ${b.port} is out of range (0 to 65535)`];
+  }
+  return [];
 }
 
 /** A running cluster and its EDS updater. */
@@ -189,7 +203,7 @@ export class ClusterManager implements ClusterManagerView {
   /** Applies a CDS update; throws (rejecting the whole update) before changing anything. */
   #applyCds(r: DiscoveryResponse) {
     if (this.#closed) return;
-    const clusters = checkDynamicClusters(r.resources, this.policy);
+    const clusters = checkDynamicClusters(r.resources, this.policy, this.deps.bindConfig);
     const problems = checkClusterSupport(clusters, "resources").map((e) =>
       `${e.path}: ${e.message}`
     );

@@ -20,19 +20,42 @@ Deno.test("cluster manager: clusters by name, version_info null (static), active
   await cm.close();
 });
 
-Deno.test("cluster.fields.upstream-bind-config cluster.fields.lb-policy: settings the core cannot honour are rejected, naming the field", () => {
+Deno.test("cluster.fields.lb-policy: settings the core cannot honour are rejected, naming the field", () => {
   const errs = checkClusterSupport([
     testCluster("a", [], { lbPolicy: "MAGLEV" }),
     testCluster("b", [], { upstreamBind: { address: "127.0.0.2", port: 0 } }),
-    testCluster("c", [], { upstreamBind: { address: "", port: 0 } }),
   ]);
-  assert.deepEqual(errs.map((e) => e.path), [
-    "static_resources.clusters[0].lb_policy",
-    "static_resources.clusters[1].upstream_bind_config",
-  ]);
+  assert.deepEqual(errs.map((e) => e.path), ["static_resources.clusters[0].lb_policy"]);
   assert.throws(
     () =>
       new ClusterManager([testCluster("a", [], { lbPolicy: "RING_HASH" })], { stats: new Store() }),
     ConfigLoadError,
   );
+});
+
+Deno.test("cluster.fields.upstream-bind-config: a source address is accepted; one that is not an IP address is refused, naming where it came from", () => {
+  const own = { upstream_bind_config: {} };
+  const errs = checkClusterSupport([
+    testCluster("a", [], { upstreamBind: { address: "127.0.0.2", port: 0 } }),
+    testCluster("b", [], { upstreamBind: { address: "::1", port: 4000 } }),
+    testCluster("c", [], { upstreamBind: { address: "localhost", port: 0 }, config: own }),
+    testCluster("d", [], { upstreamBind: { address: "127.0.0.2", port: 70000 }, config: own }),
+    testCluster("e", [], { upstreamBind: { address: "10.0.0.1", port: 0 } }),
+    testCluster("f", [], { upstreamBind: { address: "127.0.0.2", port: 0 }, http2: true }),
+  ]);
+  assert.deepEqual(errs.map((e) => [e.path, e.message]), [
+    [
+      "static_resources.clusters[2].upstream_bind_config.source_address",
+      "malformed IP address: localhost",
+    ],
+    [
+      "static_resources.clusters[3].upstream_bind_config.source_address",
+      "port_value 70000 is out of range (0 to 65535)",
+    ],
+  ]);
+  const cm = new ClusterManager(
+    [testCluster("a", [], { upstreamBind: { address: "127.0.0.2", port: 0 } })],
+    { stats: new Store() },
+  );
+  assert.deepEqual(cm.get("a")!.effective.upstreamBind, { address: "127.0.0.2", port: 0 });
 });

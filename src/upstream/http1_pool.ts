@@ -140,8 +140,9 @@ export class Http1Pool {
         port: this.host.port,
         tls: this.cluster.tls,
         timeoutMs: this.cluster.connectTimeoutMs,
-        keepalive: this.cluster.tcpKeepalive !== null,
+        keepalive: this.cluster.tcpKeepalive,
         alpn: this.cluster.tls ? ["http/1.1"] : undefined,
+        bind: this.cluster.upstreamBind,
       });
       s.cx_connect_ms.record(performance.now() - t0);
       const c = new Http1Connection(t, this.#bufSize);

@@ -9,6 +9,7 @@
  * ```
  * @module
  */
+import { bindOptions } from "./transport.ts";
 import http2 from "node:http2";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import type { CircuitBreaker } from "./circuit_breaker.ts";
@@ -52,6 +53,7 @@ export class Http2Pool {
     const hs = this.host.stats;
     const tls = this.cluster.tls;
     const url = `${tls ? "https" : "http"}://${this.host.key}`;
+    // localAddress/localPort reach the socket (checked on Deno 2.9.1); the typings omit them.
     const sess = http2.connect(url, {
       ...(tls
         ? {
@@ -61,7 +63,8 @@ export class Http2Pool {
           ALPNProtocols: ["h2"],
         }
         : {}),
-    });
+      ...bindOptions(this.cluster.upstreamBind),
+    } as http2.SecureClientSessionOptions);
     const t0 = performance.now();
     const rec: Session = {
       s: sess,

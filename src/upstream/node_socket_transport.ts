@@ -73,6 +73,11 @@ export class NodeSocketTransport {
     });
   }
 
+  /** Half-closes: sends FIN (after a TLS close_notify) and keeps reading, like `Deno.TcpConn`. */
+  closeWrite(): void {
+    this.socket.end();
+  }
+
   /** Closes the socket. */
   close(): void {
     this.socket.destroy();

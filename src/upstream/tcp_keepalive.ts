@@ -119,10 +119,22 @@ export interface KeepaliveResult {
 /** Turns keepalive on for `conn` with the settings of `k`. */
 export function applyTcpKeepalive(conn: Deno.TcpConn, k: TcpKeepalive): KeepaliveResult {
   conn.setKeepAlive(true);
+  return tuneTcpKeepalive(conn.localAddr as Deno.NetAddr, conn.remoteAddr as Deno.NetAddr, k);
+}
+
+/**
+ * Sets the time, interval and probes of `k` on the socket connected from `local` to `remote`
+ * (one whose `SO_KEEPALIVE` is already on, such as a `node:net` socket after `setKeepAlive`).
+ */
+export function tuneTcpKeepalive(
+  local: Deno.NetAddr,
+  remote: Deno.NetAddr,
+  k: TcpKeepalive,
+): KeepaliveResult {
   if (k.time === undefined && k.interval === undefined && k.probes === undefined) {
     return { tuned: true };
   }
-  const fd = socketDescriptor(conn.localAddr as Deno.NetAddr, conn.remoteAddr as Deno.NetAddr);
+  const fd = socketDescriptor(local, remote);
   if (fd < 0) {
     return { tuned: false, reason: "no socket descriptor reachable (needs Linux and FFI)" };
   }

@@ -5,6 +5,10 @@
  * no per-connection switch for that, so that case goes through `node:tls` with
  * `rejectUnauthorized: false`, adapted here to the same read/write interface).
  *
+ * A connection with a local source address (`upstream_bind_config`) also goes through `node:net`
+ * / `node:tls` (`localAddress`, `localPort`), because `Deno.connect` cannot bind one; a bind that
+ * fails (the address is not on this host, the port is taken) fails the connection attempt.
+ *
  * @example
  * ```ts ignore
  * import { openTransport } from "./transport.ts";
@@ -14,6 +18,8 @@
  * ```
  * @module
  */
+import { applyTcpKeepalive, type TcpKeepalive, tuneTcpKeepalive } from "./tcp_keepalive.ts";
+import net from "node:net";
 import tls from "node:tls";
 import type { EffectiveTls } from "../config/effective_cluster.ts";
 import { NodeSocketTransport } from "./node_socket_transport.ts";
@@ -40,9 +46,35 @@ export interface TransportOptions {
   port: number;
   tls: EffectiveTls | null;
   timeoutMs: number;
-  keepalive?: boolean;
+  /** `upstream_connection_options.tcp_keepalive` (time, interval, probes); unset: off. */
+  keepalive?: TcpKeepalive | null;
   /** ALPN to offer on TLS (defaults to `tls.alpn`). */
   alpn?: string[];
+  /**
+   * Local source address of the connection (`upstream_bind_config.source_address`); port 0 lets
+   * the system choose. Unset or `null`: no bind.
+   */
+  bind?: { address: string; port: number } | null;
+}
+
+/**
+ * The `node:net` / `node:tls` / `node:http2` connect options that bind a source address (port 0:
+ * any port); empty for no bind.
+ *
+ * @example
+ * ```ts
+ * import { bindOptions } from "./transport.ts";
+ * bindOptions({ address: "127.0.0.2", port: 0 }); // { localAddress: "127.0.0.2" }
+ * ```
+ */
+export function bindOptions(
+  bind: { address: string; port: number } | null | undefined,
+): { localAddress?: string; localPort?: number } {
+  if (!bind) return {};
+  return {
+    ...(bind.address ? { localAddress: bind.address } : {}),
+    ...(bind.port ? { localPort: bind.port } : {}),
+  };
 }
 
 /** Opens a connection; rejects with {@linkcode ConnectError} on failure or timeout. */
@@ -62,9 +94,9 @@ export async function openTransport(o: TransportOptions): Promise<Transport> {
     }, o.timeoutMs)
     : undefined;
   try {
-    if (o.tls && !o.tls.trustedCa?.length) return await nodeTls(o, ac.signal);
+    if (o.bind || (o.tls && !o.tls.trustedCa?.length)) return await nodeConnect(o, ac.signal);
     open = tcp = await Deno.connect({ hostname: o.address, port: o.port, signal: ac.signal });
-    if (o.keepalive) tcp.setKeepAlive(true);
+    if (o.keepalive) applyTcpKeepalive(tcp, o.keepalive);
     tcp.setNoDelay(true);
     if (!o.tls) return tcp;
     const alpn = o.alpn ?? o.tls.alpn;
@@ -98,32 +130,50 @@ export async function openTransport(o: TransportOptions): Promise<Transport> {
   }
 }
 
-function nodeTls(o: TransportOptions, signal: AbortSignal): Promise<Transport> {
+/**
+ * Connects through `node:net` (plain) or `node:tls`: TLS without verification, and every
+ * connection with a local source address. With `trustedCa` the server certificate is verified
+ * against it, and against the SNI (or the address when there is none).
+ */
+function nodeConnect(o: TransportOptions, signal: AbortSignal): Promise<Transport> {
   return new Promise((resolve, reject) => {
+    const bind = bindOptions(o.bind);
     const alpn = o.alpn ?? o.tls?.alpn;
-    const sock = tls.connect({
-      host: o.address,
-      port: o.port,
+    const ca = o.tls?.trustedCa?.length ? o.tls.trustedCa : undefined;
+    // Half-open like Deno.TcpConn: the TCP proxy closes each direction on its own (node:tls
+    // honours `allowHalfOpen` although its option type does not list it).
+    const base = { host: o.address, port: o.port, ...bind, allowHalfOpen: true };
+    const tlsOptions: tls.ConnectionOptions & typeof base = {
+      ...base,
       servername: o.tls?.sni || undefined,
-      rejectUnauthorized: false,
+      ...(ca ? { ca, rejectUnauthorized: true } : { rejectUnauthorized: false }),
       ...(alpn?.length ? { ALPNProtocols: alpn } : {}),
-    });
+    };
+    const sock = o.tls ? tls.connect(tlsOptions) : net.connect(base);
     const onAbort = () => {
       sock.destroy();
       reject(new Error("aborted"));
     };
-    signal.addEventListener("abort", onAbort, { once: true });
-    sock.once("secureConnect", () => {
-      signal.removeEventListener("abort", onAbort);
-      sock.removeListener("error", onError);
-      if (o.keepalive) sock.setKeepAlive(true);
-      resolve(new NodeSocketTransport(sock));
-    });
     const onError = (e: Error) => {
       signal.removeEventListener("abort", onAbort);
       sock.destroy();
       reject(e);
     };
+    signal.addEventListener("abort", onAbort, { once: true });
     sock.once("error", onError);
+    sock.once(o.tls ? "secureConnect" : "connect", () => {
+      signal.removeEventListener("abort", onAbort);
+      sock.removeListener("error", onError);
+      if (o.keepalive) {
+        sock.setKeepAlive(true, (o.keepalive.time ?? 0) * 1000);
+        tuneTcpKeepalive(
+          { transport: "tcp", hostname: sock.localAddress ?? "", port: sock.localPort ?? 0 },
+          { transport: "tcp", hostname: sock.remoteAddress ?? "", port: sock.remotePort ?? 0 },
+          o.keepalive,
+        );
+      }
+      sock.setNoDelay(true);
+      resolve(new NodeSocketTransport(sock));
+    });
   });
 }
