@@ -30,6 +30,8 @@ export interface DownstreamConn {
 export type ConnHandler = RequestHandler;
 
 const noop = () => {};
+/** How long `close()` lets requests in flight finish before closing their connections. */
+const CLOSE_GRACE_MS = 5000;
 
 /** A bound HTTP listener counting its downstream connections. */
 export class HttpListener {
@@ -42,7 +44,8 @@ export class HttpListener {
 
   /**
    * Binds `hostname:port` and serves `handler`; each connection increments every counter of
-   * `totals` and every gauge of `actives` (decremented when the connection is gone).
+   * `totals` and every gauge of `actives` (decremented when the connection is gone);
+   * `closeGraceMs` bounds how long {@linkcode HttpListener.close} waits for requests in flight.
    */
   constructor(
     hostname: string,
@@ -50,6 +53,7 @@ export class HttpListener {
     readonly handler: ConnHandler,
     readonly totals: readonly Counter[],
     readonly actives: readonly Gauge[],
+    readonly closeGraceMs: number = CLOSE_GRACE_MS,
   ) {
     this.#listener = Deno.listen({ hostname, port });
     this.#accepting = this.#accept();
@@ -100,7 +104,10 @@ export class HttpListener {
     }
   }
 
-  /** Stops accepting, lets requests in flight finish, closes every connection. */
+  /**
+   * Stops accepting, closes idle connections, lets requests in flight finish for up to
+   * `closeGraceMs`, then closes the connections that are left.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -117,7 +124,19 @@ export class HttpListener {
       }
     }
     await this.#bridge?.close();
-    await Promise.all([...this.#served]);
+    // Requests in flight get a grace period; then their connections are closed under them, so
+    // an upstream that never answers cannot hold shutdown forever.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<false>((r) => timer = setTimeout(() => r(false), this.closeGraceMs));
+    const finished = await Promise.race([Promise.all([...this.#served]).then(() => true), grace]);
+    clearTimeout(timer);
+    if (finished) return;
+    // Handlers still waiting write to a closed connection when they end; nobody waits for them.
+    for (const c of this.#conns.keys()) {
+      try {
+        c.close();
+      } catch { /* closed */ }
+    }
   }
 }
 

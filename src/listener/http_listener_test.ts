@@ -72,3 +72,29 @@ Deno.test("listener http close() ends idle keep-alive connections and drops acti
     c.close();
   }
 });
+
+Deno.test("listener http close: a request whose handler never ends cannot hold close forever", async () => {
+  const { HttpListener } = await import("./http_listener.ts");
+  let release = () => {};
+  const never = new Promise<void>((r) => release = r);
+  const l = new HttpListener(
+    "127.0.0.1",
+    0,
+    async () => {
+      await never;
+      return { status: 200, headers: new Headers(), body: null };
+    },
+    [],
+    [],
+    20,
+  );
+  const c = await Deno.connect({ hostname: "127.0.0.1", port: l.port });
+  await c.write(new TextEncoder().encode("GET / HTTP/1.1\r\nhost: a\r\n\r\n"));
+  // Let the request reach the handler, then close: the connection is closed under it.
+  await new Promise((r) => setTimeout(r, 20));
+  await l.close();
+  assert.equal(await c.read(new Uint8Array(16)), null);
+  c.close();
+  release();
+  await new Promise((r) => setTimeout(r, 10));
+});
