@@ -121,9 +121,15 @@ export function parseRequestHead(text: string): RequestHead {
     // Absolute form: the authority comes from the target, as Envoy does by default.
     const scheme = path.startsWith("http://") ? 7 : path.startsWith("https://") ? 8 : -1;
     if (scheme < 0) return bad("malformed request target");
-    const slash = path.indexOf("/", scheme);
-    authority = path.slice(scheme, slash < 0 ? path.length : slash);
-    path = slash < 0 ? "/" : path.slice(slash);
+    // The authority ends at the path, the query or the fragment, whichever comes first.
+    let slash = scheme;
+    while (slash < path.length && !"/?#".includes(path[slash])) slash++;
+    authority = path.slice(scheme, slash);
+    path = slash === path.length
+      ? "/"
+      : path[slash] === "/"
+      ? path.slice(slash)
+      : "/" + path.slice(slash);
     if (authority === "") return bad("malformed request target");
   }
   const pairs: [string, string][] = [];

@@ -138,6 +138,10 @@ export async function serveHttp1(
       let he = -1;
       let scan = c.start;
       for (;;) {
+        // Empty lines before a request line are ignored (RFC 9112 section 2.2).
+        while (c.end - c.start >= 2 && c.buf[c.start] === 13 && c.buf[c.start + 1] === 10) {
+          c.start += 2;
+        }
         he = c.headEnd(Math.max(c.start, scan));
         if (he >= 0) break;
         if (c.end - c.start > MAX_HEAD_BYTES) break;
@@ -150,6 +154,7 @@ export async function serveHttp1(
       }
       ctl.busy = true;
       let head: RequestHead;
+      const headStart = c.start;
       if (he < 0 || he - c.start > MAX_HEAD_BYTES) {
         head = parseRequestHead("");
         head.error = { status: 431, details: "headers too large" };
@@ -160,7 +165,7 @@ export async function serveHttp1(
       }
       if (head.h2Preface) {
         if (first && ctl.onH2) {
-          await ctl.onH2(c.buf.slice(0, c.end));
+          await ctl.onH2(c.buf.slice(headStart, c.end));
           return;
         }
         head.error = { status: 400, details: "unexpected HTTP/2 preface" };
@@ -387,7 +392,8 @@ class RequestBody {
         this.#chunkLeft = -1;
       }
       const line = await this.#line();
-      const m = /^([0-9a-fA-F]{1,15})[ \t]*(?:;[^\r\n]*)?$/.exec(line);
+      // At most 13 hex digits: every size stays a safe integer.
+      const m = /^([0-9a-fA-F]{1,13})[ \t]*(?:;[^\r\n]*)?$/.exec(line);
       if (!m) throw new MalformedBody("invalid chunk size");
       const size = parseInt(m[1], 16);
       if (size === 0) {

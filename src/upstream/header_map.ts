@@ -82,20 +82,21 @@ export class HeaderMap implements Headers {
     return false;
   }
 
-  /** Replaces every field named `name` with one holding `value`. */
+  /** Replaces every field named `name` with one holding `value`, where the first one was. */
   set(name: string, value: string): void {
     const n = lower(name);
     const kv = this.#kv;
     for (let i = 0; i < kv.length; i += 2) {
       if (kv[i] === n) {
         kv[i + 1] = value;
-        for (let j = i + 2; j < kv.length; j += 2) {
-          if (kv[j] === n) {
-            this.delete(n);
-            kv.push(n, value);
-            return;
-          }
+        // Later fields of the name go; the first keeps its place (as in Fetch `Headers`).
+        let w = i + 2;
+        for (let r = i + 2; r < kv.length; r += 2) {
+          if (kv[r] === n) continue;
+          kv[w++] = kv[r];
+          kv[w++] = kv[r + 1];
         }
+        kv.length = w;
         return;
       }
     }
