@@ -15,7 +15,7 @@
  * ```
  * @module
  */
-import { HeaderMap } from "../upstream/header_map.ts";
+import { HeaderMap, lowerName } from "../upstream/header_map.ts";
 import { type CodecError, requestFraming } from "./downstream_request.ts";
 
 /** Envoy's default `max_request_headers_kb`, in bytes. */
@@ -157,7 +157,7 @@ export function parseRequestHead(text: string): RequestHead {
     while (ve > vs && (text.charCodeAt(ve - 1) === 32 || text.charCodeAt(ve - 1) === 9)) ve--;
     if (!isFieldValue(text, vs, ve)) return bad("invalid character in header value");
     if (pairs.length === MAX_HEADERS) return bad("too many headers", 431);
-    const name = lower(text.slice(pos, colon));
+    const name = lowerName(text.slice(pos, colon));
     const value = text.slice(vs, ve);
     pos = end + 2;
     switch (name) {
@@ -205,15 +205,6 @@ export function parseRequestHead(text: string): RequestHead {
     h2Preface: false,
     error,
   };
-}
-
-/** A header name lower-cased (no copy when it already is). */
-function lower(n: string): string {
-  for (let i = 0; i < n.length; i++) {
-    const c = n.charCodeAt(i);
-    if (c >= 65 && c <= 90) return n.toLowerCase();
-  }
-  return n;
 }
 
 /** Reason phrases of the status codes HTTP defines (RFC 9110 section 15). */

@@ -18,6 +18,7 @@
  */
 import { HeaderMap } from "../upstream/header_map.ts";
 import type { ProxyResponse, ResponseEnd } from "../upstream/proxy_response.ts";
+import { decodeHead, encodeHead } from "../upstream/upstream_request.ts";
 import type { CodecError, DownstreamRequest } from "./downstream_request.ts";
 import type { DownstreamConn } from "./http_listener.ts";
 import {
@@ -48,20 +49,9 @@ const INITIAL_BUFFER = 16 * 1024;
 /** Responses up to this size (head and body) go out in one write. */
 const MAX_OUT = 64 * 1024;
 const encoder = new TextEncoder();
-const latin1 = new TextDecoder("latin1");
 const CONTINUE = encoder.encode("HTTP/1.1 100 Continue\r\n\r\n");
 const CRLF = encoder.encode("\r\n");
 const LAST_CHUNK = encoder.encode("0\r\n\r\n");
-
-/** Bytes as text, one character per byte (TextDecoder's "latin1" is windows-1252). */
-function bytesText(b: Uint8Array, from: number, to: number): string {
-  const s = latin1.decode(b.subarray(from, to));
-  // deno-lint-ignore no-control-regex
-  if (!/[^\x00-\x7f]/.test(s)) return s;
-  let out = "";
-  for (let i = from; i < to; i++) out += String.fromCharCode(b[i]);
-  return out;
-}
 
 /** Head text as bytes, one byte per character. */
 function textBytes(s: string, into: Uint8Array): number {
@@ -160,7 +150,7 @@ export async function serveHttp1(
         head.error = { status: 431, details: "headers too large" };
         c.start = c.end;
       } else {
-        head = parseRequestHead(bytesText(c.buf, c.start, he));
+        head = parseRequestHead(decodeHead(c.buf, c.start, he));
         c.start = he + 4;
       }
       if (head.h2Preface) {
@@ -235,7 +225,7 @@ async function writeResponse(
     const total = h.text.length + (bytes === null ? 0 : bytes.byteLength);
     if (c.out.length < total && total <= MAX_OUT) c.out = new Uint8Array(MAX_OUT);
     const n = textBytes(h.text, c.out);
-    const headBytes = n >= 0 ? c.out.subarray(0, n) : latin1Bytes(h.text);
+    const headBytes = n >= 0 ? c.out.subarray(0, n) : encodeHead(h.text);
     if (h.framing === "none" || bytes !== null) {
       // The whole response is known: one write when it fits the output buffer.
       if (h.framing === "length" && bytes !== null) {
@@ -312,12 +302,6 @@ async function pipeBody(
   }
   if (chunked) await c.write(LAST_CHUNK);
   return true;
-}
-
-function latin1Bytes(s: string): Uint8Array {
-  const b = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i) & 0xff;
-  return b;
 }
 
 async function writePiece(c: Http1ServerConn, piece: Uint8Array, chunked: boolean) {
@@ -414,7 +398,7 @@ class RequestBody {
         if (i === c.start || c.buf[i - 1] !== 13) {
           throw new MalformedBody("bare LF in chunked body");
         }
-        const s = bytesText(c.buf, c.start, i - 1);
+        const s = decodeHead(c.buf, c.start, i - 1);
         c.start = i + 1;
         return s;
       }

@@ -15,7 +15,8 @@
  * @module
  */
 
-function lower(n: string): string {
+/** A header name lower-cased (no copy when it already is, the usual case). */
+export function lowerName(n: string): string {
   for (let i = 0; i < n.length; i++) {
     const c = n.charCodeAt(i);
     if (c >= 65 && c <= 90) return n.toLowerCase();
@@ -39,12 +40,12 @@ export class HeaderMap implements Headers {
 
   /** Adds a field (keeps earlier ones of the same name). */
   append(name: string, value: string): void {
-    this.#kv.push(lower(name), value);
+    this.#kv.push(lowerName(name), value);
   }
 
   /** Removes every field named `name`. */
   delete(name: string): void {
-    const n = lower(name);
+    const n = lowerName(name);
     const kv = this.#kv;
     let w = 0;
     for (let r = 0; r < kv.length; r += 2) {
@@ -57,7 +58,7 @@ export class HeaderMap implements Headers {
 
   /** The value of `name` (repeated fields joined with ", "), or null. */
   get(name: string): string | null {
-    const n = lower(name);
+    const n = lowerName(name);
     const kv = this.#kv;
     let out: string | null = null;
     for (let i = 0; i < kv.length; i += 2) {
@@ -76,7 +77,7 @@ export class HeaderMap implements Headers {
 
   /** True when a field named `name` is present. */
   has(name: string): boolean {
-    const n = lower(name);
+    const n = lowerName(name);
     const kv = this.#kv;
     for (let i = 0; i < kv.length; i += 2) if (kv[i] === n) return true;
     return false;
@@ -84,7 +85,7 @@ export class HeaderMap implements Headers {
 
   /** Replaces every field named `name` with one holding `value`, where the first one was. */
   set(name: string, value: string): void {
-    const n = lower(name);
+    const n = lowerName(name);
     const kv = this.#kv;
     for (let i = 0; i < kv.length; i += 2) {
       if (kv[i] === n) {

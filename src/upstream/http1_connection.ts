@@ -15,7 +15,8 @@
  * @module
  */
 import type { Transport } from "./transport.ts";
-import { encodeHead } from "./upstream_request.ts";
+import { decodeHead, encodeHead } from "./upstream_request.ts";
+import { lowerName } from "./header_map.ts";
 
 const encoder = new TextEncoder();
 /** Size of the per-connection buffer request heads are encoded into (larger heads allocate). */
@@ -38,17 +39,6 @@ export class ProtocolError extends Error {
     super(message);
     this.name = "ProtocolError";
   }
-}
-
-const decoder = new TextDecoder("latin1");
-
-/** A header name lower-cased (names are usually lower-case already: no copy then). */
-function lowerName(n: string): string {
-  for (let i = 0; i < n.length; i++) {
-    const c = n.charCodeAt(i);
-    if (c >= 65 && c <= 90) return n.toLowerCase();
-  }
-  return n;
 }
 
 /** A non-negative decimal integer, or -1. */
@@ -180,7 +170,7 @@ export class Http1Connection {
         if (!await this.#fill()) throw new ProtocolError("response headers too large");
         scan -= before - this.#start;
       }
-      const text = decoder.decode(this.#buf.subarray(this.#start, end));
+      const text = decodeHead(this.#buf, this.#start, end);
       this.#start = end + 4;
       const head = this.#parseHead(text, method);
       if (head) return head;
@@ -302,7 +292,7 @@ export class Http1Connection {
     while ((i = this.#findLine(this.#start)) < 0) {
       if (!await this.#fill()) throw new ProtocolError("chunk line too long");
     }
-    const s = decoder.decode(this.#buf.subarray(this.#start, i));
+    const s = decodeHead(this.#buf, this.#start, i);
     this.#start = i + 2;
     return s;
   }

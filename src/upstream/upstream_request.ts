@@ -44,6 +44,20 @@ const encoder = new TextEncoder();
 // deno-lint-ignore no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
 
+const latin1 = new TextDecoder("latin1");
+
+/**
+ * Decodes `b[from, to)` as a header block, one character per byte (TextDecoder's "latin1" is
+ * windows-1252, which maps 0x80-0x9f elsewhere: those blocks are decoded byte by byte).
+ */
+export function decodeHead(b: Uint8Array, from: number, to: number): string {
+  const s = latin1.decode(b.subarray(from, to));
+  if (!NON_ASCII.test(s)) return s;
+  let out = "";
+  for (let i = from; i < to; i++) out += String.fromCharCode(b[i]);
+  return out;
+}
+
 /** Encodes a header block as bytes, one byte per character (headers are Latin-1). */
 export function encodeHead(s: string): Uint8Array {
   if (!NON_ASCII.test(s)) return encoder.encode(s);
