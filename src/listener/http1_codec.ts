@@ -257,9 +257,14 @@ const REASONS: Readonly<Record<number, string>> = {
   505: "HTTP Version Not Supported",
 };
 
-/** The status line of `status`, with its reason phrase (`Unknown` for codes without one). */
+/** The reason phrase of `status` (`Unknown` for codes without one). */
+export function reasonPhrase(status: number): string {
+  return REASONS[status] ?? "Unknown";
+}
+
+/** The status line of `status`, with its reason phrase. */
 export function statusLine(status: number): string {
-  return `HTTP/1.1 ${status} ${REASONS[status] ?? "Unknown"}\r\n`;
+  return `HTTP/1.1 ${status} ${reasonPhrase(status)}\r\n`;
 }
 
 let dateSecond = -1;

@@ -18,7 +18,7 @@
  */
 import { HeaderMap } from "../upstream/header_map.ts";
 import type { ProxyResponse, ResponseEnd } from "../upstream/proxy_response.ts";
-import { decodeHead, encodeHead } from "../upstream/upstream_request.ts";
+import { decodeHead, encodeHead, encodeHeadInto } from "../upstream/upstream_request.ts";
 import type { CodecError, DownstreamRequest } from "./downstream_request.ts";
 import type { DownstreamConn } from "./http_listener.ts";
 import {
@@ -52,15 +52,6 @@ const encoder = new TextEncoder();
 const CONTINUE = encoder.encode("HTTP/1.1 100 Continue\r\n\r\n");
 const CRLF = encoder.encode("\r\n");
 const LAST_CHUNK = encoder.encode("0\r\n\r\n");
-
-/** Head text as bytes, one byte per character. */
-function textBytes(s: string, into: Uint8Array): number {
-  if (s.length <= into.length) {
-    const r = encoder.encodeInto(s, into);
-    if (r.read === s.length && r.written === s.length) return r.written;
-  }
-  return -1;
-}
 
 class ClientGone extends Error {}
 class MalformedBody extends Error {}
@@ -224,7 +215,7 @@ async function writeResponse(
   try {
     const total = h.text.length + (bytes === null ? 0 : bytes.byteLength);
     if (c.out.length < total && total <= MAX_OUT) c.out = new Uint8Array(MAX_OUT);
-    const n = textBytes(h.text, c.out);
+    const n = encodeHeadInto(h.text, c.out);
     const headBytes = n >= 0 ? c.out.subarray(0, n) : encodeHead(h.text);
     if (h.framing === "none" || bytes !== null) {
       // The whole response is known: one write when it fits the output buffer.

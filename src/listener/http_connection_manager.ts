@@ -19,6 +19,7 @@ import { localReply } from "../upstream/local_reply.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import { type ProxyResponse, proxyResponse } from "../upstream/proxy_response.ts";
 import type { CodecError, DownstreamRequest } from "./downstream_request.ts";
+import { reasonPhrase } from "./http1_codec.ts";
 import { type AccessLogConfig, openLogSinks, parseAccessLogs } from "./access_log_config.ts";
 import type { AccessLogFiles } from "./access_log_file.ts";
 import { type LogCtx, RequestLogger } from "./request_logger.ts";
@@ -126,9 +127,6 @@ export interface HcmDeps {
   accessLogFiles?: AccessLogFiles;
 }
 
-const BAD_REQUEST = "Bad Request";
-const HEADERS_TOO_LARGE = "Request Header Fields Too Large";
-
 /** Handles requests of one listener. */
 export class HttpConnectionManager {
   readonly #rqTotal: Counter;
@@ -200,10 +198,7 @@ export class HttpConnectionManager {
 
   #route(req: DownstreamRequest, conn: DownstreamConn, lg: LogCtx | null): Promise<ProxyResponse> {
     (req.h2 ? this.#h2 : this.#h1).inc();
-    if (req.error !== null) {
-      this.#protocolError.inc();
-      return Promise.resolve(codecErrorReply(req.error, lg));
-    }
+    if (req.error !== null) return Promise.resolve(this.#codecError(req.error, lg));
     const tap = this.cfg.tap ? beginTap(this.cfg.tap, req) : null;
     if (tap) return this.#filters(tap.request, conn, lg).then(tap.finish);
     return this.#filters(req, conn, lg);
@@ -298,18 +293,20 @@ export class HttpConnectionManager {
     return cluster.forward(ur).then((res) => {
       const e = bodyError();
       if (e === null) return res;
-      this.#protocolError.inc();
       // The request body was malformed: answer that instead of whatever the upstream made of it.
       if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
-      return codecErrorReply(e, lg);
+      return this.#codecError(e, lg);
     });
   }
-}
 
-/** The local reply to a request the codec found malformed; the connection closes after it. */
-function codecErrorReply(e: CodecError, lg: LogCtx | null): ProxyResponse {
-  if (lg !== null) lg.flags.push("DPE");
-  return localReply(e.status, e.status === 431 ? HEADERS_TOO_LARGE : BAD_REQUEST, {
-    connection: "close",
-  });
+  /**
+   * The local reply to a request the codec found malformed (Envoy's body: the status's reason
+   * phrase); counted, logged at debug with the details, and the connection closes after it.
+   */
+  #codecError(e: CodecError, lg: LogCtx | null): ProxyResponse {
+    this.#protocolError.inc();
+    this.deps.hooks.log("debug", `http.${this.cfg.statPrefix}: codec error: ${e.details}`);
+    if (lg !== null) lg.flags.push("DPE");
+    return localReply(e.status, reasonPhrase(e.status), { connection: "close" });
+  }
 }

@@ -15,10 +15,9 @@
  * @module
  */
 import type { Transport } from "./transport.ts";
-import { decodeHead, encodeHead } from "./upstream_request.ts";
+import { decodeHead, encodeHead, encodeHeadInto } from "./upstream_request.ts";
 import { lowerName } from "./header_map.ts";
 
-const encoder = new TextEncoder();
 /** Size of the per-connection buffer request heads are encoded into (larger heads allocate). */
 const HEAD_BUF = 8192;
 
@@ -105,15 +104,9 @@ export class Http1Connection {
    * this connection's own head buffer (one request at a time uses it).
    */
   async writeHead(text: string): Promise<void> {
-    if (text.length <= HEAD_BUF) {
-      const buf = this.#head ??= new Uint8Array(HEAD_BUF);
-      const r = encoder.encodeInto(text, buf);
-      // All characters ASCII: one byte each.
-      if (r.read === text.length && r.written === r.read) {
-        return await this.writeAll(buf.subarray(0, r.written));
-      }
-    }
-    await this.writeAll(encodeHead(text));
+    const buf = this.#head ??= new Uint8Array(HEAD_BUF);
+    const n = encodeHeadInto(text, buf);
+    await this.writeAll(n >= 0 ? buf.subarray(0, n) : encodeHead(text));
   }
 
   /** Writes every byte of `data`. */

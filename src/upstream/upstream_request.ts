@@ -67,6 +67,16 @@ export function encodeHead(s: string): Uint8Array {
 }
 
 /**
+ * Encodes a header block into `into` when it fits and is all ASCII (the usual case: no
+ * allocation); the number of bytes written, or -1 (then use {@linkcode encodeHead}).
+ */
+export function encodeHeadInto(s: string, into: Uint8Array): number {
+  if (s.length > into.length) return -1;
+  const r = encoder.encodeInto(s, into);
+  return r.read === s.length && r.written === s.length ? r.written : -1;
+}
+
+/**
  * The HTTP/1.1 request line and headers of `r`, ending with the empty line, as text (one
  * character per byte; {@linkcode encodeHead} makes the bytes).
  */
