@@ -24,6 +24,7 @@ export const ADDRESS_ENVOY = [
     type: "core.SocketAddress",
     group: "address",
     groupRequired: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.address.pipe",
@@ -39,5 +40,7 @@ export const ADDRESS_ENVOY = [
     type: "core.Pipe",
     group: "address",
     groupRequired: true,
+    support: "refused",
+    supportNote: "upstream hosts are reached over TCP only",
   },
 ] as const satisfies readonly FieldRow[];

@@ -22,6 +22,7 @@ export const CIRCUIT_BREAKERS_ENVOY = [
     kind: "message",
     cardinality: "repeated",
     type: "cluster.CircuitBreakers.Thresholds",
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.circuit-breakers.thresholds.priority",
@@ -37,6 +38,7 @@ export const CIRCUIT_BREAKERS_ENVOY = [
     kind: "enum",
     enum: "core.RoutingPriority",
     default: "DEFAULT",
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.circuit-breakers.thresholds.max-connections",
@@ -51,6 +53,7 @@ export const CIRCUIT_BREAKERS_ENVOY = [
     number: 2,
     kind: "UInt32Value",
     default: 1024,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.circuit-breakers.thresholds.max-pending-requests",
@@ -65,6 +68,7 @@ export const CIRCUIT_BREAKERS_ENVOY = [
     number: 3,
     kind: "UInt32Value",
     default: 1024,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.circuit-breakers.thresholds.max-requests",
@@ -79,6 +83,7 @@ export const CIRCUIT_BREAKERS_ENVOY = [
     number: 4,
     kind: "UInt32Value",
     default: 1024,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.circuit-breakers.thresholds.max-retries",
@@ -93,6 +98,8 @@ export const CIRCUIT_BREAKERS_ENVOY = [
     number: 5,
     kind: "UInt32Value",
     default: 3,
+    support: "honoured",
+    supportNote: "retries are refused on routes, so the limit is never reached",
   },
   {
     id: "cluster.objects.cluster.circuit-breakers.thresholds.retry-budget",
@@ -106,6 +113,8 @@ export const CIRCUIT_BREAKERS_ENVOY = [
     field: "retry_budget",
     kind: "message",
     type: "cluster.CircuitBreakers.Thresholds.RetryBudget",
+    support: "refused",
+    supportNote: "retry budgets are not implemented",
   },
   {
     id: "cluster.objects.cluster.circuit-breakers.thresholds.track-remaining",
@@ -120,6 +129,8 @@ export const CIRCUIT_BREAKERS_ENVOY = [
     number: 6,
     kind: "bool",
     default: false,
+    support: "default-only",
+    supportNote: "remaining_* gauges are not published",
   },
   {
     id: "cluster.objects.cluster.circuit-breakers.thresholds.max-connection-pools",
@@ -133,5 +144,7 @@ export const CIRCUIT_BREAKERS_ENVOY = [
     field: "max_connection_pools",
     number: 7,
     kind: "UInt32Value",
+    support: "refused",
+    supportNote: "connection pools are not limited",
   },
 ] as const satisfies readonly FieldRow[];

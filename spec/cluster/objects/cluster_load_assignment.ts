@@ -21,6 +21,7 @@ export const CLUSTER_LOAD_ASSIGNMENT_ENVOY = [
     number: 1,
     kind: "string",
     required: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster-load-assignment.endpoints",
@@ -35,6 +36,7 @@ export const CLUSTER_LOAD_ASSIGNMENT_ENVOY = [
     kind: "message",
     cardinality: "repeated",
     type: "endpoint.LocalityLbEndpoints",
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster-load-assignment.named-endpoints",
@@ -49,6 +51,8 @@ export const CLUSTER_LOAD_ASSIGNMENT_ENVOY = [
     kind: "message",
     cardinality: "map",
     type: "endpoint.Endpoint",
+    support: "refused",
+    supportNote: "named endpoints are not implemented",
   },
   {
     id: "cluster.objects.cluster-load-assignment.policy",
@@ -62,5 +66,7 @@ export const CLUSTER_LOAD_ASSIGNMENT_ENVOY = [
     number: 4,
     kind: "message",
     type: "ClusterLoadAssignment.Policy",
+    support: "refused",
+    supportNote: "overprovisioning and drop_overloads are not implemented",
   },
 ] as const satisfies readonly FieldRow[];

@@ -24,6 +24,7 @@ export const COMMON_LB_CONFIG = [
     kind: "Percent",
     default: { value: 50 },
     range: { min: 0, max: 100 },
+    support: "honoured",
   },
   {
     id: "cluster.objects.common-lb-config.zone-aware-lb-config",
@@ -42,6 +43,8 @@ export const COMMON_LB_CONFIG = [
     kind: "message",
     type: "Cluster.CommonLbConfig.ZoneAwareLbConfig",
     group: "locality_config_specifier",
+    support: "refused",
+    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
   },
   {
     id: "cluster.objects.common-lb-config.locality-weighted-lb-config",
@@ -60,6 +63,8 @@ export const COMMON_LB_CONFIG = [
     kind: "message",
     type: "Cluster.CommonLbConfig.LocalityWeightedLbConfig",
     group: "locality_config_specifier",
+    support: "refused",
+    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
   },
   {
     id: "cluster.objects.common-lb-config.update-merge-window",
@@ -78,6 +83,8 @@ export const COMMON_LB_CONFIG = [
     kind: "duration",
     default: "1s",
     range: { min: 0 },
+    support: "default-only",
+    supportNote: "host set updates apply at once, as a zero window would",
   },
   {
     id: "cluster.objects.common-lb-config.ignore-new-hosts-until-first-hc",
@@ -94,6 +101,8 @@ export const COMMON_LB_CONFIG = [
     number: 5,
     kind: "bool",
     default: false,
+    support: "default-only",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.common-lb-config.zone-aware-lb-config.routing-enabled",
@@ -112,6 +121,8 @@ export const COMMON_LB_CONFIG = [
     kind: "Percent",
     default: { value: 100 },
     range: { min: 0, max: 100 },
+    support: "refused",
+    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
   },
   {
     id: "cluster.objects.common-lb-config.zone-aware-lb-config.min-cluster-size",
@@ -128,5 +139,7 @@ export const COMMON_LB_CONFIG = [
     number: 2,
     kind: "UInt64Value",
     default: 6,
+    support: "refused",
+    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
   },
 ] as const satisfies readonly FieldRow[];

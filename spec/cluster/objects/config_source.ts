@@ -22,6 +22,7 @@ export const CONFIG_SOURCE_ENVOY = [
     kind: "string",
     group: "config_source_specifier",
     groupRequired: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.config-source.path-config-source",
@@ -38,6 +39,7 @@ export const CONFIG_SOURCE_ENVOY = [
     type: "core.PathConfigSource",
     group: "config_source_specifier",
     groupRequired: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.path-config-source.path",
@@ -50,6 +52,7 @@ export const CONFIG_SOURCE_ENVOY = [
     field: "path",
     kind: "string",
     required: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.path-config-source.watched-directory",
@@ -62,6 +65,8 @@ export const CONFIG_SOURCE_ENVOY = [
     message: "core.PathConfigSource",
     field: "watched_directory",
     kind: "struct",
+    support: "refused",
+    supportNote: "the file itself is watched",
   },
   {
     id: "cluster.objects.core.config-source.api-config-source",
@@ -78,6 +83,8 @@ export const CONFIG_SOURCE_ENVOY = [
     type: "core.ApiConfigSource",
     group: "config_source_specifier",
     groupRequired: true,
+    support: "refused",
+    supportNote: "control planes (gRPC, REST) are not implemented",
   },
   {
     id: "cluster.objects.core.config-source.ads",
@@ -94,6 +101,8 @@ export const CONFIG_SOURCE_ENVOY = [
     type: "core.AggregatedConfigSource",
     group: "config_source_specifier",
     groupRequired: true,
+    support: "refused",
+    supportNote: "ADS is not implemented",
   },
   {
     id: "cluster.objects.core.config-source.self",
@@ -110,6 +119,8 @@ export const CONFIG_SOURCE_ENVOY = [
     type: "core.SelfConfigSource",
     group: "config_source_specifier",
     groupRequired: true,
+    support: "refused",
+    supportNote: "a control plane is not implemented",
   },
   {
     id: "cluster.objects.core.config-source.initial-fetch-timeout",
@@ -123,6 +134,8 @@ export const CONFIG_SOURCE_ENVOY = [
     field: "initial_fetch_timeout",
     kind: "duration",
     default: "15s",
+    support: "default-only",
+    supportNote: "a file source is read at once",
   },
   {
     id: "cluster.objects.core.config-source.resource-api-version",
@@ -137,5 +150,7 @@ export const CONFIG_SOURCE_ENVOY = [
     kind: "enum",
     enum: "core.ApiVersion",
     default: "AUTO",
+    support: "honoured",
+    supportNote: "v2 and v3 resources are both read",
   },
 ] as const satisfies readonly FieldRow[];

@@ -24,6 +24,7 @@ export const CUSTOM_CLUSTER_TYPE = [
     number: 1,
     kind: "string",
     required: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.custom-cluster-type.typed-config",
@@ -38,5 +39,7 @@ export const CUSTOM_CLUSTER_TYPE = [
     field: "typed_config",
     number: 2,
     kind: "any",
+    support: "refused",
+    supportNote: "the built-in cluster types take no extra configuration",
   },
 ] as const satisfies readonly FieldRow[];

@@ -22,6 +22,8 @@ export const EDS_CLUSTER_CONFIG = [
     number: 1,
     kind: "message",
     type: "core.ConfigSource",
+    support: "honoured",
+    supportNote: "a file config source; a control plane is refused",
   },
   {
     id: "cluster.objects.eds-cluster-config.service-name",
@@ -37,5 +39,6 @@ export const EDS_CLUSTER_CONFIG = [
     field: "service_name",
     number: 2,
     kind: "string",
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];

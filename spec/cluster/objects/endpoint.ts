@@ -21,6 +21,7 @@ export const ENDPOINT_ENVOY = [
     number: 1,
     kind: "message",
     type: "core.Address",
+    support: "honoured",
   },
   {
     id: "cluster.objects.endpoint.endpoint.health-check-config",
@@ -34,6 +35,8 @@ export const ENDPOINT_ENVOY = [
     number: 2,
     kind: "message",
     type: "endpoint.Endpoint.HealthCheckConfig",
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.endpoint.endpoint.hostname",
@@ -46,6 +49,7 @@ export const ENDPOINT_ENVOY = [
     field: "hostname",
     number: 3,
     kind: "string",
+    support: "honoured",
   },
   {
     id: "cluster.objects.endpoint.endpoint.health-check-config.port-value",
@@ -59,6 +63,8 @@ export const ENDPOINT_ENVOY = [
     number: 1,
     kind: "uint32",
     range: { max: 65535 },
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.endpoint.endpoint.health-check-config.hostname",
@@ -71,5 +77,7 @@ export const ENDPOINT_ENVOY = [
     field: "hostname",
     number: 2,
     kind: "string",
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
 ] as const satisfies readonly FieldRow[];

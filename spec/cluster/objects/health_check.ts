@@ -22,6 +22,8 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "duration",
     required: true,
     range: { gtZero: true },
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.interval",
@@ -36,6 +38,8 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "duration",
     required: true,
     range: { gtZero: true },
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.initial-jitter",
@@ -48,6 +52,8 @@ export const HEALTH_CHECK_ENVOY = [
     message: "core.HealthCheck",
     field: "initial_jitter",
     kind: "duration",
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.interval-jitter",
@@ -60,6 +66,8 @@ export const HEALTH_CHECK_ENVOY = [
     message: "core.HealthCheck",
     field: "interval_jitter",
     kind: "duration",
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.interval-jitter-percent",
@@ -72,6 +80,8 @@ export const HEALTH_CHECK_ENVOY = [
     message: "core.HealthCheck",
     field: "interval_jitter_percent",
     kind: "uint32",
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.unhealthy-threshold",
@@ -85,6 +95,8 @@ export const HEALTH_CHECK_ENVOY = [
     field: "unhealthy_threshold",
     kind: "UInt32Value",
     required: true,
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.healthy-threshold",
@@ -98,6 +110,8 @@ export const HEALTH_CHECK_ENVOY = [
     field: "healthy_threshold",
     kind: "UInt32Value",
     required: true,
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.alt-port",
@@ -110,6 +124,8 @@ export const HEALTH_CHECK_ENVOY = [
     message: "core.HealthCheck",
     field: "alt_port",
     kind: "UInt32Value",
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.reuse-connection",
@@ -123,6 +139,8 @@ export const HEALTH_CHECK_ENVOY = [
     field: "reuse_connection",
     kind: "bool",
     default: true,
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.http-health-check",
@@ -139,6 +157,8 @@ export const HEALTH_CHECK_ENVOY = [
     type: "core.HealthCheck.HttpHealthCheck",
     group: "health_checker",
     groupRequired: true,
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.tcp-health-check",
@@ -155,6 +175,8 @@ export const HEALTH_CHECK_ENVOY = [
     type: "core.HealthCheck.TcpHealthCheck",
     group: "health_checker",
     groupRequired: true,
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.grpc-health-check",
@@ -171,6 +193,8 @@ export const HEALTH_CHECK_ENVOY = [
     type: "core.HealthCheck.GrpcHealthCheck",
     group: "health_checker",
     groupRequired: true,
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.custom-health-check",
@@ -187,6 +211,8 @@ export const HEALTH_CHECK_ENVOY = [
     type: "core.HealthCheck.CustomHealthCheck",
     group: "health_checker",
     groupRequired: true,
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.redis-health-check",
@@ -203,6 +229,8 @@ export const HEALTH_CHECK_ENVOY = [
     type: "core.HealthCheck.RedisHealthCheck",
     group: "health_checker",
     groupRequired: true,
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.no-traffic-interval",
@@ -218,6 +246,8 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "duration",
     default: "60s",
     range: { gtZero: true },
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.unhealthy-interval",
@@ -231,6 +261,8 @@ export const HEALTH_CHECK_ENVOY = [
     field: "unhealthy_interval",
     kind: "duration",
     range: { gtZero: true },
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.unhealthy-edge-interval",
@@ -244,6 +276,8 @@ export const HEALTH_CHECK_ENVOY = [
     field: "unhealthy_edge_interval",
     kind: "duration",
     range: { gtZero: true },
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.healthy-edge-interval",
@@ -257,6 +291,8 @@ export const HEALTH_CHECK_ENVOY = [
     field: "healthy_edge_interval",
     kind: "duration",
     range: { gtZero: true },
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.event-log-path",
@@ -269,6 +305,8 @@ export const HEALTH_CHECK_ENVOY = [
     message: "core.HealthCheck",
     field: "event_log_path",
     kind: "string",
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.event-service",
@@ -282,6 +320,8 @@ export const HEALTH_CHECK_ENVOY = [
     field: "event_service",
     kind: "message",
     type: "core.EventServiceConfig",
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.always-log-health-check-failures",
@@ -295,6 +335,8 @@ export const HEALTH_CHECK_ENVOY = [
     field: "always_log_health_check_failures",
     kind: "bool",
     default: false,
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.tls-options",
@@ -308,6 +350,8 @@ export const HEALTH_CHECK_ENVOY = [
     field: "tls_options",
     kind: "message",
     type: "core.HealthCheck.TlsOptions",
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
   {
     id: "cluster.objects.core.health-check.transport-socket-match-criteria",
@@ -320,5 +364,7 @@ export const HEALTH_CHECK_ENVOY = [
     message: "core.HealthCheck",
     field: "transport_socket_match_criteria",
     kind: "struct",
+    support: "refused",
+    supportNote: "active health checking is not implemented: hosts stay healthy",
   },
 ] as const satisfies readonly FieldRow[];

@@ -24,6 +24,7 @@ export const LB_ENDPOINT_ENVOY = [
     kind: "message",
     type: "endpoint.Endpoint",
     group: "host_identifier",
+    support: "honoured",
   },
   {
     id: "cluster.objects.endpoint.lb-endpoint.endpoint-name",
@@ -38,6 +39,8 @@ export const LB_ENDPOINT_ENVOY = [
     number: 5,
     kind: "string",
     group: "host_identifier",
+    support: "refused",
+    supportNote: "named endpoints are not implemented",
   },
   {
     id: "cluster.objects.endpoint.lb-endpoint.health-status",
@@ -53,6 +56,7 @@ export const LB_ENDPOINT_ENVOY = [
     kind: "enum",
     enum: "core.HealthStatus",
     default: "UNKNOWN",
+    support: "honoured",
   },
   {
     id: "cluster.objects.endpoint.lb-endpoint.metadata",
@@ -67,6 +71,9 @@ export const LB_ENDPOINT_ENVOY = [
     number: 3,
     kind: "message",
     type: "core.Metadata",
+    support: "refused",
+    supportNote:
+      "endpoint metadata is only read by subset load balancing, which is not implemented",
   },
 ] as const satisfies readonly FieldRow[];
 
@@ -86,5 +93,6 @@ export const LB_ENDPOINT = [
     kind: "UInt32Value",
     default: 1,
     range: { min: 1, max: 100 },
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];

@@ -25,6 +25,8 @@ export const LB_SUBSET_CONFIG = [
     kind: "enum",
     enum: "Cluster.LbSubsetConfig.LbSubsetFallbackPolicy",
     default: "NO_FALLBACK",
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
   },
   {
     id: "cluster.objects.lb-subset-config.default-subset",
@@ -40,6 +42,8 @@ export const LB_SUBSET_CONFIG = [
     field: "default_subset",
     number: 2,
     kind: "struct",
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
   },
   {
     id: "cluster.objects.lb-subset-config.subset-selectors",
@@ -58,6 +62,8 @@ export const LB_SUBSET_CONFIG = [
     kind: "message",
     cardinality: "repeated",
     type: "Cluster.LbSubsetConfig.LbSubsetSelector",
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
   },
   {
     id: "cluster.objects.lb-subset-config.locality-weight-aware",
@@ -74,6 +80,8 @@ export const LB_SUBSET_CONFIG = [
     number: 4,
     kind: "bool",
     default: false,
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
   },
   {
     id: "cluster.objects.lb-subset-config.scale-locality-weight",
@@ -90,6 +98,8 @@ export const LB_SUBSET_CONFIG = [
     number: 5,
     kind: "bool",
     default: false,
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
   },
   {
     id: "cluster.objects.lb-subset-config.panic-mode-any",
@@ -106,6 +116,8 @@ export const LB_SUBSET_CONFIG = [
     number: 6,
     kind: "bool",
     default: false,
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
   },
   {
     id: "cluster.objects.lb-subset-config.list-as-any",
@@ -122,6 +134,8 @@ export const LB_SUBSET_CONFIG = [
     number: 7,
     kind: "bool",
     default: false,
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
   },
   {
     id: "cluster.objects.lb-subset-config.lb-subset-selector.keys",
@@ -138,6 +152,8 @@ export const LB_SUBSET_CONFIG = [
     number: 1,
     kind: "string",
     cardinality: "repeated",
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
   },
   {
     id: "cluster.objects.lb-subset-config.lb-subset-selector.fallback-policy",
@@ -158,5 +174,7 @@ export const LB_SUBSET_CONFIG = [
     kind: "enum",
     enum: "LbSubsetSelectorFallbackPolicy",
     default: "NOT_DEFINED",
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
   },
 ] as const satisfies readonly FieldRow[];

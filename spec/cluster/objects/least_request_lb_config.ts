@@ -26,5 +26,6 @@ export const LEAST_REQUEST_LB_CONFIG = [
     kind: "UInt32Value",
     default: 2,
     range: { min: 2 },
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];

@@ -20,6 +20,7 @@ export const LOCALITY_ENVOY = [
     field: "region",
     number: 1,
     kind: "string",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.locality.zone",
@@ -32,6 +33,7 @@ export const LOCALITY_ENVOY = [
     field: "zone",
     number: 2,
     kind: "string",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.locality.sub-zone",
@@ -44,5 +46,6 @@ export const LOCALITY_ENVOY = [
     field: "sub_zone",
     number: 3,
     kind: "string",
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];

@@ -21,6 +21,7 @@ export const LOCALITY_LB_ENDPOINTS_ENVOY = [
     number: 1,
     kind: "message",
     type: "core.Locality",
+    support: "honoured",
   },
   {
     id: "cluster.objects.endpoint.locality-lb-endpoints.lb-endpoints",
@@ -35,6 +36,7 @@ export const LOCALITY_LB_ENDPOINTS_ENVOY = [
     kind: "message",
     cardinality: "repeated",
     type: "endpoint.LbEndpoint",
+    support: "honoured",
   },
   {
     id: "cluster.objects.endpoint.locality-lb-endpoints.load-balancing-weight",
@@ -48,6 +50,8 @@ export const LOCALITY_LB_ENDPOINTS_ENVOY = [
     number: 3,
     kind: "UInt32Value",
     range: { min: 1 },
+    support: "refused",
+    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
   },
   {
     id: "cluster.objects.endpoint.locality-lb-endpoints.priority",
@@ -62,6 +66,7 @@ export const LOCALITY_LB_ENDPOINTS_ENVOY = [
     kind: "uint32",
     default: 0,
     range: { max: 128 },
+    support: "honoured",
   },
   {
     id: "cluster.objects.endpoint.locality-lb-endpoints.proximity",
@@ -74,5 +79,7 @@ export const LOCALITY_LB_ENDPOINTS_ENVOY = [
     field: "proximity",
     number: 6,
     kind: "UInt32Value",
+    support: "refused",
+    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
   },
 ] as const satisfies readonly FieldRow[];

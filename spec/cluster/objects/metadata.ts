@@ -21,6 +21,8 @@ export const METADATA_ENVOY = [
     number: 1,
     kind: "struct",
     cardinality: "map",
+    support: "honoured",
+    supportNote: "kept and shown by /config_dump; no filter of this build reads it",
   },
   {
     id: "cluster.objects.core.metadata.typed-filter-metadata",
@@ -33,5 +35,7 @@ export const METADATA_ENVOY = [
     field: "typed_filter_metadata",
     kind: "any",
     cardinality: "map",
+    support: "honoured",
+    supportNote: "kept and shown by /config_dump; no filter of this build reads it",
   },
 ] as const satisfies readonly FieldRow[];

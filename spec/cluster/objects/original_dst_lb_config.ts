@@ -24,5 +24,7 @@ export const ORIGINAL_DST_LB_CONFIG = [
     number: 1,
     kind: "bool",
     default: false,
+    support: "refused",
+    supportNote: "ORIGINAL_DST is not implemented",
   },
 ] as const satisfies readonly FieldRow[];

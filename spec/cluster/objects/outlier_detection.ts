@@ -22,6 +22,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 1,
     kind: "UInt32Value",
     default: 5,
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.interval",
@@ -37,6 +39,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "duration",
     default: "10s",
     range: { gtZero: true },
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.base-ejection-time",
@@ -53,6 +57,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "duration",
     default: "30s",
     range: { gtZero: true },
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.max-ejection-percent",
@@ -69,6 +75,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 10,
     range: { max: 100 },
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-consecutive-5xx",
@@ -85,6 +93,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 100,
     range: { max: 100 },
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-success-rate",
@@ -101,6 +111,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 100,
     range: { max: 100 },
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.success-rate-minimum-hosts",
@@ -115,6 +127,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 7,
     kind: "UInt32Value",
     default: 5,
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.success-rate-request-volume",
@@ -129,6 +143,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 8,
     kind: "UInt32Value",
     default: 100,
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.success-rate-stdev-factor",
@@ -143,6 +159,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 9,
     kind: "UInt32Value",
     default: 1900,
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.consecutive-gateway-failure",
@@ -157,6 +175,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 10,
     kind: "UInt32Value",
     default: 5,
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-consecutive-gateway-failure",
@@ -173,6 +193,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 0,
     range: { max: 100 },
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.split-external-local-origin-errors",
@@ -187,6 +209,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 12,
     kind: "bool",
     default: false,
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.consecutive-local-origin-failure",
@@ -201,6 +225,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 13,
     kind: "UInt32Value",
     default: 5,
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-consecutive-local-origin-failure",
@@ -217,6 +243,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 100,
     range: { max: 100 },
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-local-origin-success-rate",
@@ -233,6 +261,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 100,
     range: { max: 100 },
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.failure-percentage-threshold",
@@ -249,6 +279,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 85,
     range: { max: 100 },
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-failure-percentage",
@@ -265,6 +297,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 0,
     range: { max: 100 },
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-failure-percentage-local-origin",
@@ -281,6 +315,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 0,
     range: { max: 100 },
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.failure-percentage-minimum-hosts",
@@ -295,6 +331,8 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 19,
     kind: "UInt32Value",
     default: 5,
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.failure-percentage-request-volume",
@@ -309,5 +347,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 20,
     kind: "UInt32Value",
     default: 50,
+    support: "refused",
+    supportNote: "outlier detection is not implemented: no host is ever ejected",
   },
 ] as const satisfies readonly FieldRow[];

@@ -21,6 +21,8 @@ export const PIPE_ENVOY = [
     number: 1,
     kind: "string",
     required: true,
+    support: "refused",
+    supportNote: "upstream hosts are reached over TCP only",
   },
   {
     id: "cluster.objects.core.pipe.mode",
@@ -33,5 +35,7 @@ export const PIPE_ENVOY = [
     field: "mode",
     kind: "uint32",
     range: { max: 511 },
+    support: "refused",
+    supportNote: "upstream hosts are reached over TCP only",
   },
 ] as const satisfies readonly FieldRow[];

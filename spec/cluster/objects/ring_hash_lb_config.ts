@@ -24,6 +24,8 @@ export const RING_HASH_LB_CONFIG = [
     kind: "UInt64Value",
     default: 1024,
     range: { max: 8388608 },
+    support: "refused",
+    supportNote: "RING_HASH and MAGLEV are not implemented",
   },
   {
     id: "cluster.objects.ring-hash-lb-config.hash-function",
@@ -41,6 +43,8 @@ export const RING_HASH_LB_CONFIG = [
     kind: "enum",
     enum: "Cluster.RingHashLbConfig.HashFunction",
     default: "XX_HASH",
+    support: "refused",
+    supportNote: "RING_HASH and MAGLEV are not implemented",
   },
   {
     id: "cluster.objects.ring-hash-lb-config.maximum-ring-size",
@@ -59,5 +63,7 @@ export const RING_HASH_LB_CONFIG = [
     kind: "UInt64Value",
     default: 8388608,
     range: { max: 8388608 },
+    support: "refused",
+    supportNote: "RING_HASH and MAGLEV are not implemented",
   },
 ] as const satisfies readonly FieldRow[];

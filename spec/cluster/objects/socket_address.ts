@@ -23,6 +23,8 @@ export const SOCKET_ADDRESS_ENVOY = [
     kind: "enum",
     enum: "core.SocketAddress.Protocol",
     default: "TCP",
+    support: "default-only",
+    supportNote: "upstream connections are TCP",
   },
   {
     id: "cluster.objects.core.socket-address.address",
@@ -37,6 +39,7 @@ export const SOCKET_ADDRESS_ENVOY = [
     number: 2,
     kind: "string",
     required: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.socket-address.port-value",
@@ -54,6 +57,7 @@ export const SOCKET_ADDRESS_ENVOY = [
     range: { max: 65535 },
     group: "port_specifier",
     groupRequired: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.socket-address.named-port",
@@ -69,6 +73,8 @@ export const SOCKET_ADDRESS_ENVOY = [
     kind: "string",
     group: "port_specifier",
     groupRequired: true,
+    support: "refused",
+    supportNote: "named ports are not resolved",
   },
   {
     id: "cluster.objects.core.socket-address.resolver-name",
@@ -82,6 +88,8 @@ export const SOCKET_ADDRESS_ENVOY = [
     field: "resolver_name",
     number: 5,
     kind: "string",
+    support: "refused",
+    supportNote: "only the system resolver is used",
   },
   {
     id: "cluster.objects.core.socket-address.ipv4-compat",
@@ -96,5 +104,7 @@ export const SOCKET_ADDRESS_ENVOY = [
     number: 6,
     kind: "bool",
     default: false,
+    support: "default-only",
+    supportNote: "IPv4-mapped IPv6 sockets are not set up",
   },
 ] as const satisfies readonly FieldRow[];

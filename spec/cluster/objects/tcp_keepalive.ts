@@ -21,6 +21,7 @@ export const TCP_KEEPALIVE_ENVOY = [
     field: "keepalive_probes",
     number: 1,
     kind: "UInt32Value",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.tcp-keepalive.keepalive-time",
@@ -34,6 +35,7 @@ export const TCP_KEEPALIVE_ENVOY = [
     field: "keepalive_time",
     number: 2,
     kind: "UInt32Value",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.tcp-keepalive.keepalive-interval",
@@ -47,5 +49,6 @@ export const TCP_KEEPALIVE_ENVOY = [
     field: "keepalive_interval",
     number: 3,
     kind: "UInt32Value",
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];

@@ -20,6 +20,8 @@ export const TRANSPORT_SOCKET_ENVOY = [
     field: "name",
     kind: "string",
     required: true,
+    support: "honoured",
+    supportNote: "tls or raw_buffer",
   },
   {
     id: "cluster.objects.core.transport-socket.config",
@@ -33,6 +35,8 @@ export const TRANSPORT_SOCKET_ENVOY = [
     field: "config",
     kind: "struct",
     group: "config_type",
+    support: "honoured",
+    supportNote: "an UpstreamTlsContext for tls",
   },
   {
     id: "cluster.objects.core.transport-socket.typed-config",
@@ -46,5 +50,7 @@ export const TRANSPORT_SOCKET_ENVOY = [
     field: "typed_config",
     kind: "any",
     group: "config_type",
+    support: "honoured",
+    supportNote: "an UpstreamTlsContext for tls",
   },
 ] as const satisfies readonly FieldRow[];

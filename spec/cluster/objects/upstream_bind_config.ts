@@ -26,6 +26,7 @@ export const UPSTREAM_BIND_CONFIG = [
     kind: "message",
     type: "core.Address",
     required: true,
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];
 
@@ -44,5 +45,7 @@ export const UPSTREAM_BIND_CONFIG_ENVOY = [
     field: "freebind",
     number: 2,
     kind: "bool",
+    support: "default-only",
+    supportNote: "IP_FREEBIND is not set on upstream sockets",
   },
 ] as const satisfies readonly FieldRow[];

@@ -22,5 +22,6 @@ export const UPSTREAM_CONNECTION_OPTIONS = [
     field: "tcp_keepalive",
     kind: "message",
     type: "core.TcpKeepalive",
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];
