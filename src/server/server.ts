@@ -25,10 +25,9 @@
 import type { Feature } from "../../spec/rule.ts";
 import type { Options } from "../cli/options.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
-import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
-import { validateClusters } from "../config/validate_cluster.ts";
+import { ConfigLoadError } from "../config/errors.ts";
+import { checkConfiguration, effectiveOptions } from "./configuration_check.ts";
 import { hotRestartVersion, versionString } from "../cli/version.ts";
-import { allowsUnknownStaticFields } from "../cli/args.ts";
 import { Store } from "../stats/store.ts";
 import { startFlushTimer } from "../stats/flush_timer.ts";
 import { attachServerStats } from "../stats/server_stats.ts";
@@ -79,6 +78,8 @@ export interface StartSettings {
    * must wait for (`manager.add("name")` returns a target; call its `ready()` when done).
    */
   onInit?: (server: InitManager) => void;
+  /** The long names of the options given on the command line (see `configuration_check.ts`). */
+  given?: ReadonlySet<string>;
 }
 
 class Server implements ServerContext {
@@ -133,13 +134,15 @@ function configError(e: unknown, path: string): ConfigLoadError {
 
 /** Starts serving; rejects with a {@linkcode ConfigLoadError} naming where the bootstrap is wrong. */
 export async function startServer(
-  options: Options,
+  commandLine: Options,
   bootstrap: Bootstrap,
   settings: StartSettings = {},
 ): Promise<RunningServer> {
-  const logging = settings.logging ?? createLogging(options);
+  const logging = settings.logging ?? createLogging(commandLine);
   const log = (level: string, msg: string) => logging.log("main", level, msg);
   log("info", `starting proxyspec ${versionString()} (pid ${Deno.pid}; send signals to this pid)`);
+  const { options, why } = effectiveOptions(commandLine, settings.given);
+  if (why) log("info", why);
   const warning = denoVersionWarning();
   if (warning) log("warning", warning);
 
@@ -174,13 +177,11 @@ export async function startServer(
       unknown.inc();
       log("warning", `unknown field ${path} (accepted because of --allow-unknown-static-fields)`);
     };
-    const { errors, clusters } = validateClusters(bootstrap.static_resources?.clusters ?? [], {
-      path: "static_resources.clusters",
-      allowUnknown: allowsUnknownStaticFields(options),
+    const { errors, clusters } = checkConfiguration(options, bootstrap, {
       onUnknown: acceptUnknown,
-      bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
+      given: settings.given,
     });
-    if (errors.length) throw new ConfigLoadError(errors as ConfigError[]);
+    if (errors.length) throw new ConfigLoadError(errors);
     for (const p of settings.unknownStaticFields ?? []) acceptUnknown(p);
 
     const init = new InitManagers();
