@@ -105,7 +105,11 @@ export const SUPPORT = [
   },
   { path: "Bootstrap.stats_flush_on_admin", support: "honoured" },
   { path: "StaticResources.listeners", support: "honoured", type: "Listener" },
-  { path: "StaticResources.clusters", support: "honoured", type: "Cluster" },
+  {
+    path: "StaticResources.clusters",
+    support: "honoured",
+    supportNote: "each cluster field has its own support column (cluster tables)",
+  },
   {
     path: "StaticResources.secrets",
     support: "honoured",

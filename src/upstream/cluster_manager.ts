@@ -29,6 +29,7 @@ import { DnsUpdater, type Resolver } from "./dns.ts";
 import { dnsSupportErrors } from "./dns_support.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { checkDynamicClusters } from "../config/dynamic_clusters.ts";
+import { clusterSupportErrors } from "../config/support_check.ts";
 import { type DiscoveryResponse, FilesystemSubscription } from "../config/subscription.ts";
 
 /** What the cluster manager needs. */
@@ -51,7 +52,9 @@ export interface ClusterManagerDeps {
 }
 
 /**
- * Settings of valid clusters that this core cannot honour yet, as errors with paths.
+ * Settings of valid clusters that this core cannot honour yet, as errors with paths: every field
+ * the rows' support column refuses (`support_check.ts`), then the values of honoured fields this
+ * core has no implementation of (a load balancing policy, a discovery type, an EDS source).
  * `path` is the clusters array (`static_resources.clusters`).
  */
 export function checkClusterSupport(
@@ -61,6 +64,12 @@ export function checkClusterSupport(
   const errors: ConfigError[] = [];
   clusters.forEach((c, i) => {
     const at = `${path}[${i}]`;
+    errors.push(
+      ...clusterSupportErrors([c.config], path).map((e) => ({
+        ...e,
+        path: e.path.replace(`${path}[0]`, at),
+      })),
+    );
     if (!LB_FACTORIES[c.lbPolicy]) {
       errors.push({
         path: `${at}.lb_policy`,
