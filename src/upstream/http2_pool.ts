@@ -9,7 +9,7 @@
  * ```
  * @module
  */
-import { bindOptions } from "./transport.ts";
+import { bindOptions, clientCert } from "./transport.ts";
 import http2 from "node:http2";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import type { CircuitBreaker } from "./circuit_breaker.ts";
@@ -61,6 +61,7 @@ export class Http2Pool {
           rejectUnauthorized: !!tls.trustedCa?.length,
           servername: tls.sni || undefined,
           ALPNProtocols: ["h2"],
+          ...clientCert(tls) ?? {},
         }
         : {}),
       ...bindOptions(this.cluster.upstreamBind),
