@@ -154,11 +154,6 @@ export const SUPPORT = [
     support: "refused",
     supportNote: "socket options are not set",
   },
-  {
-    path: "Admin.access_log",
-    support: "refused",
-    supportNote: "the admin access log is not written",
-  },
   // Listener
   { path: "Listener.name", support: "honoured" },
   { path: "Listener.address", support: "honoured", type: "core.Address" },

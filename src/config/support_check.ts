@@ -70,12 +70,16 @@ function fromClusterRow(r: FieldRow): FieldSupport {
   };
 }
 
-/** The support of `field` in `message`, or null when the message is not described at all. */
+/**
+ * The support of `field` in `message`: null when the message has no rows at all, or when a
+ * cluster message does not know the field (the validator reports unknown fields); `unlisted`
+ * for a field a closed `support` message does not list.
+ */
 function lookup(message: string, field: string): FieldSupport | null | "unlisted" {
   const rows = MESSAGES.get(message);
   if (rows) {
     const r = rows.find((x) => x.field === field);
-    return r ? fromClusterRow(r) : "unlisted";
+    return r ? fromClusterRow(r) : null;
   }
   const table = SUPPORT_MESSAGES.get(message);
   if (!table) return null;
@@ -148,12 +152,14 @@ function walk(
   out: ConfigError[],
 ): void {
   for (const [rawKey, v] of Object.entries(value)) {
+    // proto3: null, and an empty list or map, are unset.
     if (rawKey === "@type" || v === undefined || v === null) continue;
+    if (Array.isArray(v) && v.length === 0) continue;
     const key = camelToSnake(rawKey);
     const at = `${path}.${rawKey}`;
     let f = lookup(message, rawKey);
-    if (f === "unlisted" && key !== rawKey) f = lookup(message, key);
-    if (f === null) return;
+    if ((f === null || f === "unlisted") && key !== rawKey) f = lookup(message, key);
+    if (f === null) continue;
     if (f === "unlisted") {
       out.push({ path: at, rule: "", message: refusal(key) });
       continue;

@@ -117,11 +117,16 @@ export function checkConfiguration(
     const src = fileSourceOf(cds as JsonObject, "dynamic_resources.cds_config");
     if (!src.ok) errors.push({ path: src.at, rule: "", message: src.message });
   }
-  const seen = new Set(errors.map((e) => e.path));
-  for (const e of supportErrors(bootstrap as Record<string, unknown>)) {
-    if (!seen.has(e.path)) errors.push(e);
-    seen.add(e.path);
-  }
-  errors.push(...optionSupportErrors(options, settings.given));
-  return { errors, clusters: result.clusters };
+  // A refusal by the support column replaces a parser's own complaint about the same field, so
+  // every unsupported field reads the same way.
+  const refused = supportErrors(bootstrap as Record<string, unknown>);
+  const paths = new Set(refused.map((e) => e.path));
+  return {
+    errors: [
+      ...errors.filter((e) => !paths.has(e.path)),
+      ...refused,
+      ...optionSupportErrors(options, settings.given),
+    ],
+    clusters: result.clusters,
+  };
 }

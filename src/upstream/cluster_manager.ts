@@ -62,14 +62,17 @@ export function checkClusterSupport(
   path = "static_resources.clusters",
 ): ConfigError[] {
   const errors: ConfigError[] = [];
+  const refused = new Set<string>();
+  const rows = new Set<ConfigError>();
   clusters.forEach((c, i) => {
     const at = `${path}[${i}]`;
-    errors.push(
-      ...clusterSupportErrors([c.config], path).map((e) => ({
-        ...e,
-        path: e.path.replace(`${path}[0]`, at),
-      })),
-    );
+    for (const e of clusterSupportErrors([c.config], path)) {
+      const p = at + e.path.slice(`${path}[0]`.length);
+      refused.add(p);
+      const row = { ...e, path: p };
+      rows.add(row);
+      errors.push(row);
+    }
     if (!LB_FACTORIES[c.lbPolicy]) {
       errors.push({
         path: `${at}.lb_policy`,
@@ -105,7 +108,8 @@ export function checkClusterSupport(
       }
     });
   });
-  return errors;
+  // A field refused by its row is reported once, in the row's words.
+  return errors.filter((e) => rows.has(e) || !refused.has(e.path));
 }
 
 /**
