@@ -19,21 +19,17 @@
  * @module
  */
 import type { Variant } from "../../spec/rule.ts";
-import type { Options } from "./options.ts";
-import {
-  allowsUnknownStaticFields,
-  CommandLineError,
-  parseCommandLine,
-  requireConfig,
-} from "./args.ts";
-import { usage, VARIANT_ENV } from "./usage.ts";
-import { hotRestartVersion, versionOutput } from "./version.ts";
+import type { Options } from "../config/options.ts";
+import { CommandLineError, parseCommandLine, requireConfig } from "../config/args.ts";
+import { usage, VARIANT_ENV } from "../config/usage.ts";
+import { hotRestartVersion, versionOutput } from "../server/version.ts";
 import { createLogging, type Logging } from "../server/logger.ts";
 import { loadBootstrap } from "../config/bootstrap.ts";
-import type { Bootstrap, Json } from "../config/bootstrap_types.ts";
+import type { Bootstrap } from "../config/bootstrap_types.ts";
 import { type ConfigError, formatConfigError } from "../config/errors.ts";
 import { startServer } from "../server/server.ts";
 import { checkConfiguration } from "../server/configuration_check.ts";
+import { ADMIN } from "../admin/mod.ts";
 import { setUpProcess } from "./process_setup.ts";
 
 /** The program name shown in usage and `--version`. */
@@ -174,7 +170,12 @@ export async function main(args: string[]): Promise<number> {
     }
     if (options.mode === "init_only") return 0;
     let server;
-    const settings = { logging, unknownStaticFields: v.unknownFields, given: parsed.given };
+    const settings = {
+      logging,
+      unknownStaticFields: v.unknownFields,
+      admin: ADMIN,
+      given: parsed.given,
+    };
     try {
       server = await startServer(options, v.bootstrap, settings);
     } catch (e) {

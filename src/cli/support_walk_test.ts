@@ -17,7 +17,7 @@ import { formatConfigError } from "../config/errors.ts";
 import { ConfigLoadError } from "../config/errors.ts";
 import { createLogging } from "../server/logger.ts";
 import { startServer } from "../server/server.ts";
-import { parseCommandLine } from "./args.ts";
+import { parseCommandLine } from "../config/args.ts";
 import { validateConfiguration } from "./main.ts";
 import { HONOURED } from "./support_honoured.ts";
 

@@ -15,8 +15,8 @@
  */
 import type { OptionRow } from "../../spec/rule.ts";
 import { OPTIONS } from "../../spec/cli/options.ts";
-import type { Options } from "../cli/options.ts";
-import { allowsUnknownStaticFields } from "../cli/args.ts";
+import type { Options } from "../config/options.ts";
+import { allowsUnknownStaticFields } from "../config/args.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
 import type { ConfigError } from "../config/errors.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
