@@ -577,3 +577,24 @@ Deno.test("support: every honoured field names the test that observes its effect
     assert.ok(files.get(file)!.includes(name), `${field}: no test "${name}" in ${file}`);
   }
 });
+
+Deno.test("support: observed effects: stats_server_version_override is server.version; cluster_type selects the behaviour of its discovery type", async () => {
+  const b = bootstrap();
+  b.stats_server_version_override = 4242;
+  const c = c0(b);
+  delete c.type;
+  c.cluster_type = { name: "envoy.cluster.static" };
+  const { options, given } = parseCommandLine(["--config-yaml", "{}", "-l", "off"]);
+  const logging = quiet();
+  const s = await startServer(options, b, { logging, signals: false, given });
+  try {
+    s.context.stats.flush();
+    assert.equal(s.context.stats.gauge("server.version").value(), 4242);
+    const cl = s.context.clusters.clusters().find((x) => x.name === "c")!;
+    assert.equal(cl.hosts().length, 1);
+    assert.equal(cl.hosts()[0].port, 1);
+  } finally {
+    await s.shutdown();
+    logging.close();
+  }
+});

@@ -148,6 +148,14 @@ function configError(e: unknown, path: string): ConfigLoadError {
   ]);
 }
 
+/** `stats_server_version_override` (a UInt64Value, plain or wrapped), when set. */
+function versionOverride(bootstrap: Bootstrap): number | undefined {
+  let v: unknown = (bootstrap as JsonObject).stats_server_version_override;
+  if (v && typeof v === "object" && "value" in v) v = (v as { value: unknown }).value;
+  const n = typeof v === "string" ? Number(v) : v;
+  return typeof n === "number" && Number.isFinite(n) ? n : undefined;
+}
+
 /** Starts serving; rejects with a {@linkcode ConfigLoadError} naming where the bootstrap is wrong. */
 export async function startServer(
   commandLine: Options,
@@ -288,7 +296,7 @@ export async function startServer(
       daysUntilFirstCertExpiring: certExpiry === undefined
         ? undefined
         : daysUntil(certExpiry, Date.now()),
-      version: server.version,
+      version: versionOverride(bootstrap) ?? server.version,
     }));
 
     let resolveFinished!: (code: number) => void;

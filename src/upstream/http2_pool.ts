@@ -60,7 +60,7 @@ export class Http2Pool {
           ca: tls.trustedCa?.length ? tls.trustedCa : undefined,
           rejectUnauthorized: !!tls.trustedCa?.length,
           servername: tls.sni || undefined,
-          ALPNProtocols: ["h2"],
+          ALPNProtocols: tls.alpn?.length ? tls.alpn : ["h2"],
           ...clientCert(tls) ?? {},
         }
         : {}),

@@ -200,3 +200,28 @@ Deno.test("cluster.fields.tls-context: the client certificate is presented to th
     await o.close();
   }
 });
+
+Deno.test("cluster.fields.tls-context: alpn_protocols are offered in the TLS handshake", async () => {
+  const { createServer } = await import("node:https");
+  const server = createServer(
+    { cert: CERT, key: KEY, ALPNProtocols: ["x-proxyspec", "http/1.1"] },
+    (rq, rs) => rs.end(`alpn ${(rq.socket as import("node:tls").TLSSocket).alpnProtocol}`),
+  );
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const cases = [[["x-proxyspec"], "alpn x-proxyspec"], [undefined, "alpn http/1.1"]] as const;
+    for (const [alpn, want] of cases) {
+      const c = testCluster("a", [["127.0.0.1", port]], {
+        tls: { sni: "backend.example", trustedCa: [CA], ...(alpn ? { alpn: [...alpn] } : {}) },
+      });
+      await run(c, async (cm) => {
+        const r = await forwardResponse(cm.get("a")!, req());
+        assert.equal(await r.text(), want);
+      });
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
