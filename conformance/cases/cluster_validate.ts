@@ -53,6 +53,16 @@ export async function validate(ctx: CaseContext, clusters: Obj[]): Promise<Comma
 }
 
 /**
+ * True when the target accepted the clusters, or refused them only because it does not support
+ * a setting (a missing feature, not a validation error; see {@linkcode onlyUnsupported}).
+ *
+ * @param r the run
+ */
+export function passes(r: CommandResult): boolean {
+  return r.code === 0 || onlyUnsupported(r.stderr || r.stdout);
+}
+
+/**
  * Fails unless the clusters are accepted (exit 0).
  *
  * @param ctx the case context
