@@ -236,6 +236,20 @@ export function supportErrors(bootstrap: Record<string, unknown>): ConfigError[]
   return out;
 }
 
+/**
+ * The refusals of one object of a described message (an EDS `ClusterLoadAssignment` resource,
+ * say) at `path`.
+ */
+export function messageSupportErrors(
+  message: string,
+  value: Record<string, unknown>,
+  path: string,
+): ConfigError[] {
+  const out: ConfigError[] = [];
+  walk(message, value, path, out);
+  return out;
+}
+
 /** The refusals of clusters (`path` is the clusters array, e.g. `resources` for CDS). */
 export function clusterSupportErrors(
   clusters: readonly Record<string, unknown>[],
