@@ -94,8 +94,8 @@ export function checkClusterSupport(
       errors.push({
         path: `${at}.type`,
         rule: "",
-        message: `cluster type ${c.type} is not implemented yet (only STATIC, STRICT_DNS, ` +
-          "LOGICAL_DNS and EDS)",
+        message: `cluster type ${c.type} is not supported by this build (STATIC, STRICT_DNS, ` +
+          "LOGICAL_DNS and EDS are)",
       });
     }
     c.hosts.forEach((h, j) => {
