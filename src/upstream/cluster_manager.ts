@@ -109,7 +109,10 @@ export function checkClusterSupport(
     });
   });
   // A field refused by its row is reported once, in the row's words.
-  return errors.filter((e) => rows.has(e) || !refused.has(e.path));
+  // (and a complaint about the object holding a refused field, or inside one, is dropped too).
+  const related = (p: string) =>
+    [...refused].some((r) => r === p || r.startsWith(`${p}.`) || p.startsWith(`${r}.`));
+  return errors.filter((e) => rows.has(e) || !related(e.path));
 }
 
 /**
