@@ -22,8 +22,7 @@ import type { FieldRow, Support } from "../../spec/rule.ts";
 import { SUPPORT, type SupportRow } from "../../spec/support.ts";
 import type { ConfigError } from "./errors.ts";
 import { MESSAGES } from "./nested_schema.ts";
-import { isJsonObject as isObject } from "./values.ts";
-import { parseDuration } from "./values.ts";
+import { isJsonObject as isObject, parseDuration } from "./values.ts";
 
 /** The `support` table indexed by message, then field. */
 export const SUPPORT_MESSAGES: ReadonlyMap<string, ReadonlyMap<string, SupportRow>> = (() => {
@@ -221,8 +220,9 @@ function tlsConfig(p: Record<string, unknown>, v: unknown, at: string, out: Conf
 }
 
 /**
- * The refusals of a whole bootstrap (proto field names at the bootstrap level; clusters and
- * listeners as configured). `path` prefixes every error path (empty for the bootstrap itself).
+ * The refusals of a whole bootstrap outside its clusters (proto field names at the bootstrap
+ * level; listeners as configured). Error paths start at the bootstrap's own fields. Clusters are
+ * checked with {@linkcode clusterSupportErrors} once they are valid.
  */
 export function supportErrors(bootstrap: Record<string, unknown>): ConfigError[] {
   const out: ConfigError[] = [];
