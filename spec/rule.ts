@@ -52,7 +52,19 @@ export interface Rule {
   check: Check;
   /** Set when this implementation cannot yet honour the rule; the conformance suite reports it. */
   unimplemented?: string;
+  /**
+   * Whether this build honours the configuration field or option the row describes: `honoured`
+   * (set, it has its effect), `refused` (set at all, `--mode validate` and serve reject it with
+   * its path), `default-only` (accepted only when its value equals the row's default, a harmless
+   * explicit default; any other value is refused). Rows that describe no setting leave it unset.
+   */
+  support?: Support;
+  /** Why a setting is refused or limited, or how it is honoured; shown with the refusal. */
+  supportNote?: string;
 }
+
+/** Support states of a configuration field or command-line option in this build. */
+export type Support = "honoured" | "refused" | "default-only";
 
 /** The names of the tables; `spec/rules.json` tags every row with one of them. */
 export type TableName =

@@ -31,6 +31,7 @@ import { clustersArbitrary } from "../../src/config/cluster_arbitrary.ts";
 import { baseCluster } from "./bootstrap_files.ts";
 import {
   accepted as acceptedAll,
+  passes,
   rejected as rejectedAll,
   validate as validateAll,
 } from "./cluster_validate.ts";
@@ -87,7 +88,7 @@ function messageCases(m: string, paths: Map<string, Step[]>, input: BuildInput):
           defaulted.filter((f) => !f.group).map((f) => [f.field, f.default]),
         );
         const r = await validate(ctx, [place(at.cluster, at.steps, all)]);
-        if (r.code === 0) return;
+        if (passes(r)) return;
         for (const f of defaulted.filter((x) => !x.group)) {
           await accepted(
             ctx,
@@ -128,7 +129,7 @@ function messageCases(m: string, paths: Map<string, Step[]>, input: BuildInput):
           const out = await fc.check(
             fc.asyncProperty(good, async (v) => {
               const r = await validate(ctx, [place(at.cluster, at.steps, { [f.field]: v })]);
-              return r.code === 0;
+              return passes(r);
             }),
             { seed: ctx.seed, numRuns: Math.max(1, Math.ceil(ctx.numRuns / 10)) },
           );
@@ -237,7 +238,7 @@ export function clusterCases(input: BuildInput): Case[] {
       const res = await fc.check(
         fc.asyncProperty(
           validClusterArbitrary(),
-          async (c) => (await validate(ctx, [c])).code === 0,
+          async (c) => passes(await validate(ctx, [c])),
         ),
         { seed: ctx.seed, numRuns: Math.max(2, Math.ceil(ctx.numRuns / 4)) },
       );
@@ -257,7 +258,7 @@ export function clusterCases(input: BuildInput): Case[] {
     phase: "read",
     run: async (ctx) => {
       const res = await fc.check(
-        fc.asyncProperty(clustersArbitrary(3), async (cs) => (await validate(ctx, cs)).code === 0),
+        fc.asyncProperty(clustersArbitrary(3), async (cs) => passes(await validate(ctx, cs))),
         { seed: ctx.seed, numRuns: Math.max(2, Math.ceil(ctx.numRuns / 4)) },
       );
       if (res.failed) {

@@ -53,6 +53,16 @@ export async function validate(ctx: CaseContext, clusters: Obj[]): Promise<Comma
 }
 
 /**
+ * True when the target accepted the clusters, or refused them only because it does not support
+ * a setting (a missing feature, not a validation error; see {@linkcode onlyUnsupported}).
+ *
+ * @param r the run
+ */
+export function passes(r: CommandResult): boolean {
+  return r.code === 0 || onlyUnsupported(r.stderr || r.stdout);
+}
+
+/**
  * Fails unless the clusters are accepted (exit 0).
  *
  * @param ctx the case context
@@ -61,11 +71,34 @@ export async function validate(ctx: CaseContext, clusters: Obj[]): Promise<Comma
  */
 export async function accepted(ctx: CaseContext, clusters: Obj[], what: string): Promise<void> {
   const r = await validate(ctx, clusters);
+  if (r.code !== 0 && onlyUnsupported(r.stderr || r.stdout)) {
+    throw new Precondition(
+      `${what} is valid, but the target refuses a setting it does not support: ` +
+        preview(r.stderr || r.stdout),
+    );
+  }
   if (r.code !== 0) {
     throw new CaseFailure(
       `${what} was rejected (exit ${r.code}): ${preview(r.stderr || r.stdout)}`,
     );
   }
+}
+
+/** The phrase an implementation uses to refuse a valid setting it does not honour. */
+export const UNSUPPORTED = "is not supported by this build";
+
+/**
+ * True when every error line of a rejection refuses an unsupported setting (`<path>: <field> is
+ * not supported by this build`), so the configuration was valid and the target lacks a feature.
+ *
+ * @param output what the target printed
+ */
+export function onlyUnsupported(output: string): boolean {
+  const lines = output.split("\n").map((l) =>
+    l.replace(/^.*error initializing configuration '[^']*': /, "")
+  )
+    .filter((l) => /^[\w.\[\]@-]+: /.test(l));
+  return lines.length > 0 && lines.every((l) => l.includes(UNSUPPORTED));
 }
 
 /**

@@ -231,7 +231,7 @@ export const ADMIN_RESOURCES = [
       quote: "Cluster-wide information fields: not shown.",
     },
     envoy:
-      "Real Envoy prints per cluster `observability_name`, outlier `success_rate_average` and `success_rate_ejection_threshold` lines, `default_priority` and `high_priority` circuit-breaker limits, and `added_via_api`.",
+      "Real Envoy prints per cluster `observability_name`, outlier `success_rate_average` and `success_rate_ejection_threshold` lines (only where an outlier detector runs; this build has none, so it prints none), `default_priority` and `high_priority` circuit-breaker limits, and `added_via_api`.",
     check: "internal",
     resource: "/clusters",
     name: "cluster-wide",

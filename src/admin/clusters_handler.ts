@@ -3,10 +3,12 @@
  * `envoy.admin.v3.Clusters` with proto3 default omission.
  *
  * Text: first `version_info::static` (or `version_info::<last CDS version>`; the specification
- * keeps this line, Envoy ≥1.12 dropped it), then per cluster the outlier lines (only with
- * `outlier_detection`), the circuit-breaker thresholds per priority, `added_via_api`, and per host every per-host stat sorted by name followed by
+ * keeps this line, Envoy ≥1.12 dropped it), then per cluster the circuit-breaker thresholds per
+ * priority, `added_via_api`, and per host every per-host stat sorted by name followed by
  * `hostname`, `health_flags`, `weight`, `region`, `zone`, `sub_zone`, `canary`, `priority`,
- * `success_rate` (-1 when the volume is too low) and `local_origin_success_rate`.
+ * `success_rate` (-1 when the volume is too low) and `local_origin_success_rate`. Envoy's
+ * `outlier::` lines belong to a running outlier detector; this build has none (the configuration
+ * check refuses `outlier_detection`), so none are printed.
  *
  * @example
  * ```ts ignore
@@ -54,19 +56,8 @@ function priorityLabel(t: Thresholds): string {
   return t.priority === "HIGH" ? "high_priority" : "default_priority";
 }
 
-const OUTLIER_LINES = [
-  "success_rate_average",
-  "success_rate_ejection_threshold",
-  "local_origin_success_rate_average",
-  "local_origin_success_rate_ejection_threshold",
-];
-
 function clusterText(c: ClusterView): string {
   let out = "";
-  if (c.config.outlier_detection) {
-    // The admin view exposes no detector figures yet: -1 is Envoy's value when none is computed.
-    for (const l of OUTLIER_LINES) out += `${c.name}::outlier::${l}::-1\n`;
-  }
   for (const t of c.thresholds) {
     for (const f of THRESHOLD_FIELDS) out += `${c.name}::${priorityLabel(t)}::${f}::${t[f]}\n`;
   }

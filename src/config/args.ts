@@ -58,6 +58,8 @@ export interface ParsedCommandLine {
   help: boolean;
   /** Warnings of `warning` constraint rows, to be logged once logging is set up. */
   warnings: string[];
+  /** The long names of the options given on the command line (`--concurrency`, ...). */
+  given: ReadonlySet<string>;
 }
 
 const MAX_UINT32 = 4294967295;
@@ -235,7 +237,16 @@ export function parseCommandLine(
   // As with Envoy (TCLAP), --help and --version end parsing before the checks of the values.
   const warnings = help || o.version === true ? [] : postParse(o, given, rows, variant);
   fillComputed(o, variant);
-  return { options: o as unknown as Options, help, warnings };
+  return { options: o as unknown as Options, help, warnings, given: givenNames(given) };
+}
+
+function givenNames(given: Map<OptionRow, string | true>): Set<string> {
+  const out = new Set<string>();
+  for (const r of given.keys()) {
+    out.add(r.long);
+    if (r.aliasOf) out.add(r.aliasOf);
+  }
+  return out;
 }
 
 function givenRow(given: Map<OptionRow, string | true>, long: string): string | true | undefined {

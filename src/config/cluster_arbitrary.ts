@@ -96,7 +96,11 @@ export function elementArbitrary(row: FieldRow): fc.Arbitrary<unknown> {
 
 /** An arbitrary of a valid field value with its cardinality. */
 export function fieldArbitrary(row: FieldRow): fc.Arbitrary<unknown> {
-  const el = elementArbitrary(row);
+  // A socket address outside the members (a bind source, a resolver) is an IP literal: Envoy
+  // refuses anything else when it creates the cluster ("malformed IP address").
+  const el = row.message === "core.SocketAddress" && row.field === "address"
+    ? ipv4
+    : elementArbitrary(row);
   if (row.cardinality === "repeated") return fc.array(el, { maxLength: 2 });
   if (row.cardinality === "map") {
     return fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), el, { maxKeys: 2 });
@@ -162,7 +166,8 @@ const dnsName = fc.constantFrom("localhost", "example.com", "backend.internal", 
 
 function membersArbitrary(type: DiscoveryType, name: string): fc.Arbitrary<Entries> {
   const addr = type === "STATIC" ? ipv4 : dnsName;
-  const socket = fc.record({ address: addr, port_value: fc.integer({ min: 0, max: 65535 }) }).map((
+  // A member needs a port to be reached at (Envoy: port 0 fails when the host is created).
+  const socket = fc.record({ address: addr, port_value: fc.integer({ min: 1, max: 65535 }) }).map((
     s,
   ) => ({ socket_address: s }));
   const weight = bounds(fieldRow("endpoint.LbEndpoint", "load_balancing_weight"), 1, 1000);

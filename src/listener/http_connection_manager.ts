@@ -253,14 +253,9 @@ export class HttpConnectionManager {
       return Promise.resolve(proxyResponse(a.status, new HeaderMap([["location", loc]])));
     }
     let name: string | null;
-    let metadataMatch = a.metadataMatch;
     if (a.kind === "cluster") name = a.cluster;
     else if (a.kind === "cluster_header") name = m.headers.get(a.header);
-    else {
-      const w = pickWeighted(a);
-      name = w.name;
-      metadataMatch = w.metadataMatch ?? metadataMatch;
-    }
+    else name = pickWeighted(a).name;
     const cluster = name === null ? undefined : this.deps.clusters.get(name);
     if (!cluster) {
       this.#noCluster.inc();
@@ -296,7 +291,6 @@ export class HttpConnectionManager {
       downstreamH2: m.h2,
       upstream: null,
     };
-    if (metadataMatch) ur.metadataMatch = metadataMatch;
     if (lg !== null) {
       lg.cluster = cluster.name;
       lg.upstreamRequest = ur;

@@ -27,10 +27,9 @@
 import type { Feature } from "../../spec/rule.ts";
 import type { Options } from "../config/options.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
-import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
-import { validateClusters } from "../config/validate_cluster.ts";
+import { ConfigLoadError } from "../config/errors.ts";
+import { checkConfiguration, effectiveOptions } from "./configuration_check.ts";
 import { hotRestartVersion, versionString } from "./version.ts";
-import { allowsUnknownStaticFields } from "../config/args.ts";
 import { Store } from "../stats/store.ts";
 import { startFlushTimer } from "./flush_timer.ts";
 import { attachServerStats } from "./server_stats.ts";
@@ -88,6 +87,8 @@ export interface StartSettings {
    * must wait for (`manager.add("name")` returns a target; call its `ready()` when done).
    */
   onInit?: (server: InitManager) => void;
+  /** The long names of the options given on the command line (see `configuration_check.ts`). */
+  given?: ReadonlySet<string>;
   /** The admin interface; without it no admin listener is bound. */
   admin?: AdminPlugin;
 }
@@ -147,15 +148,25 @@ function configError(e: unknown, path: string): ConfigLoadError {
   ]);
 }
 
+/** `stats_server_version_override` (a UInt64Value, plain or wrapped), when set. */
+function versionOverride(bootstrap: Bootstrap): number | undefined {
+  let v: unknown = (bootstrap as JsonObject).stats_server_version_override;
+  if (v && typeof v === "object" && "value" in v) v = (v as { value: unknown }).value;
+  const n = typeof v === "string" ? Number(v) : v;
+  return typeof n === "number" && Number.isFinite(n) ? n : undefined;
+}
+
 /** Starts serving; rejects with a {@linkcode ConfigLoadError} naming where the bootstrap is wrong. */
 export async function startServer(
-  options: Options,
+  commandLine: Options,
   bootstrap: Bootstrap,
   settings: StartSettings = {},
 ): Promise<RunningServer> {
-  const logging = settings.logging ?? createLogging(options);
+  const logging = settings.logging ?? createLogging(commandLine);
   const log = (level: string, msg: string) => logging.log("main", level, msg);
   log("info", `starting proxyspec ${versionString()} (pid ${Deno.pid}; send signals to this pid)`);
+  const { options, why } = effectiveOptions(commandLine, settings.given);
+  if (why) log("info", why);
   const warning = denoVersionWarning();
   if (warning) log("warning", warning);
 
@@ -190,13 +201,11 @@ export async function startServer(
       unknown.inc();
       log("warning", `unknown field ${path} (accepted because of --allow-unknown-static-fields)`);
     };
-    const { errors, clusters } = validateClusters(bootstrap.static_resources?.clusters ?? [], {
-      path: "static_resources.clusters",
-      allowUnknown: allowsUnknownStaticFields(options),
+    const { errors, clusters } = checkConfiguration(options, bootstrap, {
       onUnknown: acceptUnknown,
-      bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
+      given: settings.given,
     });
-    if (errors.length) throw new ConfigLoadError(errors as ConfigError[]);
+    if (errors.length) throw new ConfigLoadError(errors);
     for (const p of settings.unknownStaticFields ?? []) acceptUnknown(p);
 
     const init = new InitManagers();
@@ -287,7 +296,7 @@ export async function startServer(
       daysUntilFirstCertExpiring: certExpiry === undefined
         ? undefined
         : daysUntil(certExpiry, Date.now()),
-      version: server.version,
+      version: versionOverride(bootstrap) ?? server.version,
     }));
 
     let resolveFinished!: (code: number) => void;

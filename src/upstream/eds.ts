@@ -18,6 +18,7 @@
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { hostsOf } from "../config/defaults.ts";
 import type { DynamicFieldPolicy } from "../config/dynamic_fields.ts";
+import { messageSupportErrors } from "../config/support_check.ts";
 import type { ConfigError } from "../config/errors.ts";
 import { validateMessage } from "../config/nested_schema.ts";
 import { type DiscoveryResponse, FilesystemSubscription } from "../config/subscription.ts";
@@ -75,6 +76,8 @@ export function checkAssignment(
     at,
     policy.context("ClusterLoadAssignment", errors),
   ) as JsonObject;
+  // Settings this build does not honour reject the update, as they do in a static cluster.
+  errors.push(...messageSupportErrors("ClusterLoadAssignment", cla, at));
   if (errors.length) throw new Error(errors.map((e) => `${e.path}: ${e.message}`).join("; "));
   // Every endpoint must become a host: nothing is dropped silently.
   const groups = Array.isArray(cla.endpoints) ? cla.endpoints : [];

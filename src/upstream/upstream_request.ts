@@ -34,8 +34,6 @@ export interface UpstreamRequest {
   /** The downstream connection speaks HTTP/2 (for USE_DOWNSTREAM_PROTOCOL). */
   downstreamH2: boolean;
   lb?: LbContext;
-  /** The route's `metadata_match` (kept for subset load balancing). */
-  metadataMatch?: Record<string, unknown>;
   /** Set by the pool when a host was chosen (for `%UPSTREAM_HOST%`). */
   upstream?: { readonly address: string; readonly port: number } | null;
 }

@@ -48,7 +48,9 @@ export const LB_FACTORIES: Readonly<Record<string, Factory>> = {
 export class UnsupportedLbPolicyError extends Error {
   /** Creates the error for `policy`. */
   constructor(readonly policy: string) {
-    super(`lb_policy ${policy} is not implemented yet`);
+    super(
+      `lb_policy ${policy} is not supported by this build (ROUND_ROBIN, LEAST_REQUEST and RANDOM are)`,
+    );
     this.name = "UnsupportedLbPolicyError";
   }
 }
