@@ -15,21 +15,19 @@
  * ```
  * @module
  */
-import type { ClusterManagerView, ClusterView, HostView } from "../upstream/types.ts";
+import type {
+  ClusterManagerView,
+  ClusterView,
+  HostCounterName,
+  HostGaugeName,
+  HostStatId,
+  HostView,
+} from "../upstream/types.ts";
 import type { Thresholds } from "../config/effective_cluster.ts";
 import type { Handler } from "./types.ts";
 import { jsonResponse, textResponse, uint64 } from "../config/proto_json.ts";
 import { hostPort } from "../upstream/host.ts";
 
-const COUNTERS = [
-  "cx_total",
-  "cx_connect_fail",
-  "rq_total",
-  "rq_timeout",
-  "rq_success",
-  "rq_error",
-];
-const GAUGES = ["cx_active", "rq_active"];
 const THRESHOLD_FIELDS = [
   "max_connections",
   "max_pending_requests",
@@ -46,9 +44,73 @@ export function healthFlags(h: HostView): string {
   return s || "healthy";
 }
 
-function statValue(h: HostView, name: string): number {
-  return (h.stats as unknown as Record<string, { value(): number }>)[name].value();
+/** How `/clusters` prints one per-host row: the name of its text line and its value; `stat`
+ * marks the counters and gauges, which the JSON form lists under `stats`. */
+interface HostLine {
+  line: string;
+  value: (h: HostView) => string | number | boolean;
+  stat?: "counter" | "gauge";
 }
+
+const counter = (name: HostCounterName): HostLine => ({
+  line: name,
+  value: (h) => h.stats[name].value(),
+  stat: "counter",
+});
+const gauge = (name: HostGaugeName): HostLine => ({
+  line: name,
+  value: (h) => h.stats[name].value(),
+  stat: "gauge",
+});
+
+/** Every per-host row of `admin.resources`, as `/clusters` prints it. */
+const HOST_LINES: Readonly<Record<HostStatId, HostLine>> = {
+  "admin.resources.host-stat.cx_total": counter("cx_total"),
+  "admin.resources.host-stat.cx_active": gauge("cx_active"),
+  "admin.resources.host-stat.cx_connect_fail": counter("cx_connect_fail"),
+  "admin.resources.host-stat.rq_total": counter("rq_total"),
+  "admin.resources.host-stat.rq_timeout": counter("rq_timeout"),
+  "admin.resources.host-stat.rq_success": counter("rq_success"),
+  "admin.resources.host-stat.rq_error": counter("rq_error"),
+  "admin.resources.host-stat.rq_active": gauge("rq_active"),
+  "admin.resources.host-stat.healthy": { line: "health_flags", value: (h) => healthFlags(h) },
+  "admin.resources.host-stat.weight": { line: "weight", value: (h) => h.weight },
+  "admin.resources.host-stat.zone": { line: "zone", value: (h) => h.zone },
+  "admin.resources.host-stat.canary": { line: "canary", value: (h) => h.canary },
+  "admin.resources.host-stat.success_rate": { line: "success_rate", value: (h) => h.successRate() },
+};
+
+const HOST_ROWS: readonly HostLine[] = Object.values(HOST_LINES);
+const COUNTERS = HOST_ROWS.filter((l) => l.stat === "counter");
+const GAUGES = HOST_ROWS.filter((l) => l.stat === "gauge");
+const STAT_LINES = [...COUNTERS, ...GAUGES].sort((a, b) => a.line < b.line ? -1 : 1);
+
+/** Lines real Envoy prints per host that the specification's table does not list. */
+const ENVOY_LINES: Readonly<Record<string, HostLine["value"]>> = {
+  hostname: (h) => h.hostname,
+  region: (h) => h.region,
+  sub_zone: (h) => h.sub_zone,
+  priority: (h) => h.priority,
+  local_origin_success_rate: () => -1,
+};
+
+/** The per-host text lines after the statistics, in Envoy's order. */
+const FACT_LINES: readonly HostLine[] = [
+  "hostname",
+  "health_flags",
+  "weight",
+  "region",
+  "zone",
+  "sub_zone",
+  "canary",
+  "priority",
+  "success_rate",
+  "local_origin_success_rate",
+].map((line) => {
+  const value = ENVOY_LINES[line] ?? HOST_ROWS.find((l) => l.line === line)?.value;
+  if (value === undefined) throw new Error(`no per-host line ${line}`);
+  return { line, value };
+});
 
 function priorityLabel(t: Thresholds): string {
   return t.priority === "HIGH" ? "high_priority" : "default_priority";
@@ -73,19 +135,8 @@ function clusterText(c: ClusterView): string {
   out += `${c.name}::added_via_api::${c.addedViaApi}\n`;
   for (const h of c.hosts()) {
     const p = `${c.name}::${hostPort(h.address, h.port)}::`;
-    for (const name of [...COUNTERS, ...GAUGES].sort()) {
-      out += `${p}${name}::${statValue(h, name)}\n`;
-    }
-    out += `${p}hostname::${h.hostname}\n`;
-    out += `${p}health_flags::${healthFlags(h)}\n`;
-    out += `${p}weight::${h.weight}\n`;
-    out += `${p}region::${h.region}\n`;
-    out += `${p}zone::${h.zone}\n`;
-    out += `${p}sub_zone::${h.sub_zone}\n`;
-    out += `${p}canary::${h.canary}\n`;
-    out += `${p}priority::${h.priority}\n`;
-    out += `${p}success_rate::${h.successRate()}\n`;
-    out += `${p}local_origin_success_rate::-1\n`;
+    for (const l of STAT_LINES) out += `${p}${l.line}::${l.value(h)}\n`;
+    for (const l of FACT_LINES) out += `${p}${l.line}::${l.value(h)}\n`;
   }
   return out;
 }
@@ -99,8 +150,8 @@ export function clustersText(cm: ClusterManagerView): string {
 
 function hostJson(h: HostView) {
   const stats = [
-    ...COUNTERS.map((name) => ({ v: statValue(h, name), name, type: undefined })),
-    ...GAUGES.map((name) => ({ v: statValue(h, name), name, type: "GAUGE" })),
+    ...COUNTERS.map((l) => ({ v: Number(l.value(h)), name: l.line, type: undefined })),
+    ...GAUGES.map((l) => ({ v: Number(l.value(h)), name: l.line, type: "GAUGE" })),
   ].map(({ v, name, type }) => ({ type, value: v ? uint64(v) : undefined, name }));
   const rate = h.successRate();
   return {
