@@ -18,7 +18,7 @@
  * ```
  * @module
  */
-import type { Variant } from "../../spec/rule.ts";
+import { ERRORS, row, type Variant } from "../../spec/mod.ts";
 import type { Options } from "../config/options.ts";
 import {
   allowsUnknownStaticFields,
@@ -123,6 +123,11 @@ export function validateConfiguration(
   return { bootstrap: load.bootstrap, errors, unknownFields };
 }
 
+/** Exit codes of `--mode validate` (`errors.validate-ok`, `errors.validate-errors`); serve mode
+ * exits with the same code when its configuration has errors. */
+const VALIDATE_OK = row(ERRORS, "errors.validate-ok").exitCode;
+const CONFIG_ERRORS = row(ERRORS, "errors.validate-errors").exitCode;
+
 /** Runs the proxy with the given arguments; resolves to the process exit code. */
 export async function main(args: string[]): Promise<number> {
   const variant = variantFromEnv();
@@ -186,19 +191,20 @@ export async function main(args: string[]): Promise<number> {
       const lines = v.errors.map(formatConfigError);
       logging.log("main", "critical", `${where}: ${lines.join("\n")}`);
       if (options.log_path !== "") err(lines.join("\n") + "\n");
-      return 1;
+      return CONFIG_ERRORS;
     }
     if (options.mode === "validate") {
       out(`configuration '${options.config_path}' OK\n`);
-      return 0;
+      return VALIDATE_OK;
     }
     if (options.mode === "init_only") return 0;
     let server;
-    // `unknownStaticFields` (bootstrap-level unknown fields, for server.static_unknown_fields)
-    // is not yet a member of StartSettings; passed as a variable so that it compiles either way.
-    const settings = { logging, unknownStaticFields: v.unknownFields, admin: ADMIN };
     try {
-      server = await startServer(options, v.bootstrap, settings);
+      server = await startServer(options, v.bootstrap, {
+        logging,
+        unknownStaticFields: v.unknownFields,
+        admin: ADMIN,
+      });
     } catch (e) {
       logging.log("main", "critical", `${where}: ${e instanceof Error ? e.message : String(e)}`);
       return 1;
