@@ -13,7 +13,7 @@
  * ```
  * @module
  */
-import { ADMIN_RESOURCES, ERRORS, OPTIONS, row, type RowId } from "../../spec/mod.ts";
+import { ADMIN_RESOURCES, ERRORS, OPTIONS, row, type RowId, STATES } from "../../spec/mod.ts";
 import type { OptionRow } from "../../spec/rule.ts";
 import type { Options } from "../config/options.ts";
 import type { Json, JsonObject, NodeConfig } from "../config/bootstrap_types.ts";
@@ -192,6 +192,9 @@ const serverInfo: Handler = (_req, server) =>
     { alwaysPrintPrimitives: true },
   );
 
+/** The state in which `/ready` answers 200 (`admin.states.server-live-ready`). */
+const READY_STATE = row(STATES, "admin.states.server-live-ready").from;
+
 const READY_STATUS = {
   live: row(ERRORS, "errors.ready-live").status,
   notLive: row(ERRORS, "errors.ready-not-live").status,
@@ -199,7 +202,10 @@ const READY_STATUS = {
 
 const ready: Handler = (_req, server) => {
   const state = server.state();
-  return textResponse(`${state}\n`, state === "LIVE" ? READY_STATUS.live : READY_STATUS.notLive);
+  return textResponse(
+    `${state}\n`,
+    state === READY_STATE ? READY_STATUS.live : READY_STATUS.notLive,
+  );
 };
 
 const memory: Handler = () => {
