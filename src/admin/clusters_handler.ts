@@ -18,12 +18,14 @@
 import type {
   ClusterManagerView,
   ClusterView,
+  HealthFlags,
   HostCounterName,
   HostGaugeName,
   HostStatId,
   HostView,
 } from "../upstream/types.ts";
 import type { Thresholds } from "../config/effective_cluster.ts";
+import { ADMIN_RESOURCES, row, type RowId } from "../../spec/mod.ts";
 import type { Handler } from "./types.ts";
 import { jsonResponse, textResponse, uint64 } from "../config/proto_json.ts";
 import { hostPort } from "../upstream/host.ts";
@@ -35,13 +37,32 @@ const THRESHOLD_FIELDS = [
   "max_retries",
 ] as const;
 
-/** The health string of a host: `healthy`, or the failure flags in Envoy's order. */
+type HealthId = Extract<RowId<typeof ADMIN_RESOURCES>, `admin.resources.health.${string}`>;
+
+/** The host flag behind each failure-flag row, in Envoy's order (the order of concatenation). */
+const FAILURE_FLAGS: Readonly<
+  Record<
+    Exclude<HealthId, "admin.resources.health.healthy" | "admin.resources.health.concatenated">,
+    keyof HealthFlags
+  >
+> = {
+  "admin.resources.health.failed_active_hc": "failed_active_hc",
+  "admin.resources.health.failed_outlier_check": "failed_outlier_check",
+  "admin.resources.health.failed_eds_health": "failed_eds_health",
+};
+
+const FAILURES = Object.entries(FAILURE_FLAGS).map(([id, flag]) => ({
+  text: row(ADMIN_RESOURCES, id as HealthId).name,
+  flag,
+}));
+const HEALTHY = row(ADMIN_RESOURCES, "admin.resources.health.healthy").name;
+
+/** The health string of a host: `healthy`, or the concatenated failure flags in Envoy's order
+ * (`admin.resources.health.*`). */
 export function healthFlags(h: HostView): string {
   let s = "";
-  if (h.health.failed_active_hc) s += "/failed_active_hc";
-  if (h.health.failed_outlier_check) s += "/failed_outlier_check";
-  if (h.health.failed_eds_health) s += "/failed_eds_health";
-  return s || "healthy";
+  for (const f of FAILURES) if (h.health[f.flag]) s += f.text;
+  return s || HEALTHY;
 }
 
 /** How `/clusters` prints one per-host row: the name of its text line and its value; `stat`
