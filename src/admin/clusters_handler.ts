@@ -25,7 +25,7 @@ import type {
   HostView,
 } from "../upstream/types.ts";
 import type { Thresholds } from "../config/effective_cluster.ts";
-import { ADMIN_RESOURCES, row, type RowId } from "../../spec/mod.ts";
+import { ADMIN_RESOURCES, row, type RowId, type RowOf } from "../../spec/mod.ts";
 import type { Handler } from "./types.ts";
 import { jsonResponse, textResponse, uint64 } from "../config/proto_json.ts";
 import { hostPort } from "../upstream/host.ts";
@@ -73,27 +73,23 @@ interface HostLine {
   stat?: "counter" | "gauge";
 }
 
-const counter = (name: HostCounterName): HostLine => ({
-  line: name,
-  value: (h) => h.stats[name].value(),
-  stat: "counter",
-});
-const gauge = (name: HostGaugeName): HostLine => ({
-  line: name,
-  value: (h) => h.stats[name].value(),
-  stat: "gauge",
-});
+/** Each per-host row of `admin.resources` as `/clusters` prints it: the rows typed `Counter` and
+ * `Gauge` print the host's statistic of the row's name (`"stat"`); each other row its own line. */
+type HostLines = {
+  readonly [I in HostStatId]: RowOf<typeof ADMIN_RESOURCES, I>["type"] extends "Counter" | "Gauge"
+    ? "stat"
+    : HostLine;
+};
 
-/** Every per-host row of `admin.resources`, as `/clusters` prints it. */
-const HOST_LINES: Readonly<Record<HostStatId, HostLine>> = {
-  "admin.resources.host-stat.cx_total": counter("cx_total"),
-  "admin.resources.host-stat.cx_active": gauge("cx_active"),
-  "admin.resources.host-stat.cx_connect_fail": counter("cx_connect_fail"),
-  "admin.resources.host-stat.rq_total": counter("rq_total"),
-  "admin.resources.host-stat.rq_timeout": counter("rq_timeout"),
-  "admin.resources.host-stat.rq_success": counter("rq_success"),
-  "admin.resources.host-stat.rq_error": counter("rq_error"),
-  "admin.resources.host-stat.rq_active": gauge("rq_active"),
+const HOST_LINES: HostLines = {
+  "admin.resources.host-stat.cx_total": "stat",
+  "admin.resources.host-stat.cx_active": "stat",
+  "admin.resources.host-stat.cx_connect_fail": "stat",
+  "admin.resources.host-stat.rq_total": "stat",
+  "admin.resources.host-stat.rq_timeout": "stat",
+  "admin.resources.host-stat.rq_success": "stat",
+  "admin.resources.host-stat.rq_error": "stat",
+  "admin.resources.host-stat.rq_active": "stat",
   "admin.resources.host-stat.healthy": { line: "health_flags", value: (h) => healthFlags(h) },
   "admin.resources.host-stat.weight": { line: "weight", value: (h) => h.weight },
   "admin.resources.host-stat.zone": { line: "zone", value: (h) => h.zone },
@@ -101,7 +97,17 @@ const HOST_LINES: Readonly<Record<HostStatId, HostLine>> = {
   "admin.resources.host-stat.success_rate": { line: "success_rate", value: (h) => h.successRate() },
 };
 
-const HOST_ROWS: readonly HostLine[] = Object.values(HOST_LINES);
+const HOST_ROWS: readonly HostLine[] = (Object.keys(HOST_LINES) as HostStatId[]).map((id) => {
+  const line = HOST_LINES[id];
+  if (line !== "stat") return line;
+  const r = row(ADMIN_RESOURCES, id);
+  const name = r.name as HostCounterName | HostGaugeName;
+  return {
+    line: name,
+    value: (h: HostView) => h.stats[name].value(),
+    stat: r.type === "Counter" ? "counter" : "gauge",
+  };
+});
 const COUNTERS = HOST_ROWS.filter((l) => l.stat === "counter");
 const GAUGES = HOST_ROWS.filter((l) => l.stat === "gauge");
 const STAT_LINES = [...COUNTERS, ...GAUGES].sort((a, b) => a.line < b.line ? -1 : 1);
