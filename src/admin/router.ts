@@ -16,13 +16,16 @@
  * @module
  */
 import type { EndpointRow } from "../../spec/rule.ts";
-import { ENDPOINTS } from "../../spec/admin/endpoints.ts";
+import { ENDPOINTS, ERRORS, row } from "../../spec/mod.ts";
 import type { ServerContext } from "../server/context.ts";
 import type { AdminRequest, Handler } from "./types.ts";
 import { type EndpointEntry, indexEndpoints } from "./endpoint_index.ts";
 import { ABSENT_FEATURE } from "./feature_gate.ts";
 import { helpText } from "./help_text.ts";
 import { parseQuery } from "./query.ts";
+
+/** The status of a mutating path requested with another method (`errors.get-on-mutating-path`). */
+const NOT_POST_STATUS = row(ERRORS, "errors.get-on-mutating-path").status;
 
 /** Largest form body read for parameters (bigger bodies are refused with 413). */
 export const MAX_FORM_BODY = 1 << 20;
@@ -104,7 +107,7 @@ export function createAdminRouter(server: ServerContext, config: RouterConfig): 
         "error",
         `admin path "${path}" mutates state, method=${req.method} rather than POST`,
       );
-      return text(`Method ${req.method} not allowed, POST required.`, 400);
+      return text(`Method ${req.method} not allowed, POST required.`, NOT_POST_STATUS);
     }
     if (absent?.kind === "answer") return text(absent.body, absent.status);
     const handler = config.handlers[path];

@@ -11,8 +11,7 @@
  * ```
  * @module
  */
-import { ENDPOINTS } from "../../spec/admin/endpoints.ts";
-import type { EndpointRow } from "../../spec/rule.ts";
+import { ENDPOINTS, row } from "../../spec/mod.ts";
 import type { ServerContext } from "../server/context.ts";
 import type { AdminRequest, Handler } from "./types.ts";
 import { parseStatsQuery, type StatsFormat } from "./stats_params.ts";
@@ -23,16 +22,11 @@ import { renderPrometheus } from "../stats/render_prometheus.ts";
 
 const TEXT_TYPE = "text/plain; charset=UTF-8";
 
-function rowType(id: string, fallback: string): string {
-  const row = (ENDPOINTS as readonly EndpointRow[]).find((r) => r.id === id);
-  return row?.contentType ?? fallback;
-}
-
 /** Content type of each format, from the endpoint table. */
 export const STATS_CONTENT_TYPES: Readonly<Record<StatsFormat, string>> = {
-  text: rowType("admin.endpoints.stats", TEXT_TYPE),
-  json: rowType("admin.endpoints.stats-format-json", "application/json"),
-  prometheus: rowType("admin.endpoints.stats-prometheus", TEXT_TYPE),
+  text: row(ENDPOINTS, "admin.endpoints.stats").contentType,
+  json: row(ENDPOINTS, "admin.endpoints.stats-format-json").contentType,
+  prometheus: row(ENDPOINTS, "admin.endpoints.stats-prometheus").contentType,
 };
 
 /** Index work done per event-loop turn before a render starts. */

@@ -14,7 +14,7 @@
  * ```
  * @module
  */
-import { OPTION_CONSTRAINTS, OPTIONS } from "../../spec/cli/options.ts";
+import { OPTION_CONSTRAINTS, OPTIONS, row } from "../../spec/mod.ts";
 import type { OptionRow, Variant } from "../../spec/rule.ts";
 import type { Options } from "./options.ts";
 import { COMPONENT_NAMES, isLevelName } from "./log_levels.ts";
@@ -97,10 +97,11 @@ export function optionsFor(variant: Variant): readonly OptionRow[] {
  * ```
  */
 export function constraintMessage(id: ConstraintId, ...args: string[]): string {
-  const row = OPTION_CONSTRAINTS.find((r) => r.id === `cli.constraints.${id}`);
-  if (!row) throw new Error(`no constraint row ${id}`);
   let i = 0;
-  return row.message.replace(/\{\}/g, () => args[i++] ?? "");
+  return row(OPTION_CONSTRAINTS, `cli.constraints.${id}`).message.replace(
+    /\{\}/g,
+    () => args[i++] ?? "",
+  );
 }
 
 function rowLabel(row: OptionRow): string {

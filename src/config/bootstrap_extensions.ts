@@ -24,18 +24,17 @@
  * ```
  * @module
  */
-import { OPTION_CONSTRAINTS } from "../../spec/cli/options.ts";
+import { OPTION_CONSTRAINTS, row, type RowId as TableRowId } from "../../spec/mod.ts";
 import type { Json, JsonObject } from "./bootstrap_types.ts";
 import type { ConfigError } from "./errors.ts";
 import { canonicalCategory, canonicalFilterName, EXTENSIONS } from "./filter_names.ts";
 import { isJsonObject as isObj } from "./values.ts";
 
-type RowId = (typeof OPTION_CONSTRAINTS)[number]["id"];
+type RowId = TableRowId<typeof OPTION_CONSTRAINTS>;
 
 function message(id: RowId, ...args: string[]): string {
-  const row = OPTION_CONSTRAINTS.find((r) => r.id === id);
   let i = 0;
-  return (row?.message ?? id).replace(/\{\}/g, () => args[i++] ?? "");
+  return row(OPTION_CONSTRAINTS, id).message.replace(/\{\}/g, () => args[i++] ?? "");
 }
 
 /** What {@linkcode parseDisabledExtensions} returns. */

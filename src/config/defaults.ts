@@ -17,7 +17,7 @@
  * @module
  */
 import type { DiscoveryType } from "../../spec/rule.ts";
-import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
+import { CLUSTER_RULES, row } from "../../spec/mod.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
 import type { EffectiveCluster, EffectiveHost, EffectiveTls } from "./effective_cluster.ts";
 import type { Thresholds } from "./effective_cluster.ts";
@@ -100,11 +100,9 @@ export function withDefaults(message: string, o: Obj): JsonObject {
 export function discoveryTypeOf(c: Obj): { type: DiscoveryType; customType?: string } {
   const custom = obj(c.cluster_type);
   if (custom && typeof custom.name === "string") {
-    for (const r of CLUSTER_RULES) {
-      if (r.rule.kind !== "custom-type") continue;
-      const hit = r.rule.names.find((n) => n.name === custom.name);
-      if (hit) return { type: hit.type, customType: custom.name };
-    }
+    const hit = row(CLUSTER_RULES, "cluster.rules.custom-type-registered").rule.names
+      .find((n) => n.name === custom.name);
+    if (hit) return { type: hit.type, customType: custom.name };
     return { type: valueOf("Cluster", {}, "type") as DiscoveryType, customType: custom.name };
   }
   return { type: valueOf("Cluster", c, "type") as DiscoveryType };
@@ -241,9 +239,7 @@ function readSource(
   return undefined;
 }
 
-const TLS_RULE = CLUSTER_RULES.find((r) =>
-  r.rule.kind === "semantic" && r.rule.name === "tls-files-readable"
-)!;
+const TLS_RULE = row(CLUSTER_RULES, "cluster.rules.tls-files-readable");
 
 /**
  * Upstream TLS settings of a cluster, or `null` without TLS. Files are read relative to the

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
+import { CLUSTER_RULES, row } from "../../spec/mod.ts";
 
 /** v2 short names (without prefix) → v3 names (without prefix). */
 const LEGACY: Readonly<Record<string, string>> = {
@@ -92,10 +92,8 @@ export function typeUrlOf(name: string): string | undefined {
 /** The custom cluster types of the `custom-type` cluster rule, in canonical spelling. */
 function clusterTypes(): string[] {
   const names = new Set<string>();
-  for (const row of CLUSTER_RULES) {
-    const rule = row.rule as { kind: string; names?: readonly { name: string }[] };
-    if (rule.kind !== "custom-type") continue;
-    for (const n of rule.names ?? []) names.add(canonicalFilterName(n.name));
+  for (const n of row(CLUSTER_RULES, "cluster.rules.custom-type-registered").rule.names) {
+    names.add(canonicalFilterName(n.name));
   }
   return [...names];
 }

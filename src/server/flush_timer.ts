@@ -17,19 +17,11 @@ import type { Bootstrap } from "../config/bootstrap_types.ts";
 import { ConfigLoadError } from "../config/errors.ts";
 import { parseDuration } from "../config/values.ts";
 import type { Store } from "../stats/store.ts";
-import { LIMITS } from "../../spec/limits.ts";
+import { LIMITS, row } from "../../spec/mod.ts";
 
 /** The flush interval when the bootstrap sets none, in milliseconds (`limits.stats-flush-interval`). */
-export const DEFAULT_FLUSH_INTERVAL_MS: number = (() => {
-  const row = LIMITS.find((r) => r.id === "limits.stats-flush-interval") as
-    | { value?: { default?: unknown; unit?: string } }
-    | undefined;
-  const v = row?.value;
-  if (typeof v?.default !== "number" || v.unit !== "ms") {
-    throw new Error("spec row limits.stats-flush-interval has no default in ms");
-  }
-  return v.default;
-})();
+export const DEFAULT_FLUSH_INTERVAL_MS: number = row(LIMITS, "limits.stats-flush-interval").value
+  .default;
 
 /** A running flush timer. */
 export interface FlushTimer {

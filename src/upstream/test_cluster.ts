@@ -1,6 +1,6 @@
 /**
- * Builds {@linkcode EffectiveCluster} objects for tests with Envoy's defaults filled in (the
- * config engineer's `effectiveCluster()` is the real source; this helper only serves tests).
+ * Builds {@linkcode EffectiveCluster} objects for tests with Envoy's defaults filled in. The
+ * proxy itself builds them with `effectiveCluster()` of `src/config/defaults.ts`.
  *
  * @example
  * ```ts
