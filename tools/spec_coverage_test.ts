@@ -54,11 +54,6 @@ async function withRepo(
   }
 }
 
-const linksOf = async (root: URL, id: string) =>
-  (await coverage({ root, rules: RULES, tableConstants: CONSTANTS })).rules.find((r) =>
-    r.rule.id === id
-  )!.links;
-
 Deno.test("spec_coverage: a test is credited only by the rule list that begins its name", async () => {
   await withRepo({
     "src/a_test.ts": `
