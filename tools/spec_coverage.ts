@@ -17,11 +17,13 @@
  *   the IDs it names instead).
  *
  * Usage: `deno run -A tools/spec_coverage.ts [--check] [--strict] [--list] [--root DIR]`
- * - `--check`: exit 1 when a conformance case names an unknown rule ID or a glob that matches
- *   nothing;
+ * - without `--check`: the per-table counts, then one line per rule (implemented, tested,
+ *   conformance, support);
+ * - `--check`: only the counts; exit 1 when a conformance case names an unknown rule ID or a glob
+ *   that matches nothing, or when a test or case module could not be loaded;
  * - `--strict` (with `--check`): also exit 1 when a `black-box` or `command` rule has no
  *   conformance case;
- * - `--list`: one line per rule: implemented, tested, conformance, support.
+ * - `--list` (with `--check`): the per-rule lines too.
  *
  * @example
  * ```ts ignore
@@ -428,6 +430,8 @@ export interface TestName {
 }
 
 const TOOL = new URL(import.meta.url);
+/** How long loading every test file may take before the listing gives up (a hung import). */
+const LIST_TIMEOUT_MS = 120_000;
 const CONFIG = new URL("../deno.json", import.meta.url);
 
 /**
@@ -448,6 +452,7 @@ export async function listTestNames(
     const result = `${tmp}/names.json`;
     const config = await Deno.stat(CONFIG).then(() => ["--config", CONFIG.pathname], () => []);
     const out = await new Deno.Command(Deno.execPath(), {
+      signal: AbortSignal.timeout(LIST_TIMEOUT_MS),
       args: [
         "run",
         "-A",
@@ -470,7 +475,14 @@ export async function listTestNames(
       parsed = JSON.parse(await Deno.readTextFile(result));
     } catch {
       const err = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join(" | ");
-      return { names: [], errors: [`could not list test names (exit ${out.code}): ${err}`] };
+      return {
+        names: [],
+        errors: [
+          `could not list test names (exit ${out.code}${
+            out.signal ? `, ${out.signal}` : ""
+          }): ${err}`,
+        ],
+      };
     }
     return parsed;
   } finally {
@@ -845,9 +857,15 @@ if (import.meta.main && Deno.args[0] === "--test-names") {
     ? new URL(`file://${await Deno.realPath(Deno.args[rootAt + 1])}/`)
     : undefined;
   const report = await coverage({ root });
-  console.log(formatCoverage(report, args.has("--list")));
+  console.log(formatCoverage(report, args.has("--list") || !args.has("--check")));
   if (args.has("--check")) {
     let failed = false;
+    if (report.warnings.length) {
+      console.error(
+        `error: ${report.warnings.length} module(s) could not be read; counts are wrong`,
+      );
+      failed = true;
+    }
     if (report.unknown.length) {
       console.error(`error: conformance cases name ${report.unknown.length} unknown rule ID(s)`);
       failed = true;
