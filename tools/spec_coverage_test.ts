@@ -219,10 +219,14 @@ Deno.test("spec_coverage: --check exits 1 on an unknown ID, --strict on an unche
     return { code: out.code, err: new TextDecoder().decode(out.stderr) };
   };
   const bad = await fakeRepo({
-    "conformance/cases/a.ts": `x({ rules: ["admin.endpoints.nope"] })`,
+    "conformance/cases/a.ts": `export const C = [{ id: "c", rules: ["admin.endpoints.nope"] }];`,
   });
   const good = await fakeRepo({
-    "conformance/cases/a.ts": `x({ rules: ["admin.endpoints.ready"] })`,
+    "conformance/cases/a.ts": `export const C = [{ id: "c", rules: ["admin.endpoints.ready"] }];`,
+  });
+  const broken = await fakeRepo({
+    "conformance/cases/a.ts": `export const C = [{ id: "c", rules: ["admin.endpoints.ready"] }];`,
+    "conformance/cases/b.ts": `throw new Error("cannot load");`,
   });
   try {
     const b = await run(bad);
@@ -232,9 +236,11 @@ Deno.test("spec_coverage: --check exits 1 on an unknown ID, --strict on an unche
     const strict = await run(good, "--strict");
     assert.equal(strict.code, 1);
     assert.match(strict.err, /have no conformance case/);
+    const unreadable = await run(broken);
+    assert.equal(unreadable.code, 1);
+    assert.match(unreadable.err, /could not be read/);
   } finally {
-    await Deno.remove(bad, { recursive: true });
-    await Deno.remove(good, { recursive: true });
+    for (const dir of [bad, good, broken]) await Deno.remove(dir, { recursive: true });
   }
 });
 
