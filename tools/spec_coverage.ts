@@ -535,7 +535,7 @@ function resolveIn(root: URL, file: string, spec: string): string | undefined {
   return url.startsWith(root.href) ? decodeURIComponent(url.slice(root.href.length)) : undefined;
 }
 
-/** The files `entry` reaches through imports, restricted to `within`. */
+/** The files of `sources` that `entry` reaches through relative imports. */
 function reachable(
   root: URL,
   entry: string,
