@@ -19,6 +19,7 @@ import fc from "fast-check";
 import { CaseFailure, Precondition } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import {
+  clustersArbitrary,
   enumOf,
   FIELDS,
   invalidValues,
@@ -27,7 +28,7 @@ import {
   validValue,
 } from "../arbitraries.ts";
 import type { Field, Step } from "../arbitraries.ts";
-import { clustersArbitrary } from "../../src/config/cluster_arbitrary.ts";
+
 import { baseCluster } from "./bootstrap_files.ts";
 import {
   accepted as acceptedAll,
@@ -251,7 +252,7 @@ export function clusterCases(input: BuildInput): Case[] {
   });
   out.push({
     id: "cluster:random-valid-set",
-    title: "random sets of valid clusters (the cluster engineer's arbitrary) are accepted",
+    title: "random sets of valid clusters of every discovery type and policy are accepted",
     rules: existing(input.rules, "errors.validate-ok", "cluster.rules.unique-name"),
     target: "command",
     phase: "read",
