@@ -118,7 +118,7 @@ export async function startSelfTarget(
 
 /**
  * The runner arguments that point the suite at a self target: base URL, `mod.ts` as the
- * command, the empty expectations file and the seed.
+ * command, the expectations file `expectations/proxyspec.yaml` and the seed.
  *
  * @example
  * ```ts

@@ -16,7 +16,7 @@
  * @module
  */
 import fc from "fast-check";
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import {
   clustersArbitrary,
@@ -208,7 +208,7 @@ function messageCases(m: string, paths: Map<string, Step[]>, input: BuildInput):
             `${m} with both ${a.field} and ${b.field}`,
           );
         }
-        throw new Precondition(
+        throw new NotApplicable(
           `no member of ${g} is accepted alone, so the group cannot be checked`,
         );
       },

@@ -21,7 +21,7 @@
 import fc from "fast-check";
 import { CLUSTER_RULES } from "../../spec/mod.ts";
 import type { ClusterRuleRow } from "../../spec/mod.ts";
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import type { Profile } from "../profile.ts";
 import { FIELDS } from "../arbitraries.ts";
@@ -128,7 +128,7 @@ function badValues(f: Field, key: string): Sample[] {
 async function acceptedGiven(ctx: CaseContext, control: Obj, cluster: Obj, what: string) {
   const r = await validate(ctx, [control]);
   if (r.code !== 0) {
-    throw new Precondition(
+    throw new NotApplicable(
       `the cluster without ${what} is itself rejected, so its acceptance proves nothing: ` +
         preview(r.stderr || r.stdout),
     );
@@ -259,7 +259,7 @@ export function clusterExtensionCases(input: BuildInput): Case[] {
       async (ctx) => {
         const control = customCluster(ctx.profile);
         if (control === null) {
-          throw new Precondition("the custom-type rule registers no STATIC cluster type");
+          throw new NotApplicable("the custom-type rule registers no STATIC cluster type");
         }
         const put = (v: unknown) => ({
           ...control,

@@ -14,7 +14,7 @@
  * ```
  * @module
  */
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { CaseContext } from "../types.ts";
 import type { CommandResult } from "../command_client.ts";
 import { writeBootstrap } from "./bootstrap_files.ts";
@@ -79,7 +79,7 @@ export async function accepted(ctx: CaseContext, clusters: Obj[], what: string):
 export async function rejected(ctx: CaseContext, good: Obj[], bad: Obj[], what: string) {
   const control = await validate(ctx, good);
   if (control.code !== 0) {
-    throw new Precondition(
+    throw new NotApplicable(
       `the bootstrap without the fault is itself rejected, so ${what} proves nothing: ` +
         preview(control.stderr || control.stdout),
     );

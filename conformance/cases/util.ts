@@ -10,7 +10,7 @@
  * @module
  */
 import type { TaggedRule } from "../../spec/mod.ts";
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { CaseContext } from "../types.ts";
 import type { HttpResult } from "../http_client.ts";
 
@@ -164,7 +164,7 @@ export async function listenerUrl(ctx: CaseContext): Promise<string> {
       return `http://${host.includes(":") ? `[${host}]` : host}:${sa.port_value}`;
     }
   }
-  throw new Precondition("the target has no listener to send traffic to (load the fixture)");
+  throw new NotApplicable("the target has no listener to send traffic to (load the fixture)");
 }
 
 /**
