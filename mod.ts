@@ -12,18 +12,19 @@
  * @module
  */
 export * from "./spec/mod.ts";
-export type { Options } from "./src/cli/options.ts";
+export type { Options } from "./src/config/options.ts";
 export type { Bootstrap } from "./src/config/bootstrap_types.ts";
 export type * from "./src/stats/types.ts";
 export type * from "./src/server/context.ts";
 export { main } from "./src/cli/main.ts";
-export { CommandLineError, parseArgs } from "./src/cli/args.ts";
-export { hotRestartVersion, versionString } from "./src/cli/version.ts";
+export { CommandLineError, parseArgs } from "./src/config/args.ts";
+export { hotRestartVersion, versionString } from "./src/server/version.ts";
 export { loadBootstrap } from "./src/config/bootstrap.ts";
 export { validateClusters } from "./src/config/validate_cluster.ts";
 export { effectiveCluster } from "./src/config/defaults.ts";
 export { type ConfigError, ConfigLoadError, formatConfigError } from "./src/config/errors.ts";
-export { startServer } from "./src/server/server.ts";
+export { type AdminPlugin, startServer } from "./src/server/server.ts";
+export { ADMIN } from "./src/admin/mod.ts";
 export { Store } from "./src/stats/store.ts";
 export { clusterStatName, PROMETHEUS_PREFIX } from "./src/stats/naming.ts";
 export { STATS_HANDLERS } from "./src/admin/stats_handler.ts";

@@ -15,7 +15,7 @@ import { type AdminEndpointRow, type EndpointPath, ENDPOINTS } from "./admin/end
 import { STATS_SHAPES } from "./admin/stats_shapes.ts";
 import { LIMITS } from "./limits.ts";
 import { ADMIN_RESOURCES } from "./admin/resources.ts";
-import { loadSpecText, parseSections, type SpecSection } from "../tools/spec_doc.ts";
+import { loadSpecText, parseSections, type SpecSection } from "./source_text.ts";
 
 const SPEC = loadSpecText();
 const SECTIONS: SpecSection[] = SPEC ? parseSections(SPEC) : [];

@@ -3,9 +3,6 @@
  * section of the specification it cites (in the specification's order), with one anchor per rule
  * ID so that `docs/SPEC.md#admin.mutation.get-returns-400` links to the rule.
  *
- * Also home to the reader of the specification text ({@linkcode loadSpecText},
- * {@linkcode parseSections}), which the spec tests and the other tools share.
- *
  * Usage: `deno run -A tools/spec_doc.ts [--check]`
  *
  * @example
@@ -19,73 +16,10 @@
 import { allRules, type TaggedRule } from "../spec/mod.ts";
 import { FIRST_KEYS } from "./spec_json.ts";
 import { writeOrCheck } from "./generated_file.ts";
-
-/** Where the specification lives, relative to this file: `../shared/seed/` beside the repo. */
-export const SPEC_TEXT_URL = new URL("../../shared/seed/000_e4dc442def0e3275.txt", import.meta.url);
+import { loadSpecText, parseSections } from "../spec/source_text.ts";
 
 /** Where the document is written. */
 export const SPEC_DOC_URL = new URL("../docs/SPEC.md", import.meta.url);
-
-/** One heading of the specification and the text under it. */
-export interface SpecSection {
-  /** The heading text without the `#` marks. */
-  heading: string;
-  /** Number of `#` marks. */
-  level: number;
-  /** The text from the line after the heading up to the next heading of the same or a higher
-   * level (subsections included). */
-  body: string;
-  /** The text up to the very next heading (subsections excluded). */
-  own: string;
-}
-
-/**
- * Reads the specification text, or returns `undefined` when the file is absent.
- *
- * @param url where to read it from (default {@linkcode SPEC_TEXT_URL})
- * @example
- * ```ts
- * const text = loadSpecText();
- * if (text === undefined) console.warn("specification not found");
- * ```
- */
-export function loadSpecText(url: URL = SPEC_TEXT_URL): string | undefined {
-  try {
-    return Deno.readTextFileSync(url);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return undefined;
-    throw e;
-  }
-}
-
-/**
- * Splits the specification into its sections, in order.
- *
- * @param text the specification's Markdown text
- * @example
- * ```ts
- * parseSections("# A\nx\n## B\ny\n").map((s) => s.heading); // ["A", "B"]
- * ```
- */
-export function parseSections(text: string): SpecSection[] {
-  const lines = text.split("\n");
-  const heads: { heading: string; level: number; line: number }[] = [];
-  lines.forEach((line, i) => {
-    const m = /^(#{1,6})\s+(.+?)\s*$/.exec(line);
-    if (m) heads.push({ heading: m[2], level: m[1].length, line: i });
-  });
-  return heads.map((h, k) => {
-    const next = heads.slice(k + 1).find((o) => o.level <= h.level);
-    const end = next ? next.line : lines.length;
-    const ownEnd = k + 1 < heads.length ? heads[k + 1].line : lines.length;
-    return {
-      heading: h.heading,
-      level: h.level,
-      body: lines.slice(h.line + 1, end).join("\n"),
-      own: lines.slice(h.line + 1, ownEnd).join("\n"),
-    };
-  });
-}
 
 /**
  * Escapes Markdown outside code spans so statements render as written.

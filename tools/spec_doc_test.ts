@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { allRules, type TaggedRule } from "../spec/mod.ts";
-import { loadSpecText, mdText, parseSections, toSpecMarkdown } from "./spec_doc.ts";
+import { loadSpecText, parseSections } from "../spec/source_text.ts";
+import { mdText, toSpecMarkdown } from "./spec_doc.ts";
 
 const SPEC = loadSpecText();
 

@@ -15,9 +15,10 @@
  * ```
  * @module
  */
-import type { ClusterManagerView, ClusterView, HostView, Thresholds } from "../server/context.ts";
+import type { ClusterManagerView, ClusterView, HostView } from "../upstream/types.ts";
+import type { Thresholds } from "../config/effective_cluster.ts";
 import type { Handler } from "./types.ts";
-import { jsonResponse, textResponse, uint64 } from "./render/proto_json.ts";
+import { jsonResponse, textResponse, uint64 } from "../config/proto_json.ts";
 import { hostPort } from "../upstream/host.ts";
 
 const COUNTERS = [

@@ -18,9 +18,10 @@
  * @module
  */
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
-import type { ClusterView, ServerContext } from "../server/context.ts";
+import type { ServerContext } from "../server/context.ts";
+import type { ClusterView } from "../upstream/types.ts";
 import type { Handler } from "./types.ts";
-import { jsonResponse, textResponse } from "./render/proto_json.ts";
+import { jsonResponse, textResponse } from "../config/proto_json.ts";
 import { applyMask, parseMask } from "./field_mask.ts";
 import { redact } from "./config_redact.ts";
 

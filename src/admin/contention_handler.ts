@@ -12,7 +12,7 @@
  * @module
  */
 import type { Handler } from "./types.ts";
-import { jsonResponse } from "./render/proto_json.ts";
+import { jsonResponse } from "../config/proto_json.ts";
 
 /** Handlers of this family, by path. */
 export const CONTENTION_HANDLERS = {

@@ -3,9 +3,10 @@
  * the link to `stats`, and reads the statistics page. Skips, saying so, when Chromium is absent.
  */
 import assert from "node:assert/strict";
-import { parseArgs } from "../cli/args.ts";
+import { parseArgs } from "../config/args.ts";
 import { createLogging } from "../server/logger.ts";
 import { startServer } from "../server/server.ts";
+import { ADMIN } from "./mod.ts";
 
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find(
   (p) => {
@@ -86,7 +87,7 @@ Deno.test({
     const running = await startServer(
       parseArgs(["--config-yaml", "{}"]),
       { admin: { address: { socket_address: { address: "127.0.0.1", port_value: 0 } } } },
-      { signals: false, logging },
+      { signals: false, admin: ADMIN, logging },
     );
     const profile = await Deno.makeTempDir({ prefix: "proxyspec_chromium_" });
     const child = new Deno.Command(CHROMIUM!, {

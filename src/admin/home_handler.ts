@@ -19,7 +19,7 @@ import type { Handler } from "./types.ts";
 import { type EndpointEntry, indexEndpoints, sortedEntries } from "./endpoint_index.ts";
 import { isRegistered } from "./feature_gate.ts";
 import { helpText } from "./help_text.ts";
-import { textResponse } from "./render/proto_json.ts";
+import { textResponse } from "../config/proto_json.ts";
 
 /** Escapes text for HTML. */
 export function escapeHtml(s: string): string {

@@ -12,9 +12,9 @@
  * ```
  * @module
  */
-import type { ListenerManagerView } from "../server/context.ts";
+import type { ListenerManagerView } from "../listener/types.ts";
 import type { Handler } from "./types.ts";
-import { jsonResponse, textResponse } from "./render/proto_json.ts";
+import { jsonResponse, textResponse } from "../config/proto_json.ts";
 import { hostPort } from "../upstream/host.ts";
 
 /** The text form of `/listeners`. */

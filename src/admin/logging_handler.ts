@@ -13,7 +13,7 @@
  */
 import type { LoggingView } from "../server/context.ts";
 import type { Handler } from "./types.ts";
-import { textResponse } from "./render/proto_json.ts";
+import { textResponse } from "../config/proto_json.ts";
 
 /** Level names in severity order (spdlog's, as Envoy shows them). */
 export const LEVEL_NAMES = ["trace", "debug", "info", "warning", "error", "critical", "off"];

@@ -13,7 +13,7 @@
  */
 import type { Handler } from "./types.ts";
 import { STATS_HANDLERS } from "./stats_handler.ts";
-import { textResponse } from "./render/proto_json.ts";
+import { textResponse } from "../config/proto_json.ts";
 
 /** The admin paths served by the stats handlers. */
 export const STATS_PATHS = [

@@ -16,7 +16,7 @@
 import { Session } from "node:inspector";
 import type { ServerContext } from "../server/context.ts";
 import type { Handler } from "./types.ts";
-import { textResponse } from "./render/proto_json.ts";
+import { textResponse } from "../config/proto_json.ts";
 
 /** Where profiles go when the bootstrap sets no `admin.profile_path` (Envoy's default, renamed). */
 export const DEFAULT_PROFILE_PATH = "/var/log/proxy/proxy.prof";

@@ -99,9 +99,7 @@ export function createAdminRouter(server: ServerContext, config: RouterConfig): 
       : undefined;
     if (absent?.kind === "unregistered") return notFound();
     if (entry.mutating && req.method !== "POST") {
-      const log = (server.logging as { log?: (c: string, l: string, m: string) => void }).log;
-      log?.call(
-        server.logging,
+      server.logging.log(
         "admin",
         "error",
         `admin path "${path}" mutates state, method=${req.method} rather than POST`,

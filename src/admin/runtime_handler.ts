@@ -12,7 +12,7 @@
  * @module
  */
 import type { Handler } from "./types.ts";
-import { jsonResponse, textResponse } from "./render/proto_json.ts";
+import { jsonResponse, textResponse } from "../config/proto_json.ts";
 
 /** The 400 body of `/runtime_modify` without parameters. */
 export const RUNTIME_MODIFY_USAGE = "usage: /runtime_modify?key1=value1&key2=value2&keyN=valueN\n" +

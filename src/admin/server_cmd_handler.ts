@@ -12,7 +12,7 @@
  * @module
  */
 import type { Handler } from "./types.ts";
-import { textResponse } from "./render/proto_json.ts";
+import { textResponse } from "../config/proto_json.ts";
 
 /** Handlers of this family, by path. */
 export const SERVER_CMD_HANDLERS = {

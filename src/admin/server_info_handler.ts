@@ -15,12 +15,12 @@
  */
 import { OPTIONS } from "../../spec/cli/options.ts";
 import type { OptionRow } from "../../spec/rule.ts";
-import type { Options } from "../cli/options.ts";
+import type { Options } from "../config/options.ts";
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import type { ServerContext } from "../server/context.ts";
 import type { Handler } from "./types.ts";
-import { jsonResponse, textResponse, uint64 } from "./render/proto_json.ts";
-import { collectCertificates } from "./certs.ts";
+import { jsonResponse, textResponse, uint64 } from "../config/proto_json.ts";
+import { collectCertificates } from "../server/certs.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 /** The `command_line_options` object, driven by the options table. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { OPTIONS } from "../../spec/cli/options.ts";
 import { call, testCluster, testContext, testListener } from "./testing_context.ts";
-import { certificateDetails } from "./certs.ts";
+import { certificateDetails } from "../server/certs.ts";
 
 const CERT = new URL("../../fixtures/admin/cert.pem", import.meta.url).pathname;
 

@@ -21,8 +21,8 @@ import type { ServerContext } from "../server/context.ts";
 import type { Json } from "../config/bootstrap_types.ts";
 import type { ConfigError } from "../config/errors.ts";
 import type { Handler } from "./types.ts";
-import { textResponse } from "./render/proto_json.ts";
-import { attachTapSession, compileTapMatch, type TapMatch } from "../listener/tap_filter.ts";
+import { textResponse } from "../config/proto_json.ts";
+import { attachTapSession, compileTapMatch, type TapMatch } from "../filters/tap_filter.ts";
 
 /** Largest accepted request body. */
 export const MAX_TAP_BODY = 1 << 20;

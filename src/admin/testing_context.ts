@@ -13,18 +13,13 @@
  * @module
  */
 import type { Feature } from "../../spec/rule.ts";
-import { parseArgs } from "../cli/args.ts";
-import type { Options } from "../cli/options.ts";
+import { parseArgs } from "../config/args.ts";
+import type { Options } from "../config/options.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
 import { effectiveCluster } from "../config/defaults.ts";
-import type {
-  ClusterView,
-  HostView,
-  ListenerView,
-  ServerContext,
-  ServerState,
-  TrafficDirection,
-} from "../server/context.ts";
+import type { ServerContext, ServerState } from "../server/context.ts";
+import type { ClusterView, HostView } from "../upstream/types.ts";
+import type { ListenerView, TrafficDirection } from "../listener/types.ts";
 import { createLogging } from "../server/logger.ts";
 import { LayeredRuntime } from "../server/runtime.ts";
 import { Store } from "../stats/store.ts";
@@ -155,6 +150,7 @@ export function testContext(init: TestContextInit = {}): TestContext {
       this.listeners.reopenAccessLogs();
       await this.logging.reopen();
     },
+    onShutdown() {},
     shutdown() {
       this.shutdowns++;
       return Promise.resolve();

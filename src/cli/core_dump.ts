@@ -19,7 +19,7 @@ import {
   RLIM_INFINITY,
   RLIMIT_CORE,
   setRlimit,
-} from "./libc.ts";
+} from "../platform/libc.ts";
 
 /** What {@linkcode enableCoreDump} did. */
 export interface CoreDumpResult {

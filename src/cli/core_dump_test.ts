@@ -14,7 +14,7 @@ async function child(code: string): Promise<Record<string, unknown>> {
   return JSON.parse(dec.decode(out.stdout));
 }
 
-const LIBC = new URL("./libc.ts", import.meta.url).href;
+const LIBC = new URL("../platform/libc.ts", import.meta.url).href;
 const CORE = new URL("./core_dump.ts", import.meta.url).href;
 
 Deno.test("cli.options.enable-core-dump: the process becomes dumpable with an unlimited core size", async () => {

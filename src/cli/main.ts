@@ -19,21 +19,22 @@
  * @module
  */
 import type { Variant } from "../../spec/rule.ts";
-import type { Options } from "./options.ts";
+import type { Options } from "../config/options.ts";
 import {
   allowsUnknownStaticFields,
   CommandLineError,
   parseCommandLine,
   requireConfig,
-} from "./args.ts";
-import { usage, VARIANT_ENV } from "./usage.ts";
-import { hotRestartVersion, versionOutput } from "./version.ts";
+} from "../config/args.ts";
+import { usage, VARIANT_ENV } from "../config/usage.ts";
+import { hotRestartVersion, versionOutput } from "../server/version.ts";
 import { createLogging, type Logging } from "../server/logger.ts";
 import { loadBootstrap } from "../config/bootstrap.ts";
 import type { Bootstrap, Json } from "../config/bootstrap_types.ts";
 import { type ConfigError, formatConfigError } from "../config/errors.ts";
 import { validateClusters } from "../config/validate_cluster.ts";
 import { startServer } from "../server/server.ts";
+import { ADMIN } from "../admin/mod.ts";
 import { validateListeners } from "../listener/validate_listeners.ts";
 import { checkClusterSupport } from "../upstream/cluster_manager.ts";
 import { setUpProcess } from "./process_setup.ts";
@@ -195,7 +196,7 @@ export async function main(args: string[]): Promise<number> {
     let server;
     // `unknownStaticFields` (bootstrap-level unknown fields, for server.static_unknown_fields)
     // is not yet a member of StartSettings; passed as a variable so that it compiles either way.
-    const settings = { logging, unknownStaticFields: v.unknownFields };
+    const settings = { logging, unknownStaticFields: v.unknownFields, admin: ADMIN };
     try {
       server = await startServer(options, v.bootstrap, settings);
     } catch (e) {

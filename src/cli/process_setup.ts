@@ -14,9 +14,9 @@
  * ```
  * @module
  */
-import type { Options } from "./options.ts";
+import type { Options } from "../config/options.ts";
 import { enableCoreDump } from "./core_dump.ts";
-import { isAbstract, pickDynamicBaseId } from "./hot_restart_socket.ts";
+import { isAbstract, pickDynamicBaseId } from "../server/hot_restart_socket.ts";
 
 /** A log function (`main` component). */
 export type SetupLog = (level: string, message: string) => void;

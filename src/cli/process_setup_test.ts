@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { parseArgs } from "./args.ts";
+import { parseArgs } from "../config/args.ts";
 import { setUpProcess, writeBaseIdFile } from "./process_setup.ts";
-import { bindHotRestartSocket, hotRestartSocketName } from "./hot_restart_socket.ts";
+import { bindHotRestartSocket, hotRestartSocketName } from "../server/hot_restart_socket.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const FIX = "fixtures/bootstrap/valid_v2.yaml";

@@ -12,7 +12,7 @@
  * @example
  * ```ts
  * import { loadBootstrap } from "./bootstrap.ts";
- * import { parseArgs } from "../cli/args.ts";
+ * import { parseArgs } from "./args.ts";
  * const r = loadBootstrap(parseArgs(["--config-yaml", "admin: {profile_path: /tmp/p}"]));
  * r.errors; // []
  * ```
@@ -20,7 +20,7 @@
  */
 // @ts-types="@types/js-yaml"
 import yaml from "js-yaml";
-import type { Options } from "../cli/options.ts";
+import type { Options } from "./options.ts";
 import type { Bootstrap, Json, JsonObject } from "./bootstrap_types.ts";
 import type { ConfigError } from "./errors.ts";
 import { BOOTSTRAP } from "./bootstrap_schema.ts";
@@ -31,7 +31,7 @@ import { mergeProto3Json } from "./merge.ts";
 import { decodeBinary, ProtoDecodeError } from "./proto_binary.ts";
 import { decodeText } from "./proto_text.ts";
 import { isJsonObject as isObj } from "./values.ts";
-import { allowsUnknownStaticFields } from "../cli/args.ts";
+import { allowsUnknownStaticFields } from "./args.ts";
 
 /** What {@linkcode loadBootstrap} returns. */
 export interface BootstrapLoad {
@@ -92,7 +92,7 @@ function describe(e: unknown): string {
  *
  * @example
  * ```ts
- * import { parseArgs } from "../cli/args.ts";
+ * import { parseArgs } from "./args.ts";
  * applyNodeOverrides({}, parseArgs(["--service-node", "n1"])); // { node: { id: "n1" } }
  * ```
  */
@@ -125,7 +125,7 @@ function attempt(raw: Json, version: 2 | 3, allowUnknown: boolean): Attempt {
  *
  * @example
  * ```ts
- * import { parseArgs } from "../cli/args.ts";
+ * import { parseArgs } from "./args.ts";
  * const { bootstrap, errors } = loadBootstrap(parseArgs(["--config-yaml", "node: {id: n1}"]));
  * // errors: []; bootstrap.node.id === "n1"
  * ```

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parseArgs, parseCommandLine } from "../cli/args.ts";
+import { parseArgs, parseCommandLine } from "./args.ts";
 import { loadBootstrap } from "./bootstrap.ts";
 import { disabledExtensionErrors, parseDisabledExtensions } from "./bootstrap_extensions.ts";
 import { EXTENSIONS } from "./filter_names.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parseArgs } from "../cli/args.ts";
+import { parseArgs } from "./args.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
 import { formatOf, loadBootstrap } from "./bootstrap.ts";
 import { mergeProto3Json } from "./merge.ts";

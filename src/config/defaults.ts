@@ -20,7 +20,7 @@ import type { DiscoveryType } from "../../spec/rule.ts";
 import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
 import type { EffectiveCluster, EffectiveHost, EffectiveTls } from "./effective_cluster.ts";
-import type { Thresholds } from "../server/context.ts";
+import type { Thresholds } from "./effective_cluster.ts";
 import { ConfigLoadError, fillMessage } from "./errors.ts";
 import { ENUMS, fieldRow, MESSAGES } from "./nested_schema.ts";
 import { isObject, parseDuration, parseEnum, parsePercent, parseUInt64 } from "./values.ts";

@@ -16,7 +16,7 @@
  * ```
  * @module
  */
-import type { Options } from "../cli/options.ts";
+import type { Options } from "./options.ts";
 import type { Counter, Scope } from "../stats/types.ts";
 import type { ConfigError } from "./errors.ts";
 import type { SchemaContext } from "./nested_schema.ts";

@@ -6,7 +6,15 @@
  */
 import type { DiscoveryType } from "../../spec/rule.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
-import type { Thresholds } from "../server/context.ts";
+
+/** Circuit-breaker thresholds of one priority. */
+export interface Thresholds {
+  priority: "DEFAULT" | "HIGH";
+  max_connections: number;
+  max_pending_requests: number;
+  max_requests: number;
+  max_retries: number;
+}
 
 /** One endpoint of a cluster, from `load_assignment` (or the deprecated `hosts`). */
 export interface EffectiveHost {

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { BOOTSTRAP } from "./bootstrap_schema.ts";
 import { decodeBinary, decodeMessage, ProtoDecodeError } from "./proto_binary.ts";
 import { decodeText } from "./proto_text.ts";
-import { parseArgs } from "../cli/args.ts";
+import { parseArgs } from "./args.ts";
 import { loadBootstrap } from "./bootstrap.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
 import { encodeBinary, encodeText } from "../../fixtures/bootstrap/make_pb.ts";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { testCluster } from "../upstream/test_cluster.ts";
-import { parseAccessLogs } from "./access_log_config.ts";
-import { AccessLogFiles } from "./access_log_file.ts";
-import type { Errors } from "./config_values.ts";
+import { parseAccessLogs } from "../access_log/access_log_config.ts";
+import { AccessLogFiles } from "../access_log/access_log_file.ts";
+import type { Errors } from "../config/config_values.ts";
 import { httpListener, startTestProxy, type TestProxy } from "./test_proxy.ts";
 
 const routes: JsonObject = {

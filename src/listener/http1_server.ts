@@ -16,18 +16,18 @@
  * ```
  * @module
  */
-import { HeaderMap } from "../upstream/header_map.ts";
-import type { ProxyResponse, ResponseEnd } from "../upstream/proxy_response.ts";
-import { decodeHead, encodeHead, encodeHeadInto } from "../upstream/upstream_request.ts";
-import type { CodecError, DownstreamRequest } from "./downstream_request.ts";
-import type { DownstreamConn } from "./http_listener.ts";
+import { HeaderMap } from "../http/header_map.ts";
+import type { ProxyResponse, ResponseEnd } from "../http/proxy_response.ts";
+import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
+import type { CodecError, DownstreamRequest } from "../http/downstream_request.ts";
+import type { DownstreamConn } from "../http/downstream_request.ts";
 import {
   type BodyFraming,
   MAX_HEAD_BYTES,
   parseRequestHead,
   type RequestHead,
   responseHead,
-} from "./http1_codec.ts";
+} from "../http/http1_codec.ts";
 
 /** Handles one request. */
 export type RequestHandler = (

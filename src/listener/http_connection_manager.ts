@@ -11,19 +11,23 @@
  * ```
  * @module
  */
-import { HeaderMap } from "../upstream/header_map.ts";
+import { HeaderMap } from "../http/header_map.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { Counter, Gauge, Histogram, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
-import { localReply } from "../upstream/local_reply.ts";
+import { localReply } from "../http/local_reply.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
-import { type ProxyResponse, proxyResponse } from "../upstream/proxy_response.ts";
-import type { CodecError, DownstreamRequest } from "./downstream_request.ts";
-import { reasonPhrase } from "./http1_codec.ts";
-import { type AccessLogConfig, openLogSinks, parseAccessLogs } from "./access_log_config.ts";
-import type { AccessLogFiles } from "./access_log_file.ts";
-import { type LogCtx, RequestLogger } from "./request_logger.ts";
-import type { DownstreamConn } from "./http_listener.ts";
+import { type ProxyResponse, proxyResponse } from "../http/proxy_response.ts";
+import type { CodecError, DownstreamRequest } from "../http/downstream_request.ts";
+import { reasonPhrase } from "../http/http1_codec.ts";
+import {
+  type AccessLogConfig,
+  openLogSinks,
+  parseAccessLogs,
+} from "../access_log/access_log_config.ts";
+import type { AccessLogFiles } from "../access_log/access_log_file.ts";
+import { type LogCtx, RequestLogger } from "../access_log/request_logger.ts";
+import type { DownstreamConn } from "../http/downstream_request.ts";
 import {
   type Errors,
   fail,
@@ -32,13 +36,22 @@ import {
   isObject,
   typeName,
   unwrap,
-} from "./config_values.ts";
-import { healthCheck, type HealthCheckFilter, parseHealthCheck } from "./health_check_filter.ts";
+} from "../config/config_values.ts";
+import {
+  healthCheck,
+  type HealthCheckFilter,
+  parseHealthCheck,
+} from "../filters/health_check_filter.ts";
 import type { ProxyHooks } from "./hooks.ts";
-import { beginTap, parseTapFilter, type TapFilterConfig } from "./tap_filter.ts";
-import { isLoopback, upstreamHeaders } from "./request_headers.ts";
-import { pickWeighted } from "./route_action.ts";
-import { parseRouteConfig, type Route, type RouteConfig, selectRoute } from "./route_config.ts";
+import { beginTap, parseTapFilter, type TapFilterConfig } from "../filters/tap_filter.ts";
+import { isLoopback, upstreamHeaders } from "../http/request_headers.ts";
+import { pickWeighted } from "../router/route_action.ts";
+import {
+  parseRouteConfig,
+  type Route,
+  type RouteConfig,
+  selectRoute,
+} from "../router/route_config.ts";
 
 /** A parsed `http_connection_manager`. */
 export interface HcmConfig {

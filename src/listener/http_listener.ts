@@ -16,15 +16,9 @@
  * @module
  */
 import type { Counter, Gauge } from "../stats/types.ts";
-import { toResponse } from "../upstream/proxy_response.ts";
-import { fromRequest } from "./downstream_request.ts";
+import { toResponse } from "../http/proxy_response.ts";
+import { type DownstreamConn, fromRequest } from "../http/downstream_request.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
-
-/** The addresses of one downstream connection, shared by all its requests. */
-export interface DownstreamConn {
-  remoteAddr: Deno.NetAddr;
-  localAddr: Deno.NetAddr;
-}
 
 /** Handles one request of a connection. */
 export type ConnHandler = RequestHandler;

@@ -16,7 +16,7 @@
  * @module
  */
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
-import type { TrafficDirection } from "../server/context.ts";
+import type { TrafficDirection } from "./types.ts";
 import {
   type Errors,
   fail,
@@ -24,7 +24,7 @@ import {
   filterKind,
   isObject,
   typeName,
-} from "./config_values.ts";
+} from "../config/config_values.ts";
 import { type HcmConfig, parseHcm } from "./http_connection_manager.ts";
 import { parseTcpProxy, type TcpProxyConfig } from "./tcp_proxy.ts";
 

@@ -18,11 +18,11 @@
  */
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { ConfigLoadError } from "../config/errors.ts";
-import type { ListenerManagerView, ListenerView, TrafficDirection } from "../server/context.ts";
+import type { ListenerManagerView, ListenerView, TrafficDirection } from "./types.ts";
 import type { Counter, Gauge, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { localAddress, type ProxyHooks } from "./hooks.ts";
-import { AccessLogFiles } from "./access_log_file.ts";
+import { AccessLogFiles } from "../access_log/access_log_file.ts";
 import { HttpConnectionManager } from "./http_connection_manager.ts";
 import { HttpListener } from "./http_listener.ts";
 import type { ListenerSpec } from "./listener_config.ts";

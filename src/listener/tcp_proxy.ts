@@ -15,11 +15,15 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { Counter, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { openTransport, type Transport } from "../upstream/transport.ts";
-import { type AccessLogConfig, openLogSinks, parseAccessLogs } from "./access_log_config.ts";
-import type { AccessLogFiles } from "./access_log_file.ts";
-import type { LogRecord } from "./access_log_format.ts";
-import type { LogSink } from "./request_logger.ts";
-import { type Errors, fail } from "./config_values.ts";
+import {
+  type AccessLogConfig,
+  openLogSinks,
+  parseAccessLogs,
+} from "../access_log/access_log_config.ts";
+import type { AccessLogFiles } from "../access_log/access_log_file.ts";
+import type { LogRecord } from "../access_log/access_log_format.ts";
+import type { LogSink } from "../access_log/request_logger.ts";
+import { type Errors, fail } from "../config/config_values.ts";
 
 /** A parsed `tcp_proxy`. */
 export interface TcpProxyConfig {

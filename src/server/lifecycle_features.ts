@@ -15,7 +15,7 @@
  * @module
  */
 import type { Feature } from "../../spec/rule.ts";
-import type { Options } from "../cli/options.ts";
+import type { Options } from "../config/options.ts";
 import type { Bootstrap } from "../config/bootstrap_types.ts";
 import { canonicalFilterName } from "../config/filter_names.ts";
 

@@ -15,7 +15,7 @@
  */
 import { LOG_FLAGS } from "../../spec/cli/log_format.ts";
 import type { Variant } from "../../spec/rule.ts";
-import { libc } from "../cli/libc.ts";
+import { libc } from "../platform/libc.ts";
 
 /** One log event. */
 export interface LogRecord {

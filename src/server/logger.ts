@@ -8,103 +8,22 @@
  * @example
  * ```ts
  * import { createLogging } from "./logger.ts";
- * import { parseArgs } from "../cli/args.ts";
+ * import { parseArgs } from "../config/args.ts";
  * const logging = createLogging(parseArgs(["-c", "x.yaml", "-l", "debug"]));
  * logging.log("main", "info", "starting");
  * ```
  * @module
  */
 import type { LoggingView } from "./context.ts";
-import type { Options } from "../cli/options.ts";
+import type { Options } from "../config/options.ts";
+import {
+  COMPONENT_NAMES,
+  isLevelName,
+  LOG_LEVELS,
+  type LogLevel,
+  normaliseLevel,
+} from "../config/log_levels.ts";
 import { type CompiledLogFormat, compileLogFormat, type LogRecord } from "./log_format.ts";
-
-/** Level names in spdlog order; `warn` is accepted as an alias of `warning`. */
-export const LOG_LEVELS = [
-  "trace",
-  "debug",
-  "info",
-  "warning",
-  "error",
-  "critical",
-  "off",
-] as const;
-
-/** A level name. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** Envoy's component logger names (`ALL_LOGGER_IDS`, about 1.16), in registry order. */
-export const COMPONENT_NAMES: readonly string[] = [
-  "admin",
-  "aws",
-  "assert",
-  "backtrace",
-  "client",
-  "config",
-  "connection",
-  "conn_handler",
-  "decompression",
-  "dubbo",
-  "file",
-  "filter",
-  "forward_proxy",
-  "grpc",
-  "hc",
-  "health_checker",
-  "http",
-  "http2",
-  "hystrix",
-  "init",
-  "io",
-  "jwt",
-  "kafka",
-  "lua",
-  "main",
-  "misc",
-  "mongo",
-  "quic",
-  "quic_stream",
-  "pool",
-  "rbac",
-  "redis",
-  "router",
-  "runtime",
-  "stats",
-  "secret",
-  "tap",
-  "testing",
-  "thrift",
-  "tracing",
-  "upstream",
-  "udp",
-  "wasm",
-]; // deno-fmt-ignore
-
-/**
- * True for a level name or the `warn` alias (exact, case-sensitive).
- *
- * @example
- * ```ts
- * isLevelName("warn"); // true
- * isLevelName("WARN"); // false
- * ```
- */
-export function isLevelName(s: string): boolean {
-  return s === "warn" || (LOG_LEVELS as readonly string[]).includes(s);
-}
-
-/**
- * The level a name stands for (`warn` → `warning`); throws on an unknown name.
- *
- * @example
- * ```ts
- * normaliseLevel("warn"); // "warning"
- * ```
- */
-export function normaliseLevel(s: string): LogLevel {
-  if (s === "warn") return "warning";
-  if (!(LOG_LEVELS as readonly string[]).includes(s)) throw new Error(`invalid log level '${s}'`);
-  return s as LogLevel;
-}
 
 const rank = (l: string) => (LOG_LEVELS as readonly string[]).indexOf(l);
 
@@ -258,7 +177,7 @@ export interface LoggingSettings {
  *
  * @example
  * ```ts
- * import { parseArgs } from "../cli/args.ts";
+ * import { parseArgs } from "../config/args.ts";
  * const logging = createLogging(parseArgs(["--config-yaml", "{}", "-l", "debug"]));
  * logging.log("upstream", "debug", "hello");
  * logging.close();

@@ -1,13 +1,7 @@
 import assert from "node:assert/strict";
-import { parseArgs } from "../cli/args.ts";
-import {
-  COMPONENT_NAMES,
-  createLogging,
-  FILE_FLUSH_SIZE,
-  FileSink,
-  isLevelName,
-  type LogSink,
-} from "./logger.ts";
+import { parseArgs } from "../config/args.ts";
+import { COMPONENT_NAMES, isLevelName } from "../config/log_levels.ts";
+import { createLogging, FILE_FLUSH_SIZE, FileSink, type LogSink } from "./logger.ts";
 
 function memorySink(): LogSink & { lines: string[]; reopened: number } {
   const sink = {
@@ -203,7 +197,7 @@ Deno.test("cli.options.file-flush-interval-msec: buffered lines are written when
   try {
     const path = `${dir}/proxy.log`;
     const logger = new URL("./logger.ts", import.meta.url).href;
-    const args = new URL("../cli/args.ts", import.meta.url).href;
+    const args = new URL("../config/args.ts", import.meta.url).href;
     const code = `import { createLogging } from "${logger}";
 import { parseArgs } from "${args}";
 const l = createLogging(parseArgs(["--log-path", ${JSON.stringify(path)}, "--log-format", "%v"]));

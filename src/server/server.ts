@@ -1,6 +1,7 @@
 /**
- * The composition root: builds the stats store, the logger, the runtime, the cluster manager,
- * the listener manager and the admin listener, runs the server state (PRE_INITIALIZING →
+ * The server: builds the stats store, the logger, the runtime, the cluster manager, the listener
+ * manager and (through the {@linkcode AdminPlugin} the layer above passes in) the admin listener,
+ * runs the server state (PRE_INITIALIZING →
  * INITIALIZING → LIVE, DRAINING while health checks are failed or during shutdown), refreshes the
  * `server.*` stats on every stats flush, and shuts down cleanly on `/quitquitquit`, SIGTERM or
  * SIGINT (exit 0). SIGUSR1 reopens the logs. The PID is logged at start-up, so operators signal
@@ -15,7 +16,8 @@
  * @example
  * ```ts ignore
  * import { startServer } from "./server.ts";
- * const running = await startServer(options, bootstrap);
+ * import { ADMIN } from "../admin/mod.ts";
+ * const running = await startServer(options, bootstrap, { admin: ADMIN });
  * console.log(running.adminAddress);
  * await running.shutdown();
  * Deno.exit(await running.finished);
@@ -23,37 +25,27 @@
  * @module
  */
 import type { Feature } from "../../spec/rule.ts";
-import type { Options } from "../cli/options.ts";
+import type { Options } from "../config/options.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
 import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
 import { validateClusters } from "../config/validate_cluster.ts";
-import { hotRestartVersion, versionString } from "../cli/version.ts";
-import { allowsUnknownStaticFields } from "../cli/args.ts";
+import { hotRestartVersion, versionString } from "./version.ts";
+import { allowsUnknownStaticFields } from "../config/args.ts";
 import { Store } from "../stats/store.ts";
-import { startFlushTimer } from "../stats/flush_timer.ts";
-import { attachServerStats } from "../stats/server_stats.ts";
+import { startFlushTimer } from "./flush_timer.ts";
+import { attachServerStats } from "./server_stats.ts";
 import { ClusterManager } from "../upstream/cluster_manager.ts";
 import { createLogging, type Logging } from "./logger.ts";
-import type {
-  ClusterManagerView,
-  ListenerManagerView,
-  RuntimeView,
-  ServerContext,
-  ServerState,
-} from "./context.ts";
+import type { RuntimeView, ServerContext, ServerState } from "./context.ts";
+import type { ClusterManagerView } from "../upstream/types.ts";
+import type { ListenerManagerView } from "../listener/types.ts";
 import { LayeredRuntime, RuntimeConfigError } from "./runtime.ts";
 import { ServerStateMachine } from "./state.ts";
 import { type InitManager, InitManagers } from "./init_manager.ts";
 import { denoVersionWarning, Signals } from "./lifecycle.ts";
 import { detectFeatures } from "./lifecycle_features.ts";
 import { ListenerManager } from "../listener/listener_manager.ts";
-import { createAdminRouter } from "../admin/router.ts";
-import { ADMIN_HANDLERS } from "../admin/handlers.ts";
-import { type AdminListener, startAdminListener } from "../admin/admin_listener.ts";
-import { closeHystrixStreams, hystrixFlush } from "../admin/hystrix_handler.ts";
-import { detachTap } from "../admin/tap_handler.ts";
-import { stopProfilers } from "../admin/profiling_handler.ts";
-import { collectCertificates, daysUntil, firstCertExpiry } from "../admin/certs.ts";
+import { collectCertificates, daysUntil, firstCertExpiry } from "./certs.ts";
 
 /** A running server. */
 export interface RunningServer {
@@ -64,6 +56,23 @@ export interface RunningServer {
   context: ServerContext;
   /** The admin listener's `ip:port` (or pipe path); null without an admin block. */
   adminAddress: string | null;
+}
+
+/** A bound admin listener, as the server holds it. */
+export interface AdminHandle {
+  /** `ip:port`, or the pipe path. */
+  address: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The admin interface, plugged in from the layer above (`src/admin/mod.ts`): the server knows
+ * nothing of its internals. `start` binds the admin listener for `server` (null when the
+ * bootstrap has no admin block) and registers its own shutdown work with
+ * {@linkcode ServerContext.onShutdown}.
+ */
+export interface AdminPlugin {
+  start(server: ServerContext): Promise<AdminHandle | null>;
 }
 
 /** Settings of {@linkcode startServer} beyond the command line (embedding, tests). */
@@ -79,6 +88,8 @@ export interface StartSettings {
    * must wait for (`manager.add("name")` returns a target; call its `ready()` when done).
    */
   onInit?: (server: InitManager) => void;
+  /** The admin interface; without it no admin listener is bound. */
+  admin?: AdminPlugin;
 }
 
 class Server implements ServerContext {
@@ -90,6 +101,7 @@ class Server implements ServerContext {
   clusters!: ClusterManagerView;
   listeners!: ListenerManagerView;
   shutdown: () => Promise<void> = () => Promise.resolve();
+  readonly shutdownWork: Array<() => void | Promise<void>> = [];
 
   constructor(
     readonly options: Options,
@@ -106,6 +118,10 @@ class Server implements ServerContext {
 
   state(): ServerState {
     return this.machine.state(this.healthCheckFailed);
+  }
+
+  onShutdown(work: () => void | Promise<void>): void {
+    this.shutdownWork.push(work);
   }
 
   async reopenLogs(): Promise<void> {
@@ -228,10 +244,9 @@ export async function startServer(
     );
     settings.onInit?.(serverInit);
 
-    const route = createAdminRouter(server, { handlers: ADMIN_HANDLERS });
-    let admin: AdminListener | null;
+    let admin: AdminHandle | null = null;
     try {
-      admin = await startAdminListener(bootstrap.admin, route, options.admin_address_path);
+      admin = await settings.admin?.start(server) ?? null;
     } catch (e) {
       throw configError(e, "admin.address");
     }
@@ -274,10 +289,6 @@ export async function startServer(
         : daysUntil(certExpiry, Date.now()),
       version: server.version,
     }));
-    // After the flush has closed the histogram intervals.
-    const detachHystrix = store.onFlush(() =>
-      queueMicrotask(() => hystrixFlush(server, flush.intervalMs))
-    );
 
     let resolveFinished!: (code: number) => void;
     const finished = new Promise<number>((r) => resolveFinished = r);
@@ -297,11 +308,8 @@ export async function startServer(
       stopping ??= (async () => {
         machine.startDraining();
         signals.stop();
-        detachHystrix();
         detachStats();
-        closeHystrixStreams(server);
-        detachTap(server);
-        await stopProfilers(server);
+        for (const work of server.shutdownWork.reverse()) await work();
         await undo();
         log("info", "shutdown complete");
         if (!settings.logging) logging.close();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SERVER_STATE_NUMBERS } from "../stats/server_stats.ts";
+import { SERVER_STATE_NUMBERS } from "./server_stats.ts";
 import { InitManagers } from "./init_manager.ts";
 import { ServerStateMachine } from "./state.ts";
 

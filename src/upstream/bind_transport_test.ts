@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { libc } from "../cli/libc.ts";
+import { libc } from "../platform/libc.ts";
 import { socketDescriptor, tcpOption } from "./tcp_keepalive.ts";
 import { bindOptions, ConnectError, openTransport, type Transport } from "./transport.ts";
 

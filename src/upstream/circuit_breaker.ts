@@ -18,7 +18,7 @@
  * @module
  */
 import type { Gauge, Scope } from "../stats/types.ts";
-import type { Thresholds } from "../server/context.ts";
+import type { Thresholds } from "../config/effective_cluster.ts";
 
 /** One limited resource and its "open" gauge. */
 export class Resource {

@@ -11,7 +11,8 @@
  */
 import type { EffectiveCluster, EffectiveHost } from "../config/effective_cluster.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import type { ClusterView, Thresholds } from "../server/context.ts";
+import type { ClusterView } from "./types.ts";
+import type { Thresholds } from "../config/effective_cluster.ts";
 import type { Scope } from "../stats/types.ts";
 import { CircuitBreaker } from "./circuit_breaker.ts";
 import { ClusterStats } from "./cluster_stats.ts";
@@ -19,11 +20,11 @@ import { Host, hostPort } from "./host.ts";
 import { Http1Pool } from "./http1_pool.ts";
 import { Http2Pool } from "./http2_pool.ts";
 import { createLoadBalancer, type LoadBalancer } from "./lb/load_balancer.ts";
-import { localReply, NO_HEALTHY_UPSTREAM, resetBody } from "./local_reply.ts";
+import { localReply, NO_HEALTHY_UPSTREAM, resetBody } from "../http/local_reply.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import { forwardHttp1 } from "./forward_http1.ts";
 import { forwardHttp2 } from "./forward_http2.ts";
-import type { ProxyResponse } from "./proxy_response.ts";
+import type { ProxyResponse } from "../http/proxy_response.ts";
 import { DeadlineQueue } from "./deadline_queue.ts";
 
 /** Per-host pools, one per priority. */

@@ -18,7 +18,7 @@
 import { isIP } from "node:net";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
-import type { ClusterManagerView } from "../server/context.ts";
+import type { ClusterManagerView } from "./types.ts";
 import type { Scope } from "../stats/types.ts";
 import { Cluster } from "./cluster.ts";
 import { LB_FACTORIES, UnsupportedLbPolicyError } from "./lb/load_balancer.ts";

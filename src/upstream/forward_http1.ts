@@ -13,11 +13,11 @@ import type { Cluster } from "./cluster.ts";
 import type { Host } from "./host.ts";
 import { EofError, type Http1Connection, ProtocolError } from "./http1_connection.ts";
 import { type AcquireHandle, type Http1Pool, OverflowError } from "./http1_pool.ts";
-import { localReply, resetBody, type ResetReason, UPSTREAM_TIMEOUT } from "./local_reply.ts";
+import { localReply, resetBody, type ResetReason, UPSTREAM_TIMEOUT } from "../http/local_reply.ts";
 import { headText, type UpstreamRequest } from "./upstream_request.ts";
-import { buildResponseHeaders } from "./response_headers.ts";
+import { buildResponseHeaders } from "../http/response_headers.ts";
 import type { Deadline } from "./deadline_queue.ts";
-import type { ProxyResponse } from "./proxy_response.ts";
+import type { ProxyResponse } from "../http/proxy_response.ts";
 
 const CRLF = new Uint8Array([13, 10]);
 const encoder = new TextEncoder();

@@ -14,8 +14,8 @@ import type { Host } from "./host.ts";
 import { Exchange } from "./forward_http1.ts";
 import { ConnectError } from "./transport.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
-import { buildResponseHeaders } from "./response_headers.ts";
-import type { ProxyResponse } from "./proxy_response.ts";
+import { buildResponseHeaders } from "../http/response_headers.ts";
+import type { ProxyResponse } from "../http/proxy_response.ts";
 
 /** Forwards `r` to `host` over HTTP/2. Never rejects. */
 export async function forwardHttp2(

@@ -14,7 +14,7 @@
  * @module
  */
 import type { EffectiveHost } from "../config/effective_cluster.ts";
-import type { HealthFlags, HostStats, HostView } from "../server/context.ts";
+import type { HealthFlags, HostStats, HostView } from "./types.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { newHostStats } from "./host_stats.ts";
 import { fieldRow } from "../config/nested_schema.ts";

@@ -12,7 +12,7 @@
  * @module
  */
 import type { Counter, Gauge } from "../stats/types.ts";
-import type { HostStats } from "../server/context.ts";
+import type { HostStats } from "./types.ts";
 
 /** A counter that lives outside the store. */
 export class HostCounter implements Counter {

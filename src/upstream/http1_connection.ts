@@ -15,8 +15,8 @@
  * @module
  */
 import type { Transport } from "./transport.ts";
-import { decodeHead, encodeHead, encodeHeadInto } from "./upstream_request.ts";
-import { lowerName } from "./header_map.ts";
+import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
+import { lowerName } from "../http/header_map.ts";
 
 /** Size of the per-connection buffer request heads are encoded into (larger heads allocate). */
 const HEAD_BUF = 8192;

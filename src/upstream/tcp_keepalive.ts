@@ -18,7 +18,7 @@
  * ```
  * @module
  */
-import { libc } from "../cli/libc.ts";
+import { libc } from "../platform/libc.ts";
 
 /** The keepalive settings of a cluster (seconds, seconds, count). */
 export interface TcpKeepalive {

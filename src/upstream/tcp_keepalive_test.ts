@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { libc } from "../cli/libc.ts";
+import { libc } from "../platform/libc.ts";
 import { applyTcpKeepalive, socketDescriptor, tcpOption } from "./tcp_keepalive.ts";
 
 const usable = Deno.build.os === "linux" && libc() !== null;

@@ -12,7 +12,7 @@
  */
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
-import { type ProxyResponse, toResponse } from "./proxy_response.ts";
+import { type ProxyResponse, toResponse } from "../http/proxy_response.ts";
 
 /** A STATIC round-robin cluster over `hosts`, with `over` applied on top. */
 export function testCluster(

@@ -40,45 +40,9 @@ export interface UpstreamRequest {
   upstream?: { readonly address: string; readonly port: number } | null;
 }
 
-const encoder = new TextEncoder();
-// deno-lint-ignore no-control-regex
-const NON_ASCII = /[^\x00-\x7f]/;
-
-const latin1 = new TextDecoder("latin1");
-
-/**
- * Decodes `b[from, to)` as a header block, one character per byte (TextDecoder's "latin1" is
- * windows-1252, which maps 0x80-0x9f elsewhere: those blocks are decoded byte by byte).
- */
-export function decodeHead(b: Uint8Array, from: number, to: number): string {
-  const s = latin1.decode(b.subarray(from, to));
-  if (!NON_ASCII.test(s)) return s;
-  let out = "";
-  for (let i = from; i < to; i++) out += String.fromCharCode(b[i]);
-  return out;
-}
-
-/** Encodes a header block as bytes, one byte per character (headers are Latin-1). */
-export function encodeHead(s: string): Uint8Array {
-  if (!NON_ASCII.test(s)) return encoder.encode(s);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
-  return out;
-}
-
-/**
- * Encodes a header block into `into` when it fits and is all ASCII (the usual case: no
- * allocation); the number of bytes written, or -1 (then use {@linkcode encodeHead}).
- */
-export function encodeHeadInto(s: string, into: Uint8Array): number {
-  if (s.length > into.length) return -1;
-  const r = encoder.encodeInto(s, into);
-  return r.read === s.length && r.written === s.length ? r.written : -1;
-}
-
 /**
  * The HTTP/1.1 request line and headers of `r`, ending with the empty line, as text (one
- * character per byte; {@linkcode encodeHead} makes the bytes).
+ * character per byte; `encodeHead` of `src/http/head_bytes.ts` makes the bytes).
  */
 export function headText(r: UpstreamRequest): string {
   let h = r.method + " " + r.path + " HTTP/1.1\r\nhost: " + r.authority + "\r\n";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { decodeHead, encodeHead, headText, type UpstreamRequest } from "./upstream_request.ts";
+import { decodeHead, encodeHead } from "../http/head_bytes.ts";
+import { headText, type UpstreamRequest } from "./upstream_request.ts";
 
 Deno.test("upstream head codec: bytes 0x80-0xff survive a decode and encode unchanged", () => {
   const bytes = new Uint8Array(256);

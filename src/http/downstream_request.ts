@@ -1,0 +1,127 @@
+/**
+ * A request as the connection manager sees it, whichever codec decoded it: our HTTP/1.1 codec
+ * (`http1_codec.ts`) builds it directly from the bytes; requests that arrive through Deno's HTTP
+ * server (HTTP/2) are converted with {@linkcode fromRequest}. It is also what route matchers see
+ * (it is a {@linkcode MatchInput}).
+ *
+ * A codec that found the request malformed still hands it over, with `error` set, so the
+ * connection manager answers it as a local reply (counted and logged, flag `DPE`).
+ *
+ * @example
+ * ```ts
+ * import { fromRequest } from "./downstream_request.ts";
+ * const r = fromRequest(new Request("http://a.example/p?q", { headers: { host: "a.example" } }));
+ * console.log(r.method, r.path, r.authority, r.h2); // GET /p?q a.example false
+ * ```
+ * @module
+ */
+
+/** What a matcher can look at. */
+export interface MatchInput {
+  /** Path with query. */
+  path: string;
+  method: string;
+  authority: string;
+  scheme: string;
+  headers: Headers;
+}
+
+/** The addresses of one downstream connection, shared by all its requests. */
+export interface DownstreamConn {
+  remoteAddr: Deno.NetAddr;
+  localAddr: Deno.NetAddr;
+}
+
+/** A codec error: the status to answer with and its details (for logs). */
+export interface CodecError {
+  status: 400 | 431;
+  details: string;
+}
+
+/** One downstream request. */
+export interface DownstreamRequest extends MatchInput {
+  /** Request body; null when there is none. */
+  body: ReadableStream<Uint8Array> | null;
+  /** Length of `body`: the content-length, 0 without a body, -1 when chunked. */
+  contentLength: number;
+  /** Arrived over HTTP/2. */
+  h2: boolean;
+  /** Set when the codec found the request malformed; it is then answered, never forwarded. */
+  error: CodecError | null;
+  /** The codec error found in the body while it was read, if any (HTTP/1.1 codec only). */
+  bodyError?: () => CodecError | null;
+}
+
+/**
+ * The value of a `content-length` header: a decimal number, or a comma-separated list of equal
+ * ones (optional spaces around each); -1 when malformed.
+ */
+export function parseContentLength(v: string): number {
+  let value = -1;
+  let cur = -1;
+  let spaceAfter = false;
+  for (let i = 0; i <= v.length; i++) {
+    const c = i === v.length ? 44 : v.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (spaceAfter) return -1;
+      cur = cur < 0 ? c - 48 : cur * 10 + (c - 48);
+      if (cur > Number.MAX_SAFE_INTEGER) return -1;
+    } else if (c === 32 || c === 9) {
+      if (cur >= 0) spaceAfter = true;
+    } else if (c === 44) {
+      if (cur < 0 || (value >= 0 && cur !== value)) return -1;
+      value = cur;
+      cur = -1;
+      spaceAfter = false;
+    } else return -1;
+  }
+  return value;
+}
+
+/**
+ * The body framing of a request from its `content-length` and `transfer-encoding` values:
+ * the length (0 and up), -1 for chunked, or a codec error for both headers, a malformed or
+ * conflicting length, or a transfer coding other than `chunked`.
+ */
+export function requestFraming(cl: string | null, te: string | null): number | CodecError {
+  if (cl !== null) {
+    if (te !== null) return { status: 400, details: "both content-length and transfer-encoding" };
+    const n = parseContentLength(cl);
+    return n < 0 ? { status: 400, details: "invalid content-length" } : n;
+  }
+  if (te === null) return 0;
+  return te.trim().toLowerCase() === "chunked"
+    ? -1
+    : { status: 400, details: "unsupported transfer-encoding" };
+}
+
+/** A Fetch `Request` from Deno's HTTP server as a downstream request. */
+export function fromRequest(req: Request): DownstreamRequest {
+  const h = req.headers;
+  const url = req.url;
+  const a = url.indexOf("://") + 3;
+  const slash = url.indexOf("/", a);
+  const hostHeader = h.get("host");
+  const cl = h.get("content-length");
+  const framing = requestFraming(cl, h.get("transfer-encoding"));
+  const error = typeof framing === "number" ? null : framing;
+  // Without a content-length (HTTP/2 needs none) a body has unknown length.
+  const length = req.body === null
+    ? 0
+    : cl === null
+    ? -1
+    : typeof framing === "number"
+    ? framing
+    : -1;
+  return {
+    method: req.method,
+    path: slash < 0 ? "/" : url.slice(slash),
+    authority: hostHeader ?? url.slice(a, slash < 0 ? url.length : slash),
+    scheme: "http",
+    headers: h,
+    body: req.body,
+    contentLength: length,
+    h2: hostHeader === null,
+    error,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * HTTP/1.1 header blocks as bytes and back, one byte per character (header bytes are Latin-1):
+ * the downstream server and the upstream client read and write heads through these.
+ *
+ * @example
+ * ```ts
+ * import { decodeHead, encodeHead } from "./head_bytes.ts";
+ * const bytes = encodeHead("x-a: \u00e9\r\n");
+ * decodeHead(bytes, 0, bytes.length); // "x-a: \u00e9\r\n"
+ * ```
+ * @module
+ */
+
+const encoder = new TextEncoder();
+// deno-lint-ignore no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+
+const latin1 = new TextDecoder("latin1");
+
+/**
+ * Decodes `b[from, to)` as a header block, one character per byte (TextDecoder's "latin1" is
+ * windows-1252, which maps 0x80-0x9f elsewhere: those blocks are decoded byte by byte).
+ */
+export function decodeHead(b: Uint8Array, from: number, to: number): string {
+  const s = latin1.decode(b.subarray(from, to));
+  if (!NON_ASCII.test(s)) return s;
+  let out = "";
+  for (let i = from; i < to; i++) out += String.fromCharCode(b[i]);
+  return out;
+}
+
+/** Encodes a header block as bytes, one byte per character (headers are Latin-1). */
+export function encodeHead(s: string): Uint8Array {
+  if (!NON_ASCII.test(s)) return encoder.encode(s);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
+  return out;
+}
+
+/**
+ * Encodes a header block into `into` when it fits and is all ASCII (the usual case: no
+ * allocation); the number of bytes written, or -1 (then use {@linkcode encodeHead}).
+ */
+export function encodeHeadInto(s: string, into: Uint8Array): number {
+  if (s.length > into.length) return -1;
+  const r = encoder.encodeInto(s, into);
+  return r.read === s.length && r.written === s.length ? r.written : -1;
+}

@@ -1,0 +1,32 @@
+/**
+ * What the rest of the server (the admin interface above all) may see of the listeners: one view
+ * per listener and the listener manager's controls. `listener_manager.ts` implements them.
+ *
+ * @module
+ */
+import type { JsonObject } from "../config/bootstrap_types.ts";
+
+/** `traffic_direction` of a listener. */
+export type TrafficDirection = "UNSPECIFIED" | "INBOUND" | "OUTBOUND";
+
+/** What the admin interface sees of one listener. */
+export interface ListenerView {
+  name: string;
+  /** The bound address; with port 0 in the configuration, the port the OS chose. */
+  address: string;
+  port: number;
+  direction: TrafficDirection;
+  config: JsonObject;
+  stopped: boolean;
+}
+
+/** The listener manager, as the admin interface sees it. */
+export interface ListenerManagerView {
+  listeners(): readonly ListenerView[];
+  /** Stops listeners (all, or only INBOUND ones); with `graceful`, after the drain period. */
+  drain(opts: { inboundOnly: boolean; graceful: boolean }): Promise<void>;
+  /** Directions whose listeners were stopped: no listener of these may be added or changed. */
+  stoppedDirections(): ReadonlySet<TrafficDirection | "ALL">;
+  /** Reopens every access log file (`/reopen_logs`, SIGUSR1). */
+  reopenAccessLogs(): void;
+}

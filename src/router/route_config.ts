@@ -1,0 +1,219 @@
+/**
+ * An inline `route_config` compiled for matching: virtual hosts chosen by domain (exact, then
+ * `*.suffix`, then `prefix.*`, longest first, then `*`), then the first route whose path and
+ * header conditions hold. Parsing reports every error with its path.
+ *
+ * @example
+ * ```ts
+ * import { parseRouteConfig, selectRoute } from "./route_config.ts";
+ * const rc = parseRouteConfig({ virtual_hosts: [{ name: "a", domains: ["*"],
+ *   routes: [{ match: { prefix: "/" }, route: { cluster: "demo" } }] }] }, "rc", [], new Set(["demo"]))!;
+ * const r = selectRoute(rc, { path: "/x", method: "GET", authority: "h", scheme: "http", headers: new Headers() });
+ * console.log(r?.action.kind); // "cluster"
+ * ```
+ * @module
+ */
+import type { Json } from "../config/bootstrap_types.ts";
+import { type Errors, fail, isObject } from "../config/config_values.ts";
+import { type HeaderMatcher, matchHeaders, parseHeaderMatchers } from "./header_matcher.ts";
+import type { MatchInput } from "../http/downstream_request.ts";
+import { compileRe2 } from "./regex.ts";
+import { parseRouteAction, type RouteAction } from "./route_action.ts";
+
+/** How a route matches the path. */
+export type PathMatch =
+  | { kind: "prefix"; value: string; caseSensitive: boolean }
+  | { kind: "path"; value: string; caseSensitive: boolean }
+  | { kind: "regex"; re: RegExp };
+
+/** One compiled route. */
+export interface Route {
+  name: string;
+  match: PathMatch;
+  headers: HeaderMatcher[];
+  action: RouteAction;
+}
+
+/** One compiled virtual host. */
+export interface VirtualHost {
+  name: string;
+  routes: Route[];
+}
+
+/** A compiled route table. */
+export interface RouteConfig {
+  name: string;
+  exact: Map<string, VirtualHost>;
+  /** `*.x` domains as [suffix, host], longest first. */
+  suffixes: [string, VirtualHost][];
+  /** `x.*` domains as [prefix, host], longest first. */
+  prefixes: [string, VirtualHost][];
+  fallback: VirtualHost | null;
+}
+
+function parseMatch(m: Json | undefined, path: string, errors: Errors): PathMatch | null {
+  if (!isObject(m)) {
+    fail(errors, path, "route needs a match object");
+    return null;
+  }
+  const cs = m.case_sensitive === undefined
+    ? true
+    : (isObject(m.case_sensitive) ? m.case_sensitive.value !== false : m.case_sensitive !== false);
+  const kinds = ["prefix", "path", "safe_regex", "regex"].filter((k) => m[k] !== undefined);
+  if (kinds.length !== 1) {
+    fail(errors, path, "match needs exactly one of prefix, path, safe_regex");
+    return null;
+  }
+  for (const k of Object.keys(m)) {
+    if (!["prefix", "path", "safe_regex", "regex", "case_sensitive", "headers"].includes(k)) {
+      fail(errors, `${path}.${k}`, `route match field ${k} is not supported`);
+    }
+  }
+  if (typeof m.prefix === "string") return { kind: "prefix", value: m.prefix, caseSensitive: cs };
+  if (typeof m.path === "string") return { kind: "path", value: m.path, caseSensitive: cs };
+  const src = isObject(m.safe_regex) ? m.safe_regex.regex : m.regex;
+  const at = isObject(m.safe_regex) ? `${path}.safe_regex.regex` : `${path}.${kinds[0]}`;
+  const re = compileRe2(src, at, errors);
+  return re ? { kind: "regex", re } : null;
+}
+
+function parseVirtualHost(
+  v: Json,
+  path: string,
+  errors: Errors,
+  clusters: ReadonlySet<string> | null,
+): [VirtualHost, string[]] | null {
+  if (!isObject(v)) {
+    fail(errors, path, "virtual host must be an object");
+    return null;
+  }
+  const domains = v.domains;
+  if (
+    !Array.isArray(domains) || domains.length === 0 || domains.some((d) => typeof d !== "string")
+  ) {
+    fail(errors, `${path}.domains`, "virtual host needs a non-empty list of domain strings");
+    return null;
+  }
+  const routes: Route[] = [];
+  const list = v.routes ?? [];
+  if (!Array.isArray(list)) fail(errors, `${path}.routes`, "routes must be a list");
+  else {
+    list.forEach((r, i) => {
+      const at = `${path}.routes[${i}]`;
+      if (!isObject(r)) return fail(errors, at, "route must be an object");
+      const match = parseMatch(r.match, `${at}.match`, errors);
+      const headers = isObject(r.match)
+        ? parseHeaderMatchers(r.match.headers, `${at}.match.headers`, errors)
+        : [];
+      const action = parseRouteAction(r, at, errors, clusters);
+      if (match && action) routes.push({ name: String(r.name ?? ""), match, headers, action });
+    });
+  }
+  return [{ name: String(v.name ?? ""), routes }, domains as string[]];
+}
+
+/** Compiles `route_config`; `clusters` (when given) are the names a route may use. */
+export function parseRouteConfig(
+  rc: Json | undefined,
+  path: string,
+  errors: Errors,
+  clusters: ReadonlySet<string> | null,
+): RouteConfig | null {
+  if (!isObject(rc)) {
+    fail(errors, path, "route_config must be an object");
+    return null;
+  }
+  const out: RouteConfig = {
+    name: String(rc.name ?? ""),
+    exact: new Map(),
+    suffixes: [],
+    prefixes: [],
+    fallback: null,
+  };
+  const seen = new Set<string>();
+  const vhs = rc.virtual_hosts ?? [];
+  if (!Array.isArray(vhs)) {
+    fail(errors, `${path}.virtual_hosts`, "virtual_hosts must be a list");
+    return null;
+  }
+  vhs.forEach((v, i) => {
+    const at = `${path}.virtual_hosts[${i}]`;
+    const parsed = parseVirtualHost(v, at, errors, clusters);
+    if (!parsed) return;
+    const [vh, domains] = parsed;
+    for (const d0 of domains) {
+      const d = d0.toLowerCase();
+      if (seen.has(d)) {
+        fail(errors, `${at}.domains`, `domain "${d0}" is used by more than one virtual host`);
+        continue;
+      }
+      seen.add(d);
+      if (d === "*") out.fallback = vh;
+      else if (d.startsWith("*")) out.suffixes.push([d.slice(1), vh]);
+      else if (d.endsWith("*")) out.prefixes.push([d.slice(0, -1), vh]);
+      else out.exact.set(d, vh);
+    }
+  });
+  out.suffixes.sort((a, b) => b[0].length - a[0].length);
+  out.prefixes.sort((a, b) => b[0].length - a[0].length);
+  return out;
+}
+
+function findHost(rc: RouteConfig, host: string): VirtualHost | null {
+  const e = rc.exact.get(host);
+  if (e) return e;
+  for (const [s, vh] of rc.suffixes) if (host.length > s.length && host.endsWith(s)) return vh;
+  for (const [p, vh] of rc.prefixes) if (host.length > p.length && host.startsWith(p)) return vh;
+  return null;
+}
+
+/**
+ * The virtual host for an authority: an exact domain with the port, then every kind of domain
+ * against the host without its port, then wildcards against host and port, then `*`.
+ */
+export function selectVirtualHost(rc: RouteConfig, authority: string): VirtualHost | null {
+  const host = authority.toLowerCase();
+  const e = rc.exact.get(host);
+  if (e) return e;
+  const colon = host.lastIndexOf(":");
+  if (colon > 0 && host.indexOf("]") < colon && /^\d+$/.test(host.slice(colon + 1))) {
+    const vh = findHost(rc, host.slice(0, colon));
+    if (vh) return vh;
+  }
+  return findHost(rc, host) ?? rc.fallback;
+}
+
+function pathOnly(p: string): string {
+  const q = p.indexOf("?");
+  return q < 0 ? p : p.slice(0, q);
+}
+
+function matchesPath(m: PathMatch, path: string): boolean {
+  switch (m.kind) {
+    case "prefix":
+      return m.caseSensitive
+        ? path.startsWith(m.value)
+        : path.toLowerCase().startsWith(m.value.toLowerCase());
+    case "path": {
+      const p = pathOnly(path);
+      return m.caseSensitive ? p === m.value : p.toLowerCase() === m.value.toLowerCase();
+    }
+    default:
+      return m.re.test(pathOnly(path));
+  }
+}
+
+/** The first route of the matching virtual host that matches `r`, or `null` (404 `NR`). */
+export function selectRoute(rc: RouteConfig, r: MatchInput): Route | null {
+  const vh = selectVirtualHost(rc, r.authority);
+  if (!vh) return null;
+  for (const route of vh.routes) {
+    if (
+      matchesPath(route.match, r.path) &&
+      (route.headers.length === 0 || matchHeaders(route.headers, r))
+    ) {
+      return route;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,85 @@
+/**
+ * The stats flush timer: every `stats_flush_interval` (bootstrap; default 5 s) the store
+ * flushes (server stats refresh, histogram intervals close). The server starts it and stops it
+ * at shutdown.
+ *
+ * @example
+ * ```ts
+ * import { Store } from "../stats/store.ts";
+ * import { startFlushTimer } from "./flush_timer.ts";
+ * const timer = startFlushTimer(new Store(), { stats_flush_interval: "10s" });
+ * timer.intervalMs; // 10000
+ * timer.stop();
+ * ```
+ * @module
+ */
+import type { Bootstrap } from "../config/bootstrap_types.ts";
+import { ConfigLoadError } from "../config/errors.ts";
+import { parseDuration } from "../config/values.ts";
+import type { Store } from "../stats/store.ts";
+import { LIMITS } from "../../spec/limits.ts";
+
+/** The flush interval when the bootstrap sets none, in milliseconds (`limits.stats-flush-interval`). */
+export const DEFAULT_FLUSH_INTERVAL_MS: number = (() => {
+  const row = LIMITS.find((r) => r.id === "limits.stats-flush-interval") as
+    | { value?: { default?: unknown; unit?: string } }
+    | undefined;
+  const v = row?.value;
+  if (typeof v?.default !== "number" || v.unit !== "ms") {
+    throw new Error("spec row limits.stats-flush-interval has no default in ms");
+  }
+  return v.default;
+})();
+
+/** A running flush timer. */
+export interface FlushTimer {
+  readonly intervalMs: number;
+  stop(): void;
+}
+
+/**
+ * The flush interval of a bootstrap in milliseconds; throws a {@linkcode ConfigLoadError}
+ * naming `stats_flush_interval` when it is not a positive duration.
+ *
+ * @example
+ * ```ts
+ * import { flushIntervalMs } from "./flush_timer.ts";
+ * flushIntervalMs({ stats_flush_interval: "0.5s" }); // 500
+ * flushIntervalMs({}); // 5000
+ * ```
+ */
+export function flushIntervalMs(bootstrap: Pick<Bootstrap, "stats_flush_interval">): number {
+  const raw = bootstrap.stats_flush_interval;
+  if (raw === undefined || raw === null) return DEFAULT_FLUSH_INTERVAL_MS;
+  const parsed = parseDuration(raw);
+  const error = !parsed.ok
+    ? parsed.error
+    : parsed.value < 1
+    ? `must be at least 1ms, got ${JSON.stringify(raw)}`
+    : undefined;
+  if (error !== undefined || !parsed.ok) {
+    throw new ConfigLoadError([{ path: "stats_flush_interval", rule: "", message: error! }]);
+  }
+  return parsed.value;
+}
+
+/**
+ * Starts flushing `store` every `stats_flush_interval`; the timer does not keep Deno alive.
+ *
+ * @example
+ * ```ts
+ * import { Store } from "../stats/store.ts";
+ * import { startFlushTimer } from "./flush_timer.ts";
+ * const timer = startFlushTimer(new Store(), {});
+ * timer.stop();
+ * ```
+ */
+export function startFlushTimer(
+  store: Store,
+  bootstrap: Pick<Bootstrap, "stats_flush_interval">,
+): FlushTimer {
+  const intervalMs = flushIntervalMs(bootstrap);
+  const id = setInterval(() => store.flush(), intervalMs);
+  Deno.unrefTimer(id);
+  return { intervalMs, stop: () => clearInterval(id) };
+}

@@ -1,0 +1,124 @@
+/**
+ * Build facts for `--version`, `/server_info`'s `version` and `--hot-restart-version`.
+ *
+ * The version string has Envoy's five slash-separated parts:
+ * `<git revision>/<release>/<Clean|Modified>/<RELEASE|DEBUG>/<TLS library>`. The revision and tree
+ * status come from git when the code runs from a checkout (40 zeros and `Clean` otherwise); the
+ * release is deno.json's `version`, with `-dev` unless a tag `v<version>` or `<version>` points at
+ * the revision; the build mode is `DEBUG` when the environment variable `PROXYSPEC_DEBUG` is set;
+ * the TLS library is Deno's, `rustls`. Computed once, on first use.
+ *
+ * @example
+ * ```ts
+ * import { versionString } from "./version.ts";
+ * versionString(); // "3f2c.../0.1.0-dev/Modified/RELEASE/rustls"
+ * ```
+ * @module
+ */
+import denoJson from "../../deno.json" with { type: "json" };
+import type { Options } from "../config/options.ts";
+
+/** The TLS library of Deno's `Deno.connectTls` and `Deno.listenTls`. */
+export const TLS_LIBRARY = "rustls";
+
+/** The environment variable that turns the build mode into `DEBUG`. */
+export const DEBUG_ENV = "PROXYSPEC_DEBUG";
+
+/** Major number of the hot restart protocol: bump it when messages between processes change. */
+export const HOT_RESTART_MAJOR = 1;
+
+/**
+ * The layout of the shared state a new process takes over in a hot restart (bytes per field).
+ * Its total size is the second part of the hot restart version, as Envoy uses
+ * `sizeof(SharedMemory)`: changing the layout changes the version.
+ */
+export const HOT_RESTART_LAYOUT = {
+  version: 8,
+  size: 8,
+  flags: 8,
+  log_lock: 4,
+  access_log_lock: 4,
+  stats_block_offset: 8,
+  stats_block_size: 8,
+  drain_deadline_ms: 8,
+  parent_pid: 4,
+  epoch: 4,
+} as const;
+
+let cached: string | undefined;
+
+function git(args: string[], cwd: string): string | null {
+  try {
+    const out = new Deno.Command("git", { args, cwd, stdout: "piped", stderr: "null" })
+      .outputSync();
+    return out.success ? new TextDecoder().decode(out.stdout) : null;
+  } catch {
+    return null; // no git, no permission, or not a checkout
+  }
+}
+
+function envSet(name: string): boolean {
+  try {
+    return (Deno.env.get(name) ?? "") !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The five-part version string (computed once).
+ *
+ * @example
+ * ```ts
+ * versionString().split("/").length; // 5
+ * ```
+ */
+export function versionString(): string {
+  if (cached !== undefined) return cached;
+  const root = new URL("../../", import.meta.url);
+  const release = String(denoJson.version);
+  let revision = "0".repeat(40);
+  let status = "Clean";
+  let tagged = false;
+  if (root.protocol === "file:") {
+    const dir = root.pathname;
+    const head = git(["rev-parse", "HEAD"], dir)?.trim();
+    if (head && /^[0-9a-f]{40}$/.test(head)) {
+      revision = head;
+      status = (git(["status", "--porcelain"], dir) ?? "").trim() === "" ? "Clean" : "Modified";
+      const tags = (git(["tag", "--points-at", "HEAD"], dir) ?? "").split("\n");
+      tagged = tags.includes(`v${release}`) || tags.includes(release);
+    }
+  }
+  const number = tagged || release.includes("-") ? release : `${release}-dev`;
+  const mode = envSet(DEBUG_ENV) ? "DEBUG" : "RELEASE";
+  cached = `${revision}/${number}/${status}/${mode}/${TLS_LIBRARY}`;
+  return cached;
+}
+
+/**
+ * `--version` output: `\n<argv0>  version: <version>\n\n`.
+ *
+ * @example
+ * ```ts
+ * versionOutput("proxy"); // "\nproxy  version: <40 hex>/0.1.0-dev/Clean/RELEASE/rustls\n\n"
+ * ```
+ */
+export function versionOutput(argv0 = "proxy"): string {
+  return `\n${argv0}  version: ${versionString()}\n\n`;
+}
+
+/**
+ * The hot restart compatibility version: `disabled` with `--disable-hot-restart`, otherwise
+ * `<major>.<layout size>` (an opaque string; equal strings mean a new binary can take over).
+ *
+ * @example
+ * ```ts
+ * hotRestartVersion({ disable_hot_restart: true }); // "disabled"
+ * ```
+ */
+export function hotRestartVersion(options: Pick<Options, "disable_hot_restart">): string {
+  if (options.disable_hot_restart) return "disabled";
+  const size = Object.values(HOT_RESTART_LAYOUT).reduce((a, b) => a + b, 0);
+  return `${HOT_RESTART_MAJOR}.${size}`;
+}
