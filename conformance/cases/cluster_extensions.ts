@@ -7,7 +7,7 @@
  * this implementation has, and the custom cluster type is the first one the `custom-type` rule
  * registers, both spelled as the profile says. Every rejection is checked against a control
  * that is accepted, and every acceptance against a control too, so a target that cannot load the
- * surrounding cluster ends PRECONDITION_FAILED rather than FAIL.
+ * surrounding cluster ends NOT_APPLICABLE rather than FAIL.
  *
  * @example
  * ```ts

@@ -2,7 +2,7 @@
  * Runs `--mode validate` on generated clusters, once per distinct bootstrap and target in a
  * suite run, and turns the exit codes into case outcomes. A rejection only counts when the same
  * bootstrap without the fault is accepted (the control); otherwise the case cannot tell why the
- * target rejected it and ends PRECONDITION_FAILED.
+ * target rejected it and ends NOT_APPLICABLE.
  *
  * @example
  * ```ts

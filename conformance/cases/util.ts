@@ -141,7 +141,7 @@ export function statLines(body: string): Array<{ name: string; value: string }> 
 
 /**
  * Finds the first listener of the target that serves HTTP on a concrete address, to send it
- * traffic; throws a precondition when there is none.
+ * traffic; throws NotApplicable when there is none.
  *
  * @param ctx the case context
  * @returns `http://host:port`
