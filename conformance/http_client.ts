@@ -11,7 +11,7 @@
  * ```
  * @module
  */
-import { Precondition } from "./types.ts";
+import { NotRun } from "./types.ts";
 
 /** A response with its body read. */
 export interface HttpResult {
@@ -64,7 +64,7 @@ export class HttpClient {
 
   /** The base URL (without a trailing slash). */
   get base(): string {
-    if (this.#base === null) throw new Precondition("no --base-url was given: admin rules need it");
+    if (this.#base === null) throw new NotRun("no --base-url was given: admin rules need it");
     return this.#base;
   }
 

@@ -1,8 +1,8 @@
 /**
  * Probes the target before any case runs: which optional features it has (health check filter,
  * mutex tracing, dashboard sink, tap) and which fixtures it has loaded. Rules needing what is
- * absent end PRECONDITION_FAILED rather than FAIL. Profilers cannot be probed without a change,
- * so their cases probe themselves (enable, then undo) and raise the precondition.
+ * absent end NOT_APPLICABLE rather than FAIL. Profilers cannot be probed without a change,
+ * so their cases probe themselves (enable, then undo) and throw NotApplicable.
  *
  * @example
  * ```ts
@@ -44,7 +44,7 @@ export const CONFORMANCE_FIXTURE = {
 /**
  * Fixture names a rule may need (`check: "fixture:<name>"`), each with the feature or names that
  * show it is loaded. A name not listed here is a fixture this suite cannot set up or recognise
- * (an EDS server, a failing upstream...): its rules end PRECONDITION_FAILED.
+ * (an EDS server, a failing upstream...): its rules end NOT_APPLICABLE.
  */
 export const FIXTURE_PROBES: Record<string, { feature?: Feature; names?: readonly string[] }> = {
   "conformance": { names: [CONFORMANCE_FIXTURE.cluster, CONFORMANCE_FIXTURE.listener] },

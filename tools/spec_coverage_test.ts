@@ -194,7 +194,9 @@ Deno.test("spec_coverage: implemented by production files naming the ID or readi
 
 Deno.test("spec_coverage: refused rows are counted and listed", async () => {
   const rules = RULES.map((r) =>
-    r.id === "cli.options.mode" ? { ...r, support: "refused", supportNote: "one mode only" } : r
+    r.id === "cli.options.mode"
+      ? { ...r, support: "refused" as const, supportNote: "one mode only" }
+      : r
   );
   await withRepo({ "README.md": "" }, async (root) => {
     const r = await coverage({ root, rules, tableConstants: CONSTANTS });

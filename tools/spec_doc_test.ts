@@ -147,8 +147,13 @@ Deno.test("spec_doc: a rule nothing implements, tests or checks says so", () => 
 });
 
 Deno.test("spec_doc: a refused row says so above its statement, and is counted", () => {
-  const refused = { ...ROW, support: "refused", supportNote: "no health checker yet" };
-  const partly = { ...ROW, id: "admin.x.other", support: "default-only", supportNote: "0 only" };
+  const refused = { ...ROW, support: "refused" as const, supportNote: "no health checker yet" };
+  const partly = {
+    ...ROW,
+    id: "admin.x.other",
+    support: "default-only" as const,
+    supportNote: "0 only",
+  };
   const md = toSpecMarkdown(
     [refused, partly],
     undefined,

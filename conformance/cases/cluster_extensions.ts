@@ -7,7 +7,7 @@
  * this implementation has, and the custom cluster type is the first one the `custom-type` rule
  * registers, both spelled as the profile says. Every rejection is checked against a control
  * that is accepted, and every acceptance against a control too, so a target that cannot load the
- * surrounding cluster ends PRECONDITION_FAILED rather than FAIL.
+ * surrounding cluster ends NOT_APPLICABLE rather than FAIL.
  *
  * @example
  * ```ts
@@ -21,7 +21,7 @@
 import fc from "fast-check";
 import { CLUSTER_RULES } from "../../spec/mod.ts";
 import type { ClusterRuleRow } from "../../spec/mod.ts";
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import type { Profile } from "../profile.ts";
 import { FIELDS } from "../arbitraries.ts";
@@ -128,7 +128,7 @@ function badValues(f: Field, key: string): Sample[] {
 async function acceptedGiven(ctx: CaseContext, control: Obj, cluster: Obj, what: string) {
   const r = await validate(ctx, [control]);
   if (r.code !== 0) {
-    throw new Precondition(
+    throw new NotApplicable(
       `the cluster without ${what} is itself rejected, so its acceptance proves nothing: ` +
         preview(r.stderr || r.stdout),
     );
@@ -266,7 +266,7 @@ export function clusterExtensionCases(input: BuildInput): Case[] {
       async (ctx) => {
         const control = customCluster(ctx.profile);
         if (control === null) {
-          throw new Precondition("the custom-type rule registers no STATIC cluster type");
+          throw new NotApplicable("the custom-type rule registers no STATIC cluster type");
         }
         const put = (v: unknown) => ({
           ...control,

@@ -13,8 +13,8 @@
  * ```
  * @module
  */
-import { countByStatus } from "../types.ts";
 import type { RunReport } from "../types.ts";
+import { summarize } from "../summary.ts";
 
 /** One rule in the JSON report. */
 export interface JsonRuleEntry {
@@ -43,7 +43,18 @@ export interface JsonReport {
   num_runs: number;
   time_start: string;
   time_end: string;
-  summary: Record<string, number> & { total: number; unexpected: number };
+  /**
+   * Rules per status, `total` (selected), `checked` (PASS + FAIL + ERROR + TIMEOUT),
+   * `unexpected`, and whether `--strict` was on.
+   */
+  summary: Record<string, number | boolean> & {
+    total: number;
+    checked: number;
+    unexpected: number;
+    strict: boolean;
+  };
+  /** Not-checked rules grouped by status and reason. */
+  not_checked: { status: string; reason: string; count: number }[];
   unmatched_expectations: string[];
   results: JsonRuleEntry[];
 }
@@ -62,7 +73,7 @@ export interface JsonReport {
  * ```
  */
 export function toJsonReport(run: RunReport): JsonReport {
-  const counts = countByStatus(run.results);
+  const s = summarize(run.results);
   return {
     suite: run.suite,
     implementation: run.implementation,
@@ -72,10 +83,13 @@ export function toJsonReport(run: RunReport): JsonReport {
     time_start: run.startedAt,
     time_end: run.finishedAt,
     summary: {
-      ...counts,
-      total: run.results.length,
-      unexpected: run.results.filter((r) => !r.ok).length,
+      ...s.counts,
+      total: s.selected,
+      checked: s.checked,
+      unexpected: s.unexpected,
+      strict: run.strict,
     },
+    not_checked: s.notChecked,
     unmatched_expectations: run.unmatchedExpectations,
     results: run.results.map((r) => {
       const e: JsonRuleEntry = {

@@ -1,8 +1,10 @@
 /**
  * The JUnit XML report: one `<testsuite>` per table, one `<testcase>` per rule ID (the ID is the
  * testcase name, so CI dashboards key on stable IDs). An unexpected result is a `<failure>` (or
- * an `<error>` for ERROR and TIMEOUT); an expected non-pass, a SKIP and a PRECONDITION_FAILED are
- * `<skipped>` with the reason.
+ * an `<error>` for ERROR and TIMEOUT; under `--strict` an unlisted NOT_APPLICABLE or NOT_RUN is a
+ * `<failure>` too); an expected non-pass and a not-checked rule that matched are `<skipped>` with
+ * the reason. Properties on the first suite give the implementation, the seed and how many rules
+ * were checked out of how many selected.
  *
  * @example
  * ```ts
@@ -14,6 +16,7 @@
  * @module
  */
 import type { RuleResult, RunReport } from "../types.ts";
+import { summarize } from "../summary.ts";
 
 /**
  * Escapes text for XML content and attribute values.
@@ -81,6 +84,7 @@ export function toJUnit(run: RunReport): string {
     rs.filter((r) => !r.ok && (r.status === "ERROR" || r.status === "TIMEOUT")).length;
   const skipped = (rs: RuleResult[]) => rs.filter((r) => r.ok && r.status !== "PASS").length;
   const secs = (ms: number) => (ms / 1000).toFixed(3);
+  const summary = summarize(run.results);
   let out = `<?xml version="1.0" encoding="UTF-8"?>\n`;
   out += `<testsuites name="${xmlEscape(run.suite.name)}" tests="${run.results.length}" ` +
     `failures="${fails(run.results)}" errors="${errors(run.results)}" ` +
@@ -96,6 +100,9 @@ export function toJUnit(run: RunReport): string {
           xmlEscape(run.implementation.version)
         }"/>\n` +
         `      <property name="seed" value="${run.seed}"/>\n` +
+        `      <property name="rules_checked" value="${summary.checked}"/>\n` +
+        `      <property name="rules_selected" value="${summary.selected}"/>\n` +
+        `      <property name="strict" value="${run.strict}"/>\n` +
         `    </properties>\n`;
     }
     for (const r of rs) {
