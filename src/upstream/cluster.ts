@@ -3,7 +3,7 @@
  * statistics, and {@linkcode Cluster.forward}, which sends one request to a chosen host and
  * turns failures into Envoy's local replies.
  *
- * @example
+ * @example Not run: it needs an upstream server to connect to behind a running cluster.
  * ```ts ignore
  * const res = await cluster.forward(upstreamRequest);
  * ```

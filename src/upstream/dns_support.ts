@@ -5,10 +5,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { dnsSupportErrors } from "./dns_support.ts";
  * import { testCluster } from "./test_cluster.ts";
  * const c = testCluster("d", [["localhost", 80]], { type: "STRICT_DNS", respectDnsTtl: true });
- * console.log(dnsSupportErrors(c)[0].path); // "respect_dns_ttl"
+ * assert.equal(dnsSupportErrors(c)[0].path, "respect_dns_ttl");
  * ```
  * @module
  */
