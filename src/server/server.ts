@@ -13,7 +13,7 @@
  * resolves once the admin listener, clusters and listeners are up, LIVE or (while a target added
  * through {@linkcode StartSettings.onInit} is still pending) INITIALIZING.
  *
- * @example
+ * @example Not run: it starts a whole server (listeners, clusters, admin, signals) and exits.
  * ```ts ignore
  * import { startServer } from "./server.ts";
  * import { ADMIN } from "../admin/mod.ts";
