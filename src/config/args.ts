@@ -8,9 +8,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseArgs } from "./args.ts";
  * const o = parseArgs(["-c", "bootstrap.yaml", "--concurrency", "2"]);
- * console.log(o.config_path, o.concurrency); // "bootstrap.yaml" 2
+ * assert.equal(o.config_path, "bootstrap.yaml");
+ * assert.equal(o.concurrency, 2);
  * ```
  * @module
  */
@@ -67,7 +69,9 @@ const MAX_UINT32 = 4294967295;
  *
  * @example
  * ```ts
- * optionKey({ long: "--drain-time-s" }); // "drain_time_s"
+ * import assert from "node:assert/strict";
+ * import { optionKey } from "./args.ts";
+ * assert.equal(optionKey({ long: "--drain-time-s" }), "drain_time_s");
  * ```
  */
 export function optionKey(row: { long: string }): keyof Options {
@@ -79,7 +83,9 @@ export function optionKey(row: { long: string }): keyof Options {
  *
  * @example
  * ```ts
- * optionsFor("v2").some((r) => r.long === "--drain-strategy"); // false
+ * import assert from "node:assert/strict";
+ * import { optionsFor } from "./args.ts";
+ * assert.equal(optionsFor("v2").some((r) => r.long === "--drain-strategy"), false);
  * ```
  */
 export function optionsFor(variant: Variant): readonly OptionRow[] {
@@ -91,7 +97,9 @@ export function optionsFor(variant: Variant): readonly OptionRow[] {
  *
  * @example
  * ```ts
- * constraintMessage("mode", "check"); // "error: unknown mode 'check'"
+ * import assert from "node:assert/strict";
+ * import { constraintMessage } from "./args.ts";
+ * assert.equal(constraintMessage("mode", "check"), "error: unknown mode 'check'");
  * ```
  */
 export function constraintMessage(id: ConstraintId, ...args: string[]): string {
@@ -156,8 +164,12 @@ function convert(row: OptionRow, raw: string, argId: string, argv0: string, vari
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseCommandLine } from "./args.ts";
  * const { options, help, warnings } = parseCommandLine(["--allow-unknown-fields", "-h"]);
- * // help === true; warnings[0] is the deprecation warning
+ * assert.equal(help, true);
+ * assert.equal(options.allow_unknown_fields, true);
+ * assert.equal(warnings.length, 1); // the deprecation warning
  * ```
  */
 export function parseCommandLine(
@@ -302,8 +314,12 @@ function postParse(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allowsUnknownStaticFields, parseArgs } from "./args.ts";
- * allowsUnknownStaticFields(parseArgs(["-c", "b.yaml", "--allow-unknown-fields"])); // true
+ * assert.equal(
+ *   allowsUnknownStaticFields(parseArgs(["-c", "b.yaml", "--allow-unknown-fields"])),
+ *   true,
+ * );
  * ```
  */
 export function allowsUnknownStaticFields(
@@ -329,8 +345,10 @@ function fillComputed(o: Record<string, unknown>, variant: Variant): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { CommandLineError, parseArgs, requireConfig } from "./args.ts";
  * requireConfig(parseArgs(["-c", "bootstrap.yaml"])); // passes
- * // requireConfig(parseArgs([])) throws CommandLineError (exit code 1)
+ * assert.throws(() => requireConfig(parseArgs([])), CommandLineError); // exit code 1
  * ```
  */
 export function requireConfig(o: Options): void {
@@ -343,8 +361,11 @@ export function requireConfig(o: Options): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseArgs } from "./args.ts";
  * const o = parseArgs(["--concurrency=0", "-l", "debug"]);
- * // o.concurrency === 1 (newer variant), o.log_level === "debug"
+ * assert.equal(o.concurrency, 1); // the newer variant raises 0 to 1
+ * assert.equal(o.log_level, "debug");
  * ```
  */
 export function parseArgs(argv: readonly string[], settings: ParseSettings = {}): Options {

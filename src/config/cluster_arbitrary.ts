@@ -6,10 +6,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import fc from "fast-check";
  * import { clusterArbitrary } from "./cluster_arbitrary.ts";
  * const [cluster] = fc.sample(clusterArbitrary("backend"), 1);
- * console.log(cluster.name); // "backend"
+ * assert.equal(cluster.name, "backend");
  * ```
  * @module
  */
@@ -39,10 +40,12 @@ function bounds(row: FieldRow, lo: number, hi: number): { min: number; max: numb
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import fc from "fast-check";
  * import { elementArbitrary } from "./cluster_arbitrary.ts";
  * import { fieldRow } from "./nested_schema.ts";
- * fc.sample(elementArbitrary(fieldRow("Cluster", "connect_timeout")), 1); // e.g. ["12.345s"]
+ * const [timeout] = fc.sample(elementArbitrary(fieldRow("Cluster", "connect_timeout")), 1);
+ * assert.equal(typeof timeout, "string"); // e.g. "12.345s"
  * ```
  */
 export function elementArbitrary(row: FieldRow): fc.Arbitrary<unknown> {
@@ -111,9 +114,11 @@ export function fieldArbitrary(row: FieldRow): fc.Arbitrary<unknown> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import fc from "fast-check";
  * import { messageArbitrary } from "./cluster_arbitrary.ts";
- * fc.sample(messageArbitrary("core.SocketAddress"), 1); // e.g. [{ address: "x", port_value: 80 }]
+ * const [address] = fc.sample(messageArbitrary("core.SocketAddress"), 1);
+ * assert.equal(typeof address, "object"); // e.g. { address: "x", port_value: 80 }
  * ```
  */
 export function messageArbitrary(
@@ -217,9 +222,10 @@ const CONSTRAINED = new Set([
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import fc from "fast-check";
  * import { clusterArbitrary } from "./cluster_arbitrary.ts";
- * fc.sample(clusterArbitrary("a"), 3).length; // 3
+ * assert.equal(fc.sample(clusterArbitrary("a"), 3).length, 3);
  * ```
  */
 export function clusterArbitrary(name: string): fc.Arbitrary<JsonObject> {
@@ -339,9 +345,10 @@ function subsetArbitrary(policy: string): fc.Arbitrary<Entries> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import fc from "fast-check";
  * import { clustersArbitrary } from "./cluster_arbitrary.ts";
- * fc.sample(clustersArbitrary(3), 1)[0].length <= 3; // true
+ * assert.equal(fc.sample(clustersArbitrary(3), 1)[0].length <= 3, true);
  * ```
  */
 export function clustersArbitrary(maxLength = 4): fc.Arbitrary<JsonObject[]> {
