@@ -132,8 +132,9 @@ export function parseAccessLogs(
  * Opens the file of each configured logger (shared by path through `files`); the error says
  * which file could not be opened and why.
  *
- * @example
+ * @example Not run: it opens the access log files of a connection manager's configuration (`cfg`).
  * ```ts ignore
+ * import { openLogSinks } from "./access_log_config.ts";
  * const sinks = openLogSinks(cfg.accessLogs, accessLogFiles);
  * ```
  */
