@@ -235,8 +235,10 @@ async function writeReports(run: RunReport, args: RunnerArgs, io: RunnerIo): Pro
  * @returns the listing text
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { listing } from "./cli.ts";
- * console.log(listing([], [], { baseUrl: null, command: null, destructive: false }, []));
+ * const text = listing([], [], { baseUrl: null, command: null, destructive: false }, []);
+ * assert.equal(text, "0 rule(s) selected, 0 would run, 0 case(s)");
  * ```
  */
 export function listing(

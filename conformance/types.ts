@@ -158,8 +158,9 @@ export interface RunReport {
 
 /** Count of rules per status. * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { countByStatus } from "./types.ts";
- * countByStatus([]).PASS; // 0
+ * assert.equal(countByStatus([]).PASS, 0);
  * ```
  */
 export function countByStatus(results: readonly RuleResult[]): Record<Status, number> {

@@ -11,10 +11,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allRules } from "../../spec/mod.ts";
  * import { clusterExtensionCases } from "./cluster_extensions.ts";
  * const cases = clusterExtensionCases({ rules: allRules(), variant: "new" });
- * console.log(cases.map((c) => c.id));
+ * assert.ok(cases.some((c) => c.id === "cluster:Cluster:extension_protocol_options:kinds"));
  * ```
  * @module
  */
