@@ -14,7 +14,7 @@
  *   conformance case;
  * - `--list`: list every rule that nothing names.
  *
- * @example
+ * @example Not run: it reads every test and conformance file of the repository (slow).
  * ```ts ignore
  * import { coverage } from "./spec_coverage.ts";
  * const report = await coverage();
@@ -85,7 +85,9 @@ export interface CoverageOptions {
  * @param glob `*` matches any run of characters, `?` one character
  * @example
  * ```ts
- * globToRegExp("admin.*").test("admin.endpoints.ready"); // true
+ * import assert from "node:assert/strict";
+ * import { globToRegExp } from "./spec_coverage.ts";
+ * assert.equal(globToRegExp("admin.*").test("admin.endpoints.ready"), true);
  * ```
  */
 export function globToRegExp(glob: string): RegExp {
@@ -120,7 +122,12 @@ async function walk(dir: URL, out: string[], rel = ""): Promise<void> {
  * @param source TypeScript source text
  * @example
  * ```ts
- * idTokens(`Deno.test("admin.endpoints.ready: answers", f)`); // ["admin.endpoints.ready"]
+ * import assert from "node:assert/strict";
+ * import { idTokens } from "./spec_coverage.ts";
+ * assert.deepEqual(
+ *   idTokens(`Deno.test("admin.endpoints.ready: answers", f)`),
+ *   ["admin.endpoints.ready"],
+ * );
  * ```
  */
 export function idTokens(source: string): string[] {
@@ -139,7 +146,9 @@ export function idTokens(source: string): string[] {
  * @param source TypeScript source text
  * @example
  * ```ts
- * ruleListEntries(`{ rules: ["errors.ready-live"] }`); // ["errors.ready-live"]
+ * import assert from "node:assert/strict";
+ * import { ruleListEntries } from "./spec_coverage.ts";
+ * assert.deepEqual(ruleListEntries(`{ rules: ["errors.ready-live"] }`), ["errors.ready-live"]);
  * ```
  */
 export function ruleListEntries(source: string): string[] {
@@ -159,8 +168,9 @@ function isCaseList(v: unknown): v is { rules: readonly unknown[] }[] {
  * Scans the repository and counts, per table, the rules that tests and conformance cases name.
  *
  * @param opts where to look and which rules to count
- * @example
+ * @example Not run: it reads every test and conformance file of the repository (slow).
  * ```ts ignore
+ * import { coverage } from "./spec_coverage.ts";
  * const report = await coverage();
  * console.log(report.unnamed.length);
  * ```
@@ -259,8 +269,9 @@ export async function coverage(opts: CoverageOptions = {}): Promise<CoverageRepo
  *
  * @param report what {@linkcode coverage} found
  * @param list also list every rule nothing names
- * @example
+ * @example Not run: it reads every test and conformance file of the repository (slow).
  * ```ts ignore
+ * import { coverage, formatCoverage } from "./spec_coverage.ts";
  * console.log(formatCoverage(await coverage(), true));
  * ```
  */

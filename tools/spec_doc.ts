@@ -7,9 +7,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toSpecMarkdown } from "./spec_doc.ts";
  * const md = toSpecMarkdown();
- * console.log(md.includes('<a id="admin.mutation.get-returns-400"></a>')); // true
+ * assert.equal(md.includes('<a id="admin.mutation.get-returns-400"></a>'), true);
  * ```
  * @module
  */
@@ -26,7 +27,9 @@ export const SPEC_DOC_URL = new URL("../docs/SPEC.md", import.meta.url);
  *
  * @example
  * ```ts
- * mdText("`<x>` <y>"); // "`<x>` &lt;y&gt;"
+ * import assert from "node:assert/strict";
+ * import { mdText } from "./spec_doc.ts";
+ * assert.equal(mdText("`<x>` <y>"), "`<x>` &lt;y&gt;");
  * ```
  */
 export function mdText(s: string): string {
@@ -85,6 +88,7 @@ function renderRule(r: TaggedRule): string {
  * @param specText the specification (default: read from {@linkcode SPEC_TEXT_URL} when present)
  * @example
  * ```ts
+ * import { toSpecMarkdown } from "./spec_doc.ts";
  * const md = toSpecMarkdown();
  * await Deno.writeTextFile("SPEC.md", md);
  * ```

@@ -9,9 +9,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toOpenApi } from "./spec_openapi.ts";
  * const doc = toOpenApi();
- * console.log(Object.keys(doc.paths).length); // 31
+ * assert.equal(Object.keys(doc.paths).length, 31);
  * ```
  * @module
  */
@@ -157,8 +158,10 @@ function refusedGet(path: string): Json {
  * @param rows endpoint rows (default: the specification's table)
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { toOpenApi } from "./spec_openapi.ts";
  * const doc = toOpenApi();
- * console.log(doc.paths["/ready"]);
+ * assert.ok(doc.paths["/ready"]);
  * ```
  */
 export function toOpenApi(rows: readonly EndpointRow[] = ENDPOINTS): OpenApiDoc {
@@ -231,6 +234,7 @@ export function toOpenApi(rows: readonly EndpointRow[] = ENDPOINTS): OpenApiDoc 
  * @param rows endpoint rows (default: the specification's table)
  * @example
  * ```ts
+ * import { toOpenApiJson } from "./spec_openapi.ts";
  * await Deno.writeTextFile("admin.openapi.json", toOpenApiJson());
  * ```
  */
