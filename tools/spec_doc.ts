@@ -88,9 +88,12 @@ function renderRule(r: TaggedRule): string {
  * @param specText the specification (default: read from {@linkcode SPEC_TEXT_URL} when present)
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toSpecMarkdown } from "./spec_doc.ts";
- * const md = toSpecMarkdown();
- * await Deno.writeTextFile("SPEC.md", md);
+ * import { allRules } from "../spec/mod.ts";
+ * const errors = allRules().filter((r) => r.table === "errors");
+ * const md = toSpecMarkdown(errors); // `deno task spec:doc` writes every table to docs/SPEC.md
+ * assert.ok(md.includes(`<a id="${errors[0].id}"></a>`));
  * ```
  */
 export function toSpecMarkdown(

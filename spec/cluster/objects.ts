@@ -14,7 +14,10 @@
  * import assert from "node:assert/strict";
  * import { CLUSTER_OBJECTS } from "./objects.ts";
  * const ring = CLUSTER_OBJECTS.filter((r) => r.message === "Cluster.RingHashLbConfig");
- * assert.deepEqual(ring.map((r) => r.field), ["minimum_ring_size", "hash_function", "maximum_ring_size"]);
+ * assert.deepEqual(
+ *   ring.map((r) => r.field),
+ *   ["minimum_ring_size", "hash_function", "maximum_ring_size"],
+ * );
  * ```
  * @module
  */
