@@ -166,10 +166,14 @@ function convert(row: OptionRow, raw: string, argId: string, argv0: string, vari
  * ```ts
  * import assert from "node:assert/strict";
  * import { parseCommandLine } from "./args.ts";
- * const { options, help, warnings } = parseCommandLine(["--allow-unknown-fields", "-h"]);
- * assert.equal(help, true);
+ * const { options, help, warnings } = parseCommandLine(["--allow-unknown-fields"]);
+ * assert.equal(help, false);
  * assert.equal(options.allow_unknown_fields, true);
- * assert.equal(warnings.length, 1); // the deprecation warning
+ * assert.deepEqual(warnings, [
+ *   "--allow-unknown-fields is deprecated, use --allow-unknown-static-fields instead.",
+ * ]);
+ * // `-h` (like `--version`) ends parsing before the checks that warn.
+ * assert.deepEqual(parseCommandLine(["--allow-unknown-fields", "-h"]).warnings, []);
  * ```
  */
 export function parseCommandLine(

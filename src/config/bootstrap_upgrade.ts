@@ -128,6 +128,7 @@ export function upgradeRuntime(r: JsonObject): { layers: JsonObject[] } {
  * assert.deepEqual(b.static_resources, {
  *   clusters: [{
  *     name: "c",
+ *     hosts: [],
  *     load_assignment: { cluster_name: "c", endpoints: [{ lb_endpoints: [] }] },
  *   }],
  * });

@@ -6,7 +6,7 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { usage } from "./usage.ts";
- * assert.match(usage("proxy"), /^USAGE: \n/);
+ * assert.ok(usage("proxy").startsWith("\nUSAGE: \n\n   proxy [-c <string>] "));
  * ```
  * @module
  */
