@@ -5,8 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runConformance } from "./cli.ts";
- * const code = await runConformance(["--list", "admin.endpoints.*"]);
+ * const code = await runConformance(["--list", "admin.endpoints.*"]); // prints the selection
+ * assert.equal(code, 0);
  * ```
  * @module
  */
@@ -60,8 +62,12 @@ const defaultIo: RunnerIo = {
  * @returns the exit code: 0 all matched, 1 some did not, 2 usage or connection error
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runConformance } from "./cli.ts";
- * const code = await runConformance(["--list", "cli.options.*"]);
+ * const out: string[] = [];
+ * const io = { out: (t: string) => out.push(t), err: () => {}, progress: false };
+ * assert.equal(await runConformance(["--list", "cli.options.*"], io), 0);
+ * assert.ok(out.join("\n").includes("cli.options."));
  * ```
  */
 export async function runConformance(argv: readonly string[], io = defaultIo): Promise<number> {

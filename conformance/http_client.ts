@@ -161,8 +161,12 @@ async function readBody(res: Response, maxBytes?: number): Promise<string> {
  * @returns the line
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { curlLine } from "./http_client.ts";
- * curlLine("POST", "http://127.0.0.1:9901/healthcheck/fail", {}); // "curl -sS -i -X POST '...'"
+ * assert.equal(
+ *   curlLine("POST", "http://127.0.0.1:9901/healthcheck/fail", {}),
+ *   "curl -sS -i -X POST 'http://127.0.0.1:9901/healthcheck/fail'",
+ * );
  * ```
  */
 export function curlLine(method: string, url: string, opts: RequestOptions = {}): string {
