@@ -18,8 +18,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rulesByTable } from "./conformance_bench.ts";
- * rulesByTable().get("admin.endpoints")?.length; // number of endpoint rules
+ * assert.ok(rulesByTable().get("admin.endpoints")!.length > 0);
  * ```
  * @module
  */

@@ -43,8 +43,12 @@ export interface Step {
  * @returns message name → steps (empty for `Cluster`)
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { messagePaths } from "./arbitraries.ts";
- * messagePaths().get("Cluster.RingHashLbConfig"); // [{ field: "ring_hash_lb_config", repeated: false }]
+ * assert.deepEqual(
+ *   messagePaths().get("Cluster.RingHashLbConfig"),
+ *   [{ field: "ring_hash_lb_config", repeated: false }],
+ * );
  * ```
  */
 export function messagePaths(): Map<string, Step[]> {
@@ -82,10 +86,11 @@ export function duration(ms: number): string {
  * @returns an arbitrary, or null
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import fc from "fast-check";
  * import { FIELDS, validValue } from "./arbitraries.ts";
  * const arb = validValue(FIELDS[0]);
- * if (arb) console.log(fc.sample(arb, 3));
+ * if (arb) assert.equal(fc.sample(arb, 3).length, 3);
  * ```
  */
 export function validValue(f: Field): fc.Arbitrary<unknown> | null {

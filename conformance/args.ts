@@ -4,9 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRunnerArgs } from "./args.ts";
  * const a = parseRunnerArgs(["--base-url", "http://127.0.0.1:9901", "admin.endpoints.*"]);
- * a.selectors; // ["admin.endpoints.*"]
+ * assert.deepEqual(a.selectors, ["admin.endpoints.*"]);
  * ```
  * @module
  */
@@ -109,8 +110,9 @@ function int(name: string, v: string, min: number): number {
  * @throws {UsageError} on anything malformed
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRunnerArgs } from "./args.ts";
- * parseRunnerArgs(["--command", "envoy", "--seed=3"]).seed; // 3
+ * assert.equal(parseRunnerArgs(["--command", "envoy", "--seed=3"]).seed, 3);
  * ```
  */
 export function parseRunnerArgs(argv: readonly string[]): RunnerArgs {

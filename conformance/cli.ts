@@ -5,8 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runConformance } from "./cli.ts";
- * const code = await runConformance(["--list", "admin.endpoints.*"]);
+ * const code = await runConformance(["--list", "admin.endpoints.*"]); // prints the selection
+ * assert.equal(code, 0);
  * ```
  * @module
  */
@@ -62,8 +64,12 @@ const defaultIo: RunnerIo = {
  * @returns the exit code: 0 all matched, 1 some did not, 2 usage or connection error
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runConformance } from "./cli.ts";
- * const code = await runConformance(["--list", "cli.options.*"]);
+ * const out: string[] = [];
+ * const io = { out: (t: string) => out.push(t), err: () => {}, progress: false };
+ * assert.equal(await runConformance(["--list", "cli.options.*"], io), 0);
+ * assert.ok(out.join("\n").includes("cli.options."));
  * ```
  */
 export async function runConformance(argv: readonly string[], io = defaultIo): Promise<number> {
@@ -243,8 +249,10 @@ async function writeReports(run: RunReport, args: RunnerArgs, io: RunnerIo): Pro
  * @returns the listing text
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { listing } from "./cli.ts";
- * console.log(listing([], [], { baseUrl: null, command: null, destructive: false }, []));
+ * const text = listing([], [], { baseUrl: null, command: null, destructive: false }, []);
+ * assert.equal(text, "0 rule(s) selected, 0 would run, 0 case(s)");
  * ```
  */
 export function listing(

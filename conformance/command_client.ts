@@ -4,10 +4,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CommandClient } from "./command_client.ts";
  * const cmd = new CommandClient(["deno", "run", "-A", "mod.ts"]);
  * const r = await cmd.run(["--version"]);
- * console.log(r.code, r.stdout);
+ * assert.equal(r.code, 0);
+ * assert.match(r.stdout, /version: /);
  * ```
  * @module
  */

@@ -9,9 +9,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseExpectations, expectationFor } from "./expectations.ts";
  * const list = parseExpectations("- {rule: a.b, status: FAIL, reason: known}", "x.yaml");
- * expectationFor(list, "a.b")?.status; // "FAIL"
+ * assert.equal(expectationFor(list, "a.b")?.status, "FAIL");
  * ```
  * @module
  */
@@ -97,8 +98,12 @@ export async function loadExpectations(path: string): Promise<Expectation[]> {
  * @returns the entry, or undefined
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { expectationFor } from "./expectations.ts";
- * expectationFor([{ rule: "a.*", status: "FAIL", reason: "" }], "a.b")?.status; // "FAIL"
+ * assert.equal(
+ *   expectationFor([{ rule: "a.*", status: "FAIL", reason: "" }], "a.b")?.status,
+ *   "FAIL",
+ * );
  * ```
  */
 export function expectationFor(
@@ -121,9 +126,10 @@ export function expectationFor(
  * @returns true when it matches
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { meets } from "./expectations.ts";
- * meets("PASS", { rule: "a", status: "FAIL", reason: "" }); // false: an unexpected pass
- * meets("NOT_RUN", undefined, { strict: true }); // false: not checked and not listed
+ * assert.equal(meets("PASS", { rule: "a", status: "FAIL", reason: "" }), false); // unexpected pass
+ * assert.equal(meets("NOT_RUN", undefined, { strict: true }), false); // not checked, not listed
  * ```
  */
 export function meets(
@@ -147,8 +153,9 @@ export function meets(
  * @returns the new entries, in rule order
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { updateExpectations } from "./expectations.ts";
- * updateExpectations([], []); // []
+ * assert.deepEqual(updateExpectations([], []), []);
  * ```
  */
 export function updateExpectations(

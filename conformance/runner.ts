@@ -6,6 +6,7 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runSuite } from "./runner.ts";
  * import { HttpClient } from "./http_client.ts";
  * import { CommandClient } from "./command_client.ts";
@@ -15,6 +16,7 @@
  *   profile: profile("seed"), variant: "new", seed: 1, numRuns: 10, timeoutMs: 1000,
  *   destructive: false, expectations: [],
  * });
+ * assert.deepEqual(results, []); // no rules selected
  * ```
  * @module
  */
@@ -65,8 +67,9 @@ const PHASES: readonly Phase[] = ["read", "mutating", "destructive"];
  * @returns the cases to run, in order
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { planCases } from "./runner.ts";
- * planCases([], new Set(["admin.endpoints.ready"])); // []
+ * assert.deepEqual(planCases([], new Set(["admin.endpoints.ready"])), []);
  * ```
  */
 export function planCases(cases: readonly Case[], ruleIds: ReadonlySet<string>): Case[] {
@@ -255,10 +258,17 @@ function classify(e: unknown): { status: Status; message: string; counterexample
  * @returns per-rule results, in rule order
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runSuite } from "./runner.ts";
- * import type { RunOptions } from "./runner.ts";
- * declare const opts: RunOptions;
- * const results = await runSuite(opts);
+ * import { HttpClient } from "./http_client.ts";
+ * import { CommandClient } from "./command_client.ts";
+ * import { profile } from "./profile.ts";
+ * const results = await runSuite({
+ *   rules: [], cases: [], http: new HttpClient(null), command: new CommandClient(null),
+ *   profile: profile("seed"), variant: "new", seed: 1, numRuns: 10, timeoutMs: 1000,
+ *   destructive: false, expectations: [],
+ * });
+ * assert.equal(results.length, 0);
  * ```
  */
 export async function runSuite(opts: RunOptions): Promise<RuleResult[]> {

@@ -4,8 +4,9 @@
  * `--admin-address-path`. The self test and the conformance benchmark both run the suite
  * against it.
  *
- * @example
+ * @example Not run: it starts the proxy as a child process and runs the whole suite against it.
  * ```ts ignore
+ * import { runConformance } from "./cli.ts";
  * import { selfTargetArgs, startSelfTarget } from "./self_target.ts";
  * const target = await startSelfTarget(dir, 10_000);
  * if (target.address) await runConformance(selfTargetArgs(target.address, "1"));
@@ -122,8 +123,12 @@ export async function startSelfTarget(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { selfTargetArgs } from "./self_target.ts";
- * selfTargetArgs("127.0.0.1:9901", "7").slice(0, 2); // ["--base-url", "http://127.0.0.1:9901"]
+ * assert.deepEqual(
+ *   selfTargetArgs("127.0.0.1:9901", "7").slice(0, 2),
+ *   ["--base-url", "http://127.0.0.1:9901"],
+ * );
  * ```
  */
 export function selfTargetArgs(address: string, seed: string): string[] {

@@ -209,8 +209,9 @@ export interface RunReport {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { countByStatus } from "./types.ts";
- * countByStatus([]).PASS; // 0
+ * assert.equal(countByStatus([]).PASS, 0);
  * ```
  */
 export function countByStatus(results: readonly RuleResult[]): Record<Status, number> {

@@ -4,8 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allRules } from "./mod.ts";
  * const ids = allRules().map((r) => r.id);
+ * assert.equal(new Set(ids).size, ids.length); // every rule ID is unique
  * ```
  * @module
  */

@@ -9,9 +9,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { layerOf } from "./layers.ts";
- * layerOf("src/http/header_map.ts"); // "src/http"
- * layerOf("spec/admin/endpoints.ts"); // "spec"
+ * assert.equal(layerOf("src/http/header_map.ts"), "src/http");
+ * assert.equal(layerOf("spec/admin/endpoints.ts"), "spec");
  * ```
  * @module
  */

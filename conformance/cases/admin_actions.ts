@@ -5,10 +5,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ENDPOINTS } from "../../spec/mod.ts";
  * import { postAction } from "./admin_actions.ts";
- * const a = postAction(ENDPOINTS[0]);
- * console.log(a.phase);
+ * const home = ENDPOINTS.find((r) => r.path === "/")!;
+ * assert.equal(postAction(home).phase, "mutating");
  * ```
  * @module
  */

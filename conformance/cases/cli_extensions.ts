@@ -7,10 +7,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allRules } from "../../spec/mod.ts";
  * import { cliExtensionCases } from "./cli_extensions.ts";
  * const cases = cliExtensionCases({ rules: allRules(), variant: "new" });
- * console.log(cases.map((c) => c.id));
+ * assert.deepEqual(cases.map((c) => c.id), [
+ *   "cli:disable-extensions:used",
+ *   "cli:disable-extensions:unknown",
+ * ]);
  * ```
  * @module
  */

@@ -11,10 +11,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allRules } from "../../spec/mod.ts";
  * import { clusterExtensionCases } from "./cluster_extensions.ts";
  * const cases = clusterExtensionCases({ rules: allRules(), variant: "new" });
- * console.log(cases.map((c) => c.id));
+ * assert.ok(cases.some((c) => c.id === "cluster:Cluster:extension_protocol_options:kinds"));
  * ```
  * @module
  */
@@ -56,9 +57,11 @@ function rowOf(message: string, field: string): Field | undefined {
  * @returns the value, or null when the kind is not one this file handles
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FIELDS } from "../arbitraries.ts";
  * import { goodElement } from "./cluster_extensions.ts";
- * goodElement(FIELDS.find((f) => f.kind === "any")!); // { "@type": ..., value: {...} }
+ * const any = goodElement(FIELDS.find((f) => f.kind === "any")!); // { "@type": ..., value: {...} }
+ * assert.ok(typeof any === "object" && any !== null && "@type" in any);
  * ```
  */
 export function goodElement(f: Field): unknown {

@@ -4,8 +4,8 @@
  * bootstrap without the fault is accepted (the control); otherwise the case cannot tell why the
  * target rejected it and ends NOT_APPLICABLE.
  *
- * @example
- * ```ts
+ * @example Not run: it needs a case context whose command runs a proxy binary.
+ * ```ts ignore
  * import { baseCluster } from "./bootstrap_files.ts";
  * import { accepted } from "./cluster_validate.ts";
  * import type { CaseContext } from "../types.ts";

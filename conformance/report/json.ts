@@ -6,10 +6,17 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toJsonReport } from "./json.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
  * const text = JSON.stringify(toJsonReport(run), null, 2);
+ * assert.equal(JSON.parse(text).summary.total, 0);
  * ```
  * @module
  */
@@ -66,10 +73,16 @@ export interface JsonReport {
  * @returns a plain object ready for `JSON.stringify`
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toJsonReport } from "./json.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
- * console.log(toJsonReport(run).summary.unexpected);
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
+ * assert.equal(toJsonReport(run).summary.unexpected, 0);
  * ```
  */
 export function toJsonReport(run: RunReport): JsonReport {

@@ -8,10 +8,17 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toJUnit } from "./junit.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
  * const xml = toJUnit(run);
+ * assert.ok(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites '));
  * ```
  * @module
  */
@@ -25,8 +32,9 @@ import { summarize } from "../summary.ts";
  * @returns the escaped text, with characters XML 1.0 forbids removed
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { xmlEscape } from "./junit.ts";
- * xmlEscape(`a<b & "c"`); // "a&lt;b &amp; &quot;c&quot;"
+ * assert.equal(xmlEscape(`a<b & "c"`), "a&lt;b &amp; &quot;c&quot;");
  * ```
  */
 export function xmlEscape(s: string): string {
@@ -69,10 +77,17 @@ function body(r: RuleResult): string {
  * @returns the XML text
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toJUnit } from "./junit.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
- * await Deno.writeTextFile("junit.xml", toJUnit(run));
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
+ * const xml = toJUnit(run); // e.g. for `Deno.writeTextFile("junit.xml", xml)`
+ * assert.ok(xml.endsWith("</testsuites>\n"));
  * ```
  */
 export function toJUnit(run: RunReport): string {

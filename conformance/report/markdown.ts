@@ -11,11 +11,19 @@
  *
  * @example
  * ```ts
- * import { toMarkdown, toHtml } from "./markdown.ts";
+ * import assert from "node:assert/strict";
+ * import { toHtml, toMarkdown } from "./markdown.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
  * const md = toMarkdown(run);
  * const html = toHtml(run);
+ * assert.ok(md.startsWith("# Conformance report: proxy 1.0.0\n"));
+ * assert.ok(html.includes("<title>Conformance report: proxy 1.0.0</title>"));
  * ```
  * @module
  */
@@ -30,8 +38,9 @@ import { breakdown, summarize, totalsLines } from "../summary.ts";
  * @returns section → results
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bySection } from "./markdown.ts";
- * bySection([]).size; // 0
+ * assert.equal(bySection([]).size, 0);
  * ```
  */
 export function bySection(results: readonly RuleResult[]): Map<string, RuleResult[]> {
@@ -102,10 +111,17 @@ export function anchor(section: string, i: number): string {
  * @returns Markdown text
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toMarkdown } from "./markdown.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
- * await Deno.writeTextFile("report.md", toMarkdown(run));
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
+ * const md = toMarkdown(run); // e.g. for `Deno.writeTextFile("report.md", md)`
+ * assert.ok(md.includes("unexpected 0"));
  * ```
  */
 export function toMarkdown(run: RunReport): string {
@@ -218,10 +234,17 @@ function failureDetail(r: RuleResult): string {
  * @returns HTML text
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toHtml } from "./markdown.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
- * await Deno.writeTextFile("report.html", toHtml(run));
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
+ * const html = toHtml(run); // e.g. for `Deno.writeTextFile("report.html", html)`
+ * assert.ok(html.startsWith("<!doctype html>"));
  * ```
  */
 export function toHtml(run: RunReport): string {

@@ -5,10 +5,16 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toText } from "./text.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
- * console.log(toText(run));
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
+ * assert.ok(toText(run).startsWith("proxy 1.0.0: 0 rules: "));
  * ```
  * @module
  */
@@ -23,10 +29,16 @@ import type { RunReport } from "../types.ts";
  * @returns text
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toText } from "./text.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
- * console.log(toText(run));
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
+ * assert.ok(toText(run).startsWith("proxy 1.0.0: 0 rules: "));
  * ```
  */
 export function toText(run: RunReport): string {

@@ -11,9 +11,12 @@
  * check refuses `outlier_detection`), so none are printed.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { clustersText } from "./clusters_handler.ts";
- * console.log(clustersText(server.clusters));
+ * import { testCluster, testContext, testHost } from "./testing_context.ts";
+ * const server = testContext({ clusters: [testCluster("web", [testHost("127.0.0.1", 8080)])] });
+ * assert.ok(clustersText(server.clusters).includes("web::127.0.0.1:8080::cx_total::0\n"));
  * ```
  * @module
  */

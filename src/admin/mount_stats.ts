@@ -6,8 +6,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { STATS_MOUNT } from "./mount_stats.ts";
- * typeof STATS_MOUNT["/stats"]; // "function"
+ * assert.equal(typeof STATS_MOUNT["/stats"], "function");
  * ```
  * @module
  */

@@ -8,10 +8,16 @@
  * throws answers 500 with the error text; the process keeps serving.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { createAdminRouter } from "./router.ts";
- * const route = createAdminRouter(server, { handlers: HANDLERS });
- * Deno.serve({ hostname: "127.0.0.1", port: 0 }, route);
+ * import { testContext } from "./testing_context.ts";
+ * const route = createAdminRouter(testContext(), {
+ *   handlers: { "/ready": () => new Response("LIVE\n") },
+ * });
+ * // e.g. Deno.serve({ hostname: "127.0.0.1", port: 0 }, route)
+ * const res = await route(new Request("http://127.0.0.1/ready", { method: "POST" }));
+ * assert.equal(res.status, 200);
  * ```
  * @module
  */

@@ -7,9 +7,12 @@
  * the `--service-*` overrides, `user_agent_name: proxyspec` and the build version of deno.json).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { SERVER_INFO_HANDLERS } from "./server_info_handler.ts";
- * const res = await SERVER_INFO_HANDLERS["/ready"](req, server);
+ * import { call, testContext } from "./testing_context.ts";
+ * const res = await call(testContext(), "GET", "/ready", { handlers: SERVER_INFO_HANDLERS });
+ * assert.equal(await res.text(), "LIVE\n");
  * ```
  * @module
  */

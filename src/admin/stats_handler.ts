@@ -6,8 +6,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { STATS_HANDLERS } from "./stats_handler.ts";
- * Object.keys(STATS_HANDLERS).includes("/stats/prometheus"); // true
+ * assert.equal(Object.keys(STATS_HANDLERS).includes("/stats/prometheus"), true);
  * ```
  * @module
  */
@@ -72,6 +73,7 @@ function ok(action: (server: ServerContext) => void): Handler {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { STATS_HANDLERS } from "./stats_handler.ts";
  * import { fakeStatsContext } from "./stats_test_context.ts";
  * const req = new Request("http://127.0.0.1/reset_counters", { method: "POST" });
@@ -79,7 +81,7 @@ function ok(action: (server: ServerContext) => void): Handler {
  *   { method: "POST", path: "/reset_counters", params: new Map(), pairs: [], raw: req },
  *   fakeStatsContext(),
  * );
- * await res.text(); // "OK\n"
+ * assert.equal(await res.text(), "OK\n");
  * ```
  */
 export const STATS_HANDLERS: Readonly<Record<string, Handler>> = {

@@ -69,9 +69,17 @@ export interface Validated {
  * once. `serve` mode passes `bootstrapOnly`, since the server runs that check itself.
  *
  * @example
- * ```ts ignore
- * const v = validateConfiguration(options, logging);
- * if (v.errors.length) console.error(v.errors.map(formatConfigError).join("\n"));
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { validateConfiguration } from "./main.ts";
+ * import { parseArgs } from "../config/args.ts";
+ * import { formatConfigError } from "../config/errors.ts";
+ * import { createLogging } from "../server/logger.ts";
+ * const options = parseArgs(["--mode", "validate", "--config-yaml", "{admin: {bogus: 1}}"]);
+ * const v = validateConfiguration(options, createLogging(options));
+ * assert.deepEqual(v.errors.map(formatConfigError), [
+ *   "admin.bogus: unknown field [errors.unknown-static-fields]",
+ * ]);
  * ```
  */
 export function validateConfiguration(

@@ -9,10 +9,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { effectiveCluster } from "./defaults.ts";
  * const c = effectiveCluster({ name: "backend", connect_timeout: "0.25s" });
- * console.log(c.lbPolicy, c.connectTimeoutMs, c.perConnectionBufferLimitBytes);
- * // ROUND_ROBIN 250 1048576
+ * assert.equal(c.lbPolicy, "ROUND_ROBIN");
+ * assert.equal(c.connectTimeoutMs, 250);
+ * assert.equal(c.perConnectionBufferLimitBytes, 1048576);
  * ```
  * @module
  */
@@ -34,8 +36,9 @@ const obj = (v: unknown): Obj | undefined => (isObject(v) ? v : undefined);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { valueOf } from "./defaults.ts";
- * valueOf("Cluster.RingHashLbConfig", {}, "maximum_ring_size"); // 8388608
+ * assert.equal(valueOf("Cluster.RingHashLbConfig", {}, "maximum_ring_size"), 8388608);
  * ```
  */
 export function valueOf(message: string, o: Obj | undefined, field: string): unknown {
@@ -82,8 +85,9 @@ function parseKind(kind: string, v: unknown, enumName?: string): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { withDefaults } from "./defaults.ts";
- * withDefaults("cluster.OutlierDetection", {}).consecutive_5xx; // 5
+ * assert.equal(withDefaults("cluster.OutlierDetection", {}).consecutive_5xx, 5);
  * ```
  */
 export function withDefaults(message: string, o: Obj): JsonObject {
@@ -247,8 +251,12 @@ const TLS_RULE = row(CLUSTER_RULES, "cluster.rules.tls-files-readable");
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { effectiveTls } from "./defaults.ts";
- * effectiveTls({ tls_context: { sni: "example.com" } }, () => {})?.sni; // "example.com"
+ * assert.equal(
+ *   effectiveTls({ tls_context: { sni: "example.com" } }, () => {})?.sni,
+ *   "example.com",
+ * );
  * ```
  */
 export function effectiveTls(c: Obj, sink: TlsErrorSink): EffectiveTls | null {
@@ -337,8 +345,9 @@ function keepaliveOf(c: Obj): EffectiveCluster["tcpKeepalive"] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { effectiveCluster } from "./defaults.ts";
- * effectiveCluster({ name: "a:b" }).statName; // "a_b"
+ * assert.equal(effectiveCluster({ name: "a:b" }).statName, "a_b");
  * ```
  */
 export function effectiveCluster(

@@ -7,9 +7,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { canonicalFilterName } from "./filter_names.ts";
- * canonicalFilterName("envoy.router"); // "proxy.filters.http.router"
- * canonicalFilterName("proxy.filters.http.router"); // "proxy.filters.http.router"
+ * assert.equal(canonicalFilterName("envoy.router"), "proxy.filters.http.router");
+ * assert.equal(canonicalFilterName("proxy.filters.http.router"), "proxy.filters.http.router");
  * ```
  * {@linkcode EXTENSIONS} lists the extensions this implementation has, by category, for
  * `--disable-extensions` (`<category>/<name>`, either spelling of both parts).
@@ -67,7 +68,9 @@ function bare(name: string): string | null {
  *
  * @example
  * ```ts
- * canonicalFilterName("envoy.tcp_proxy"); // "proxy.filters.network.tcp_proxy"
+ * import assert from "node:assert/strict";
+ * import { canonicalFilterName } from "./filter_names.ts";
+ * assert.equal(canonicalFilterName("envoy.tcp_proxy"), "proxy.filters.network.tcp_proxy");
  * ```
  */
 export function canonicalFilterName(name: string): string {
@@ -80,7 +83,12 @@ export function canonicalFilterName(name: string): string {
  *
  * @example
  * ```ts
- * typeUrlOf("envoy.router"); // "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"
+ * import assert from "node:assert/strict";
+ * import { typeUrlOf } from "./filter_names.ts";
+ * assert.equal(
+ *   typeUrlOf("envoy.router"),
+ *   "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router",
+ * );
  * ```
  */
 export function typeUrlOf(name: string): string | undefined {
@@ -106,7 +114,9 @@ const TRANSPORT_SOCKETS = ["proxy.transport_sockets.tls", "proxy.transport_socke
  *
  * @example
  * ```ts
- * EXTENSIONS["proxy.filters.http"].includes("proxy.filters.http.router"); // true
+ * import assert from "node:assert/strict";
+ * import { EXTENSIONS } from "./filter_names.ts";
+ * assert.equal(EXTENSIONS["proxy.filters.http"].includes("proxy.filters.http.router"), true);
  * ```
  */
 export const EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
@@ -136,7 +146,9 @@ export const EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
  *
  * @example
  * ```ts
- * canonicalCategory("envoy.stats_sinks"); // "proxy.stats_sinks"
+ * import assert from "node:assert/strict";
+ * import { canonicalCategory } from "./filter_names.ts";
+ * assert.equal(canonicalCategory("envoy.stats_sinks"), "proxy.stats_sinks");
  * ```
  */
 export function canonicalCategory(category: string): string {

@@ -9,13 +9,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateMessage } from "./nested_schema.ts";
  * const errors: { path: string; rule: string; message: string }[] = [];
  * validateMessage("Cluster.RingHashLbConfig", { minimum_ring_size: 9000000 }, "c.ring", {
  *   errors,
  *   allowUnknown: false,
  * });
- * console.log(errors[0].rule); // "cluster.objects.ring-hash-lb-config.minimum-ring-size"
+ * assert.equal(errors[0].rule, "cluster.objects.ring-hash-lb-config.minimum-ring-size");
  * ```
  * @module
  */

@@ -5,10 +5,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "../stats/store.ts";
  * import { startFlushTimer } from "./flush_timer.ts";
  * const timer = startFlushTimer(new Store(), { stats_flush_interval: "10s" });
- * timer.intervalMs; // 10000
+ * assert.equal(timer.intervalMs, 10000);
  * timer.stop();
  * ```
  * @module
@@ -35,9 +36,10 @@ export interface FlushTimer {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { flushIntervalMs } from "./flush_timer.ts";
- * flushIntervalMs({ stats_flush_interval: "0.5s" }); // 500
- * flushIntervalMs({}); // 5000
+ * assert.equal(flushIntervalMs({ stats_flush_interval: "0.5s" }), 500);
+ * assert.equal(flushIntervalMs({}), 5000);
  * ```
  */
 export function flushIntervalMs(bootstrap: Pick<Bootstrap, "stats_flush_interval">): number {

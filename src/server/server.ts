@@ -17,7 +17,7 @@
  * validation), managers (clusters, listeners, init), admin (the plugin), signals, and shutdown
  * (`shutdown.ts`). What a phase acquires is undone in reverse when a later one fails.
  *
- * @example
+ * @example Not run: it starts a whole server (listeners, clusters, admin, signals) and exits.
  * ```ts ignore
  * import { startServer } from "./server.ts";
  * import { ADMIN } from "../admin/mod.ts";

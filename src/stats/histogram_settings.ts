@@ -5,8 +5,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TEXT_QUANTILES } from "./histogram_settings.ts";
- * TEXT_QUANTILES.length; // 8
+ * assert.equal(TEXT_QUANTILES.length, 8);
  * ```
  * @module
  */

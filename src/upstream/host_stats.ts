@@ -4,10 +4,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { newHostStats } from "./host_stats.ts";
  * const s = newHostStats();
  * s.rq_total.inc();
- * console.log(s.rq_total.value()); // 1
+ * assert.equal(s.rq_total.value(), 1);
  * ```
  * @module
  */

@@ -4,9 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { testCluster } from "./test_cluster.ts";
  * const c = testCluster("demo", [["127.0.0.1", 8080]]);
- * console.log(c.thresholds[0].max_connections); // 1024
+ * assert.equal(c.thresholds[0].max_connections, 1024);
  * ```
  * @module
  */
