@@ -17,7 +17,7 @@
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * const md = toMarkdown(run);
@@ -56,8 +56,12 @@ export function bySection(results: readonly RuleResult[]): Map<string, RuleResul
  * ```ts
  * import { isFailure } from "./markdown.ts";
  * import type { RuleResult } from "../types.ts";
- * declare const r: RuleResult;
- * isFailure(r);
+ * const r: RuleResult = {
+ *   rule: "a.b", table: "a", level: "MUST", statement: "", section: "S", quote: "",
+ *   status: "FAIL", expected: "FAIL", ok: true, check: "black-box", message: "",
+ *   durationMs: 0, repro: [], cases: [],
+ * };
+ * isFailure(r); // true: an expected failure is still a failure
  * ```
  */
 export function isFailure(r: RuleResult): boolean {
@@ -117,11 +121,11 @@ export function anchor(section: string, i: number): string {
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * const md = toMarkdown(run); // e.g. for `Deno.writeTextFile("report.md", md)`
- * assert.ok(md.includes("unexpected 0"));
+ * assert.ok(md.includes("every result matched its expectation"));
  * ```
  */
 export function toMarkdown(run: RunReport): string {
@@ -240,7 +244,7 @@ function failureDetail(r: RuleResult): string {
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * const html = toHtml(run); // e.g. for `Deno.writeTextFile("report.html", html)`

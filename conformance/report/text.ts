@@ -11,10 +11,10 @@
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
- * assert.ok(toText(run).startsWith("proxy 1.0.0: 0 rules: "));
+ * assert.ok(toText(run).startsWith("proxy 1.0.0: checked 0 of 0 selected rules"));
  * ```
  * @module
  */
@@ -35,10 +35,10 @@ import type { RunReport } from "../types.ts";
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
- * assert.ok(toText(run).startsWith("proxy 1.0.0: 0 rules: "));
+ * assert.ok(toText(run).startsWith("proxy 1.0.0: checked 0 of 0 selected rules"));
  * ```
  */
 export function toText(run: RunReport): string {
