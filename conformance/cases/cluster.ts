@@ -16,9 +16,10 @@
  * @module
  */
 import fc from "fast-check";
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import {
+  clustersArbitrary,
   enumOf,
   FIELDS,
   invalidValues,
@@ -27,7 +28,7 @@ import {
   validValue,
 } from "../arbitraries.ts";
 import type { Field, Step } from "../arbitraries.ts";
-import { clustersArbitrary } from "../../src/config/cluster_arbitrary.ts";
+
 import { baseCluster } from "./bootstrap_files.ts";
 import {
   accepted as acceptedAll,
@@ -208,7 +209,7 @@ function messageCases(m: string, paths: Map<string, Step[]>, input: BuildInput):
             `${m} with both ${a.field} and ${b.field}`,
           );
         }
-        throw new Precondition(
+        throw new NotApplicable(
           `no member of ${g} is accepted alone, so the group cannot be checked`,
         );
       },
@@ -252,7 +253,7 @@ export function clusterCases(input: BuildInput): Case[] {
   });
   out.push({
     id: "cluster:random-valid-set",
-    title: "random sets of valid clusters (the cluster engineer's arbitrary) are accepted",
+    title: "random sets of valid clusters of every discovery type and policy are accepted",
     rules: existing(input.rules, "errors.validate-ok", "cluster.rules.unique-name"),
     target: "command",
     phase: "read",

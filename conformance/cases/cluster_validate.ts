@@ -2,10 +2,10 @@
  * Runs `--mode validate` on generated clusters, once per distinct bootstrap and target in a
  * suite run, and turns the exit codes into case outcomes. A rejection only counts when the same
  * bootstrap without the fault is accepted (the control); otherwise the case cannot tell why the
- * target rejected it and ends PRECONDITION_FAILED.
+ * target rejected it and ends NOT_APPLICABLE.
  *
- * @example
- * ```ts
+ * @example Not run: it needs a case context whose command runs a proxy binary.
+ * ```ts ignore
  * import { baseCluster } from "./bootstrap_files.ts";
  * import { accepted } from "./cluster_validate.ts";
  * import type { CaseContext } from "../types.ts";
@@ -14,7 +14,7 @@
  * ```
  * @module
  */
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { CaseContext } from "../types.ts";
 import type { CommandResult } from "../command_client.ts";
 import { writeBootstrap } from "./bootstrap_files.ts";
@@ -72,7 +72,7 @@ export function passes(r: CommandResult): boolean {
 export async function accepted(ctx: CaseContext, clusters: Obj[], what: string): Promise<void> {
   const r = await validate(ctx, clusters);
   if (r.code !== 0 && onlyUnsupported(r.stderr || r.stdout)) {
-    throw new Precondition(
+    throw new NotApplicable(
       `${what} is valid, but the target refuses a setting it does not support: ` +
         preview(r.stderr || r.stdout),
     );
@@ -112,7 +112,7 @@ export function onlyUnsupported(output: string): boolean {
 export async function rejected(ctx: CaseContext, good: Obj[], bad: Obj[], what: string) {
   const control = await validate(ctx, good);
   if (control.code !== 0) {
-    throw new Precondition(
+    throw new NotApplicable(
       `the bootstrap without the fault is itself rejected, so ${what} proves nothing: ` +
         preview(control.stderr || control.stdout),
     );

@@ -6,9 +6,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ADMIN_RESOURCES } from "./resources.ts";
  * const hostStats = ADMIN_RESOURCES.filter((r) => r.id.startsWith("admin.resources.host-stat."));
- * console.log(hostStats.map((r) => r.name)); // ["cx_total", "cx_active", ...]
+ * assert.deepEqual(hostStats.map((r) => r.name).slice(0, 2), ["cx_total", "cx_active"]);
  * ```
  * @module
  */

@@ -9,9 +9,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { OPTIONS } from "./options.ts";
  * const mode = OPTIONS.find((o) => o.long === "--mode");
- * console.log(mode?.default); // "serve"
+ * assert.equal(mode?.default, "serve");
  * ```
  * @module
  */

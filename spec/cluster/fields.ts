@@ -7,9 +7,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CLUSTER_FIELDS } from "./fields.ts";
  * const lb = CLUSTER_FIELDS.find((r) => r.field === "lb_policy");
- * console.log(lb?.default); // "ROUND_ROBIN"
+ * assert.equal(lb?.default, "ROUND_ROBIN");
  * ```
  * @module
  */

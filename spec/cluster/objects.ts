@@ -14,9 +14,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CLUSTER_OBJECTS } from "./objects.ts";
  * const ring = CLUSTER_OBJECTS.filter((r) => r.message === "Cluster.RingHashLbConfig");
- * console.log(ring.map((r) => r.field)); // ["minimum_ring_size", "hash_function", "maximum_ring_size"]
+ * assert.deepEqual(
+ *   ring.map((r) => r.field),
+ *   ["minimum_ring_size", "hash_function", "maximum_ring_size"],
+ * );
  * ```
  * @module
  */

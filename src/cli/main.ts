@@ -18,7 +18,7 @@
  * ```
  * @module
  */
-import type { Variant } from "../../spec/rule.ts";
+import { ERRORS, row, type Variant } from "../../spec/mod.ts";
 import type { Options } from "../config/options.ts";
 import { CommandLineError, parseCommandLine, requireConfig } from "../config/args.ts";
 import { usage, VARIANT_ENV } from "../config/usage.ts";
@@ -69,9 +69,17 @@ export interface Validated {
  * once. `serve` mode passes `bootstrapOnly`, since the server runs that check itself.
  *
  * @example
- * ```ts ignore
- * const v = validateConfiguration(options, logging);
- * if (v.errors.length) console.error(v.errors.map(formatConfigError).join("\n"));
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { validateConfiguration } from "./main.ts";
+ * import { parseArgs } from "../config/args.ts";
+ * import { formatConfigError } from "../config/errors.ts";
+ * import { createLogging } from "../server/logger.ts";
+ * const options = parseArgs(["--mode", "validate", "--config-yaml", "{admin: {bogus: 1}}"]);
+ * const v = validateConfiguration(options, createLogging(options));
+ * assert.deepEqual(v.errors.map(formatConfigError), [
+ *   "admin.bogus: unknown field [errors.unknown-static-fields]",
+ * ]);
  * ```
  */
 export function validateConfiguration(
@@ -98,6 +106,11 @@ export function validateConfiguration(
   });
   return { bootstrap: load.bootstrap, errors, unknownFields };
 }
+
+/** Exit codes of `--mode validate` (`errors.validate-ok`, `errors.validate-errors`); serve mode
+ * exits with the same code when its configuration has errors. */
+const VALIDATE_OK = row(ERRORS, "errors.validate-ok").exitCode;
+const CONFIG_ERRORS = row(ERRORS, "errors.validate-errors").exitCode;
 
 /** Runs the proxy with the given arguments; resolves to the process exit code. */
 export async function main(args: string[]): Promise<number> {
@@ -162,22 +175,21 @@ export async function main(args: string[]): Promise<number> {
       const lines = v.errors.map(formatConfigError);
       logging.log("main", "critical", `${where}: ${lines.join("\n")}`);
       if (options.log_path !== "") err(lines.join("\n") + "\n");
-      return 1;
+      return CONFIG_ERRORS;
     }
     if (options.mode === "validate") {
       out(`configuration '${options.config_path}' OK\n`);
-      return 0;
+      return VALIDATE_OK;
     }
     if (options.mode === "init_only") return 0;
     let server;
-    const settings = {
-      logging,
-      unknownStaticFields: v.unknownFields,
-      admin: ADMIN,
-      given: parsed.given,
-    };
     try {
-      server = await startServer(options, v.bootstrap, settings);
+      server = await startServer(options, v.bootstrap, {
+        logging,
+        unknownStaticFields: v.unknownFields,
+        admin: ADMIN,
+        given: parsed.given,
+      });
     } catch (e) {
       logging.log("main", "critical", `${where}: ${e instanceof Error ? e.message : String(e)}`);
       return 1;

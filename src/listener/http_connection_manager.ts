@@ -4,8 +4,9 @@
  * `http.<stat_prefix>.downstream_rq_*`. Requests a codec found malformed arrive with their
  * error and are answered 400 (or 431) with the connection closed, never forwarded.
  *
- * @example
+ * @example Not run: it needs a downstream connection and upstream clusters (`deps`, `conn`).
  * ```ts ignore
+ * import { HttpConnectionManager, parseHcm } from "./http_connection_manager.ts";
  * const hcm = new HttpConnectionManager(parseHcm(cfg, "f", errors, null)!, deps);
  * const res = await hcm.handle(fromRequest(new Request("http://a/")), conn);
  * ```

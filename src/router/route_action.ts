@@ -6,9 +6,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRouteAction } from "./route_action.ts";
  * const a = parseRouteAction({ route: { cluster: "demo", timeout: "2s" } }, "r", [], null);
- * console.log(a?.kind, a?.timeoutMs); // "cluster" 2000
+ * assert.equal(a?.kind, "cluster");
+ * assert.equal(a.timeoutMs, 2000);
  * ```
  * @module
  */

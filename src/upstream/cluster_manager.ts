@@ -4,7 +4,7 @@
  * STATIC, STRICT_DNS / LOGICAL_DNS (`dns.ts`) or EDS from a file (`eds.ts`); with `deps.cds` the
  * set itself comes from a CDS file (added, changed, removed; discovered ones warm first).
  *
- * @example
+ * @example Not run: it needs an upstream server for each cluster (`effectiveClusters`).
  * ```ts ignore
  * import { Store } from "../stats/store.ts";
  * import { ClusterManager } from "./cluster_manager.ts";

@@ -4,10 +4,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { dnsSupportErrors } from "./dns_support.ts";
  * import { testCluster } from "./test_cluster.ts";
  * const c = testCluster("d", [["a", 80], ["b", 80]], { type: "LOGICAL_DNS" });
- * console.log(dnsSupportErrors(c)[0].path); // "load_assignment"
+ * assert.equal(dnsSupportErrors(c)[0].path, "load_assignment");
  * ```
  * @module
  */

@@ -6,8 +6,9 @@
  * a logged reason and the previous hosts stay. Counts `cluster.<name>.update_empty`,
  * `membership_change` next to the subscription statistics.
  *
- * @example
+ * @example Not run: it watches an EDS file (`eds.yaml`) on disk.
  * ```ts ignore
+ * import { EdsUpdater } from "./eds.ts";
  * const eds = new EdsUpdater(cluster, { ok: true, path: "eds.yaml", serviceName: "web" }, deps);
  * await eds.start(); // resolves after the first read, good or bad (the cluster's init target)
  * console.log(eds.version());

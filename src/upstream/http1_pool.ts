@@ -4,7 +4,7 @@
  * the request waits (at most `max_pending_requests` wait) for a connection to come back.
  * Connections are closed after `max_requests_per_connection` requests (1 disables keep-alive).
  *
- * @example
+ * @example Not run: it needs a pool (`pool`) connected to an upstream server.
  * ```ts ignore
  * const c = await pool.acquire();
  * // ... one request/response on c ...

@@ -3,7 +3,7 @@
  * one session per host and priority, opened lazily, counted as a connection, replaced after
  * `max_requests_per_connection` streams. Streams are limited by the cluster's `max_requests`.
  *
- * @example
+ * @example Not run: it needs an upstream server to connect to (`pool`, HTTP/2).
  * ```ts ignore
  * const r = await pool.request([[":method", "GET"], [":path", "/"]], null);
  * ```

@@ -11,7 +11,7 @@
  * / `node:tls` (`localAddress`, `localPort`), because `Deno.connect` cannot bind one; a bind that
  * fails (the address is not on this host, the port is taken) fails the connection attempt.
  *
- * @example
+ * @example Not run: it needs an upstream server to connect to (127.0.0.1:8080).
  * ```ts ignore
  * import { openTransport } from "./transport.ts";
  * const t = await openTransport({ address: "127.0.0.1", port: 8080, tls: null, timeoutMs: 250 });
@@ -65,8 +65,9 @@ export interface TransportOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bindOptions } from "./transport.ts";
- * bindOptions({ address: "127.0.0.2", port: 0 }); // { localAddress: "127.0.0.2" }
+ * assert.deepEqual(bindOptions({ address: "127.0.0.2", port: 0 }), { localAddress: "127.0.0.2" });
  * ```
  */
 export function bindOptions(

@@ -4,9 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createLoadBalancer } from "./load_balancer.ts";
  * const lb = createLoadBalancer("ROUND_ROBIN", [], { choiceCount: 2, panicThreshold: 50 });
- * console.log(lb.choose({})); // null: no hosts
+ * assert.equal(lb.choose({}), null); // no hosts
  * ```
  * @module
  */
