@@ -41,6 +41,6 @@ export const ADDRESS_ENVOY = [
     group: "address",
     groupRequired: true,
     support: "refused",
-    supportNote: "upstream hosts are reached over TCP only",
+    supportNote: "connections use TCP sockets only (no Unix domain sockets)",
   },
 ] as const satisfies readonly FieldRow[];

@@ -22,7 +22,7 @@ export const PIPE_ENVOY = [
     kind: "string",
     required: true,
     support: "refused",
-    supportNote: "upstream hosts are reached over TCP only",
+    supportNote: "connections use TCP sockets only (no Unix domain sockets)",
   },
   {
     id: "cluster.objects.core.pipe.mode",
@@ -36,6 +36,6 @@ export const PIPE_ENVOY = [
     kind: "uint32",
     range: { max: 511 },
     support: "refused",
-    supportNote: "upstream hosts are reached over TCP only",
+    supportNote: "connections use TCP sockets only (no Unix domain sockets)",
   },
 ] as const satisfies readonly FieldRow[];

@@ -24,7 +24,7 @@ export const SOCKET_ADDRESS_ENVOY = [
     enum: "core.SocketAddress.Protocol",
     default: "TCP",
     support: "default-only",
-    supportNote: "upstream connections are TCP",
+    supportNote: "connections are TCP (UDP is not implemented)",
   },
   {
     id: "cluster.objects.core.socket-address.address",
