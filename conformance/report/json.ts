@@ -12,7 +12,7 @@
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * const text = JSON.stringify(toJsonReport(run), null, 2);
@@ -79,7 +79,7 @@ export interface JsonReport {
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * assert.equal(toJsonReport(run).summary.unexpected, 0);

@@ -14,7 +14,7 @@
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * const xml = toJUnit(run);
@@ -83,7 +83,7 @@ function body(r: RuleResult): string {
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * const xml = toJUnit(run); // e.g. for `Deno.writeTextFile("junit.xml", xml)`

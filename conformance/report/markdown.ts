@@ -17,7 +17,7 @@
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * const md = toMarkdown(run);
@@ -54,10 +54,15 @@ export function bySection(results: readonly RuleResult[]): Map<string, RuleResul
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isFailure } from "./markdown.ts";
  * import type { RuleResult } from "../types.ts";
- * declare const r: RuleResult;
- * isFailure(r);
+ * const r: RuleResult = {
+ *   rule: "admin.endpoints.ready", table: "admin.endpoints", level: "MUST", statement: "",
+ *   section: "Endpoints", quote: "", check: "black-box", message: "", durationMs: 1,
+ *   status: "FAIL", expected: "FAIL", ok: true, repro: [], cases: [],
+ * };
+ * assert.equal(isFailure(r), true); // a FAIL is a failure even when expected
  * ```
  */
 export function isFailure(r: RuleResult): boolean {
@@ -95,8 +100,9 @@ const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", "<br>");
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { anchor } from "./markdown.ts";
- * anchor("Command-line options", 2); // "s2-command-line-options"
+ * assert.equal(anchor("Command-line options", 2), "s2-command-line-options");
  * ```
  */
 export function anchor(section: string, i: number): string {
@@ -117,7 +123,7 @@ export function anchor(section: string, i: number): string {
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * const md = toMarkdown(run); // e.g. for `Deno.writeTextFile("report.md", md)`
@@ -240,7 +246,7 @@ function failureDetail(r: RuleResult): string {
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * const html = toHtml(run); // e.g. for `Deno.writeTextFile("report.html", html)`

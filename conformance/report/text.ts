@@ -11,7 +11,7 @@
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * assert.ok(toText(run).startsWith("proxy 1.0.0: 0 rules: "));
@@ -35,7 +35,7 @@ import type { RunReport } from "../types.ts";
  * const run: RunReport = {
  *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
  *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
- *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * assert.ok(toText(run).startsWith("proxy 1.0.0: 0 rules: "));
