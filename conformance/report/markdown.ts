@@ -127,7 +127,7 @@ export function anchor(section: string, i: number): string {
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * const md = toMarkdown(run); // e.g. for `Deno.writeTextFile("report.md", md)`
- * assert.ok(md.includes("unexpected 0"));
+ * assert.ok(md.includes("checked 0 of 0 selected rules"));
  * ```
  */
 export function toMarkdown(run: RunReport): string {

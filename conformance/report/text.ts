@@ -14,7 +14,7 @@
  *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
- * assert.ok(toText(run).startsWith("proxy 1.0.0: 0 rules: "));
+ * assert.ok(toText(run).startsWith("proxy 1.0.0: checked 0 of 0 selected rules"));
  * ```
  * @module
  */
@@ -38,7 +38,7 @@ import type { RunReport } from "../types.ts";
  *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [], strict: false,
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
- * assert.ok(toText(run).startsWith("proxy 1.0.0: 0 rules: "));
+ * assert.ok(toText(run).startsWith("proxy 1.0.0: checked 0 of 0 selected rules"));
  * ```
  */
 export function toText(run: RunReport): string {
