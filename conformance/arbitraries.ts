@@ -293,8 +293,9 @@ export const ENUMS: ReadonlyMap<string, EnumRow> = new Map(
  * @throws {Error} when the tables describe no such field
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fieldRow } from "./arbitraries.ts";
- * fieldRow("Cluster", "connect_timeout").kind; // "duration"
+ * assert.equal(fieldRow("Cluster", "connect_timeout").kind, "duration");
  * ```
  */
 export function fieldRow(message: string, field: string): Field {
@@ -499,9 +500,10 @@ const CONSTRAINED = new Set([
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import fc from "fast-check";
  * import { clusterArbitrary } from "./arbitraries.ts";
- * fc.sample(clusterArbitrary("a"), 3).length; // 3
+ * assert.equal(fc.sample(clusterArbitrary("a"), 3).length, 3);
  * ```
  */
 export function clusterArbitrary(name: string): fc.Arbitrary<Obj> {
@@ -621,9 +623,10 @@ function subsetArbitrary(policy: string): fc.Arbitrary<Entries> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import fc from "fast-check";
  * import { clustersArbitrary } from "./arbitraries.ts";
- * fc.sample(clustersArbitrary(3), 1)[0].length <= 3; // true
+ * assert.equal(fc.sample(clustersArbitrary(3), 1)[0].length <= 3, true);
  * ```
  */
 export function clustersArbitrary(maxLength = 4): fc.Arbitrary<Obj[]> {

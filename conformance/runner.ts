@@ -87,8 +87,9 @@ export function planCases(cases: readonly Case[], ruleIds: ReadonlySet<string>):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mayEndServer } from "./runner.ts";
- * mayEndServer({ id: "x", title: "", rules: [], target: "http", phase: "read", run: async () => {} }); // false
+ * assert.equal(mayEndServer({ id: "x", title: "", rules: [], target: "http", phase: "read", run: async () => {} }), false);
  * ```
  */
 export function mayEndServer(c: Case): boolean {
@@ -110,8 +111,9 @@ function defaultCommandConcurrency(): number {
  * @returns the four lists
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { schedule } from "./runner.ts";
- * schedule([]).last; // []
+ * assert.deepEqual(schedule([]).last, []);
  * ```
  */
 export function schedule(plan: readonly Case[]): {

@@ -5,10 +5,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { summarize, totalsLines } from "./summary.ts";
  * const s = summarize([]);
- * console.log(s.checked, s.selected); // 0 0
- * console.log(totalsLines({ implementation: { name: "x", version: "1", source: "none" }, results: [], strict: false }).join("\n"));
+ * assert.equal(s.checked, 0);
+ * assert.equal(s.selected, 0);
+ * const implementation = { name: "x", version: "1", source: "none" };
+ * const lines = totalsLines({ implementation, results: [], strict: false });
+ * assert.ok(lines.length > 0);
  * ```
  * @module
  */
@@ -41,8 +45,12 @@ export interface Summary {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reasonOf } from "./summary.ts";
- * reasonOf("[admin:x] the target lacks the optional feature tap\nmore"); // "the target lacks the optional feature tap"
+ * assert.equal(
+ *   reasonOf("[admin:x] the target lacks the optional feature tap\nmore"),
+ *   "the target lacks the optional feature tap",
+ * );
  * ```
  */
 export function reasonOf(message: string): string {
@@ -56,8 +64,9 @@ export function reasonOf(message: string): string {
  * @returns the summary
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { summarize } from "./summary.ts";
- * summarize([]).notChecked; // []
+ * assert.deepEqual(summarize([]).notChecked, []);
  * ```
  */
 export function summarize(results: readonly RuleResult[]): Summary {
@@ -87,8 +96,12 @@ export function summarize(results: readonly RuleResult[]): Summary {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { breakdown, summarize } from "./summary.ts";
- * breakdown(summarize([])); // "PASS 0, FAIL 0, ERROR 0, TIMEOUT 0, NOT_APPLICABLE 0, NOT_RUN 0"
+ * assert.equal(
+ *   breakdown(summarize([])),
+ *   "PASS 0, FAIL 0, ERROR 0, TIMEOUT 0, NOT_APPLICABLE 0, NOT_RUN 0",
+ * );
  * ```
  */
 export function breakdown(s: Summary): string {

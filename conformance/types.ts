@@ -55,8 +55,9 @@ export const CHECKED_STATUSES: readonly Status[] = ["PASS", "FAIL", "ERROR", "TI
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isChecked } from "./types.ts";
- * isChecked("NOT_RUN"); // false
+ * assert.equal(isChecked("NOT_RUN"), false);
  * ```
  */
 export function isChecked(s: Status): boolean {

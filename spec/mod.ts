@@ -102,8 +102,9 @@ const INDEX = new WeakMap<readonly Rule[], ReadonlyMap<string, Rule>>();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LIMITS, row } from "./mod.ts";
- * row(LIMITS, "limits.stats-flush-interval").value.default; // 5000
+ * assert.equal(row(LIMITS, "limits.stats-flush-interval").value.default, 5000);
  * ```
  */
 export function row<const T extends readonly Rule[], I extends RowId<T>>(

@@ -14,9 +14,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SUPPORT } from "./support.ts";
  * const row = SUPPORT.find((r) => r.path === "HttpConnectionManager.local_reply_config");
- * console.log(row?.support); // "refused"
+ * assert.equal(row?.support, "refused");
  * ```
  * @module
  */

@@ -25,7 +25,7 @@
  *   conformance case;
  * - `--list` (with `--check`): the per-rule lines too.
  *
- * @example
+ * @example Not run: it reads every source, test and conformance file of the repository (slow).
  * ```ts ignore
  * import { coverage } from "./spec_coverage.ts";
  * const report = await coverage();
@@ -79,7 +79,12 @@ export interface Support {
  *
  * @example
  * ```ts
- * supportOf({ support: "refused", supportNote: "no health checker" }).support; // "refused"
+ * import assert from "node:assert/strict";
+ * import { supportOf } from "./spec_coverage.ts";
+ * assert.equal(
+ *   supportOf({ support: "refused", supportNote: "no health checker" }).support,
+ *   "refused",
+ * );
  * ```
  */
 export function supportOf(row: object): Support {
@@ -151,7 +156,9 @@ export interface CoverageOptions {
  * @param glob `*` matches any run of characters, `?` one character
  * @example
  * ```ts
- * globToRegExp("admin.*").test("admin.endpoints.ready"); // true
+ * import assert from "node:assert/strict";
+ * import { globToRegExp } from "./spec_coverage.ts";
+ * assert.equal(globToRegExp("admin.*").test("admin.endpoints.ready"), true);
  * ```
  */
 export function globToRegExp(glob: string): RegExp {
@@ -188,7 +195,9 @@ async function walk(dir: URL, out: string[], rel = ""): Promise<void> {
  * @param source TypeScript source text
  * @example
  * ```ts
- * stripComments(`a("x") // "y"`); // `a("x") `
+ * import assert from "node:assert/strict";
+ * import { stripComments } from "./spec_coverage.ts";
+ * assert.deepEqual(stripComments(`a("x") // "y"`), `a("x") `);
  * ```
  */
 export function stripComments(source: string): string {
@@ -225,7 +234,12 @@ export function stripComments(source: string): string {
  * @param source TypeScript source text
  * @example
  * ```ts
- * idTokens(`f("admin.endpoints.ready: answers") // "cli.options.mode"`); // ["admin.endpoints.ready"]
+ * import assert from "node:assert/strict";
+ * import { idTokens } from "./spec_coverage.ts";
+ * assert.deepEqual(
+ *   idTokens(`f("admin.endpoints.ready: answers") // "cli.options.mode"`),
+ *   ["admin.endpoints.ready"],
+ * );
  * ```
  */
 export function idTokens(source: string): string[] {
@@ -244,7 +258,9 @@ export function idTokens(source: string): string[] {
  * @param source TypeScript source text
  * @example
  * ```ts
- * ruleListEntries(`{ rules: ["errors.ready-live"] }`); // ["errors.ready-live"]
+ * import assert from "node:assert/strict";
+ * import { ruleListEntries } from "./spec_coverage.ts";
+ * assert.deepEqual(ruleListEntries(`{ rules: ["errors.ready-live"] }`), ["errors.ready-live"]);
  * ```
  */
 export function ruleListEntries(source: string): string[] {
@@ -262,8 +278,13 @@ export function ruleListEntries(source: string): string[] {
  * @param name a test name
  * @example
  * ```ts
- * declaredRules("admin.x.a, errors.b: GET answers 400"); // ["admin.x.a", "errors.b"]
- * declaredRules("router: admin.x.a is served"); // []
+ * import assert from "node:assert/strict";
+ * import { declaredRules } from "./spec_coverage.ts";
+ * assert.deepEqual(
+ *   declaredRules("admin.x.a, errors.b: GET answers 400"),
+ *   ["admin.x.a", "errors.b"],
+ * );
+ * assert.deepEqual(declaredRules("router: admin.x.a is served"), []);
  * ```
  */
 export function declaredRules(name: string): string[] {
@@ -291,7 +312,10 @@ export interface ImportOf {
  * @param source TypeScript source text
  * @example
  * ```ts
- * importsOf(`import { A as B, type C } from "./x.ts";`)[0].names; // Map { "A" => "B" }
+ * import assert from "node:assert/strict";
+ * import { importsOf } from "./spec_coverage.ts";
+ * const [imported] = importsOf(`import { A as B, type C } from "./x.ts";`);
+ * assert.deepEqual(imported.names, new Map([["A", "B"]]));
  * ```
  */
 export function importsOf(source: string): ImportOf[] {
@@ -331,8 +355,10 @@ export function importsOf(source: string): ImportOf[] {
  * @param local the table constant's local name
  * @example
  * ```ts
- * readsRows(`for (const r of ENDPOINTS) f(r);`, "ENDPOINTS"); // true
- * readsRows(`const r = ENDPOINTS.find((r) => r.id === "x");`, "ENDPOINTS"); // false
+ * import assert from "node:assert/strict";
+ * import { readsRows } from "./spec_coverage.ts";
+ * assert.equal(readsRows(`for (const r of ENDPOINTS) f(r);`, "ENDPOINTS"), true);
+ * assert.equal(readsRows(`const r = ENDPOINTS.find((r) => r.id === "x");`, "ENDPOINTS"), false);
  * ```
  */
 export function readsRows(source: string, local: string): boolean {
@@ -376,7 +402,12 @@ function readsIn(code: string, local: string, from: number, to: number, depth: n
  * @param ids every rule ID
  * @example
  * ```ts
- * prefixedIds('const f = (id) => `a.b.${id}`; f("c");', new Set(["a.b.c"])); // ["a.b.c"]
+ * import assert from "node:assert/strict";
+ * import { prefixedIds } from "./spec_coverage.ts";
+ * assert.deepEqual(
+ *   prefixedIds('const f = (id) => `a.b.${id}`; f("c");', new Set(["a.b.c"])),
+ *   ["a.b.c"],
+ * );
  * ```
  */
 export function prefixedIds(source: string, ids: ReadonlySet<string>): string[] {
@@ -400,7 +431,12 @@ export function prefixedIds(source: string, ids: ReadonlySet<string>): string[] 
  * @param source TypeScript source text
  * @example
  * ```ts
- * caseIdPrefixes('{ id: `cli:constraint:${k}` }'); // [{ text: "cli:constraint:", template: true }]
+ * import assert from "node:assert/strict";
+ * import { caseIdPrefixes } from "./spec_coverage.ts";
+ * assert.deepEqual(
+ *   caseIdPrefixes('{ id: `cli:constraint:${k}` }'),
+ *   [{ text: "cli:constraint:", template: true }],
+ * );
  * ```
  */
 export function caseIdPrefixes(source: string): { text: string; template: boolean }[] {
@@ -559,8 +595,9 @@ function reachable(
  * Scans the repository and finds, per rule, where it is implemented, tested and checked.
  *
  * @param opts where to look and which rules to count
- * @example
+ * @example Not run: it reads every source, test and conformance file of the repository (slow).
  * ```ts ignore
+ * import { coverage } from "./spec_coverage.ts";
  * const report = await coverage();
  * console.log(report.untested.length);
  * ```
@@ -779,8 +816,9 @@ export function totals(report: CoverageReport): Omit<TableCoverage, "table"> {
  *
  * @param report what {@linkcode coverage} found
  * @param list also list every rule with its state
- * @example
+ * @example Not run: it reads every source, test and conformance file of the repository (slow).
  * ```ts ignore
+ * import { coverage, formatCoverage } from "./spec_coverage.ts";
  * console.log(formatCoverage(await coverage(), true));
  * ```
  */

@@ -9,9 +9,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toSpecMarkdown } from "./spec_doc.ts";
  * const md = toSpecMarkdown();
- * console.log(md.includes('<a id="admin.mutation.get-returns-400"></a>')); // true
+ * assert.equal(md.includes('<a id="admin.mutation.get-returns-400"></a>'), true);
  * ```
  * @module
  */
@@ -36,7 +37,9 @@ export const SPEC_DOC_URL = new URL("../docs/SPEC.md", import.meta.url);
  *
  * @example
  * ```ts
- * mdText("`<x>` <y>"); // "`<x>` &lt;y&gt;"
+ * import assert from "node:assert/strict";
+ * import { mdText } from "./spec_doc.ts";
+ * assert.equal(mdText("`<x>` <y>"), "`<x>` &lt;y&gt;");
  * ```
  */
 export function mdText(s: string): string {
@@ -176,11 +179,12 @@ function renderSummary(report: CoverageReport): string[] {
  *   {@linkcode coverage}); without it the document lists the rules only
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allRules } from "../spec/mod.ts";
  * import { coverage } from "./spec_coverage.ts";
  * import { toSpecMarkdown } from "./spec_doc.ts";
  * const md = toSpecMarkdown(allRules(), undefined, await coverage());
- * console.log(md.includes("- Implemented in: [src/admin/router.ts]")); // true
+ * assert.equal(md.includes("- Implemented in: [src/admin/router.ts]"), true);
  * ```
  */
 export function toSpecMarkdown(

@@ -54,14 +54,15 @@ export function bySection(results: readonly RuleResult[]): Map<string, RuleResul
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isFailure } from "./markdown.ts";
  * import type { RuleResult } from "../types.ts";
  * const r: RuleResult = {
- *   rule: "a.b", table: "a", level: "MUST", statement: "", section: "S", quote: "",
- *   status: "FAIL", expected: "FAIL", ok: true, check: "black-box", message: "",
- *   durationMs: 0, repro: [], cases: [],
+ *   rule: "admin.endpoints.ready", table: "admin.endpoints", level: "MUST", statement: "",
+ *   section: "Endpoints", quote: "", check: "black-box", message: "", durationMs: 1,
+ *   status: "FAIL", expected: "FAIL", ok: true, repro: [], cases: [],
  * };
- * isFailure(r); // true: an expected failure is still a failure
+ * assert.equal(isFailure(r), true); // a FAIL is a failure even when expected
  * ```
  */
 export function isFailure(r: RuleResult): boolean {
@@ -99,8 +100,9 @@ const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", "<br>");
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { anchor } from "./markdown.ts";
- * anchor("Command-line options", 2); // "s2-command-line-options"
+ * assert.equal(anchor("Command-line options", 2), "s2-command-line-options");
  * ```
  */
 export function anchor(section: string, i: number): string {
@@ -125,7 +127,7 @@ export function anchor(section: string, i: number): string {
  *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
  * };
  * const md = toMarkdown(run); // e.g. for `Deno.writeTextFile("report.md", md)`
- * assert.ok(md.includes("every result matched its expectation"));
+ * assert.ok(md.includes("checked 0 of 0 selected rules"));
  * ```
  */
 export function toMarkdown(run: RunReport): string {

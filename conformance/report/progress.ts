@@ -33,7 +33,7 @@ export interface Progress {
  *
  * @param sectionOf the section a case belongs to
  * @returns the progress sink
- * @example
+ * @example Not run: it draws a progress bar on the terminal.
  * ```ts ignore
  * import { progressBar } from "./progress.ts";
  * const bar = progressBar(() => "admin");

@@ -7,8 +7,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { STATE_TRANSITIONS } from "./state_transitions.ts";
- * STATE_TRANSITIONS["admin.states.healthcheck-fail"]; // { method: "POST", path: "/healthcheck/fail" }
+ * assert.deepEqual(
+ *   STATE_TRANSITIONS["admin.states.healthcheck-fail"],
+ *   { method: "POST", path: "/healthcheck/fail" },
+ * );
  * ```
  * @module
  */

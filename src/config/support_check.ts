@@ -12,9 +12,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { supportErrors } from "./support_check.ts";
  * const errors = supportErrors({ dynamic_resources: { lds_config: { path: "/l.yaml" } } });
- * console.log(errors[0].path); // "dynamic_resources.lds_config"
+ * assert.equal(errors[0].path, "dynamic_resources.lds_config");
  * ```
  * @module
  */

@@ -7,9 +7,16 @@
  * `support` column of the command-line options.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { checkConfiguration } from "./configuration_check.ts";
- * const { errors, clusters } = checkConfiguration(options, bootstrap, { given: new Set() });
+ * import { parseArgs } from "../config/args.ts";
+ * const options = parseArgs(["--config-yaml", "{}"]);
+ * const bootstrap = {
+ *   static_resources: { clusters: [{ name: "web", connect_timeout: "1s", lb_policy: "NOPE" }] },
+ * };
+ * const { errors } = checkConfiguration(options, bootstrap, { given: new Set() });
+ * assert.equal(errors[0].path, "static_resources.clusters[0].lb_policy");
  * ```
  * @module
  */
