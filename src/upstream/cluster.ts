@@ -19,7 +19,7 @@ import { ClusterStats } from "./cluster_stats.ts";
 import { Host, hostPort } from "./host.ts";
 import { Http1Pool } from "./http1_pool.ts";
 import { Http2Pool } from "./http2_pool.ts";
-import { createLoadBalancer, type LoadBalancer } from "./lb/load_balancer.ts";
+import { createLoadBalancer, defaultLbOptions, type LoadBalancer } from "./lb/load_balancer.ts";
 import { localReply, NO_HEALTHY_UPSTREAM, resetBody } from "../http/local_reply.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import { forwardHttp1 } from "./forward_http1.ts";
@@ -58,6 +58,8 @@ export class Cluster implements ClusterView {
   readonly deadlines = new DeadlineQueue();
   #hosts: Host[];
   readonly #pools = new Map<Host, HostPools>();
+  /** Round-robin start offset, drawn once per cluster as Envoy draws it per balancer. */
+  readonly #lbSeed = Math.floor(Math.random() * 0x1_0000_0000);
   /** Pools of removed hosts that still had requests in flight. */
   readonly #retired = new Map<Host, HostPools>();
 
@@ -84,10 +86,16 @@ export class Cluster implements ClusterView {
   }
 
   #newLb(): LoadBalancer {
-    return createLoadBalancer(this.effective.lbPolicy, this.#hosts, {
-      choiceCount: this.effective.leastRequest.choiceCount,
-      panicThreshold: this.effective.healthyPanicThreshold,
-    });
+    return createLoadBalancer(
+      this.effective.lbPolicy,
+      this.#hosts,
+      defaultLbOptions({
+        choiceCount: this.effective.leastRequest.choiceCount,
+        panicThreshold: this.effective.healthyPanicThreshold,
+        ringHash: this.effective.ringHash,
+        seed: this.#lbSeed,
+      }),
+    );
   }
 
   #setMembership() {

@@ -1,24 +1,36 @@
 /**
- * The load-balancer interface and the factory keyed by `lb_policy`. Each policy lives in its own
- * file; a policy without an implementation is reported when the cluster is loaded.
+ * The load-balancer interface and the factory keyed by the rows of the `Cluster.LbPolicy` enum.
+ * Each policy lives in its own file; a policy without an implementation maps to `null` and is
+ * refused, with its field path, when the cluster is loaded.
  *
  * @example
  * ```ts
- * import { createLoadBalancer } from "./load_balancer.ts";
- * const lb = createLoadBalancer("ROUND_ROBIN", [], { choiceCount: 2, panicThreshold: 50 });
+ * import { createLoadBalancer, defaultLbOptions } from "./load_balancer.ts";
+ * const lb = createLoadBalancer("ROUND_ROBIN", [], defaultLbOptions());
  * console.log(lb.choose({})); // null: no hosts
  * ```
  * @module
  */
 import type { Host } from "../host.ts";
+import { CLUSTER_ENUMS } from "../../../spec/cluster/enums.ts";
 import { RoundRobinLoadBalancer } from "./round_robin.ts";
 import { RandomLoadBalancer } from "./random.ts";
 import { LeastRequestLoadBalancer } from "./least_request.ts";
+import { RingHashLoadBalancer } from "./ring_hash.ts";
+import { MaglevLoadBalancer } from "./maglev.ts";
+
+type LbPolicyRow = Extract<(typeof CLUSTER_ENUMS)[number], { name: "Cluster.LbPolicy" }>;
+/** The names of the `Cluster.LbPolicy` enum rows. */
+export type LbPolicy = LbPolicyRow["values"][number]["name"];
 
 /** What a balancer may look at for one request. */
 export interface LbContext {
-  /** A hash of the request, for hashing policies. */
-  hashKey?: string;
+  /**
+   * The request's 64-bit hash (route `hash_policy`), computed on demand and at most once per
+   * pick; `undefined` when no policy produced one. Only hashing balancers call it, as Envoy's
+   * `computeHashKey()` (a cookie policy with a `ttl` sets its cookie only then).
+   */
+  computeHashKey?: () => bigint | undefined;
 }
 
 /** Chooses a host for each request. */
@@ -27,22 +39,68 @@ export interface LoadBalancer {
   choose(ctx: LbContext): Host | null;
 }
 
+/** `ring_hash_lb_config` after defaults. */
+export interface RingHashOptions {
+  minimumRingSize: number;
+  maximumRingSize: number;
+  /** `XX_HASH` or `MURMUR_HASH_2`. */
+  hashFunction: string;
+}
+
 /** Options every balancer gets. */
 export interface LbOptions {
   /** LEAST_REQUEST `choice_count`. */
   choiceCount: number;
+  /**
+   * LEAST_REQUEST with unequal weights: a host's weight is divided by
+   * `(active requests + 1) ^ activeRequestBias` (Envoy's default 1.0).
+   */
+  activeRequestBias: number;
   /** `healthy_panic_threshold` in percent. */
   panicThreshold: number;
+  ringHash: RingHashOptions;
+  /** MAGLEV lookup table size, a prime (Envoy's default 65537). */
+  maglevTableSize: number;
+  /**
+   * Start offset of ROUND_ROBIN (Envoy draws it at random for each balancer so that proxies do not
+   * all begin with the same host).
+   */
+  seed: number;
+}
+
+/** Envoy's Maglev table size. */
+export const MAGLEV_DEFAULT_TABLE_SIZE = 65537;
+
+/** The options with Envoy's defaults (tests and tools; clusters pass their effective values). */
+export function defaultLbOptions(over: Partial<LbOptions> = {}): LbOptions {
+  return {
+    choiceCount: 2,
+    activeRequestBias: 1,
+    panicThreshold: 50,
+    ringHash: { minimumRingSize: 1024, maximumRingSize: 8388608, hashFunction: "XX_HASH" },
+    maglevTableSize: MAGLEV_DEFAULT_TABLE_SIZE,
+    seed: 0,
+    ...over,
+  };
 }
 
 type Factory = (hosts: readonly Host[], o: LbOptions) => LoadBalancer;
 
-/** Implemented policies. */
-export const LB_FACTORIES: Readonly<Record<string, Factory>> = {
+/** The balancer of each policy; `null`: not implemented, refused at load time. */
+export const LB_FACTORIES: Readonly<Record<LbPolicy, Factory | null>> = {
   ROUND_ROBIN: (h, o) => new RoundRobinLoadBalancer(h, o),
   RANDOM: (h, o) => new RandomLoadBalancer(h, o),
   LEAST_REQUEST: (h, o) => new LeastRequestLoadBalancer(h, o),
+  RING_HASH: (h, o) => new RingHashLoadBalancer(h, o),
+  MAGLEV: (h, o) => new MaglevLoadBalancer(h, o),
+  ORIGINAL_DST_LB: null,
+  CLUSTER_PROVIDED: null,
 };
+
+/** The factory of `policy`, or null when it has none. */
+export function lbFactory(policy: string): Factory | null {
+  return (LB_FACTORIES as Readonly<Record<string, Factory | null>>)[policy] ?? null;
+}
 
 /** Thrown for a policy that has no implementation yet. */
 export class UnsupportedLbPolicyError extends Error {
@@ -59,7 +117,7 @@ export function createLoadBalancer(
   hosts: readonly Host[],
   o: LbOptions,
 ): LoadBalancer {
-  const f = LB_FACTORIES[policy];
+  const f = lbFactory(policy);
   if (!f) throw new UnsupportedLbPolicyError(policy);
   return f(hosts, o);
 }

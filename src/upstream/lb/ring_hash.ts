@@ -1,0 +1,124 @@
+/**
+ * RING_HASH as Envoy builds it (Ketama-style). Each candidate host gets about
+ * `scale * weight / sum` points, hashed from `<address>_<i>` with xxHash64 or MurmurHash2
+ * (`hash_function`), where `scale` gives the lightest host a whole number of points within
+ * `minimum_ring_size`, capped at `maximum_ring_size`; points are sorted, and a request hash picks
+ * the first point at or after it (wrapping to the start). Same hosts, same hash: same host as
+ * Envoy. Without a request hash the pick is random.
+ *
+ * @example
+ * ```ts
+ * import { RingHashLoadBalancer } from "./ring_hash.ts";
+ * import { defaultLbOptions } from "./load_balancer.ts";
+ * console.log(new RingHashLoadBalancer([], defaultLbOptions()).choose({})); // null
+ * ```
+ * @module
+ */
+import type { Host } from "../host.ts";
+import {
+  candidateHosts,
+  type LbContext,
+  type LbOptions,
+  type LoadBalancer,
+  type RingHashOptions,
+} from "./load_balancer.ts";
+import { murmurHash2, randomHash, xxHash64 } from "./hash.ts";
+import { sameHosts } from "./host_list.ts";
+import { hostHashKey, normalizedWeights } from "./normalized_weights.ts";
+
+/** A built ring: sorted points and the host of each. */
+export class Ring {
+  /** Sorted point hashes. */
+  readonly hashes: BigUint64Array;
+  /** The host of each point. */
+  readonly hosts: Host[];
+  /** Points per host: fewest and most (Envoy's `min_hashes_per_host` / `max_hashes_per_host`). */
+  readonly minHashesPerHost: number;
+  readonly maxHashesPerHost: number;
+
+  /** Builds the ring of `hosts` (weights from each host) with `o`. */
+  constructor(hosts: readonly Host[], o: RingHashOptions) {
+    const nw = normalizedWeights(hosts);
+    const hash = o.hashFunction === "MURMUR_HASH_2" ? murmurHash2 : xxHash64;
+    if (hosts.length === 0) {
+      this.hashes = new BigUint64Array(0);
+      this.hosts = [];
+      this.minHashesPerHost = 0;
+      this.maxHashesPerHost = 0;
+      return;
+    }
+    const scale = Math.min(
+      Math.ceil(nw.min * o.minimumRingSize) / nw.min,
+      o.maximumRingSize,
+    );
+    const size = Math.ceil(scale);
+    const points: { hash: bigint; host: Host }[] = [];
+    let current = 0;
+    let target = 0;
+    let minPer = size;
+    let maxPer = 0;
+    for (let k = 0; k < hosts.length; k++) {
+      const host = hosts[k];
+      const prefix = hostHashKey(host) + "_";
+      target += scale * nw.weights[k];
+      let i = 0;
+      while (current < target) {
+        points.push({ hash: hash(prefix + i), host });
+        i++;
+        current++;
+      }
+      minPer = Math.min(minPer, i);
+      maxPer = Math.max(maxPer, i);
+    }
+    points.sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+    this.hashes = BigUint64Array.from(points, (p) => p.hash);
+    this.hosts = points.map((p) => p.host);
+    this.minHashesPerHost = minPer;
+    this.maxHashesPerHost = maxPer;
+  }
+
+  /** The host of the first point at or after `h`, wrapping around (Envoy's Ketama search). */
+  choose(h: bigint): Host | null {
+    const ring = this.hashes;
+    const n = ring.length;
+    if (n === 0) return null;
+    let lowp = 0;
+    let highp = n;
+    for (;;) {
+      const midp = Math.trunc((lowp + highp) / 2);
+      if (midp === n) return this.hosts[0];
+      const midval = ring[midp];
+      const midval1 = midp === 0 ? 0n : ring[midp - 1];
+      if (h <= midval && h > midval1) return this.hosts[midp];
+      if (midval < h) lowp = midp + 1;
+      else highp = midp - 1;
+      if (lowp > highp) return this.hosts[0];
+    }
+  }
+}
+
+/** Consistent hashing on a ring over the candidate hosts. */
+export class RingHashLoadBalancer implements LoadBalancer {
+  #last: readonly Host[] | null = null;
+  #ring: Ring | null = null;
+
+  /** Balances over `hosts`. */
+  constructor(readonly hosts: readonly Host[], readonly o: LbOptions) {}
+
+  /** The ring of the current candidates (rebuilt when they change). */
+  ring(): Ring {
+    const hs = candidateHosts(this.hosts, this.o.panicThreshold);
+    if (this.#ring === null || !sameHosts(this.#last, hs)) {
+      this.#last = hs;
+      this.#ring = new Ring(hs, this.o.ringHash);
+    }
+    return this.#ring;
+  }
+
+  /** The host for the request's hash, or for a random hash when it has none. */
+  choose(ctx: LbContext): Host | null {
+    const ring = this.ring();
+    if (ring.hosts.length === 0) return null;
+    return ring.choose(ctx.computeHashKey?.() ?? randomHash());
+  }
+}
