@@ -18,7 +18,7 @@ const utf8 = new TextEncoder();
 
 /** xxHash64 of the UTF-8 bytes of `s` (or of `s` itself when bytes) with `seed` (default 0). */
 export function xxHash64(s: string | Uint8Array, seed = 0n): bigint {
-  return xx.h64Raw(typeof s === "string" ? utf8.encode(s) : s, seed);
+  return typeof s === "string" ? xx.h64(s, seed) : xx.h64Raw(s, seed);
 }
 
 /**

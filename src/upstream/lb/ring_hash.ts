@@ -52,27 +52,33 @@ export class Ring {
       o.maximumRingSize,
     );
     const size = Math.ceil(scale);
-    const points: { hash: bigint; host: Host }[] = [];
+    const points: bigint[] = [];
+    const owners: number[] = [];
     let current = 0;
     let target = 0;
     let minPer = size;
     let maxPer = 0;
     for (let k = 0; k < hosts.length; k++) {
-      const host = hosts[k];
-      const prefix = hostHashKey(host) + "_";
+      const prefix = hostHashKey(hosts[k]) + "_";
       target += scale * nw.weights[k];
       let i = 0;
       while (current < target) {
-        points.push({ hash: hash(prefix + i), host });
+        points.push(hash(prefix + i));
+        owners.push(k);
         i++;
         current++;
       }
       minPer = Math.min(minPer, i);
       maxPer = Math.max(maxPer, i);
     }
-    points.sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
-    this.hashes = BigUint64Array.from(points, (p) => p.hash);
-    this.hosts = points.map((p) => p.host);
+    // Sort positions by hash, comparing the high then the low 32 bits as numbers (no BigInt
+    // arithmetic in the comparator); equal hashes keep their order.
+    const unsorted = BigUint64Array.from(points);
+    const w = new Uint32Array(unsorted.buffer);
+    const order = Array.from(points, (_, i) => i);
+    order.sort((a, b) => (w[2 * a + 1] - w[2 * b + 1]) || (w[2 * a] - w[2 * b]) || (a - b));
+    this.hashes = BigUint64Array.from(order, (i) => unsorted[i]);
+    this.hosts = order.map((i) => hosts[owners[i]]);
     this.minHashesPerHost = minPer;
     this.maxHashesPerHost = maxPer;
   }
