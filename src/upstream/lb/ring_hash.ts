@@ -35,6 +35,8 @@ export class Ring {
   /** Points per host: fewest and most (Envoy's `min_hashes_per_host` / `max_hashes_per_host`). */
   readonly minHashesPerHost: number;
   readonly maxHashesPerHost: number;
+  /** `hashes` as 32-bit words, low then high half of each point (little-endian platforms). */
+  readonly #words: Uint32Array;
 
   /** Builds the ring of `hosts` (weights from each host) with `o`. */
   constructor(hosts: readonly Host[], o: RingHashOptions) {
@@ -45,6 +47,7 @@ export class Ring {
       this.hosts = [];
       this.minHashesPerHost = 0;
       this.maxHashesPerHost = 0;
+      this.#words = new Uint32Array(0);
       return;
     }
     const scale = Math.min(
@@ -79,24 +82,34 @@ export class Ring {
     order.sort((a, b) => (w[2 * a + 1] - w[2 * b + 1]) || (w[2 * a] - w[2 * b]) || (a - b));
     this.hashes = BigUint64Array.from(order, (i) => unsorted[i]);
     this.hosts = order.map((i) => hosts[owners[i]]);
+    this.#words = new Uint32Array(this.hashes.buffer);
     this.minHashesPerHost = minPer;
     this.maxHashesPerHost = maxPer;
   }
 
   /** The host of the first point at or after `h`, wrapping around (Envoy's Ketama search). */
   choose(h: bigint): Host | null {
-    const ring = this.hashes;
-    const n = ring.length;
+    const n = this.hashes.length;
     if (n === 0) return null;
+    // Compare in 32-bit halves (numbers) rather than reading BigInts from the array.
+    const hi = Number(h >> 32n);
+    const lo = Number(h & 0xffff_ffffn);
+    const w = this.#words;
     let lowp = 0;
     let highp = n;
     for (;;) {
       const midp = Math.trunc((lowp + highp) / 2);
       if (midp === n) return this.hosts[0];
-      const midval = ring[midp];
-      const midval1 = midp === 0 ? 0n : ring[midp - 1];
-      if (h <= midval && h > midval1) return this.hosts[midp];
-      if (midval < h) lowp = midp + 1;
+      // cmp: sign of (h - ring[midp]); above: h > ring[midp - 1] (ring[-1] is 0).
+      const mh = w[2 * midp + 1];
+      const cmp = hi !== mh ? hi - mh : lo - w[2 * midp];
+      let above = hi !== 0 || lo !== 0;
+      if (midp > 0) {
+        const ph = w[2 * midp - 1];
+        above = hi !== ph ? hi > ph : lo > w[2 * midp - 2];
+      }
+      if (cmp <= 0 && above) return this.hosts[midp];
+      if (cmp > 0) lowp = midp + 1;
       else highp = midp - 1;
       if (lowp > highp) return this.hosts[0];
     }

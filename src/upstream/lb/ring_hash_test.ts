@@ -155,3 +155,41 @@ Deno.test("cluster.enums.lb-policy: RING_HASH moves about 1/N of keys when one o
     { numRuns: 20 },
   );
 });
+
+/** Envoy's Ketama search over BigInt points, as a reference for the 32-bit-halves search. */
+function ketama(ring: BigUint64Array, h: bigint): number {
+  let lowp = 0;
+  let highp = ring.length;
+  for (;;) {
+    const midp = Math.trunc((lowp + highp) / 2);
+    if (midp === ring.length) return 0;
+    const midval = ring[midp];
+    const midval1 = midp === 0 ? 0n : ring[midp - 1];
+    if (h <= midval && h > midval1) return midp;
+    if (midval < h) lowp = midp + 1;
+    else highp = midp - 1;
+    if (lowp > highp) return 0;
+  }
+}
+
+Deno.test("cluster.enums.lb-policy: RING_HASH lookup equals Envoy's Ketama search for any hash (property)", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 40 }),
+      fc.array(fc.bigUintN(64), { minLength: 1, maxLength: 50 }),
+      (n, extra) => {
+        const r = new Ring(
+          testHosts(Array.from({ length: n }, (_, i) => 100 + i)),
+          ring({
+            minimumRingSize: 3 * n,
+          }),
+        );
+        const probes = [0n, 1n, U64_MAX, ...extra, ...Array.from(r.hashes.slice(0, 5))];
+        for (const p of [...probes, ...probes.map((x) => (x + 1n) & U64_MAX)]) {
+          assert.equal(r.choose(p), r.hosts[ketama(r.hashes, p)], `hash ${p}`);
+        }
+      },
+    ),
+    { numRuns: 100 },
+  );
+});
