@@ -24,3 +24,33 @@ export function equalWeights(hs: readonly Host[]): boolean {
   for (let i = 1; i < hs.length; i++) if (hs[i].weight !== hs[0].weight) return false;
   return true;
 }
+
+/**
+ * What a balancer built for a candidate list (a ring, a table, a schedule), kept for the last
+ * few lists it was given, so that alternating between priorities (or health states) does not
+ * rebuild it on every pick. Envoy likewise keeps one per host source.
+ */
+export class PerHostList<T> {
+  readonly #entries: { hosts: readonly Host[]; value: T }[] = [];
+
+  /** Keeps at most `max` lists. */
+  constructor(readonly max = 4) {}
+
+  /** The value built for `hosts`, building it with `build` the first time. */
+  get(hosts: readonly Host[], build: (hosts: readonly Host[]) => T): T {
+    const es = this.#entries;
+    for (let i = 0; i < es.length; i++) {
+      if (es[i].hosts === hosts) return es[i].value;
+    }
+    for (let i = 0; i < es.length; i++) {
+      if (sameHosts(es[i].hosts, hosts)) {
+        es[i].hosts = hosts;
+        return es[i].value;
+      }
+    }
+    const value = build(hosts);
+    es.unshift({ hosts, value });
+    if (es.length > this.max) es.pop();
+    return value;
+  }
+}

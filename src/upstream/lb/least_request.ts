@@ -16,12 +16,12 @@
 import type { Host } from "../host.ts";
 import { candidateHosts, type LbOptions, type LoadBalancer } from "./load_balancer.ts";
 import { EdfScheduler } from "./edf_scheduler.ts";
-import { equalWeights, sameHosts } from "./host_list.ts";
+import { equalWeights, PerHostList } from "./host_list.ts";
 
 /** Least-request balancing over the candidate hosts. */
 export class LeastRequestLoadBalancer implements LoadBalancer {
-  #last: readonly Host[] | null = null;
-  #edf: EdfScheduler<Host> | null = null;
+  /** The weighted schedule of each candidate list (null: equal weights). */
+  readonly #schedules = new PerHostList<EdfScheduler<Host> | null>();
   readonly #weight: (h: Host) => number;
 
   /** Balances over `hosts`; `rnd` draws from [0, 1). */
@@ -42,16 +42,13 @@ export class LeastRequestLoadBalancer implements LoadBalancer {
   choose(): Host | null {
     const hs = candidateHosts(this.hosts, this.o.panicThreshold);
     if (hs.length === 0) return null;
-    if (!sameHosts(this.#last, hs)) {
-      this.#last = hs;
-      this.#edf = null;
-      if (!equalWeights(hs)) {
-        const edf = new EdfScheduler<Host>();
-        for (const h of hs) edf.add(this.#weight(h), h);
-        this.#edf = edf;
-      }
-    }
-    if (this.#edf !== null) return this.#edf.pickAndAdd(this.#weight)!;
+    const edf = this.#schedules.get(hs, (list) => {
+      if (equalWeights(list)) return null;
+      const s = new EdfScheduler<Host>();
+      for (const h of list) s.add(this.#weight(h), h);
+      return s;
+    });
+    if (edf !== null) return edf.pickAndAdd(this.#weight)!;
     let best: Host | null = null;
     for (let i = 0; i < this.o.choiceCount; i++) {
       const h = hs[Math.floor(this.rnd() * hs.length)];

@@ -12,7 +12,7 @@
  * @module
  */
 import type { Host } from "../host.ts";
-import { CLUSTER_ENUMS } from "../../../spec/cluster/enums.ts";
+import type { CLUSTER_ENUMS } from "../../../spec/cluster/enums.ts";
 import { RoundRobinLoadBalancer } from "./round_robin.ts";
 import { RandomLoadBalancer } from "./random.ts";
 import { LeastRequestLoadBalancer } from "./least_request.ts";

@@ -23,7 +23,7 @@ import {
   type LoadBalancer,
 } from "./load_balancer.ts";
 import { randomHash, xxHash64 } from "./hash.ts";
-import { sameHosts } from "./host_list.ts";
+import { PerHostList } from "./host_list.ts";
 import { hostHashKey, normalizedWeights } from "./normalized_weights.ts";
 
 /** A built Maglev lookup table. */
@@ -90,8 +90,7 @@ export class MaglevTable {
 
 /** Consistent hashing with a Maglev table over the candidate hosts. */
 export class MaglevLoadBalancer implements LoadBalancer {
-  #last: readonly Host[] | null = null;
-  #table: MaglevTable | null = null;
+  readonly #tables = new PerHostList<MaglevTable>();
 
   /** Balances over `hosts`. */
   constructor(readonly hosts: readonly Host[], readonly o: LbOptions) {}
@@ -99,11 +98,7 @@ export class MaglevLoadBalancer implements LoadBalancer {
   /** The table of the current candidates (rebuilt when they change). */
   table(): MaglevTable {
     const hs = candidateHosts(this.hosts, this.o.panicThreshold);
-    if (this.#table === null || !sameHosts(this.#last, hs)) {
-      this.#last = hs;
-      this.#table = new MaglevTable(hs, this.o.maglevTableSize);
-    }
-    return this.#table;
+    return this.#tables.get(hs, (h) => new MaglevTable(h, this.o.maglevTableSize));
   }
 
   /** The host for the request's hash, or for a random hash when it has none. */

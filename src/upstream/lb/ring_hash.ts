@@ -23,7 +23,7 @@ import {
   type RingHashOptions,
 } from "./load_balancer.ts";
 import { murmurHash2, randomHash, xxHash64 } from "./hash.ts";
-import { sameHosts } from "./host_list.ts";
+import { PerHostList } from "./host_list.ts";
 import { hostHashKey, normalizedWeights } from "./normalized_weights.ts";
 
 /** A built ring: sorted points and the host of each. */
@@ -118,8 +118,7 @@ export class Ring {
 
 /** Consistent hashing on a ring over the candidate hosts. */
 export class RingHashLoadBalancer implements LoadBalancer {
-  #last: readonly Host[] | null = null;
-  #ring: Ring | null = null;
+  readonly #rings = new PerHostList<Ring>();
 
   /** Balances over `hosts`. */
   constructor(readonly hosts: readonly Host[], readonly o: LbOptions) {}
@@ -127,11 +126,7 @@ export class RingHashLoadBalancer implements LoadBalancer {
   /** The ring of the current candidates (rebuilt when they change). */
   ring(): Ring {
     const hs = candidateHosts(this.hosts, this.o.panicThreshold);
-    if (this.#ring === null || !sameHosts(this.#last, hs)) {
-      this.#last = hs;
-      this.#ring = new Ring(hs, this.o.ringHash);
-    }
-    return this.#ring;
+    return this.#rings.get(hs, (h) => new Ring(h, this.o.ringHash));
   }
 
   /** The host for the request's hash, or for a random hash when it has none. */

@@ -15,37 +15,37 @@
 import type { Host } from "../host.ts";
 import { candidateHosts, type LbOptions, type LoadBalancer } from "./load_balancer.ts";
 import { EdfScheduler } from "./edf_scheduler.ts";
-import { equalWeights, sameHosts } from "./host_list.ts";
+import { equalWeights, PerHostList } from "./host_list.ts";
 
 const weightOf = (h: Host) => h.weight;
 
+/** The state of one candidate list: a weighted schedule, or the next index. */
+interface RrState {
+  edf: EdfScheduler<Host> | null;
+  index: number;
+}
+
 /** Weighted round robin over the candidate hosts. */
 export class RoundRobinLoadBalancer implements LoadBalancer {
-  #last: readonly Host[] | null = null;
-  #edf: EdfScheduler<Host> | null = null;
-  #index: number;
+  readonly #states = new PerHostList<RrState>();
 
   /** Balances over `hosts`. */
-  constructor(readonly hosts: readonly Host[], readonly o: LbOptions) {
-    this.#index = o.seed;
-  }
+  constructor(readonly hosts: readonly Host[], readonly o: LbOptions) {}
+
+  #build = (hs: readonly Host[]): RrState => {
+    if (equalWeights(hs)) return { edf: null, index: this.o.seed };
+    const edf = new EdfScheduler<Host>();
+    for (const h of hs) edf.add(h.weight, h);
+    for (let i = 0; i < this.o.seed % hs.length; i++) edf.pickAndAdd(weightOf);
+    return { edf, index: 0 };
+  };
 
   /** The next host. */
   choose(): Host | null {
     const hs = candidateHosts(this.hosts, this.o.panicThreshold);
     if (hs.length === 0) return null;
-    if (!sameHosts(this.#last, hs)) {
-      this.#last = hs;
-      this.#edf = null;
-      this.#index = this.o.seed;
-      if (!equalWeights(hs)) {
-        const edf = new EdfScheduler<Host>();
-        for (const h of hs) edf.add(h.weight, h);
-        for (let i = 0; i < this.o.seed % hs.length; i++) edf.pickAndAdd(weightOf);
-        this.#edf = edf;
-      }
-    }
-    if (this.#edf !== null) return this.#edf.pickAndAdd(weightOf)!;
-    return hs[this.#index++ % hs.length];
+    const st = this.#states.get(hs, this.#build);
+    if (st.edf !== null) return st.edf.pickAndAdd(weightOf)!;
+    return hs[st.index++ % hs.length];
   }
 }
