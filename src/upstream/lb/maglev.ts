@@ -92,8 +92,13 @@ export class MaglevTable {
 export class MaglevLoadBalancer implements LoadBalancer {
   readonly #tables = new PerHostList<MaglevTable>();
 
-  /** Balances over `hosts`. */
-  constructor(readonly hosts: readonly Host[], readonly o: LbOptions) {}
+  /**
+   * Balances over `hosts`; builds the table of the current candidates at once, as Envoy does when
+   * the host set changes.
+   */
+  constructor(readonly hosts: readonly Host[], readonly o: LbOptions) {
+    this.table();
+  }
 
   /** The table of the current candidates (rebuilt when they change). */
   table(): MaglevTable {

@@ -120,8 +120,13 @@ export class Ring {
 export class RingHashLoadBalancer implements LoadBalancer {
   readonly #rings = new PerHostList<Ring>();
 
-  /** Balances over `hosts`. */
-  constructor(readonly hosts: readonly Host[], readonly o: LbOptions) {}
+  /**
+   * Balances over `hosts`; builds the ring of the current candidates at once, as Envoy does when
+   * the host set changes.
+   */
+  constructor(readonly hosts: readonly Host[], readonly o: LbOptions) {
+    this.ring();
+  }
 
   /** The ring of the current candidates (rebuilt when they change). */
   ring(): Ring {
