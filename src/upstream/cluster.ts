@@ -58,8 +58,6 @@ export class Cluster implements ClusterView {
   readonly deadlines = new DeadlineQueue();
   #hosts: Host[];
   readonly #pools = new Map<Host, HostPools>();
-  /** Round-robin start offset, drawn once per cluster as Envoy draws it per balancer. */
-  readonly #lbSeed = Math.floor(Math.random() * 0x1_0000_0000);
   /** Pools of removed hosts that still had requests in flight. */
   readonly #retired = new Map<Host, HostPools>();
 
@@ -93,7 +91,6 @@ export class Cluster implements ClusterView {
         choiceCount: this.effective.leastRequest.choiceCount,
         panicThreshold: this.effective.healthyPanicThreshold,
         ringHash: this.effective.ringHash,
-        seed: this.#lbSeed,
       }),
     );
   }
@@ -192,6 +189,7 @@ export class Cluster implements ClusterView {
       this.stats.cx_none_healthy.inc();
       return Promise.resolve(localReply(503, NO_HEALTHY_UPSTREAM));
     }
+    r.upstream = host;
     return this.usesHttp2(r) ? forwardHttp2(this, host, r) : forwardHttp1(this, host, r);
   }
 

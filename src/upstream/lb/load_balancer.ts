@@ -62,8 +62,8 @@ export interface LbOptions {
   /** MAGLEV lookup table size, a prime (Envoy's default 65537). */
   maglevTableSize: number;
   /**
-   * Start offset of ROUND_ROBIN (Envoy draws it at random for each balancer so that proxies do not
-   * all begin with the same host).
+   * Start offset of ROUND_ROBIN. Envoy draws it at random for each balancer; clusters here use 0,
+   * so the first request goes to the first host and picks are reproducible.
    */
   seed: number;
 }

@@ -1,8 +1,8 @@
 /**
  * ROUND_ROBIN as Envoy does it: with equal weights each candidate in turn from a start offset;
  * with unequal weights an earliest-deadline-first schedule, so a host of weight 3 gets three
- * picks for every one of a host of weight 1, spread evenly. The offset (Envoy draws it at random
- * per balancer) also advances the weighted schedule by `seed % hosts` picks when it is built.
+ * picks for every one of a host of weight 1, spread evenly. The start offset `seed` (Envoy draws
+ * it at random per balancer) also advances the weighted schedule by `seed % hosts` picks.
  *
  * @example
  * ```ts
