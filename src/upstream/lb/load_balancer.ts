@@ -13,6 +13,7 @@
  */
 import type { Host } from "../host.ts";
 import type { CLUSTER_ENUMS } from "../../../spec/cluster/enums.ts";
+import { valueOf } from "../../config/defaults.ts";
 import { RoundRobinLoadBalancer } from "./round_robin.ts";
 import { RandomLoadBalancer } from "./random.ts";
 import { LeastRequestLoadBalancer } from "./least_request.ts";
@@ -71,13 +72,26 @@ export interface LbOptions {
 /** Envoy's Maglev table size. */
 export const MAGLEV_DEFAULT_TABLE_SIZE = 65537;
 
-/** The options with Envoy's defaults (tests and tools; clusters pass their effective values). */
+const RING = "Cluster.RingHashLbConfig";
+
+/**
+ * The options with the defaults of the spec tables, and Envoy's for what the tables do not have
+ * (Maglev table size, active request bias); clusters override them with their effective values.
+ */
 export function defaultLbOptions(over: Partial<LbOptions> = {}): LbOptions {
   return {
-    choiceCount: 2,
+    choiceCount: valueOf("Cluster.LeastRequestLbConfig", undefined, "choice_count") as number,
     activeRequestBias: 1,
-    panicThreshold: 50,
-    ringHash: { minimumRingSize: 1024, maximumRingSize: 8388608, hashFunction: "XX_HASH" },
+    panicThreshold: valueOf(
+      "Cluster.CommonLbConfig",
+      undefined,
+      "healthy_panic_threshold",
+    ) as number,
+    ringHash: {
+      minimumRingSize: valueOf(RING, undefined, "minimum_ring_size") as number,
+      maximumRingSize: valueOf(RING, undefined, "maximum_ring_size") as number,
+      hashFunction: valueOf(RING, undefined, "hash_function") as string,
+    },
     maglevTableSize: MAGLEV_DEFAULT_TABLE_SIZE,
     seed: 0,
     ...over,

@@ -160,3 +160,14 @@ Deno.test("cluster.fields.lb-policy: policies without a balancer are refused by 
     /lb_policy CLUSTER_PROVIDED is not implemented yet/,
   );
 });
+
+Deno.test("limits.least-request-choice-count: balancer defaults come from the tables (choice_count 2, ring 1024..8M XX_HASH, panic 50%)", () => {
+  const o = defaultLbOptions();
+  assert.equal(o.choiceCount, 2);
+  assert.equal(o.panicThreshold, 50);
+  assert.deepEqual(o.ringHash, {
+    minimumRingSize: 1024,
+    maximumRingSize: 8388608,
+    hashFunction: "XX_HASH",
+  });
+});

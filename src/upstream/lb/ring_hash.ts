@@ -26,6 +26,9 @@ import { murmurHash2, randomHash, xxHash64 } from "./hash.ts";
 import { PerHostList } from "./host_list.ts";
 import { hostHashKey, normalizedWeights } from "./normalized_weights.ts";
 
+const SCRATCH = new BigUint64Array(1);
+const SCRATCH_WORDS = new Uint32Array(SCRATCH.buffer);
+
 /** A built ring: sorted points and the host of each. */
 export class Ring {
   /** Sorted point hashes. */
@@ -92,8 +95,9 @@ export class Ring {
     const n = this.hashes.length;
     if (n === 0) return null;
     // Compare in 32-bit halves (numbers) rather than reading BigInts from the array.
-    const hi = Number(h >> 32n);
-    const lo = Number(h & 0xffff_ffffn);
+    SCRATCH[0] = h;
+    const hi = SCRATCH_WORDS[1];
+    const lo = SCRATCH_WORDS[0];
     const w = this.#words;
     let lowp = 0;
     let highp = n;
