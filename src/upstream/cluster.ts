@@ -58,6 +58,8 @@ export class Cluster implements ClusterView {
   readonly deadlines = new DeadlineQueue();
   #hosts: Host[];
   readonly #pools = new Map<Host, HostPools>();
+  /** `cluster.<stat_name>`. */
+  readonly #scope: Scope;
   /** Pools of removed hosts that still had requests in flight. */
   readonly #retired = new Map<Host, HostPools>();
 
@@ -69,6 +71,7 @@ export class Cluster implements ClusterView {
     this.config = effective.config;
     this.thresholds = effective.thresholds;
     const scope = root.scope("cluster").scope(effective.statName);
+    this.#scope = scope;
     this.stats = new ClusterStats(scope);
     this.breakers = [
       new CircuitBreaker(effective.thresholds[0], scope),
@@ -91,6 +94,10 @@ export class Cluster implements ClusterView {
         choiceCount: this.effective.leastRequest.choiceCount,
         panicThreshold: this.effective.healthyPanicThreshold,
         ringHash: this.effective.ringHash,
+        gauge: (name, value) => {
+          const dot = name.indexOf(".");
+          this.#scope.scope(name.slice(0, dot)).gauge(name.slice(dot + 1)).set(value);
+        },
       }),
     );
   }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { validateClusters } from "../../config/validate_cluster.ts";
 import { checkClusterSupport } from "../cluster_manager.ts";
+import { Cluster } from "../cluster.ts";
+import { Store } from "../../stats/store.ts";
 
 const member = {
   cluster_name: "x",
@@ -73,4 +75,16 @@ Deno.test("cluster.rules.ring-min-not-above-max: bad ring settings are load-time
       [`${p}[6].maglev_lb_config`, "errors.unknown-static-fields"],
     ],
   );
+});
+
+Deno.test("cluster.enums.lb-policy: a RING_HASH cluster reports its ring in cluster.<name>.ring_hash_lb.* gauges, as Envoy", () => {
+  const v = validateClusters([
+    cluster("r", { lb_policy: "RING_HASH", ring_hash_lb_config: { minimum_ring_size: 12 } }),
+  ], { path: "static_resources.clusters", allowUnknown: false });
+  const store = new Store();
+  const c = new Cluster(v.clusters[0], store);
+  assert.equal(store.gauge("cluster.r.ring_hash_lb.size").value(), 12);
+  assert.equal(store.gauge("cluster.r.ring_hash_lb.min_hashes_per_host").value(), 12);
+  assert.equal(store.gauge("cluster.r.ring_hash_lb.max_hashes_per_host").value(), 12);
+  c.close();
 });

@@ -67,6 +67,12 @@ export interface LbOptions {
    * so the first request goes to the first host and picks are reproducible.
    */
   seed: number;
+  /**
+   * Receives the gauges of a built ring or table, by Envoy's names relative to the cluster scope
+   * (`ring_hash_lb.size`, `ring_hash_lb.min_hashes_per_host`, `ring_hash_lb.max_hashes_per_host`,
+   * `maglev_lb.min_entries_per_host`, `maglev_lb.max_entries_per_host`).
+   */
+  gauge?: (name: string, value: number) => void;
 }
 
 /** Envoy's Maglev table size. */

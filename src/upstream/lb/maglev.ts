@@ -103,7 +103,12 @@ export class MaglevLoadBalancer implements LoadBalancer {
   /** The table of the current candidates (rebuilt when they change). */
   table(): MaglevTable {
     const hs = candidateHosts(this.hosts, this.o.panicThreshold);
-    return this.#tables.get(hs, (h) => new MaglevTable(h, this.o.maglevTableSize));
+    return this.#tables.get(hs, (h) => {
+      const t = new MaglevTable(h, this.o.maglevTableSize);
+      this.o.gauge?.("maglev_lb.min_entries_per_host", t.minEntriesPerHost);
+      this.o.gauge?.("maglev_lb.max_entries_per_host", t.maxEntriesPerHost);
+      return t;
+    });
   }
 
   /** The host for the request's hash, or for a random hash when it has none. */

@@ -14,9 +14,17 @@ const pick = (lb: MaglevLoadBalancer, h: bigint) => lb.choose({ computeHashKey: 
 // Vectors from Envoy's test/common/upstream/maglev_lb_test.cc (test names in each title).
 Deno.test("cluster.enums.lb-policy: MAGLEV table of 7 equals Envoy's (MaglevLoadBalancerTest.Basic)", () => {
   const hs = testHosts([90, 91, 92, 93, 94, 95]);
-  const lb = new MaglevLoadBalancer(hs, defaultLbOptions({ maglevTableSize: 7 }));
+  const gauges: Record<string, number> = {};
+  const lb = new MaglevLoadBalancer(
+    hs,
+    defaultLbOptions({ maglevTableSize: 7, gauge: (n, v) => gauges[n] = v }),
+  );
   const t = lb.table();
   assert.deepEqual([t.minEntriesPerHost, t.maxEntriesPerHost], [1, 2]);
+  assert.deepEqual(gauges, {
+    "maglev_lb.min_entries_per_host": 1,
+    "maglev_lb.max_entries_per_host": 2,
+  });
   const expected = [2, 4, 0, 1, 5, 0, 3];
   for (let i = 0; i < 3 * expected.length; i++) {
     assert.equal(pick(lb, BigInt(i)), hs[expected[i % expected.length]], `hash ${i}`);

@@ -38,6 +38,8 @@ export class Ring {
   /** Points per host: fewest and most (Envoy's `min_hashes_per_host` / `max_hashes_per_host`). */
   readonly minHashesPerHost: number;
   readonly maxHashesPerHost: number;
+  /** The ring size Envoy reports (`ring_hash_lb.size`): `ceil(scale)`, 0 without hosts. */
+  readonly size: number;
   /** `hashes` as 32-bit words, low then high half of each point (little-endian platforms). */
   readonly #words: Uint32Array;
 
@@ -50,6 +52,7 @@ export class Ring {
       this.hosts = [];
       this.minHashesPerHost = 0;
       this.maxHashesPerHost = 0;
+      this.size = 0;
       this.#words = new Uint32Array(0);
       return;
     }
@@ -58,6 +61,7 @@ export class Ring {
       o.maximumRingSize,
     );
     const size = Math.ceil(scale);
+    this.size = size;
     const points: bigint[] = [];
     const owners: number[] = [];
     let current = 0;
@@ -135,7 +139,16 @@ export class RingHashLoadBalancer implements LoadBalancer {
   /** The ring of the current candidates (rebuilt when they change). */
   ring(): Ring {
     const hs = candidateHosts(this.hosts, this.o.panicThreshold);
-    return this.#rings.get(hs, (h) => new Ring(h, this.o.ringHash));
+    return this.#rings.get(hs, (h) => {
+      const r = new Ring(h, this.o.ringHash);
+      const g = this.o.gauge;
+      if (g) {
+        g("ring_hash_lb.size", r.size);
+        g("ring_hash_lb.min_hashes_per_host", r.minHashesPerHost);
+        g("ring_hash_lb.max_hashes_per_host", r.maxHashesPerHost);
+      }
+      return r;
+    });
   }
 
   /** The host for the request's hash, or for a random hash when it has none. */

@@ -14,10 +14,19 @@ const pick = (lb: RingHashLoadBalancer, h: bigint) => lb.choose({ computeHashKey
 // Vectors from Envoy's test/common/upstream/ring_hash_lb_test.cc (test names in each title).
 Deno.test("cluster.enums.lb-policy: RING_HASH picks as Envoy (RingHashLoadBalancerTest.Basic)", () => {
   const hs = testHosts([90, 91, 92, 93, 94, 95]);
-  const o = defaultLbOptions({ ringHash: ring({ minimumRingSize: 12 }) });
+  const gauges: Record<string, number> = {};
+  const o = defaultLbOptions({
+    ringHash: ring({ minimumRingSize: 12 }),
+    gauge: (n, v) => gauges[n] = v,
+  });
   const lb = new RingHashLoadBalancer(hs, o);
   const r = lb.ring();
   assert.equal(r.hashes.length, 12);
+  assert.deepEqual(gauges, {
+    "ring_hash_lb.size": 12,
+    "ring_hash_lb.min_hashes_per_host": 2,
+    "ring_hash_lb.max_hashes_per_host": 2,
+  });
   assert.deepEqual([r.minHashesPerHost, r.maxHashesPerHost], [2, 2]);
   assert.equal(pick(lb, 0n), hs[4]);
   assert.equal(pick(lb, U64_MAX), hs[4]);
