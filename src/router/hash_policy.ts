@@ -18,6 +18,8 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { xxHash64 } from "../upstream/lb/hash.ts";
  * import { parseHashPolicies, requestHash } from "./hash_policy.ts";
  * const errors: { path: string; rule: string; message: string }[] = [];
  * const ps = parseHashPolicies([{ header: { header_name: "x-user" } }], "r.hash_policy", errors);
@@ -26,7 +28,7 @@
  *   headers: new Headers({ "x-user": "alice" }),
  *   remote: { hostname: "127.0.0.1", port: 5000 }, local: { hostname: "127.0.0.1", port: 80 },
  * }, () => {});
- * console.log(typeof h); // "bigint"
+ * assert.equal(h, xxHash64("alice"));
  * ```
  * @module
  */

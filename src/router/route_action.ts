@@ -2,13 +2,15 @@
  * What a matched route does: forward to a `cluster`, to one of `weighted_clusters`, to the cluster
  * named by a request header (`cluster_header`), answer with a `direct_response`, or `redirect`;
  * with `prefix_rewrite`, `host_rewrite` (v2) / `host_rewrite_literal` (v3), `timeout` (default
- * 15 s as in Envoy; `0s` disables it), `priority`, `metadata_match` and `hash_policy`.
+ * 15 s as in Envoy; `0s` disables it), `priority` and `hash_policy`.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRouteAction } from "./route_action.ts";
  * const a = parseRouteAction({ route: { cluster: "demo", timeout: "2s" } }, "r", [], null);
- * console.log(a?.kind, a?.timeoutMs); // "cluster" 2000
+ * assert.equal(a?.kind, "cluster");
+ * assert.equal(a.timeoutMs, 2000);
  * ```
  * @module
  */
@@ -25,7 +27,6 @@ export interface ForwardOptions {
   hostRewrite: string | null;
   timeoutMs: number;
   priority: 0 | 1;
-  metadataMatch: JsonObject | null;
   /** `hash_policy`, in order (empty: requests have no hash). */
   hashPolicy: HashPolicy[];
 }
@@ -34,7 +35,6 @@ export interface ForwardOptions {
 export interface WeightedCluster {
   name: string;
   weight: number;
-  metadataMatch: JsonObject | null;
 }
 
 /** A route's action. */
@@ -83,7 +83,6 @@ function forwardOptions(a: JsonObject, path: string, errors: Errors): ForwardOpt
     hostRewrite: typeof host === "string" ? host : null,
     timeoutMs,
     priority: a.priority === "HIGH" ? 1 : 0,
-    metadataMatch: isObject(a.metadata_match) ? a.metadata_match : null,
     hashPolicy: parseHashPolicies(a.hash_policy, `${path}.hash_policy`, errors),
   };
 }
@@ -204,11 +203,7 @@ export function parseRouteAction(
       fail(errors, `${cat}.weight`, "weight must be a non-negative integer");
     }
     if (name) {
-      list.push({
-        name,
-        weight,
-        metadataMatch: isObject(c.metadata_match) ? c.metadata_match : null,
-      });
+      list.push({ name, weight });
     }
   });
   const sum = list.reduce((s, c) => s + c.weight, 0);

@@ -6,12 +6,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { EdfScheduler } from "./edf_scheduler.ts";
  * const s = new EdfScheduler<string>();
  * s.add(2, "a");
  * s.add(1, "b");
  * const w = (x: string) => (x === "a" ? 2 : 1);
- * console.log([1, 2, 3].map(() => s.pickAndAdd(w)).join("")); // "aba"
+ * assert.equal([1, 2, 3].map(() => s.pickAndAdd(w)).join(""), "aba");
  * ```
  * @module
  */

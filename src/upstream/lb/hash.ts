@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { murmurHash2, xxHash64 } from "./hash.ts";
- * console.log(xxHash64("hello").toString(16)); // "26c7827d889f6da3"
- * console.log(typeof murmurHash2("127.0.0.1:80_0")); // "bigint"
+ * assert.equal(xxHash64("hello").toString(16), "26c7827d889f6da3");
+ * assert.equal(murmurHash2("127.0.0.1:85_0"), 1358027074129602068n);
  * ```
  * @module
  */

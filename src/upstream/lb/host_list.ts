@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { equalWeights, sameHosts } from "./host_list.ts";
- * console.log(sameHosts([], []), equalWeights([])); // true true
+ * assert.ok(sameHosts([], []) && equalWeights([]));
  * ```
  * @module
  */

@@ -7,9 +7,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LeastRequestLoadBalancer } from "./least_request.ts";
  * import { defaultLbOptions } from "./load_balancer.ts";
- * console.log(new LeastRequestLoadBalancer([], defaultLbOptions()).choose()); // null
+ * assert.equal(new LeastRequestLoadBalancer([], defaultLbOptions()).choose(), null);
  * ```
  * @module
  */

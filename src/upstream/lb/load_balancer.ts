@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createLoadBalancer, defaultLbOptions } from "./load_balancer.ts";
  * const lb = createLoadBalancer("ROUND_ROBIN", [], defaultLbOptions());
- * console.log(lb.choose({})); // null: no hosts
+ * assert.equal(lb.choose({}), null); // no hosts
  * ```
  * @module
  */
@@ -126,7 +127,8 @@ export function lbFactory(policy: string): Factory | null {
 export class UnsupportedLbPolicyError extends Error {
   /** Creates the error for `policy`. */
   constructor(readonly policy: string) {
-    super(`lb_policy ${policy} is not implemented yet`);
+    const supported = Object.entries(LB_FACTORIES).filter(([, f]) => f !== null).map(([p]) => p);
+    super(`lb_policy ${policy} is not supported by this build (${supported.join(", ")} are)`);
     this.name = "UnsupportedLbPolicyError";
   }
 }

@@ -9,9 +9,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MaglevLoadBalancer } from "./maglev.ts";
  * import { defaultLbOptions } from "./load_balancer.ts";
- * console.log(new MaglevLoadBalancer([], defaultLbOptions()).choose({})); // null
+ * assert.equal(new MaglevLoadBalancer([], defaultLbOptions()).choose({}), null);
  * ```
  * @module
  */

@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizedWeights } from "./normalized_weights.ts";
- * console.log(normalizedWeights([]).min); // 1
+ * assert.equal(normalizedWeights([]).min, 1);
  * ```
  * @module
  */

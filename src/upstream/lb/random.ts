@@ -3,9 +3,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RandomLoadBalancer } from "./random.ts";
  * import { defaultLbOptions } from "./load_balancer.ts";
- * console.log(new RandomLoadBalancer([], defaultLbOptions()).choose()); // null
+ * assert.equal(new RandomLoadBalancer([], defaultLbOptions()).choose(), null);
  * ```
  * @module
  */

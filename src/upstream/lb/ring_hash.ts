@@ -8,9 +8,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RingHashLoadBalancer } from "./ring_hash.ts";
  * import { defaultLbOptions } from "./load_balancer.ts";
- * console.log(new RingHashLoadBalancer([], defaultLbOptions()).choose({})); // null
+ * assert.equal(new RingHashLoadBalancer([], defaultLbOptions()).choose({}), null);
  * ```
  * @module
  */

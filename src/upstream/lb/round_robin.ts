@@ -6,9 +6,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RoundRobinLoadBalancer } from "./round_robin.ts";
  * import { defaultLbOptions } from "./load_balancer.ts";
- * console.log(new RoundRobinLoadBalancer([], defaultLbOptions()).choose()); // null
+ * assert.equal(new RoundRobinLoadBalancer([], defaultLbOptions()).choose(), null);
  * ```
  * @module
  */

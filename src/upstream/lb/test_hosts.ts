@@ -3,8 +3,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { testHost } from "./test_hosts.ts";
- * console.log(testHost(90).key); // "127.0.0.1:90"
+ * assert.equal(testHost(90).key, "127.0.0.1:90");
  * ```
  * @module
  */
