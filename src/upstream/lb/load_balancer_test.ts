@@ -157,7 +157,7 @@ Deno.test("cluster.fields.lb-policy: policies without a balancer are refused by 
   assert.throws(() => createLoadBalancer("ORIGINAL_DST_LB", [], opts), UnsupportedLbPolicyError);
   assert.throws(
     () => createLoadBalancer("CLUSTER_PROVIDED", [], opts),
-    /^lb_policy CLUSTER_PROVIDED is not supported by this build \(ROUND_ROBIN, LEAST_REQUEST, RING_HASH, RANDOM, MAGLEV are\)$/,
+    /: lb_policy CLUSTER_PROVIDED is not supported by this build \(ROUND_ROBIN, RANDOM, LEAST_REQUEST, RING_HASH, MAGLEV are\)$/,
   );
 });
 
