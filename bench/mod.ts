@@ -30,6 +30,11 @@ export const BENCHMARKS: Readonly<
     flags: [],
     measures: "the whole conformance suite against our proxy (target under 60 s)",
   },
+  lb: {
+    script: "lb_bench.ts",
+    flags: [],
+    measures: "one pick per policy at 10..10,000 hosts; ring and Maglev build time at 10,000 hosts",
+  },
   proxy: {
     script: "proxy.ts",
     flags: [],

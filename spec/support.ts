@@ -430,8 +430,9 @@ export const SUPPORT = [
   },
   {
     path: "RouteAction.hash_policy",
-    support: "refused",
-    supportNote: "RING_HASH and MAGLEV are not implemented",
+    support: "honoured",
+    supportNote:
+      "header, cookie (generated with a ttl), connection_properties.source_ip, query_parameter and terminal; filter_state is refused",
   },
   { path: "RouteAction.regex_rewrite", support: "refused" },
   { path: "RouteAction.auto_host_rewrite", support: "refused" },

@@ -171,7 +171,7 @@ export const CLUSTER_FIELDS = [
     number: 6,
     support: "honoured",
     supportNote:
-      "ROUND_ROBIN, LEAST_REQUEST and RANDOM; RING_HASH, MAGLEV, ORIGINAL_DST_LB and CLUSTER_PROVIDED are refused",
+      "ROUND_ROBIN, LEAST_REQUEST, RING_HASH, RANDOM and MAGLEV (picks identical to Envoy's); ORIGINAL_DST_LB and CLUSTER_PROVIDED are refused",
   },
   {
     id: "cluster.fields.hosts",
@@ -553,8 +553,7 @@ export const CLUSTER_FIELDS = [
     type: "Cluster.RingHashLbConfig",
     group: "lb_config",
     number: 23,
-    support: "refused",
-    supportNote: "RING_HASH and MAGLEV are not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.fields.original-dst-lb-config",

@@ -39,7 +39,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "Cluster.eds_cluster_config": [EDS, EDS_LOAD],
   "Cluster.connect_timeout": [TLS, "a TLS handshake that never completes ends at connect_timeout"],
   "Cluster.per_connection_buffer_limit_bytes": [CB, "a large response is read ahead by a bounded"],
-  "Cluster.lb_policy": [`${UP}lb/load_balancer_test.ts`, "LEAST_REQUEST prefers idle hosts"],
+  "Cluster.lb_policy": [`${UP}lb/load_balancer_test.ts`, "LEAST_REQUEST compares choice_count"],
+  "Cluster.ring_hash_lb_config": [`${UP}lb/lb_config_test.ts`, "their settings reach the balancer"],
   "Cluster.hosts": [DEFAULTS, HOSTS],
   "Cluster.load_assignment": [DEFAULTS, HOSTS],
   "Cluster.max_requests_per_connection": [CB, "value 1 disables keep-alive"],
@@ -55,7 +56,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     BIND,
     "HTTP through the proxy reaches the origin from the source",
   ],
-  "Cluster.least_request_lb_config": [`${UP}lb/load_balancer_test.ts`, "LEAST_REQUEST prefers"],
+  "Cluster.least_request_lb_config": [
+    `${UP}lb/load_balancer_test.ts`,
+    "LEAST_REQUEST compares choice_count random draws",
+  ],
   "Cluster.common_lb_config": [`${UP}lb/load_balancer_test.ts`, "all unhealthy enters panic"],
   "Cluster.transport_socket": [TLS, VERIFIED],
   "Cluster.metadata": [DUMP, DUMPED],
@@ -66,7 +70,19 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "Cluster.EdsClusterConfig.service_name": [`${UP}eds_source_test.ts`, "service_name, else"],
   "Cluster.LeastRequestLbConfig.choice_count": [
     `${UP}lb/load_balancer_test.ts`,
-    "LEAST_REQUEST prefers idle hosts",
+    "LEAST_REQUEST compares choice_count random draws",
+  ],
+  "Cluster.RingHashLbConfig.minimum_ring_size": [
+    `${UP}lb/ring_hash_test.ts`,
+    "ring scaled up to whole hashes per host",
+  ],
+  "Cluster.RingHashLbConfig.maximum_ring_size": [
+    `${UP}lb/ring_hash_test.ts`,
+    "weights 1, 2, 3 on a ring of exactly 6",
+  ],
+  "Cluster.RingHashLbConfig.hash_function": [
+    `${UP}lb/ring_hash_test.ts`,
+    "MURMUR_HASH_2 picks as Envoy",
   ],
   "Cluster.CommonLbConfig.healthy_panic_threshold": [
     `${UP}lb/load_balancer_test.ts`,
@@ -193,6 +209,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "RouteAction.host_rewrite_literal": [HCM, ROUTING],
   "RouteAction.timeout": [CB, "upstream route timeout answers 504"],
   "RouteAction.priority": [HCM, "a HIGH priority route uses the HIGH circuit breaker"],
+  "RouteAction.hash_policy": [
+    "src/listener/hash_routing_test.ts",
+    "the same header value always reaches the same origin",
+  ],
   "WeightedCluster.clusters": [HCM, ROUTING],
   "WeightedCluster.total_weight": [HCM, EFFECTS],
   "ClusterWeight.name": [HCM, ROUTING],

@@ -47,6 +47,7 @@ import type { ProxyHooks } from "./hooks.ts";
 import { beginTap, parseTapFilter, type TapFilterConfig } from "../filters/tap_filter.ts";
 import { isLoopback, upstreamHeaders } from "../http/request_headers.ts";
 import { pickWeighted } from "../router/route_action.ts";
+import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
 import {
   parseRouteConfig,
   type Route,
@@ -292,19 +293,58 @@ export class HttpConnectionManager {
       downstreamH2: m.h2,
       upstream: null,
     };
+    const cookies = a.hashPolicy.length === 0 ? null : this.#hashContext(ur, a.hashPolicy, m, conn);
     if (lg !== null) {
       lg.cluster = cluster.name;
       lg.upstreamRequest = ur;
     }
     const bodyError = m.bodyError;
-    if (bodyError === undefined) return cluster.forward(ur);
-    return cluster.forward(ur).then((res) => {
+    const sent = cookies === null ? cluster.forward(ur) : cluster.forward(ur).then((res) => {
+      // Cookies a hash policy generated go out with the upstream's answer, as in Envoy.
+      if (ur.upstream) { for (const c of cookies) res.headers.append("set-cookie", c); }
+      return res;
+    });
+    if (bodyError === undefined) return sent;
+    return sent.then((res) => {
       const e = bodyError();
       if (e === null) return res;
       // The request body was malformed: answer that instead of whatever the upstream made of it.
       if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
       return this.#codecError(e, lg);
     });
+  }
+
+  /**
+   * Gives `ur` the route's request hash, computed once when a hashing balancer asks for it; the
+   * returned list receives the `set-cookie` values a cookie policy generates.
+   */
+  #hashContext(
+    ur: UpstreamRequest,
+    policies: readonly HashPolicy[],
+    m: DownstreamRequest,
+    conn: DownstreamConn,
+  ): string[] {
+    const cookies: string[] = [];
+    let done = false;
+    let hash: bigint | undefined;
+    ur.lb = {
+      computeHashKey: () => {
+        if (!done) {
+          done = true;
+          hash = requestHash(policies, {
+            method: m.method,
+            path: ur.path,
+            authority: m.authority,
+            scheme: m.scheme,
+            headers: m.headers,
+            remote: conn.remoteAddr,
+            local: conn.localAddr,
+          }, (c) => cookies.push(c));
+        }
+        return hash;
+      },
+    };
+    return cookies;
   }
 
   /**

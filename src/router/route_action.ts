@@ -2,7 +2,7 @@
  * What a matched route does: forward to a `cluster`, to one of `weighted_clusters`, to the cluster
  * named by a request header (`cluster_header`), answer with a `direct_response`, or `redirect`;
  * with `prefix_rewrite`, `host_rewrite` (v2) / `host_rewrite_literal` (v3), `timeout` (default
- * 15 s as in Envoy; `0s` disables it), `priority` and `metadata_match`.
+ * 15 s as in Envoy; `0s` disables it), `priority` and `hash_policy`.
  *
  * @example
  * ```ts
@@ -16,6 +16,7 @@
  */
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import { durationMs, type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
+import { type HashPolicy, parseHashPolicies } from "./hash_policy.ts";
 
 /** Envoy's default route timeout. */
 export const DEFAULT_ROUTE_TIMEOUT_MS = 15_000;
@@ -26,6 +27,8 @@ export interface ForwardOptions {
   hostRewrite: string | null;
   timeoutMs: number;
   priority: 0 | 1;
+  /** `hash_policy`, in order (empty: requests have no hash). */
+  hashPolicy: HashPolicy[];
 }
 
 /** One weighted cluster. */
@@ -69,7 +72,7 @@ function forwardOptions(a: JsonObject, path: string, errors: Errors): ForwardOpt
   if (a.prefix_rewrite !== undefined && typeof a.prefix_rewrite !== "string") {
     fail(errors, `${path}.prefix_rewrite`, "must be a string");
   }
-  for (const k of ["auto_host_rewrite", "regex_rewrite", "retry_policy", "hash_policy"]) {
+  for (const k of ["auto_host_rewrite", "regex_rewrite", "retry_policy"]) {
     if (a[k] !== undefined) fail(errors, `${path}.${k}`, `${k} is not supported yet`);
   }
   if (a.priority !== undefined && a.priority !== "DEFAULT" && a.priority !== "HIGH") {
@@ -80,6 +83,7 @@ function forwardOptions(a: JsonObject, path: string, errors: Errors): ForwardOpt
     hostRewrite: typeof host === "string" ? host : null,
     timeoutMs,
     priority: a.priority === "HIGH" ? 1 : 0,
+    hashPolicy: parseHashPolicies(a.hash_policy, `${path}.hash_policy`, errors),
   };
 }
 

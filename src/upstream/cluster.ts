@@ -19,7 +19,7 @@ import { ClusterStats } from "./cluster_stats.ts";
 import { Host, hostPort } from "./host.ts";
 import { Http1Pool } from "./http1_pool.ts";
 import { Http2Pool } from "./http2_pool.ts";
-import { createLoadBalancer, type LoadBalancer } from "./lb/load_balancer.ts";
+import { createLoadBalancer, defaultLbOptions, type LoadBalancer } from "./lb/load_balancer.ts";
 import { localReply, NO_HEALTHY_UPSTREAM, resetBody } from "../http/local_reply.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import { forwardHttp1 } from "./forward_http1.ts";
@@ -58,6 +58,8 @@ export class Cluster implements ClusterView {
   readonly deadlines = new DeadlineQueue();
   #hosts: Host[];
   readonly #pools = new Map<Host, HostPools>();
+  /** `cluster.<stat_name>`. */
+  readonly #scope: Scope;
   /** Pools of removed hosts that still had requests in flight. */
   readonly #retired = new Map<Host, HostPools>();
 
@@ -69,6 +71,7 @@ export class Cluster implements ClusterView {
     this.config = effective.config;
     this.thresholds = effective.thresholds;
     const scope = root.scope("cluster").scope(effective.statName);
+    this.#scope = scope;
     this.stats = new ClusterStats(scope);
     this.breakers = [
       new CircuitBreaker(effective.thresholds[0], scope),
@@ -84,10 +87,19 @@ export class Cluster implements ClusterView {
   }
 
   #newLb(): LoadBalancer {
-    return createLoadBalancer(this.effective.lbPolicy, this.#hosts, {
-      choiceCount: this.effective.leastRequest.choiceCount,
-      panicThreshold: this.effective.healthyPanicThreshold,
-    });
+    return createLoadBalancer(
+      this.effective.lbPolicy,
+      this.#hosts,
+      defaultLbOptions({
+        choiceCount: this.effective.leastRequest.choiceCount,
+        panicThreshold: this.effective.healthyPanicThreshold,
+        ringHash: this.effective.ringHash,
+        gauge: (name, value) => {
+          const dot = name.indexOf(".");
+          this.#scope.scope(name.slice(0, dot)).gauge(name.slice(dot + 1)).set(value);
+        },
+      }),
+    );
   }
 
   #setMembership() {
@@ -184,6 +196,7 @@ export class Cluster implements ClusterView {
       this.stats.cx_none_healthy.inc();
       return Promise.resolve(localReply(503, NO_HEALTHY_UPSTREAM));
     }
+    r.upstream = host;
     return this.usesHttp2(r) ? forwardHttp2(this, host, r) : forwardHttp1(this, host, r);
   }
 

@@ -21,7 +21,7 @@ import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
 import type { ClusterManagerView } from "./types.ts";
 import type { Scope } from "../stats/types.ts";
 import { Cluster } from "./cluster.ts";
-import { LB_FACTORIES, UnsupportedLbPolicyError } from "./lb/load_balancer.ts";
+import { lbFactory, UnsupportedLbPolicyError } from "./lb/load_balancer.ts";
 import { type DynamicFieldOptions, DynamicFieldPolicy } from "../config/dynamic_fields.ts";
 import { EdsUpdater, type EndpointConfig } from "./eds.ts";
 import { edsSourceOf, fileSourceOf } from "./eds_source.ts";
@@ -73,7 +73,7 @@ export function checkClusterSupport(
       rows.add(row);
       errors.push(row);
     }
-    if (!LB_FACTORIES[c.lbPolicy]) {
+    if (!lbFactory(c.lbPolicy)) {
       errors.push({
         path: `${at}.lb_policy`,
         rule: "",

@@ -22,13 +22,17 @@ Deno.test("cluster manager: clusters by name, version_info null (static), active
 
 Deno.test("cluster.fields.lb-policy: settings the core cannot honour are rejected, naming the field", () => {
   const errs = checkClusterSupport([
-    testCluster("a", [], { lbPolicy: "MAGLEV" }),
+    testCluster("a", [], { lbPolicy: "CLUSTER_PROVIDED" }),
+    testCluster("m", [], { lbPolicy: "MAGLEV" }),
+    testCluster("r", [], { lbPolicy: "RING_HASH" }),
     testCluster("b", [], { upstreamBind: { address: "127.0.0.2", port: 0 } }),
   ]);
   assert.deepEqual(errs.map((e) => e.path), ["static_resources.clusters[0].lb_policy"]);
   assert.throws(
     () =>
-      new ClusterManager([testCluster("a", [], { lbPolicy: "RING_HASH" })], { stats: new Store() }),
+      new ClusterManager([testCluster("a", [], { lbPolicy: "ORIGINAL_DST_LB" })], {
+        stats: new Store(),
+      }),
     ConfigLoadError,
   );
 });

@@ -24,8 +24,7 @@ export const RING_HASH_LB_CONFIG = [
     kind: "UInt64Value",
     default: 1024,
     range: { max: 8388608 },
-    support: "refused",
-    supportNote: "RING_HASH and MAGLEV are not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.ring-hash-lb-config.hash-function",
@@ -43,8 +42,7 @@ export const RING_HASH_LB_CONFIG = [
     kind: "enum",
     enum: "Cluster.RingHashLbConfig.HashFunction",
     default: "XX_HASH",
-    support: "refused",
-    supportNote: "RING_HASH and MAGLEV are not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.ring-hash-lb-config.maximum-ring-size",
@@ -63,7 +61,6 @@ export const RING_HASH_LB_CONFIG = [
     kind: "UInt64Value",
     default: 8388608,
     range: { max: 8388608 },
-    support: "refused",
-    supportNote: "RING_HASH and MAGLEV are not implemented",
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];

@@ -1,32 +1,59 @@
 /**
- * LEAST_REQUEST: of `choice_count` hosts drawn at random, the one with the fewest active requests
- * (Envoy's power-of-N-choices for equal weights).
+ * LEAST_REQUEST as Envoy does it. With equal weights: `choice_count` hosts drawn at random (with
+ * replacement), and the one with the fewest active requests wins (power of N choices; ties keep
+ * the earlier draw). With unequal weights: an earliest-deadline-first schedule in which a host's
+ * weight is `weight / (active + 1) ^ active_request_bias`, taken when the host is (re)scheduled;
+ * bias 0 makes it weighted round robin.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { LeastRequestLoadBalancer } from "./least_request.ts";
- * const lb = new LeastRequestLoadBalancer([], { choiceCount: 2, panicThreshold: 50 });
- * assert.equal(lb.choose(), null);
+ * import { defaultLbOptions } from "./load_balancer.ts";
+ * assert.equal(new LeastRequestLoadBalancer([], defaultLbOptions()).choose(), null);
  * ```
  * @module
  */
 import type { Host } from "../host.ts";
 import { candidateHosts, type LbOptions, type LoadBalancer } from "./load_balancer.ts";
-import { weightedRandom } from "./random.ts";
+import { EdfScheduler } from "./edf_scheduler.ts";
+import { equalWeights, PerHostList } from "./host_list.ts";
 
-/** Least-request balancing over healthy hosts. */
+/** Least-request balancing over the candidate hosts. */
 export class LeastRequestLoadBalancer implements LoadBalancer {
-  /** Balances over `hosts`. */
-  constructor(readonly hosts: readonly Host[], readonly o: LbOptions) {}
+  /** The weighted schedule of each candidate list (null: equal weights). */
+  readonly #schedules = new PerHostList<EdfScheduler<Host> | null>();
+  readonly #weight: (h: Host) => number;
 
-  /** The least loaded of `choiceCount` random picks. */
+  /** Balances over `hosts`; `rnd` draws from [0, 1). */
+  constructor(
+    readonly hosts: readonly Host[],
+    readonly o: LbOptions,
+    readonly rnd: () => number = Math.random,
+  ) {
+    const bias = o.activeRequestBias;
+    this.#weight = bias === 0
+      ? (h) => h.weight
+      : bias === 1
+      ? (h) => h.weight / (h.active + 1)
+      : (h) => h.weight / Math.pow(h.active + 1, bias);
+  }
+
+  /** The least loaded of `choiceCount` random picks, or the next of the weighted schedule. */
   choose(): Host | null {
     const hs = candidateHosts(this.hosts, this.o.panicThreshold);
+    if (hs.length === 0) return null;
+    const edf = this.#schedules.get(hs, (list) => {
+      if (equalWeights(list)) return null;
+      const s = new EdfScheduler<Host>();
+      for (const h of list) s.add(this.#weight(h), h);
+      return s;
+    });
+    if (edf !== null) return edf.pickAndAdd(this.#weight)!;
     let best: Host | null = null;
-    for (let i = 0; i < Math.max(1, this.o.choiceCount); i++) {
-      const h = weightedRandom(hs);
-      if (h && (!best || h.active < best.active)) best = h;
+    for (let i = 0; i < this.o.choiceCount; i++) {
+      const h = hs[Math.floor(this.rnd() * hs.length)];
+      if (best === null || h.active < best.active) best = h;
     }
     return best;
   }

@@ -1,25 +1,38 @@
 /**
- * The load-balancer interface and the factory keyed by `lb_policy`. Each policy lives in its own
- * file; a policy without an implementation is reported when the cluster is loaded.
+ * The load-balancer interface and the factory keyed by the rows of the `Cluster.LbPolicy` enum.
+ * Each policy lives in its own file; a policy without an implementation maps to `null` and is
+ * refused, with its field path, when the cluster is loaded.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { createLoadBalancer } from "./load_balancer.ts";
- * const lb = createLoadBalancer("ROUND_ROBIN", [], { choiceCount: 2, panicThreshold: 50 });
+ * import { createLoadBalancer, defaultLbOptions } from "./load_balancer.ts";
+ * const lb = createLoadBalancer("ROUND_ROBIN", [], defaultLbOptions());
  * assert.equal(lb.choose({}), null); // no hosts
  * ```
  * @module
  */
 import type { Host } from "../host.ts";
+import type { CLUSTER_ENUMS } from "../../../spec/cluster/enums.ts";
+import { valueOf } from "../../config/defaults.ts";
 import { RoundRobinLoadBalancer } from "./round_robin.ts";
 import { RandomLoadBalancer } from "./random.ts";
 import { LeastRequestLoadBalancer } from "./least_request.ts";
+import { RingHashLoadBalancer } from "./ring_hash.ts";
+import { MaglevLoadBalancer } from "./maglev.ts";
+
+type LbPolicyRow = Extract<(typeof CLUSTER_ENUMS)[number], { name: "Cluster.LbPolicy" }>;
+/** The names of the `Cluster.LbPolicy` enum rows. */
+export type LbPolicy = LbPolicyRow["values"][number]["name"];
 
 /** What a balancer may look at for one request. */
 export interface LbContext {
-  /** A hash of the request, for hashing policies. */
-  hashKey?: string;
+  /**
+   * The request's 64-bit hash (route `hash_policy`), computed on demand and at most once per
+   * pick; `undefined` when no policy produced one. Only hashing balancers call it, as Envoy's
+   * `computeHashKey()` (a cookie policy with a `ttl` sets its cookie only then).
+   */
+  computeHashKey?: () => bigint | undefined;
 }
 
 /** Chooses a host for each request. */
@@ -28,30 +41,94 @@ export interface LoadBalancer {
   choose(ctx: LbContext): Host | null;
 }
 
+/** `ring_hash_lb_config` after defaults. */
+export interface RingHashOptions {
+  minimumRingSize: number;
+  maximumRingSize: number;
+  /** `XX_HASH` or `MURMUR_HASH_2`. */
+  hashFunction: string;
+}
+
 /** Options every balancer gets. */
 export interface LbOptions {
   /** LEAST_REQUEST `choice_count`. */
   choiceCount: number;
+  /**
+   * LEAST_REQUEST with unequal weights: a host's weight is divided by
+   * `(active requests + 1) ^ activeRequestBias` (Envoy's default 1.0).
+   */
+  activeRequestBias: number;
   /** `healthy_panic_threshold` in percent. */
   panicThreshold: number;
+  ringHash: RingHashOptions;
+  /** MAGLEV lookup table size, a prime (Envoy's default 65537). */
+  maglevTableSize: number;
+  /**
+   * Start offset of ROUND_ROBIN. Envoy draws it at random for each balancer; clusters here use 0,
+   * so the first request goes to the first host and picks are reproducible.
+   */
+  seed: number;
+  /**
+   * Receives the gauges of a built ring or table, by Envoy's names relative to the cluster scope
+   * (`ring_hash_lb.size`, `ring_hash_lb.min_hashes_per_host`, `ring_hash_lb.max_hashes_per_host`,
+   * `maglev_lb.min_entries_per_host`, `maglev_lb.max_entries_per_host`).
+   */
+  gauge?: (name: string, value: number) => void;
+}
+
+/** Envoy's Maglev table size. */
+export const MAGLEV_DEFAULT_TABLE_SIZE = 65537;
+
+const RING = "Cluster.RingHashLbConfig";
+
+/**
+ * The options with the defaults of the spec tables, and Envoy's for what the tables do not have
+ * (Maglev table size, active request bias); clusters override them with their effective values.
+ */
+export function defaultLbOptions(over: Partial<LbOptions> = {}): LbOptions {
+  return {
+    choiceCount: valueOf("Cluster.LeastRequestLbConfig", undefined, "choice_count") as number,
+    activeRequestBias: 1,
+    panicThreshold: valueOf(
+      "Cluster.CommonLbConfig",
+      undefined,
+      "healthy_panic_threshold",
+    ) as number,
+    ringHash: {
+      minimumRingSize: valueOf(RING, undefined, "minimum_ring_size") as number,
+      maximumRingSize: valueOf(RING, undefined, "maximum_ring_size") as number,
+      hashFunction: valueOf(RING, undefined, "hash_function") as string,
+    },
+    maglevTableSize: MAGLEV_DEFAULT_TABLE_SIZE,
+    seed: 0,
+    ...over,
+  };
 }
 
 type Factory = (hosts: readonly Host[], o: LbOptions) => LoadBalancer;
 
-/** Implemented policies. */
-export const LB_FACTORIES: Readonly<Record<string, Factory>> = {
+/** The balancer of each policy; `null`: not implemented, refused at load time. */
+export const LB_FACTORIES: Readonly<Record<LbPolicy, Factory | null>> = {
   ROUND_ROBIN: (h, o) => new RoundRobinLoadBalancer(h, o),
   RANDOM: (h, o) => new RandomLoadBalancer(h, o),
   LEAST_REQUEST: (h, o) => new LeastRequestLoadBalancer(h, o),
+  RING_HASH: (h, o) => new RingHashLoadBalancer(h, o),
+  MAGLEV: (h, o) => new MaglevLoadBalancer(h, o),
+  ORIGINAL_DST_LB: null,
+  CLUSTER_PROVIDED: null,
 };
+
+/** The factory of `policy`, or null when it has none. */
+export function lbFactory(policy: string): Factory | null {
+  return (LB_FACTORIES as Readonly<Record<string, Factory | null>>)[policy] ?? null;
+}
 
 /** Thrown for a policy that has no implementation yet. */
 export class UnsupportedLbPolicyError extends Error {
   /** Creates the error for `policy`. */
   constructor(readonly policy: string) {
-    super(
-      `lb_policy ${policy} is not supported by this build (ROUND_ROBIN, LEAST_REQUEST and RANDOM are)`,
-    );
+    const supported = Object.entries(LB_FACTORIES).filter(([, f]) => f !== null).map(([p]) => p);
+    super(`lb_policy ${policy} is not supported by this build (${supported.join(", ")} are)`);
     this.name = "UnsupportedLbPolicyError";
   }
 }
@@ -62,7 +139,7 @@ export function createLoadBalancer(
   hosts: readonly Host[],
   o: LbOptions,
 ): LoadBalancer {
-  const f = LB_FACTORIES[policy];
+  const f = lbFactory(policy);
   if (!f) throw new UnsupportedLbPolicyError(policy);
   return f(hosts, o);
 }

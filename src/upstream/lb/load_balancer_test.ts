@@ -1,26 +1,34 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { Host } from "../host.ts";
-import { candidateHosts, createLoadBalancer, UnsupportedLbPolicyError } from "./load_balancer.ts";
+import type { Host } from "../host.ts";
+import {
+  candidateHosts,
+  createLoadBalancer,
+  defaultLbOptions,
+  LB_FACTORIES,
+  UnsupportedLbPolicyError,
+} from "./load_balancer.ts";
+import { LeastRequestLoadBalancer } from "./least_request.ts";
+import { testHost as host } from "./test_hosts.ts";
+import { CLUSTER_ENUMS } from "../../../spec/cluster/enums.ts";
 
-function host(port: number, weight = 1, health_status?: string): Host {
-  return new Host({
-    address: "127.0.0.1",
-    port,
-    hostname: "",
-    weight,
-    priority: 0,
-    region: "",
-    zone: "",
-    sub_zone: "",
-    metadata: {},
-    ...(health_status ? { health_status } : {}),
-  });
+const opts = defaultLbOptions();
+
+function tally(pick: () => Host | null, n: number): Map<Host | null, number> {
+  const counts = new Map<Host | null, number>();
+  for (let i = 0; i < n; i++) {
+    const h = pick();
+    counts.set(h, (counts.get(h) ?? 0) + 1);
+  }
+  return counts;
 }
 
-const opts = { choiceCount: 2, panicThreshold: 50 };
+Deno.test("cluster.enums.lb-policy: every Cluster.LbPolicy row has a balancer or a refusal", () => {
+  const row = CLUSTER_ENUMS.find((e) => e.name === "Cluster.LbPolicy")!;
+  assert.deepEqual(Object.keys(LB_FACTORIES).sort(), row.values.map((v) => v.name).sort());
+});
 
-Deno.test("cluster.fields.lb-policy: ROUND_ROBIN smooth weighted round robin gives each host its weight share (property)", () => {
+Deno.test("cluster.fields.lb-policy: ROUND_ROBIN gives each host exactly its weight in one cycle of the EDF schedule (property)", () => {
   fc.assert(
     fc.property(
       fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 1, maxLength: 6 }),
@@ -28,15 +36,21 @@ Deno.test("cluster.fields.lb-policy: ROUND_ROBIN smooth weighted round robin giv
         const hs = weights.map((w, i) => host(1000 + i, w));
         const lb = createLoadBalancer("ROUND_ROBIN", hs, opts);
         const total = weights.reduce((a, b) => a + b, 0);
-        const counts = new Map<Host, number>();
-        for (let i = 0; i < total; i++) {
-          const h = lb.choose({})!;
-          counts.set(h, (counts.get(h) ?? 0) + 1);
-        }
+        const counts = tally(() => lb.choose({}), total);
         hs.forEach((h, i) => assert.equal(counts.get(h) ?? 0, weights[i]));
       },
     ),
   );
+});
+
+Deno.test("cluster.fields.lb-policy: ROUND_ROBIN spreads a weighted cycle (EDF order) and rotates equal hosts from the seed", () => {
+  const [a, b, c] = [host(1, 1), host(2, 2), host(3, 3)];
+  const lb = createLoadBalancer("ROUND_ROBIN", [a, b, c], opts);
+  // Deadlines 1/w: c 1/3, b 1/2, c 2/3, then a, b, c at 1 in insertion order.
+  assert.deepEqual([1, 2, 3, 4, 5, 6].map(() => lb.choose({})!.port), [3, 2, 3, 1, 2, 3]);
+  const eq = [host(1), host(2), host(3)];
+  const seeded = createLoadBalancer("ROUND_ROBIN", eq, defaultLbOptions({ seed: 4 }));
+  assert.deepEqual([1, 2, 3, 4].map(() => seeded.choose({})!.port), [2, 3, 1, 2]);
 });
 
 Deno.test("cluster.fields.lb-policy: ROUND_ROBIN skips unhealthy hosts; all unhealthy enters panic and uses all", () => {
@@ -51,22 +65,109 @@ Deno.test("cluster.fields.lb-policy: ROUND_ROBIN skips unhealthy hosts; all unhe
   assert.deepEqual(candidateHosts([x, y], 50), [x, y]);
 });
 
-Deno.test("cluster.fields.lb-policy: RANDOM and LEAST_REQUEST pick among hosts; LEAST_REQUEST prefers idle hosts", () => {
-  const hs = [host(1), host(2)];
-  const r = createLoadBalancer("RANDOM", hs, opts);
-  for (let i = 0; i < 20; i++) assert.ok(hs.includes(r.choose({})!));
-  hs[0].active = 50;
-  const lr = createLoadBalancer("LEAST_REQUEST", hs, { ...opts, choiceCount: 10 });
-  let idle = 0;
-  for (let i = 0; i < 50; i++) if (lr.choose({}) === hs[1]) idle++;
-  assert.ok(idle >= 45, `idle host chosen ${idle}/50`);
+// Property: over 20,000 picks each host's share is its weight share within 0.03 (absolute).
+Deno.test("cluster.fields.lb-policy: RANDOM distributes by weight within 0.03 (property)", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 1, maxLength: 6 }),
+      (weights) => {
+        const hs = weights.map((w, i) => host(1000 + i, w));
+        const lb = createLoadBalancer("RANDOM", hs, opts);
+        const total = weights.reduce((a, b) => a + b, 0);
+        const n = 20000;
+        const counts = tally(() => lb.choose({}), n);
+        hs.forEach((h, i) => {
+          assert.ok(Math.abs((counts.get(h) ?? 0) / n - weights[i] / total) < 0.03);
+        });
+      },
+    ),
+    { numRuns: 30 },
+  );
   assert.equal(createLoadBalancer("RANDOM", [], opts).choose({}), null);
 });
 
-Deno.test("cluster.fields.lb-policy: unimplemented policies are refused by name", () => {
-  assert.throws(() => createLoadBalancer("MAGLEV", [], opts), UnsupportedLbPolicyError);
-  assert.throws(
-    () => createLoadBalancer("RING_HASH", [], opts),
-    /lb_policy RING_HASH is not supported by this build/,
+// Property: idle hosts of unequal weights get exactly their weight per cycle (the EDF schedule);
+// equal weights with N choices spread uniformly within 0.03 over 20,000 picks.
+Deno.test("cluster.objects.least-request-lb-config.choice-count: LEAST_REQUEST distributes by weight (property)", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 2, maxLength: 6 }),
+      fc.integer({ min: 2, max: 5 }),
+      (weights, choiceCount) => {
+        const hs = weights.map((w, i) => host(1000 + i, w));
+        const lb = createLoadBalancer("LEAST_REQUEST", hs, defaultLbOptions({ choiceCount }));
+        const total = weights.reduce((a, b) => a + b, 0);
+        const equal = weights.every((w) => w === weights[0]);
+        const n = equal ? 20000 : total;
+        const counts = tally(() => lb.choose({}), n);
+        hs.forEach((h, i) => {
+          const got = counts.get(h) ?? 0;
+          if (equal) assert.ok(Math.abs(got / n - 1 / hs.length) < 0.03);
+          else assert.equal(got, weights[i]);
+        });
+      },
+    ),
+    { numRuns: 30 },
   );
+});
+
+Deno.test("cluster.objects.least-request-lb-config.choice-count: LEAST_REQUEST compares choice_count random draws", () => {
+  const hs = [host(1), host(2)];
+  hs[0].active = 50;
+  // Draws: index 0 then index 1; the idle host wins.
+  const seq = [0.1, 0.9];
+  let k = 0;
+  const lr = new LeastRequestLoadBalancer(hs, opts, () => seq[k++ % 2]);
+  assert.equal(lr.choose(), hs[1]);
+  // One choice: whatever is drawn first.
+  k = 0;
+  const one = new LeastRequestLoadBalancer(
+    hs,
+    defaultLbOptions({ choiceCount: 1 }),
+    () => seq[k++ % 2],
+  );
+  assert.equal(one.choose(), hs[0]);
+  // Many choices: the busy host is almost never chosen.
+  const many = createLoadBalancer("LEAST_REQUEST", hs, defaultLbOptions({ choiceCount: 10 }));
+  const counts = tally(() => many.choose({}), 200);
+  assert.ok((counts.get(hs[1]) ?? 0) >= 190);
+});
+
+Deno.test("cluster.objects.least-request-lb-config.choice-count: LEAST_REQUEST with unequal weights divides weight by (active + 1)^bias", () => {
+  const mk = () => [host(1, 2), host(2, 1)];
+  // Bias 1: the weight-2 host with 3 active requests weighs 0.5 and the idle one 1.
+  const hs = mk();
+  hs[0].active = 3;
+  const biased = createLoadBalancer("LEAST_REQUEST", hs, opts);
+  const c1 = tally(() => biased.choose({}), 300);
+  assert.ok((c1.get(hs[1]) ?? 0) > (c1.get(hs[0]) ?? 0));
+  // Bias 0: weights alone, as ROUND_ROBIN.
+  const hs0 = mk();
+  hs0[0].active = 3;
+  const plain = createLoadBalancer(
+    "LEAST_REQUEST",
+    hs0,
+    defaultLbOptions({ activeRequestBias: 0 }),
+  );
+  const c0 = tally(() => plain.choose({}), 300);
+  assert.deepEqual([c0.get(hs0[0]), c0.get(hs0[1])], [200, 100]);
+});
+
+Deno.test("cluster.fields.lb-policy: policies without a balancer are refused by name", () => {
+  assert.throws(() => createLoadBalancer("ORIGINAL_DST_LB", [], opts), UnsupportedLbPolicyError);
+  assert.throws(
+    () => createLoadBalancer("CLUSTER_PROVIDED", [], opts),
+    /: lb_policy CLUSTER_PROVIDED is not supported by this build \(ROUND_ROBIN, RANDOM, LEAST_REQUEST, RING_HASH, MAGLEV are\)$/,
+  );
+});
+
+Deno.test("limits.least-request-choice-count: balancer defaults come from the tables (choice_count 2, ring 1024..8M XX_HASH, panic 50%)", () => {
+  const o = defaultLbOptions();
+  assert.equal(o.choiceCount, 2);
+  assert.equal(o.panicThreshold, 50);
+  assert.deepEqual(o.ringHash, {
+    minimumRingSize: 1024,
+    maximumRingSize: 8388608,
+    hashFunction: "XX_HASH",
+  });
 });

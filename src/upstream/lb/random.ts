@@ -1,18 +1,19 @@
 /**
- * RANDOM: a host chosen at random, weighted by host weight.
+ * RANDOM: a candidate host drawn at random, in proportion to its weight.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { RandomLoadBalancer } from "./random.ts";
- * assert.equal(new RandomLoadBalancer([], { choiceCount: 2, panicThreshold: 50 }).choose(), null);
+ * import { defaultLbOptions } from "./load_balancer.ts";
+ * assert.equal(new RandomLoadBalancer([], defaultLbOptions()).choose(), null);
  * ```
  * @module
  */
 import type { Host } from "../host.ts";
 import { candidateHosts, type LbOptions, type LoadBalancer } from "./load_balancer.ts";
 
-/** Picks a weighted random host. */
+/** Picks a host at random, weighted by host weight; `rnd` draws from [0, 1). */
 export function weightedRandom(hs: readonly Host[], rnd: () => number = Math.random): Host | null {
   if (hs.length === 0) return null;
   let total = 0;
@@ -25,7 +26,7 @@ export function weightedRandom(hs: readonly Host[], rnd: () => number = Math.ran
   return hs[hs.length - 1];
 }
 
-/** Random balancing over healthy hosts. */
+/** Random balancing over the candidate hosts. */
 export class RandomLoadBalancer implements LoadBalancer {
   /** Balances over `hosts`. */
   constructor(readonly hosts: readonly Host[], readonly o: LbOptions) {}
