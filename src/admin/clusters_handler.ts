@@ -15,7 +15,12 @@
  * ```
  * @module
  */
-import type { ClusterManagerView, ClusterView, HostView } from "../upstream/types.ts";
+import type {
+  ClusterManagerView,
+  ClusterView,
+  HostView,
+  OutlierFigures,
+} from "../upstream/types.ts";
 import type { Thresholds } from "../config/effective_cluster.ts";
 import type { Handler } from "./types.ts";
 import { jsonResponse, textResponse, uint64 } from "../config/proto_json.ts";
@@ -54,19 +59,30 @@ function priorityLabel(t: Thresholds): string {
   return t.priority === "HIGH" ? "high_priority" : "default_priority";
 }
 
-const OUTLIER_LINES = [
-  "success_rate_average",
-  "success_rate_ejection_threshold",
-  "local_origin_success_rate_average",
-  "local_origin_success_rate_ejection_threshold",
+/** The `outlier::` lines of `/clusters` and the figure each prints. */
+const OUTLIER_LINES: readonly [string, keyof OutlierFigures][] = [
+  ["success_rate_average", "successRateAverage"],
+  ["success_rate_ejection_threshold", "successRateEjectionThreshold"],
+  ["local_origin_success_rate_average", "localOriginSuccessRateAverage"],
+  ["local_origin_success_rate_ejection_threshold", "localOriginSuccessRateEjectionThreshold"],
 ];
+
+/** The figures of a cluster: its detector's, or -1 everywhere for a view without one. */
+function outlierFigures(c: ClusterView): OutlierFigures | null {
+  if (c.outlierFigures) return c.outlierFigures();
+  if (!c.config.outlier_detection) return null;
+  return {
+    successRateAverage: -1,
+    successRateEjectionThreshold: -1,
+    localOriginSuccessRateAverage: -1,
+    localOriginSuccessRateEjectionThreshold: -1,
+  };
+}
 
 function clusterText(c: ClusterView): string {
   let out = "";
-  if (c.config.outlier_detection) {
-    // The admin view exposes no detector figures yet: -1 is Envoy's value when none is computed.
-    for (const l of OUTLIER_LINES) out += `${c.name}::outlier::${l}::-1\n`;
-  }
+  const od = outlierFigures(c);
+  if (od) { for (const [l, k] of OUTLIER_LINES) out += `${c.name}::outlier::${l}::${od[k]}\n`; }
   for (const t of c.thresholds) {
     for (const f of THRESHOLD_FIELDS) out += `${c.name}::${priorityLabel(t)}::${f}::${t[f]}\n`;
   }
@@ -85,7 +101,7 @@ function clusterText(c: ClusterView): string {
     out += `${p}canary::${h.canary}\n`;
     out += `${p}priority::${h.priority}\n`;
     out += `${p}success_rate::${h.successRate()}\n`;
-    out += `${p}local_origin_success_rate::-1\n`;
+    out += `${p}local_origin_success_rate::${h.localOriginSuccessRate?.() ?? -1}\n`;
   }
   return out;
 }
@@ -110,13 +126,33 @@ function hostJson(h: HostView) {
       failed_active_health_check: h.health.failed_active_hc,
       failed_outlier_check: h.health.failed_outlier_check,
       eds_health_status: h.health.failed_eds_health ? "UNHEALTHY" : "HEALTHY",
+      failed_active_degraded_check: h.degraded?.() || undefined,
+      excluded_via_immediate_hc_fail: h.excluded?.() || undefined,
     },
     success_rate: rate >= 0 ? { value: rate } : undefined,
+    local_origin_success_rate: (h.localOriginSuccessRate?.() ?? -1) >= 0
+      ? { value: h.localOriginSuccessRate!() }
+      : undefined,
     weight: h.weight,
     hostname: h.hostname,
     priority: h.priority,
     locality: { region: h.region, zone: h.zone, sub_zone: h.sub_zone },
   };
+}
+
+/** `success_rate_ejection_threshold` and its local-origin twin, when computed. */
+function jsonOutlier(od: OutlierFigures | null): Record<string, unknown> {
+  if (!od) return {};
+  const out: Record<string, unknown> = {};
+  if (od.successRateEjectionThreshold >= 0) {
+    out.success_rate_ejection_threshold = { value: od.successRateEjectionThreshold };
+  }
+  if (od.localOriginSuccessRateEjectionThreshold >= 0) {
+    out.local_origin_success_rate_ejection_threshold = {
+      value: od.localOriginSuccessRateEjectionThreshold,
+    };
+  }
+  return out;
 }
 
 /** The `envoy.admin.v3.Clusters` message (before default omission). */
@@ -136,6 +172,7 @@ export function clustersMessage(cm: ClusterManagerView): unknown {
         })),
       },
       observability_name: c.statName,
+      ...jsonOutlier(outlierFigures(c)),
     })),
   };
 }

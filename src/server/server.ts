@@ -221,6 +221,7 @@ export async function startServer(
         | JsonObject
         | undefined,
       bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
+      runtime,
     });
     server.clusters = cm;
     cleanups.push(() => cm.close());
@@ -269,7 +270,14 @@ export async function startServer(
       void store.settleInBackground(true);
     });
     await cm.start();
-    for (const t of clusterTargets) t.ready();
+    // A cluster with active health checks is ready after their first round (Envoy's init).
+    const clusterList = cm.clusters();
+    await Promise.all(
+      clusterTargets.map((t, i) => {
+        const c = clusterList[i];
+        return (c ? c.initialHealthChecks() : Promise.resolve()).then(() => t.ready());
+      }),
+    );
     await lm.start();
     for (const t of listenerTargets) t.ready();
     if (machine.state(false) !== "LIVE") {

@@ -48,6 +48,8 @@ export interface ClusterManagerDeps {
   fileDebounceMs?: number;
   /** The bootstrap's `cluster_manager.upstream_bind_config`, for CDS clusters without one. */
   bindConfig?: unknown;
+  /** Runtime values: outlier detection and health check overrides. */
+  runtime?: { get(key: string): string | undefined };
 }
 
 /**
@@ -166,7 +168,10 @@ export class ClusterManager implements ClusterManagerView {
   }
 
   #entry(c: EffectiveCluster, viaApi: boolean): Entry {
-    const cluster = new Cluster(c, this.deps.stats, viaApi);
+    const cluster = new Cluster(c, this.deps.stats, viaApi, {
+      runtime: this.deps.runtime,
+      log: this.#log,
+    });
     const src = c.type === "EDS" ? edsSourceOf(c.config) : null;
     const eds = src?.ok
       ? new EdsUpdater(cluster, src, {
@@ -233,7 +238,11 @@ export class ClusterManager implements ClusterManagerView {
         version_info: r.version_info,
         last_updated: new Date().toISOString(),
       };
-      const warm = e.eds?.start() ?? e.dns?.start();
+      const discovery = e.eds?.start() ?? e.dns?.start();
+      // Warming also waits for the first round of active health checks.
+      const warm = discovery || e.cluster.healthChecker
+        ? Promise.resolve(discovery).then(() => e.cluster.initialHealthChecks())
+        : undefined;
       if (!warm) {
         this.#warming.delete(c.name);
         this.#promote(c.name, e);
