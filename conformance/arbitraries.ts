@@ -116,6 +116,7 @@ export function validValue(f: Field): fc.Arbitrary<unknown> | null {
     case "UInt32Value":
     case "uint64":
     case "UInt64Value":
+    case "int64":
       one = fc.integer({ min: lo, max: Math.min(r.max ?? 1_000_000, 1_000_000) });
       break;
     case "double":

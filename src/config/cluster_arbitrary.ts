@@ -71,6 +71,8 @@ export function elementArbitrary(row: FieldRow): fc.Arbitrary<unknown> {
       const { min, max } = bounds(row, 0, Number.MAX_SAFE_INTEGER);
       return fc.integer({ min, max }).chain((n) => fc.constantFrom<unknown>(n, String(n)));
     }
+    case "int64":
+      return fc.integer({ min: -1e6, max: 1e6 });
     case "double":
       return fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 });
     case "Percent": {
@@ -297,8 +299,41 @@ function lbConfigArbitrary(type: DiscoveryType, policy: string): fc.Arbitrary<En
   return fc.constant([]);
 }
 
+/** Checkers this build runs: an HTTP/1.1 check or a TCP check with hex payloads. */
+const SUPPORTED_CHECKERS: readonly Obj[] = [
+  { http_health_check: { path: "/healthz" } },
+  {
+    http_health_check: {
+      path: "/ready",
+      host: "svc",
+      expected_statuses: [{ start: 200, end: 300 }],
+      request_headers_to_remove: ["x-drop"],
+    },
+  },
+  { tcp_health_check: {} },
+  { tcp_health_check: { send: { text: "50494e47" }, receive: [{ text: "504f4e47" }] } },
+];
+
+/**
+ * A valid health check this build honours: the table's timing fields, with a supported checker
+ * and without the fields it refuses.
+ */
+function healthCheckArbitrary(): fc.Arbitrary<Obj> {
+  return fc.tuple(messageArbitrary("core.HealthCheck"), fc.constantFrom(...SUPPORTED_CHECKERS))
+    .map(([h, checker]) => {
+      const out: Obj = { ...h };
+      for (const f of MESSAGES.get("core.HealthCheck") ?? []) {
+        if (f.group === "health_checker") delete out[f.field];
+      }
+      for (const f of ["alt_port", "event_service", "transport_socket_match_criteria"]) {
+        delete out[f];
+      }
+      return { ...out, ...structuredClone(checker) };
+    });
+}
+
 function protocolArbitrary(): fc.Arbitrary<Entries> {
-  const hc = messageArbitrary("core.HealthCheck");
+  const hc = healthCheckArbitrary();
   return fc.tuple(fc.boolean(), fc.boolean(), fc.option(hc, { nil: undefined })).map(
     ([h1, h2, check]) => {
       const out: Entries = [];

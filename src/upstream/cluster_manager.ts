@@ -27,6 +27,7 @@ import { EdsUpdater, type EndpointConfig } from "./eds.ts";
 import { edsSourceOf, fileSourceOf } from "./eds_source.ts";
 import { DnsUpdater, type Resolver } from "./dns.ts";
 import { dnsSupportErrors } from "./dns_support.ts";
+import { healthSupportErrors } from "./health_check/health_check_support.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { checkDynamicClusters } from "../config/dynamic_clusters.ts";
 import { type DiscoveryResponse, FilesystemSubscription } from "../config/subscription.ts";
@@ -74,6 +75,9 @@ export function checkClusterSupport(
       const own = c.config.upstream_bind_config !== undefined;
       const where = own ? `${at}.upstream_bind_config` : "cluster_manager.upstream_bind_config";
       errors.push({ path: `${where}.source_address`, rule: "", message });
+    }
+    for (const e of healthSupportErrors(c.config)) {
+      errors.push({ path: `${at}.${e.path}`, rule: "", message: e.message });
     }
     if (c.type === "EDS") {
       const src = edsSourceOf(c.config);
