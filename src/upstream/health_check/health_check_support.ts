@@ -2,7 +2,7 @@
  * The settings of `health_checks` and `outlier_detection` this build does not honour, refused
  * with their path rather than ignored: gRPC, Redis and custom checkers, HTTP/2 and HTTP/3 check
  * codecs, HTTP `send`/`receive` payloads, binary payloads, `alt_port`, `event_service`,
- * `transport_socket_match_criteria`, more than one health check, outlier `monitors`.
+ * `transport_socket_match_criteria`, outlier `monitors`.
  *
  * @example
  * ```ts
@@ -26,12 +26,6 @@ export interface SupportError {
 export function healthSupportErrors(c: Record<string, unknown>): SupportError[] {
   const out: SupportError[] = [];
   const hcs = Array.isArray(c.health_checks) ? c.health_checks : [];
-  if (hcs.length > 1) {
-    out.push({
-      path: "health_checks[1]",
-      message: "only one health check per cluster is supported",
-    });
-  }
   hcs.forEach((h, i) => {
     if (!isObject(h)) return;
     const at = `health_checks[${i}]`;
