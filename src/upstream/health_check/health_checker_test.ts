@@ -308,3 +308,62 @@ Deno.test("cluster.objects.common-lb-config.healthy-panic-threshold cluster.fiel
   });
   await Promise.all([o1.shutdown(), o2.shutdown(), o3.shutdown()]);
 });
+
+const tlsDir = new URL("../../../fixtures/tls/", import.meta.url);
+
+Deno.test("cluster.fields.health-checks cluster.fields.upstream-bind-config: checks go over the cluster's TLS, from its source address", async () => {
+  const peers: string[] = [];
+  const o = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert: Deno.readTextFileSync(new URL("server.pem", tlsDir)),
+    key: Deno.readTextFileSync(new URL("server.key", tlsDir)),
+    onListen() {},
+  }, (_req, info) => {
+    peers.push(info.remoteAddr.hostname);
+    return new Response("ok");
+  });
+  const c = testCluster("tls", [["127.0.0.1", o.addr.port]], {
+    healthChecks: [hc({ timeout: "5s" })],
+    tls: {
+      sni: "backend.example",
+      trustedCa: [Deno.readTextFileSync(new URL("ca.pem", tlsDir))],
+    },
+    upstreamBind: { address: "127.0.0.2", port: 0 },
+  });
+  await withCluster(c, async (cm) => {
+    const cl = cm.get("tls")!;
+    await cl.initialHealthChecks();
+    assert.equal(failed(cl.hosts()[0]), false);
+    assert.ok(peers.length > 0);
+    assert.ok(peers.every((p) => p === "127.0.0.2"));
+  });
+  await o.shutdown();
+});
+
+Deno.test("cluster.fields.health-checks: an answer carrying x-envoy-immediate-health-check-fail fails the host at once (passive failure)", async () => {
+  let fail = false;
+  const o = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) =>
+      new URL(req.url).pathname === "/healthz" ? new Response("ok") : new Response("bye", {
+        headers: fail ? { "x-envoy-immediate-health-check-fail": "true" } : {},
+      }),
+  );
+  const c = testCluster("pf", [["127.0.0.1", o.addr.port]], {
+    healthChecks: [hc({ interval: "10s", no_traffic_interval: "10s", unhealthy_threshold: 5 })],
+  });
+  await withCluster(c, async (cm, store) => {
+    const cl = cm.get("pf")!;
+    await cl.initialHealthChecks();
+    const h = cl.hosts()[0];
+    assert.equal(failed(h), false);
+    await (await forwardResponse(cl, testRequest())).text();
+    assert.equal(failed(h), false);
+    fail = true;
+    await (await forwardResponse(cl, testRequest())).text();
+    assert.equal(failed(h), true);
+    assert.equal(store.counter("cluster.pf.health_check.passive_failure").value(), 1);
+  });
+  await o.shutdown();
+});
