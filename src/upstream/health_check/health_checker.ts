@@ -64,6 +64,11 @@ export interface HealthCheckStats {
   degraded: Gauge;
 }
 
+/** The parts of a host's state the checker changes, as one comparable string. */
+function stateOf(h: Host): string {
+  return `${h.health.failed_active_hc}${h.degraded()}${h.excluded()}`;
+}
+
 class Session {
   readonly state: HealthTransitions;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -230,17 +235,19 @@ export class HealthChecker {
     if (s.closed || this.#closed) return;
     if (r.ok) this.#success(s, r.degraded);
     else {
+      const before = stateOf(s.host);
       if (r.excluded) s.host.setMarks({ excluded: true });
       this.o.log?.(
         "debug",
         `health check of ${s.host.key} in cluster ${this.target.name} failed: ${r.reason}`,
       );
-      this.#failure(s, r.type, r.retriable);
+      this.#failure(s, r.type, r.retriable, before);
     }
   }
 
   #success(s: Session, degraded: boolean) {
     const h = s.host;
+    const before = stateOf(h);
     const first = s.state.first;
     const change = s.state.success();
     if (change === "Changed") {
@@ -255,10 +262,10 @@ export class HealthChecker {
       else this.#events?.noLongerDegraded(h);
     }
     this.stats.success.inc();
-    this.#done(s, true, change);
+    this.#done(s, true, change, before);
   }
 
-  #failure(s: Session, type: FailureType, retriable: boolean) {
+  #failure(s: Session, type: FailureType, retriable: boolean, before = stateOf(s.host)) {
     const h = s.host;
     const first = s.state.first;
     const change = s.state.failure(type, retriable);
@@ -271,12 +278,14 @@ export class HealthChecker {
     this.stats.failure.inc();
     if (type === "NETWORK" || type === "NETWORK_TIMEOUT") this.stats.network_failure.inc();
     else if (type === "PASSIVE") this.stats.passive_failure.inc();
-    this.#done(s, false, change);
+    this.#done(s, false, change, before);
   }
 
-  #done(s: Session, healthy: boolean, change: Transition) {
-    this.#gauges();
-    this.target.healthChanged(s.host);
+  #done(s: Session, healthy: boolean, change: Transition, before: string) {
+    if (stateOf(s.host) !== before) {
+      this.#gauges();
+      this.target.healthChanged(s.host);
+    }
     for (const cb of this.#callbacks) cb(s.host, healthy);
     s.firstDone?.();
     s.firstDone = null;

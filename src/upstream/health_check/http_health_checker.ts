@@ -124,7 +124,8 @@ class HttpSession implements CheckSession {
       if (!this.reuse || head.close) this.close();
       return result;
     } catch (e) {
-      this.close();
+      // A timed-out check may fail after the next one opened a new connection: keep that one.
+      if (!signal.aborted) this.close();
       return networkFailure(e instanceof Error ? e.message : String(e));
     } finally {
       signal.removeEventListener("abort", onAbort);

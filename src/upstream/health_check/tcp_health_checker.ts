@@ -49,7 +49,7 @@ class TcpSession implements CheckSession {
     signal.addEventListener("abort", onAbort, { once: true });
     try {
       if (!this.#t) {
-        this.#t = await openTransport({
+        const fresh = await openTransport({
           address: this.e.address,
           port: this.e.port,
           tls: this.e.tls,
@@ -57,7 +57,11 @@ class TcpSession implements CheckSession {
           bind: this.e.bind,
           ...(this.e.alpn ? { alpn: this.e.alpn } : {}),
         });
-        if (signal.aborted) return networkFailure("aborted");
+        if (signal.aborted) {
+          fresh.close();
+          return networkFailure("aborted");
+        }
+        this.#t = fresh;
       }
       const t = this.#t;
       if (this.c.send) await t.write(this.c.send);
@@ -79,7 +83,8 @@ class TcpSession implements CheckSession {
       if (!this.reuse || (!this.c.send && this.c.receive.length === 0)) this.close();
       return { ok: true, degraded: false };
     } catch (e) {
-      this.close();
+      // A timed-out check may fail after the next one opened a new connection: keep that one.
+      if (!signal.aborted) this.close();
       return networkFailure(e instanceof Error ? e.message : String(e));
     } finally {
       signal.removeEventListener("abort", onAbort);
