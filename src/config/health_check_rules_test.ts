@@ -95,7 +95,7 @@ Deno.test("cluster.objects.core.health-check.grpc-health-check cluster.fields.ou
     cluster([
       {
         ...base,
-        http_health_check: { path: "/", codec_client_type: "HTTP2", send: { text: "00" } },
+        http_health_check: { path: "/", codec_client_type: "HTTP3", send: { text: "00" } },
       },
     ], { name: "d", outlier_detection: { monitors: {} } }),
     cluster([{ ...base, tcp_health_check: { send: { binary: "AA==" } }, alt_port: 81 }], {
@@ -107,7 +107,7 @@ Deno.test("cluster.objects.core.health-check.grpc-health-check cluster.fields.ou
   for (
     const want of [
       "static_resources.clusters[0].health_checks[0].grpc_health_check: grpc_health_check is not implemented yet",
-      "static_resources.clusters[1].health_checks[0].http_health_check.codec_client_type: codec_client_type HTTP2 is not implemented yet",
+      "static_resources.clusters[1].health_checks[0].http_health_check.codec_client_type: codec_client_type HTTP3 is not implemented yet",
       "static_resources.clusters[1].health_checks[0].http_health_check.send: HTTP health check send payloads are not implemented",
       "static_resources.clusters[2].health_checks[0].tcp_health_check.send.binary: binary payloads are not implemented",
       "static_resources.clusters[2].health_checks[0].alt_port: alt_port is not implemented",

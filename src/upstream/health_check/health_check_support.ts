@@ -1,7 +1,7 @@
 /**
  * The settings of `health_checks` and `outlier_detection` this build does not honour, refused
- * with their path rather than ignored: gRPC, Redis and custom checkers, HTTP/2 and HTTP/3 check
- * codecs, HTTP `send`/`receive` payloads, binary payloads, `alt_port`, `event_service`,
+ * with their path rather than ignored: gRPC, Redis and custom checkers, the HTTP/3 check
+ * codec, HTTP `send`/`receive` payloads, binary payloads, `alt_port`, `event_service`,
  * `transport_socket_match_criteria`, outlier `monitors`.
  *
  * @example
@@ -53,10 +53,10 @@ export function healthSupportErrors(c: Record<string, unknown>): SupportError[] 
         }
       }
       const codec = String(http.codec_client_type ?? "HTTP1");
-      if (codec !== "HTTP1") {
+      if (codec === "HTTP3") {
         out.push({
           path: `${at}.http_health_check.codec_client_type`,
-          message: `codec_client_type ${codec} is not implemented yet (only HTTP1)`,
+          message: "codec_client_type HTTP3 is not implemented yet (HTTP1 and HTTP2)",
         });
       }
     }

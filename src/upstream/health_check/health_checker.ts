@@ -27,6 +27,7 @@ import type { HealthCheckConfig } from "./health_check_config.ts";
 import type { Checker, CheckResult, CheckSession, FailureType } from "./checker.ts";
 import { HttpChecker } from "./http_health_checker.ts";
 import { TcpChecker } from "./tcp_health_checker.ts";
+import { Http2Checker } from "./http2_health_checker.ts";
 import { HealthTransitions, type Transition } from "./health_transition.ts";
 import { HealthEventLogger } from "./event_logger.ts";
 
@@ -109,9 +110,11 @@ export class HealthChecker {
       healthy: s.gauge("healthy"),
       degraded: s.gauge("degraded"),
     };
-    this.checker = c.checker.kind === "http"
-      ? new HttpChecker(c.checker, c.reuseConnection, this.stats.verify_cluster)
-      : new TcpChecker(c.checker, c.reuseConnection);
+    this.checker = c.checker.kind === "tcp"
+      ? new TcpChecker(c.checker, c.reuseConnection)
+      : c.checker.codec === "HTTP2"
+      ? new Http2Checker(c.checker, c.reuseConnection, this.stats.verify_cluster)
+      : new HttpChecker(c.checker, c.reuseConnection, this.stats.verify_cluster);
     this.#events = c.eventLogPath
       ? new HealthEventLogger(c.eventLogPath, this.checker.type, target.name)
       : null;

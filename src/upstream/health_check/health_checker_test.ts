@@ -367,3 +367,37 @@ Deno.test("cluster.fields.health-checks: an answer carrying x-envoy-immediate-he
   });
   await o.shutdown();
 });
+
+Deno.test("cluster.objects.core.health-check.http-health-check.codec-client-type: HTTP2 checks over one reused session", async () => {
+  let status = 200;
+  const versions = new Set<string>();
+  const authorities = new Set<string>();
+  const o = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    versions.add(req.headers.get("x-check") ?? "");
+    authorities.add(new URL(req.url).host);
+    return new Response("", { status });
+  });
+  const c = testCluster("h2c", [["127.0.0.1", o.addr.port]], {
+    healthChecks: [hc({
+      unhealthy_threshold: 1,
+      http_health_check: {
+        path: "/healthz",
+        codec_client_type: "HTTP2",
+        request_headers_to_add: [{ header: { key: "x-check", value: "h2" } }],
+      },
+    })],
+  });
+  await withCluster(c, async (cm) => {
+    const cl = cm.get("h2c")!;
+    await cl.initialHealthChecks();
+    const h = cl.hosts()[0];
+    assert.equal(failed(h), false);
+    status = 500;
+    await waitFor(() => failed(h), "a 500 fails the host");
+    status = 200;
+    await waitFor(() => !failed(h), "healthy again");
+  });
+  await o.shutdown();
+  assert.deepEqual([...versions], ["h2"]);
+  assert.deepEqual([...authorities], ["h2c"]);
+});
