@@ -89,9 +89,9 @@ Deno.test("cluster.objects.core.health-check.payload.text: TCP payloads are hex 
   );
 });
 
-Deno.test("cluster.objects.core.health-check.grpc-health-check cluster.fields.outlier-detection: settings this build does not run are refused with their path", () => {
+Deno.test("cluster.objects.core.health-check.custom-health-check cluster.fields.outlier-detection: settings this build does not run are refused with their path", () => {
   const ok = validateClusters([
-    cluster([{ ...base, grpc_health_check: {} }], { http2_protocol_options: {} }),
+    cluster([{ ...base, custom_health_check: { name: "redis" } }]),
     cluster([
       {
         ...base,
@@ -106,7 +106,7 @@ Deno.test("cluster.objects.core.health-check.grpc-health-check cluster.fields.ou
   const refused = checkClusterSupport(ok.clusters).map((e) => `${e.path}: ${e.message}`);
   for (
     const want of [
-      "static_resources.clusters[0].health_checks[0].grpc_health_check: grpc_health_check is not implemented yet",
+      "static_resources.clusters[0].health_checks[0].custom_health_check: custom_health_check is not implemented yet",
       "static_resources.clusters[1].health_checks[0].http_health_check.codec_client_type: codec_client_type HTTP3 is not implemented yet",
       "static_resources.clusters[1].health_checks[0].http_health_check.send: HTTP health check send payloads are not implemented",
       "static_resources.clusters[2].health_checks[0].tcp_health_check.send.binary: binary payloads are not implemented",

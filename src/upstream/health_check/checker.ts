@@ -47,8 +47,8 @@ export interface CheckSession {
 
 /** Builds sessions for hosts. */
 export interface Checker {
-  /** `HTTP` or `TCP`, as the event log names the checker. */
-  readonly type: "HTTP" | "TCP";
+  /** `HTTP`, `TCP` or `GRPC`, as the event log names the checker. */
+  readonly type: "HTTP" | "TCP" | "GRPC";
   session(e: Endpoint): CheckSession;
 }
 

@@ -58,6 +58,14 @@ export interface TcpCheckerConfig {
   receive: Uint8Array[];
 }
 
+/** gRPC checker settings (`grpc.health.v1.Health/Check`). */
+export interface GrpcCheckerConfig {
+  kind: "grpc";
+  serviceName: string;
+  /** Empty: the host's hostname, else the cluster name. */
+  authority: string;
+}
+
 /** One health check, ready to run. */
 export interface HealthCheckConfig {
   timeoutMs: number;
@@ -77,7 +85,7 @@ export interface HealthCheckConfig {
   eventLogPath: string;
   /** `tls_options.alpn_protocols`, when set. */
   alpn: string[] | null;
-  checker: HttpCheckerConfig | TcpCheckerConfig;
+  checker: HttpCheckerConfig | TcpCheckerConfig | GrpcCheckerConfig;
 }
 
 function ms(v: unknown, fallback: number): number {
@@ -162,6 +170,7 @@ export function healthCheckConfig(h: JsonObject): HealthCheckConfig {
   const noTrafficIntervalMs = ms(h.no_traffic_interval, 60_000);
   const http = isObject(h.http_health_check) ? h.http_health_check : null;
   const tcp = isObject(h.tcp_health_check) ? h.tcp_health_check : {};
+  const grpc = isObject(h.grpc_health_check) ? h.grpc_health_check : null;
   const tls = isObject(h.tls_options) ? h.tls_options : null;
   return {
     timeoutMs: ms(h.timeout, 1),
@@ -182,7 +191,13 @@ export function healthCheckConfig(h: JsonObject): HealthCheckConfig {
     alpn: tls && Array.isArray(tls.alpn_protocols) && tls.alpn_protocols.length
       ? tls.alpn_protocols.map(String)
       : null,
-    checker: http
+    checker: grpc
+      ? {
+        kind: "grpc",
+        serviceName: typeof grpc.service_name === "string" ? grpc.service_name : "",
+        authority: typeof grpc.authority === "string" ? grpc.authority : "",
+      }
+      : http
       ? {
         kind: "http",
         path: String(http.path ?? "/"),

@@ -1,6 +1,6 @@
 /**
  * The settings of `health_checks` and `outlier_detection` this build does not honour, refused
- * with their path rather than ignored: gRPC, Redis and custom checkers, the HTTP/3 check
+ * with their path rather than ignored: Redis and custom checkers, the HTTP/3 check
  * codec, HTTP `send`/`receive` payloads, binary payloads, `alt_port`, `event_service`,
  * `transport_socket_match_criteria`, outlier `monitors`.
  *
@@ -8,9 +8,9 @@
  * ```ts
  * import { healthSupportErrors } from "./health_check_support.ts";
  * const errs = healthSupportErrors({
- *   health_checks: [{ timeout: "1s", interval: "1s", unhealthy_threshold: 1, healthy_threshold: 1, grpc_health_check: {} }],
+ *   health_checks: [{ timeout: "1s", interval: "1s", unhealthy_threshold: 1, healthy_threshold: 1, redis_health_check: {} }],
  * });
- * console.log(errs[0].path); // "health_checks[0].grpc_health_check"
+ * console.log(errs[0].path); // "health_checks[0].redis_health_check"
  * ```
  * @module
  */

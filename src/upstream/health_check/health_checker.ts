@@ -28,6 +28,7 @@ import type { Checker, CheckResult, CheckSession, FailureType } from "./checker.
 import { HttpChecker } from "./http_health_checker.ts";
 import { TcpChecker } from "./tcp_health_checker.ts";
 import { Http2Checker } from "./http2_health_checker.ts";
+import { GrpcChecker } from "./grpc_health_checker.ts";
 import { HealthTransitions, type Transition } from "./health_transition.ts";
 import { HealthEventLogger } from "./event_logger.ts";
 
@@ -112,6 +113,8 @@ export class HealthChecker {
     };
     this.checker = c.checker.kind === "tcp"
       ? new TcpChecker(c.checker, c.reuseConnection)
+      : c.checker.kind === "grpc"
+      ? new GrpcChecker(c.checker, c.reuseConnection)
       : c.checker.codec === "HTTP2"
       ? new Http2Checker(c.checker, c.reuseConnection, this.stats.verify_cluster)
       : new HttpChecker(c.checker, c.reuseConnection, this.stats.verify_cluster);

@@ -401,3 +401,51 @@ Deno.test("cluster.objects.core.health-check.http-health-check.codec-client-type
   assert.deepEqual([...versions], ["h2"]);
   assert.deepEqual([...authorities], ["h2c"]);
 });
+
+Deno.test("cluster.objects.core.health-check.grpc-health-check: grpc.health.v1.Health/Check over HTTP/2; SERVING passes, anything else fails at once", async () => {
+  const { createServer } = await import("node:http2");
+  let serving = 1;
+  const seen: { path: string; authority: string; body: number[] }[] = [];
+  const server = createServer((req, res) => {
+    const body: number[] = [];
+    req.on("data", (b: Uint8Array) => body.push(...b));
+    req.on("end", () => {
+      seen.push({ path: req.url, authority: String(req.headers[":authority"]), body });
+      res.writeHead(200, { "content-type": "application/grpc" });
+      res.addTrailers({ "grpc-status": "0" });
+      res.end(new Uint8Array([0, 0, 0, 0, 2, 8, serving]));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const port = (server.address() as { port: number }).port;
+  const c = testCluster("g", [["127.0.0.1", port]], {
+    http2: true,
+    healthChecks: [hc({
+      unhealthy_threshold: 3,
+      http_health_check: undefined,
+      grpc_health_check: { service_name: "svc", authority: "grpc.example" },
+    } as unknown as JsonObject)],
+  });
+  await withCluster(c, async (cm, store) => {
+    const cl = cm.get("g")!;
+    await cl.initialHealthChecks();
+    const h = cl.hosts()[0];
+    assert.equal(failed(h), false);
+    const failures = () => store.counter("cluster.g.health_check.failure").value();
+    const before = failures();
+    let atFlip = -1;
+    cl.healthChecker!.onCheckComplete(() => {
+      if (failed(h) && atFlip < 0) atFlip = failures() - before;
+    });
+    serving = 2; // NOT_SERVING: fails at once despite unhealthy_threshold 3
+    await waitFor(() => failed(h), "NOT_SERVING fails the host");
+    assert.equal(atFlip, 1);
+    serving = 1;
+    await waitFor(() => !failed(h), "SERVING again");
+  });
+  await new Promise((r) => server.close(r));
+  assert.equal(seen[0].path, "/grpc.health.v1.Health/Check");
+  assert.equal(seen[0].authority, "grpc.example");
+  // A gRPC frame of HealthCheckRequest { service: "svc" }.
+  assert.deepEqual(seen[0].body, [0, 0, 0, 0, 5, 0x0a, 3, 0x73, 0x76, 0x63]);
+});
