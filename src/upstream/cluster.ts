@@ -26,7 +26,7 @@ import { forwardHttp1 } from "./forward_http1.ts";
 import { forwardHttp2 } from "./forward_http2.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import { DeadlineQueue } from "./deadline_queue.ts";
-import { onPanic } from "./priority_load.ts";
+import { ignoreNewHosts, onPanic } from "./priority_load.ts";
 import { HealthChecker } from "./health_check/health_checker.ts";
 import { healthCheckConfig } from "./health_check/health_check_config.ts";
 import { OutlierDetector } from "./outlier/outlier_detector.ts";
@@ -120,6 +120,9 @@ export class Cluster implements ClusterView {
 
   #newLb(): LoadBalancer {
     onPanic(this.#hosts, () => this.stats.lb_healthy_panic.inc());
+    if (this.effective.ignoreNewHostsUntilFirstHc && this.healthChecker) {
+      ignoreNewHosts(this.#hosts);
+    }
     return createLoadBalancer(this.effective.lbPolicy, this.#hosts, {
       choiceCount: this.effective.leastRequest.choiceCount,
       panicThreshold: this.effective.healthyPanicThreshold,

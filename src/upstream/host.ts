@@ -72,8 +72,7 @@ export class Host implements HostView {
   degradedActiveHc = false;
   /** Envoy's `EXCLUDED_VIA_IMMEDIATE_HC_FAIL`: out of load balancing until a check passes. */
   excludedViaImmediateHcFail = false;
-  /** Envoy's `PENDING_ACTIVE_HC`: not checked yet. */
-  pendingActiveHc = false;
+  #pending = false;
   /** Success rate figures from the outlier detector, when the cluster has one. */
   outlierRates: { external: number; local: number } | null = null;
   #windowStart = performance.now();
@@ -136,6 +135,18 @@ export class Host implements HostView {
       changed = true;
     }
     if (changed) bumpHealthEpoch();
+  }
+
+  /** Envoy's `PENDING_ACTIVE_HC`: not checked yet by active health checking. */
+  get pendingActiveHc(): boolean {
+    return this.#pending;
+  }
+
+  /** Sets or clears `PENDING_ACTIVE_HC`. */
+  setPending(on: boolean): void {
+    if (this.#pending === on) return;
+    this.#pending = on;
+    bumpHealthEpoch();
   }
 
   /** True when the host is left out of load balancing altogether. */

@@ -120,9 +120,12 @@ export function computePriorityLoad(
 
 /** The hosts of one priority, split by health. */
 interface Level {
+  /** The hosts that count (excluded and ignored new hosts aside). */
   all: Host[];
   healthy: Host[];
   degraded: Host[];
+  /** Hosts eligible in panic mode: `all` and the ignored new hosts. */
+  panic: Host[];
 }
 
 /** The cached plan of one host list. */
@@ -135,6 +138,15 @@ interface Plan {
 
 const plans = new WeakMap<readonly Host[], Plan>();
 const panicCounters = new WeakMap<readonly Host[], () => void>();
+const ignoringNewHosts = new WeakSet<readonly Host[]>();
+
+/**
+ * `ignore_new_hosts_until_first_hc`: hosts of `hosts` not checked yet are left out of the
+ * counts (priority spill-over, panic threshold) but stay eligible in panic mode.
+ */
+export function ignoreNewHosts(hosts: readonly Host[]): void {
+  ignoringNewHosts.add(hosts);
+}
 
 /**
  * Registers what to call each time a choice among `hosts` is made in panic mode (the cluster's
@@ -148,11 +160,14 @@ function plan(hosts: readonly Host[], panicThreshold: number): Plan {
   const cached = plans.get(hosts);
   if (cached && cached.epoch === epoch && cached.threshold === panicThreshold) return cached;
   const levels: Level[] = [];
+  const ignorePending = ignoringNewHosts.has(hosts);
   for (const h of hosts) {
     if (h.excluded()) continue;
     const p = Math.max(0, h.priority | 0);
-    while (levels.length <= p) levels.push({ all: [], healthy: [], degraded: [] });
+    while (levels.length <= p) levels.push({ all: [], healthy: [], degraded: [], panic: [] });
     const l = levels[p];
+    l.panic.push(h);
+    if (ignorePending && h.pendingActiveHc) continue;
     l.all.push(h);
     if (h.healthy()) (h.degraded() ? l.degraded : l.healthy).push(h);
   }
@@ -201,7 +216,7 @@ export function candidateHosts(
   const level = pl.levels[p];
   if (panic[p]) {
     panicCounters.get(hosts)?.();
-    return level.all;
+    return level.panic;
   }
   return useDegraded ? level.degraded : level.healthy;
 }

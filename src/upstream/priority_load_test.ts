@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { Host } from "./host.ts";
-import { candidateHosts, computePriorityLoad, onPanic } from "./priority_load.ts";
+import { candidateHosts, computePriorityLoad, ignoreNewHosts, onPanic } from "./priority_load.ts";
 
 function host(port: number, priority = 0, unhealthy = false): Host {
   const h = new Host({
@@ -112,4 +112,17 @@ Deno.test("cluster.fields.health-checks: excluded hosts are never chosen, even i
   const hs = [host(1, 0, true), host(2, 0, true)];
   hs[1].setMarks({ excluded: true });
   assert.deepEqual(candidateHosts(hs, 50), [hs[0]]);
+});
+
+Deno.test("cluster.objects.common-lb-config.ignore-new-hosts-until-first-hc: hosts not checked yet leave the denominator but stay eligible in panic", () => {
+  const checked = host(1);
+  const fresh = [host(2, 0, true), host(3, 0, true)];
+  for (const h of fresh) h.setPending(true);
+  const plain = [checked, ...fresh];
+  assert.deepEqual(candidateHosts(plain, 50), plain); // 1 of 3 healthy: panic
+  const ignoring = [checked, ...fresh];
+  ignoreNewHosts(ignoring);
+  assert.deepEqual(candidateHosts(ignoring, 50), [checked]); // 1 of 1 counted
+  checked.setFlag("failed_active_hc", true);
+  assert.deepEqual(candidateHosts(ignoring, 50), ignoring); // panic: new hosts eligible
 });

@@ -152,7 +152,7 @@ export class HealthChecker {
         this.c,
       );
       h.setFlag("failed_active_hc", true);
-      h.pendingActiveHc = true;
+      h.setPending(true);
       this.#sessions.set(h, s);
       this.#firstRound.push(new Promise((r) => s.firstDone = r));
       const jitter = this.c.initialJitterMs > 0 ? this.#random() % this.c.initialJitterMs : 0;
@@ -261,7 +261,7 @@ export class HealthChecker {
       h.setFlag("failed_active_hc", false);
       this.#events?.addHealthy(h, first);
     }
-    h.pendingActiveHc = false;
+    h.setPending(false);
     if (degraded !== h.degraded()) {
       h.setMarks({ degraded });
       if (degraded) this.#events?.degraded(h);
@@ -279,7 +279,7 @@ export class HealthChecker {
       h.setFlag("failed_active_hc", true);
       this.#events?.ejectUnhealthy(h, type);
     }
-    h.pendingActiveHc = false;
+    h.setPending(false);
     if (first || this.c.alwaysLogHealthCheckFailures) this.#events?.failure(h, type, first);
     this.stats.failure.inc();
     if (type === "NETWORK" || type === "NETWORK_TIMEOUT") this.stats.network_failure.inc();
