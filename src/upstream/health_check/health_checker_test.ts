@@ -4,7 +4,6 @@ import { ClusterManager } from "../cluster_manager.ts";
 import { forwardResponse, testCluster, testRequest } from "../test_cluster.ts";
 import type { EffectiveCluster } from "../../config/effective_cluster.ts";
 import type { JsonObject } from "../../config/bootstrap_types.ts";
-import { clustersText } from "../../admin/clusters_handler.ts";
 import type { Host } from "../host.ts";
 
 /** Polls `cond` (bounded: fails after many rounds); never asserts on time. */
@@ -60,7 +59,7 @@ async function withCluster(
 
 const failed = (h: Host) => h.health.failed_active_hc;
 
-Deno.test("cluster.fields.health-checks admin.resources.health.concatenated: an origin that stops listening becomes /failed_active_hc, traffic moves off it, and it comes back", async () => {
+Deno.test("cluster.fields.health-checks: an origin that stops listening becomes /failed_active_hc, traffic moves off it, and it comes back", async () => {
   const [pa, pb] = [freePort(), freePort()];
   const handler = (port: number) => (req: Request) =>
     new Response(new URL(req.url).pathname === "/healthz" ? "ok" : `from ${port}`);
@@ -79,10 +78,6 @@ Deno.test("cluster.fields.health-checks admin.resources.health.concatenated: an 
     await a.shutdown();
     await waitFor(() => failed(ha), "A fails its checks");
     assert.ok(store.counter("cluster.hc.health_check.network_failure").value() >= 2);
-    assert.match(
-      clustersText(cm),
-      new RegExp(`hc::127\\.0\\.0\\.1:${pa}::health_flags::/failed_active_hc`),
-    );
     assert.equal(store.gauge("cluster.hc.membership_healthy").value(), 1);
     const before = ha.stats.rq_total.value();
     for (let i = 0; i < 10; i++) {
@@ -93,7 +88,7 @@ Deno.test("cluster.fields.health-checks admin.resources.health.concatenated: an 
     assert.equal(ha.stats.rq_total.value(), before);
     a = serve(pa, handler(pa));
     await waitFor(() => !failed(ha), "A passes its checks again");
-    assert.match(clustersText(cm), new RegExp(`hc::127\\.0\\.0\\.1:${pa}::health_flags::healthy`));
+    assert.equal(ha.healthy(), true);
     // Checks do not count as requests in the per-host statistics.
     assert.equal(hb.stats.rq_total.value(), 10);
     assert.ok(store.counter("cluster.hc.health_check.attempt").value() > 4);
