@@ -87,7 +87,8 @@ export class HealthChecker {
   readonly stats: HealthCheckStats;
   readonly checker: Checker;
   readonly #sessions = new Map<Host, Session>();
-  readonly #firstRound: Promise<void>[] = [];
+  /** First checks not done yet (each promise leaves the set when it resolves). */
+  readonly #firstRound = new Set<Promise<void>>();
   readonly #callbacks: CheckCompleteCallback[] = [];
   readonly #events: HealthEventLogger | null;
   readonly #random: () => number;
@@ -154,7 +155,9 @@ export class HealthChecker {
       h.setFlag("failed_active_hc", true);
       h.setPending(true);
       this.#sessions.set(h, s);
-      this.#firstRound.push(new Promise((r) => s.firstDone = r));
+      const first = new Promise<void>((r) => s.firstDone = r);
+      this.#firstRound.add(first);
+      void first.then(() => this.#firstRound.delete(first));
       const jitter = this.c.initialJitterMs > 0 ? this.#random() % this.c.initialJitterMs : 0;
       if (jitter > 0) this.#arm(s, jitter);
       else void this.#run(s);
@@ -175,7 +178,7 @@ export class HealthChecker {
 
   /** Resolves when every host added so far has had its first check. */
   firstRound(): Promise<void> {
-    return Promise.all(this.#firstRound).then(() => {});
+    return Promise.all([...this.#firstRound]).then(() => {});
   }
 
   /** True when `host` is checked by this checker. */
