@@ -6,8 +6,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allRules } from "./mod.ts";
- * console.log(allRules().length, "rules");
+ * const ids = new Set(allRules().map((r) => r.id));
+ * assert.ok(ids.has("admin.mutation.get-returns-400"));
  * ```
  * @module
  */

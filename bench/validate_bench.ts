@@ -8,8 +8,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bootstrapYaml } from "./validate_bench.ts";
- * bootstrapYaml(2).includes("cluster_1"); // true
+ * assert.equal(bootstrapYaml(2).includes("cluster_1"), true);
  * ```
  * @module
  */

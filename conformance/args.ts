@@ -4,9 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRunnerArgs } from "./args.ts";
  * const a = parseRunnerArgs(["--base-url", "http://127.0.0.1:9901", "admin.endpoints.*"]);
- * a.selectors; // ["admin.endpoints.*"]
+ * assert.deepEqual(a.selectors, ["admin.endpoints.*"]);
  * ```
  * @module
  */
@@ -25,6 +26,10 @@ export interface RunnerArgs {
   numRuns: number;
   timeoutMs: number;
   destructive: boolean;
+  /** A not-checked rule that the expectations file does not list is a failure. */
+  strict: boolean;
+  /** How many independent read-only cases run at once. */
+  concurrency: number;
   expectations: string | null;
   updateExpectations: boolean;
   reports: ReportFormat[];
@@ -59,6 +64,9 @@ Options:
   --num-runs N            runs per property test (default 20)
   --timeout MS            longest a case may take (default 30000)
   --destructive           also run /quitquitquit and full /drain_listeners (last)
+  --strict                a rule not checked (NOT_APPLICABLE, NOT_RUN) that FILE does not list
+                          fails the run (internal rules excepted)
+  --concurrency N         independent read-only cases run at once (default 8)
   --expectations FILE     expected non-passing results (conformance/expectations/<impl>.yaml)
   --update-expectations   rewrite FILE from this run's results
   --report LIST           text,json,junit,md,html (default text)
@@ -67,6 +75,9 @@ Options:
   -h, --help              this text
 
 SELECTOR is a rule-ID glob such as 'admin.endpoints.*' or 'cli.options.mode'.
+Statuses: PASS, FAIL, ERROR, TIMEOUT (the rule was checked), NOT_APPLICABLE (it does not apply
+to this target: a feature or fixture it lacks), NOT_RUN (not checked by this run: internal rule,
+no case yet, no --base-url/--command/--destructive). The totals say how many were checked.
 Exit status: 0 every result matched its expectation; 1 some did not; 2 usage or connection
 error, or a selector that matches no rule.`;
 
@@ -78,6 +89,7 @@ const VALUE_FLAGS = new Set([
   "--seed",
   "--num-runs",
   "--timeout",
+  "--concurrency",
   "--expectations",
   "--report",
   "--report-dir",
@@ -98,8 +110,9 @@ function int(name: string, v: string, min: number): number {
  * @throws {UsageError} on anything malformed
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRunnerArgs } from "./args.ts";
- * parseRunnerArgs(["--command", "envoy", "--seed=3"]).seed; // 3
+ * assert.equal(parseRunnerArgs(["--command", "envoy", "--seed=3"]).seed, 3);
  * ```
  */
 export function parseRunnerArgs(argv: readonly string[]): RunnerArgs {
@@ -112,6 +125,8 @@ export function parseRunnerArgs(argv: readonly string[]): RunnerArgs {
     numRuns: 20,
     timeoutMs: 30_000,
     destructive: false,
+    strict: false,
+    concurrency: 8,
     expectations: null,
     updateExpectations: false,
     reports: ["text"],
@@ -202,6 +217,12 @@ export function parseRunnerArgs(argv: readonly string[]): RunnerArgs {
       }
       case "--destructive":
         a.destructive = true;
+        break;
+      case "--strict":
+        a.strict = true;
+        break;
+      case "--concurrency":
+        a.concurrency = int(arg, value!, 1);
         break;
       case "--update-expectations":
         a.updateExpectations = true;

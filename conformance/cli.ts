@@ -5,8 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runConformance } from "./cli.ts";
- * const code = await runConformance(["--list", "admin.endpoints.*"]);
+ * const code = await runConformance(["--list", "admin.endpoints.*"]); // prints the selection
+ * assert.equal(code, 0);
  * ```
  * @module
  */
@@ -32,7 +34,9 @@ import { shellSplit } from "./shell_split.ts";
 import { toJsonReport } from "./report/json.ts";
 import { toJUnit } from "./report/junit.ts";
 import { toHtml, toMarkdown } from "./report/markdown.ts";
-import { ProgressBar, toText } from "./report/text.ts";
+import { toText } from "./report/text.ts";
+import { progressBar, sectionLines } from "./report/progress.ts";
+import { totalsLines } from "./summary.ts";
 import type { Case, RunReport } from "./types.ts";
 
 /** The suite's own version; bump it when the meaning of a case changes. */
@@ -60,8 +64,12 @@ const defaultIo: RunnerIo = {
  * @returns the exit code: 0 all matched, 1 some did not, 2 usage or connection error
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runConformance } from "./cli.ts";
- * const code = await runConformance(["--list", "cli.options.*"]);
+ * const out: string[] = [];
+ * const io = { out: (t: string) => out.push(t), err: () => {}, progress: false };
+ * assert.equal(await runConformance(["--list", "cli.options.*"], io), 0);
+ * assert.ok(out.join("\n").includes("cli.options."));
  * ```
  */
 export async function runConformance(argv: readonly string[], io = defaultIo): Promise<number> {
@@ -116,7 +124,9 @@ export async function runConformance(argv: readonly string[], io = defaultIo): P
   if (identity === null) return 2;
   const startedAt = new Date().toISOString();
   const probe = await probeTarget(http);
-  const bar = new ProgressBar(io.progress);
+  const tableOf = new Map(every.map((r) => [r.id, r.table]));
+  const sectionOf = (c: Case) => tableOf.get(c.rules[0]) ?? c.rules[0] ?? c.id;
+  const progress = io.progress ? progressBar(sectionOf) : sectionLines((l) => io.err(l), sectionOf);
   const results = await runSuite({
     rules,
     cases,
@@ -130,9 +140,12 @@ export async function runConformance(argv: readonly string[], io = defaultIo): P
     destructive: args.destructive,
     expectations,
     probe,
-    onProgress: (done, total, c) => bar.update(done, total, c.id),
+    strict: args.strict,
+    concurrency: args.concurrency,
+    onPlan: (plan) => progress.start(plan),
+    onProgress: (done, total, c, r) => progress.update(done, total, c, r),
   });
-  bar.done();
+  progress.stop();
   const reached = new Set(results.map((r) => r.rule));
   const run: RunReport = {
     suite: { name: "proxyspec-conformance", version: SUITE_VERSION },
@@ -146,6 +159,7 @@ export async function runConformance(argv: readonly string[], io = defaultIo): P
     unmatchedExpectations: expectations.map((e) => e.rule).filter((id) =>
       !/[*?]/.test(id) && !reached.has(id)
     ),
+    strict: args.strict,
   };
   try {
     await writeReports(run, args, io);
@@ -153,7 +167,7 @@ export async function runConformance(argv: readonly string[], io = defaultIo): P
     io.err(`conformance: cannot write the reports to ${args.reportDir}: ${(e as Error).message}`);
     return 2;
   }
-  if (args.reports.includes("text")) io.out(toText(run));
+  io.out(args.reports.includes("text") ? toText(run) : totalsLines(run).join("\n"));
   io.out(`seed ${args.seed} (rerun with --seed ${args.seed})`);
   if (args.updateExpectations && args.expectations !== null) {
     const next = updateExpectations(expectations, results);
@@ -235,8 +249,10 @@ async function writeReports(run: RunReport, args: RunnerArgs, io: RunnerIo): Pro
  * @returns the listing text
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { listing } from "./cli.ts";
- * console.log(listing([], [], { baseUrl: null, command: null, destructive: false }, []));
+ * const text = listing([], [], { baseUrl: null, command: null, destructive: false }, []);
+ * assert.equal(text, "0 rule(s) selected, 0 would run, 0 case(s)");
  * ```
  */
 export function listing(
@@ -253,11 +269,11 @@ export function listing(
     const exp = expectationFor(expectations, r.id);
     const tail = exp ? `  (expected ${exp.status}: ${exp.reason})` : "";
     if (r.check === "internal") {
-      lines.push(`SKIP ${r.id}: internal, cannot be checked from outside${tail}`);
+      lines.push(`NOT_RUN ${r.id}: internal, cannot be checked from outside${tail}`);
       continue;
     }
     if (mine.length === 0) {
-      lines.push(`SKIP ${r.id}: no conformance case yet${tail}`);
+      lines.push(`NOT_RUN ${r.id}: no conformance case yet${tail}`);
       continue;
     }
     const why = mine.map((c) => {
@@ -268,7 +284,7 @@ export function listing(
     });
     const runs = why.filter((w) => w === null).length;
     if (runs > 0) runnable++;
-    const state = runs > 0 ? "RUN " : "SKIP";
+    const state = runs > 0 ? "RUN" : "NOT_RUN";
     const reasons = [...new Set(why.filter((w) => w !== null))].join(", ");
     lines.push(
       `${state} ${r.id} [${r.check}] ${mine.length} case(s): ${

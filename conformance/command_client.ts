@@ -4,14 +4,16 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CommandClient } from "./command_client.ts";
  * const cmd = new CommandClient(["deno", "run", "-A", "mod.ts"]);
  * const r = await cmd.run(["--version"]);
- * console.log(r.code, r.stdout);
+ * assert.equal(r.code, 0);
+ * assert.match(r.stdout, /version: /);
  * ```
  * @module
  */
-import { Precondition } from "./types.ts";
+import { NotRun } from "./types.ts";
 import { shellJoin } from "./shell_split.ts";
 
 /** What one run of the binary produced. */
@@ -63,11 +65,11 @@ export class CommandClient {
    *
    * @param args extra arguments
    * @returns exit code and output
-   * @throws {Precondition} when no `--command` was given
+   * @throws {NotRun} when no `--command` was given
    */
   async run(args: readonly string[]): Promise<CommandResult> {
     if (this.#argv === null) {
-      throw new Precondition("no --command was given: command-line rules need the binary");
+      throw new NotRun("no --command was given: command-line rules need the binary");
     }
     const argv = [...this.#argv, ...args];
     const line = shellJoin(argv);

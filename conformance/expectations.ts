@@ -1,22 +1,25 @@
 /**
  * Expectations files (`conformance/expectations/<impl>.yaml`): a YAML list of
- * `{rule, status, reason}`. A rule that is not listed is expected to PASS (or not to run: SKIP
- * and PRECONDITION_FAILED are then accepted). A listed rule must end exactly as listed, so an
+ * `{rule, status, reason}`. A rule that is not listed is expected to PASS; NOT_APPLICABLE and
+ * NOT_RUN are accepted for it too, except under `--strict` (internal rules, which no outside suite
+ * can check, are accepted even then). The older names SKIP and PRECONDITION_FAILED are read as
+ * NOT_RUN and NOT_APPLICABLE. A listed rule must end exactly as listed, so an
  * expected failure that now passes fails the run and the file stays true. `rule` may be a glob
  * (`admin.endpoints.cpuprofiler*`); an exact ID wins over a glob, and globs apply in file order.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseExpectations, expectationFor } from "./expectations.ts";
  * const list = parseExpectations("- {rule: a.b, status: FAIL, reason: known}", "x.yaml");
- * expectationFor(list, "a.b")?.status; // "FAIL"
+ * assert.equal(expectationFor(list, "a.b")?.status, "FAIL");
  * ```
  * @module
  */
 // @ts-types="@types/js-yaml"
 import yaml from "js-yaml";
 import { globToRegExp } from "./glob.ts";
-import { STATUS_ORDER } from "./types.ts";
+import { isChecked, STATUS_ALIASES, STATUS_ORDER } from "./types.ts";
 import type { RuleResult, Status } from "./types.ts";
 
 /** One entry of an expectations file. */
@@ -55,13 +58,14 @@ export function parseExpectations(text: string, where: string): Expectation[] {
     if (typeof o.rule !== "string" || o.rule === "") {
       throw new Error(`${at}: "rule" must be a string`);
     }
-    if (typeof o.status !== "string" || !STATUS_ORDER.includes(o.status as Status)) {
+    const status = typeof o.status === "string" ? STATUS_ALIASES[o.status] ?? o.status : "";
+    if (!STATUS_ORDER.includes(status as Status)) {
       throw new Error(`${at} (${o.rule}): "status" must be one of ${STATUS_ORDER.join(", ")}`);
     }
     if (o.reason !== undefined && typeof o.reason !== "string") {
       throw new Error(`${at} (${o.rule}): "reason" must be a string`);
     }
-    return { rule: o.rule, status: o.status as Status, reason: (o.reason as string) ?? "" };
+    return { rule: o.rule, status: status as Status, reason: (o.reason as string) ?? "" };
   });
 }
 
@@ -94,8 +98,12 @@ export async function loadExpectations(path: string): Promise<Expectation[]> {
  * @returns the entry, or undefined
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { expectationFor } from "./expectations.ts";
- * expectationFor([{ rule: "a.*", status: "FAIL", reason: "" }], "a.b")?.status; // "FAIL"
+ * assert.equal(
+ *   expectationFor([{ rule: "a.*", status: "FAIL", reason: "" }], "a.b")?.status,
+ *   "FAIL",
+ * );
  * ```
  */
 export function expectationFor(
@@ -108,33 +116,46 @@ export function expectationFor(
 }
 
 /**
- * Tells whether a status meets an expectation (unlisted: PASS, SKIP and PRECONDITION_FAILED).
+ * Tells whether a status meets an expectation. A listed rule must end exactly as listed; an
+ * unlisted one must PASS or, unless `strict`, not be checked at all (NOT_APPLICABLE, NOT_RUN).
+ * An internal rule that did not run always meets: no suite can check it from outside.
  *
  * @param status what happened
  * @param exp the expectation, if listed
+ * @param opts `strict` (`--strict`) and whether the rule is internal
  * @returns true when it matches
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { meets } from "./expectations.ts";
- * meets("PASS", { rule: "a", status: "FAIL", reason: "" }); // false: an unexpected pass
+ * assert.equal(meets("PASS", { rule: "a", status: "FAIL", reason: "" }), false); // unexpected pass
+ * assert.equal(meets("NOT_RUN", undefined, { strict: true }), false); // not checked, not listed
  * ```
  */
-export function meets(status: Status, exp: Expectation | undefined): boolean {
+export function meets(
+  status: Status,
+  exp: Expectation | undefined,
+  opts: { strict?: boolean; internal?: boolean } = {},
+): boolean {
   if (exp) return status === exp.status;
-  return status === "PASS" || status === "SKIP" || status === "PRECONDITION_FAILED";
+  if (status === "PASS") return true;
+  if (isChecked(status)) return false;
+  return !opts.strict || (opts.internal === true && status === "NOT_RUN");
 }
 
 /**
- * Rewrites the entries from a run: every rule that ran and did not PASS is listed with its
- * status (keeping an existing reason); entries of rules this run did not reach are kept.
+ * Rewrites the entries from a run: every rule that did not PASS is listed with its status
+ * (keeping an existing reason), not-checked ones too so that `--strict` runs match, except
+ * internal rules; entries of rules this run did not reach are kept.
  *
  * @param list the current entries
  * @param results this run's results
  * @returns the new entries, in rule order
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { updateExpectations } from "./expectations.ts";
- * updateExpectations([], []); // []
+ * assert.deepEqual(updateExpectations([], []), []);
  * ```
  */
 export function updateExpectations(
@@ -145,8 +166,8 @@ export function updateExpectations(
   const kept = list.filter((e) => /[*?]/.test(e.rule) ? false : !reached.has(e.rule));
   const fresh: Expectation[] = [];
   for (const r of results) {
-    if (r.status === "PASS" || r.status === "SKIP") continue;
-    if (r.status === "PRECONDITION_FAILED" && !expectationFor(list, r.rule)) continue;
+    if (r.status === "PASS") continue;
+    if (r.status === "NOT_RUN" && r.check === "internal") continue;
     const old = expectationFor(list, r.rule);
     const reason = old && old.status === r.status && old.reason
       ? old.reason

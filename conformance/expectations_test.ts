@@ -19,6 +19,7 @@ function result(rule: string, status: Status, message = ""): RuleResult {
     status,
     expected: "PASS",
     ok: true,
+    check: rule === "internal" ? "internal" : "black-box",
     message,
     durationMs: 1,
     repro: [],
@@ -28,11 +29,12 @@ function result(rule: string, status: Status, message = ""): RuleResult {
 
 Deno.test("runner expectations: entries parse and bad ones name the file and entry", () => {
   const list = parseExpectations(
-    "- {rule: a.b, status: FAIL, reason: known}\n- rule: c.*\n  status: PRECONDITION_FAILED\n",
+    "- {rule: a.b, status: FAIL, reason: known}\n- rule: c.*\n  status: NOT_APPLICABLE\n",
     "x.yaml",
   );
   assert.equal(list.length, 2);
   assert.equal(list[1].reason, "");
+  assert.equal(list[1].status, "NOT_APPLICABLE");
   assert.deepEqual(parseExpectations("", "e.yaml"), []);
   assert.deepEqual(parseExpectations("[]", "e.yaml"), []);
   assert.throws(
@@ -57,17 +59,35 @@ Deno.test("runner expectations: an exact entry wins over a glob", () => {
   assert.equal(expectationFor(list, "b.c"), undefined);
 });
 
-Deno.test("runner expectations: an unexpected PASS fails, unlisted non-runs do not", () => {
+Deno.test("runner expectations: the old names SKIP and PRECONDITION_FAILED are read as NOT_RUN and NOT_APPLICABLE", () => {
+  const list = parseExpectations(
+    "- {rule: a, status: SKIP, reason: old}\n- {rule: b, status: PRECONDITION_FAILED}\n",
+    "old.yaml",
+  );
+  assert.deepEqual(list.map((e) => e.status), ["NOT_RUN", "NOT_APPLICABLE"]);
+  assert.throws(() => parseExpectations("- {rule: a, status: skip}", "x"), /"status" must be/);
+});
+
+Deno.test("runner expectations: an unexpected PASS fails, unlisted not-checked rules pass only without --strict", () => {
   const fail = { rule: "a", status: "FAIL" as const, reason: "" };
   assert.equal(meets("PASS", fail), false);
   assert.equal(meets("FAIL", fail), true);
-  assert.equal(meets("SKIP", fail), false);
+  assert.equal(meets("NOT_RUN", fail), false);
   assert.equal(meets("PASS", undefined), true);
-  assert.equal(meets("SKIP", undefined), true);
-  assert.equal(meets("PRECONDITION_FAILED", undefined), true);
+  assert.equal(meets("NOT_RUN", undefined), true);
+  assert.equal(meets("NOT_APPLICABLE", undefined), true);
   assert.equal(meets("FAIL", undefined), false);
   assert.equal(meets("ERROR", undefined), false);
   assert.equal(meets("TIMEOUT", undefined), false);
+  const strict = { strict: true };
+  assert.equal(meets("PASS", undefined, strict), true);
+  assert.equal(meets("NOT_RUN", undefined, strict), false);
+  assert.equal(meets("NOT_APPLICABLE", undefined, strict), false);
+  assert.equal(meets("NOT_RUN", undefined, { strict: true, internal: true }), true);
+  assert.equal(meets("NOT_APPLICABLE", undefined, { strict: true, internal: true }), false);
+  const listed = { rule: "a", status: "NOT_APPLICABLE" as const, reason: "no EDS" };
+  assert.equal(meets("NOT_APPLICABLE", listed, strict), true);
+  assert.equal(meets("PASS", listed, strict), false, "a listed not-checked rule that passes");
 });
 
 Deno.test("runner expectations: updating lists what did not pass and keeps unreached rules", () => {
@@ -79,12 +99,15 @@ Deno.test("runner expectations: updating lists what did not pass and keeps unrea
     result("a", "FAIL", "new message"),
     result("b", "ERROR", "boom\nmore"),
     result("c", "PASS"),
-    result("d", "SKIP"),
-    result("e", "PRECONDITION_FAILED", "absent"),
+    result("d", "NOT_RUN", "not run: no --command given"),
+    result("e", "NOT_APPLICABLE", "[case:e] absent"),
+    result("internal", "NOT_RUN", "internal"),
   ]);
   assert.deepEqual(next, [
     { rule: "a", status: "FAIL", reason: "kept reason" },
     { rule: "b", status: "ERROR", reason: "boom" },
+    { rule: "d", status: "NOT_RUN", reason: "not run: no --command given" },
+    { rule: "e", status: "NOT_APPLICABLE", reason: "[case:e] absent" },
     { rule: "z", status: "FAIL", reason: "not run" },
   ]);
   const text = renderExpectations(next, "header");
@@ -93,13 +116,18 @@ Deno.test("runner expectations: updating lists what did not pass and keeps unrea
   assert.equal(renderExpectations([]), "[]\n");
 });
 
-Deno.test("runner expectations: the shipped files parse; proxyspec's is empty, envoy's names real rules", async () => {
+Deno.test("runner expectations: the shipped files parse; proxyspec's lists only not-checked rules, envoy's names real rules", async () => {
   const { allRules } = await import("../spec/mod.ts");
   const { loadExpectations } = await import("./expectations.ts");
   const dir = new URL("./expectations/", import.meta.url).pathname;
-  assert.deepEqual(await loadExpectations(`${dir}proxyspec.yaml`), []);
-  const envoy = await loadExpectations(`${dir}envoy.yaml`);
   const ids = new Set(allRules().map((r) => r.id));
+  const ours = await loadExpectations(`${dir}proxyspec.yaml`);
+  for (const e of ours) {
+    assert.ok(ids.has(e.rule), `proxyspec.yaml names an unknown rule ${e.rule}`);
+    assert.ok(["NOT_RUN", "NOT_APPLICABLE"].includes(e.status), `${e.rule}: ${e.status}`);
+    assert.ok(e.reason.length > 10, `${e.rule} gives no reason`);
+  }
+  const envoy = await loadExpectations(`${dir}envoy.yaml`);
   assert.ok(envoy.length > 10);
   for (const e of envoy) {
     assert.ok(ids.has(e.rule), `envoy.yaml names an unknown rule ${e.rule}`);

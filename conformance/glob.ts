@@ -5,8 +5,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { matchesAny } from "./glob.ts";
- * matchesAny("admin.endpoints.stats", ["admin.endpoints.*"]); // true
+ * assert.equal(matchesAny("admin.endpoints.stats", ["admin.endpoints.*"]), true);
  * ```
  * @module
  */
@@ -18,8 +19,9 @@
  * @returns a full-match regular expression
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { globToRegExp } from "./glob.ts";
- * globToRegExp("cli.*").test("cli.options.mode"); // true
+ * assert.equal(globToRegExp("cli.*").test("cli.options.mode"), true);
  * ```
  */
 export function globToRegExp(glob: string): RegExp {
@@ -41,8 +43,9 @@ export function globToRegExp(glob: string): RegExp {
  * @returns true when selected
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { matchesAny } from "./glob.ts";
- * matchesAny("cluster.enums.lb-policy", []); // true
+ * assert.equal(matchesAny("cluster.enums.lb-policy", []), true);
  * ```
  */
 export function matchesAny(id: string, selectors: readonly string[]): boolean {

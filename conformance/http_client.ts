@@ -4,14 +4,21 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HttpClient } from "./http_client.ts";
- * const http = new HttpClient("http://127.0.0.1:9901");
+ * // A stand-in for the admin interface under test.
+ * await using admin = Deno.serve(
+ *   { hostname: "127.0.0.1", port: 0, onListen() {} },
+ *   () => new Response("LIVE\n"),
+ * );
+ * const http = new HttpClient(`http://127.0.0.1:${admin.addr.port}`);
  * const r = await http.request("GET", "/ready");
- * console.log(r.status, r.body);
+ * assert.equal(r.status, 200);
+ * assert.equal(r.body, "LIVE\n");
  * ```
  * @module
  */
-import { Precondition } from "./types.ts";
+import { NotRun } from "./types.ts";
 
 /** A response with its body read. */
 export interface HttpResult {
@@ -64,7 +71,7 @@ export class HttpClient {
 
   /** The base URL (without a trailing slash). */
   get base(): string {
-    if (this.#base === null) throw new Precondition("no --base-url was given: admin rules need it");
+    if (this.#base === null) throw new NotRun("no --base-url was given: admin rules need it");
     return this.#base;
   }
 
@@ -154,8 +161,12 @@ async function readBody(res: Response, maxBytes?: number): Promise<string> {
  * @returns the line
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { curlLine } from "./http_client.ts";
- * curlLine("POST", "http://127.0.0.1:9901/healthcheck/fail", {}); // "curl -sS -i -X POST '...'"
+ * assert.equal(
+ *   curlLine("POST", "http://127.0.0.1:9901/healthcheck/fail", {}),
+ *   "curl -sS -i -X POST 'http://127.0.0.1:9901/healthcheck/fail'",
+ * );
  * ```
  */
 export function curlLine(method: string, url: string, opts: RequestOptions = {}): string {

@@ -1,15 +1,21 @@
 /**
  * Probes the target before any case runs: which optional features it has (health check filter,
  * mutex tracing, dashboard sink, tap) and which fixtures it has loaded. Rules needing what is
- * absent end PRECONDITION_FAILED rather than FAIL. Profilers cannot be probed without a change,
- * so their cases probe themselves (enable, then undo) and raise the precondition.
+ * absent end NOT_APPLICABLE rather than FAIL. Profilers cannot be probed without a change,
+ * so their cases probe themselves (enable, then undo) and throw NotApplicable.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HttpClient } from "./http_client.ts";
  * import { probeTarget } from "./probe.ts";
- * const found = await probeTarget(new HttpClient("http://127.0.0.1:9901"));
- * console.log([...found.features]);
+ * // A stand-in admin interface that knows only /server_info.
+ * await using admin = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) =>
+ *   new URL(req.url).pathname === "/server_info"
+ *     ? Response.json({ version: "abc/1.0.0/Clean/RELEASE/BoringSSL" })
+ *     : new Response("", { status: 404 }));
+ * const found = await probeTarget(new HttpClient(`http://127.0.0.1:${admin.addr.port}`));
+ * assert.equal(found.version, "abc/1.0.0/Clean/RELEASE/BoringSSL");
  * ```
  * @module
  */
@@ -44,7 +50,7 @@ export const CONFORMANCE_FIXTURE = {
 /**
  * Fixture names a rule may need (`check: "fixture:<name>"`), each with the feature or names that
  * show it is loaded. A name not listed here is a fixture this suite cannot set up or recognise
- * (an EDS server, a failing upstream...): its rules end PRECONDITION_FAILED.
+ * (an EDS server, a failing upstream...): its rules end NOT_APPLICABLE.
  */
 export const FIXTURE_PROBES: Record<string, { feature?: Feature; names?: readonly string[] }> = {
   "conformance": { names: [CONFORMANCE_FIXTURE.cluster, CONFORMANCE_FIXTURE.listener] },
@@ -70,9 +76,11 @@ export const FIXTURE_PROBES: Record<string, { feature?: Feature; names?: readonl
  * @returns what is present
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HttpClient } from "./http_client.ts";
  * import { probeTarget } from "./probe.ts";
  * const found = await probeTarget(new HttpClient(null)); // nothing to probe: all empty
+ * assert.equal(found.features.size, 0);
  * ```
  */
 export async function probeTarget(http: HttpClient): Promise<ProbeResult> {
@@ -122,10 +130,18 @@ function decide(out: ProbeResult, f: Feature, present: boolean): void {
  * @returns a reason, or null
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { missingFixture } from "./probe.ts";
  * import type { ProbeResult } from "./probe.ts";
- * declare const probe: ProbeResult;
- * missingFixture(probe, "health-check-filter"); // null when the filter is loaded
+ * const probe: ProbeResult = {
+ *   features: new Set(["health_check_filter"]),
+ *   decided: new Set(["health_check_filter"]),
+ *   fixtures: new Set(),
+ *   configDump: "",
+ * };
+ * assert.equal(missingFixture(probe, "health-check-filter"), null); // the filter is loaded
+ * probe.features.clear();
+ * assert.match(missingFixture(probe, "health-check-filter")!, /lacks the optional feature/);
  * ```
  */
 export function missingFixture(probe: ProbeResult, fixture: string): string | null {

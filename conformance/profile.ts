@@ -5,8 +5,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { profile } from "./profile.ts";
- * profile("envoy").name("proxy.reloadable_features.x"); // "envoy.reloadable_features.x"
+ * assert.equal(
+ *   profile("envoy").name("proxy.reloadable_features.x"),
+ *   "envoy.reloadable_features.x",
+ * );
  * ```
  * @module
  */
@@ -34,8 +38,12 @@ const VISIBLE = /(^|[^A-Za-z0-9])proxy(?=[._])/g;
  * @returns the mapping
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { profile } from "./profile.ts";
- * profile("envoy").name("proxy_cluster_upstream_rq_total"); // "envoy_cluster_upstream_rq_total"
+ * assert.equal(
+ *   profile("envoy").name("proxy_cluster_upstream_rq_total"),
+ *   "envoy_cluster_upstream_rq_total",
+ * );
  * ```
  */
 export function profile(id: ProfileName): Profile {

@@ -1,10 +1,12 @@
 /**
  * Runs cases against a target and turns case outcomes into one result per rule. Read-only cases
- * run first (a few at a time), then mutating ones one by one (each undoes its change), then the
- * destructive ones, only with `destructive`. A rule ends with its cases combined by `STATUS_ORDER`.
+ * against the server run first (a few at a time), then mutating ones one by one (each undoes its
+ * change), then the destructive ones, only with `destructive`. Read-only command-line cases share
+ * nothing with the server and run beside all of these in a pool of their own. A rule ends with its cases combined by `STATUS_ORDER`.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runSuite } from "./runner.ts";
  * import { HttpClient } from "./http_client.ts";
  * import { CommandClient } from "./command_client.ts";
@@ -14,6 +16,7 @@
  *   profile: profile("seed"), variant: "new", seed: 1, numRuns: 10, timeoutMs: 1000,
  *   destructive: false, expectations: [],
  * });
+ * assert.deepEqual(results, []); // no rules selected
  * ```
  * @module
  */
@@ -24,7 +27,7 @@ import { expectationFor, meets } from "./expectations.ts";
 import type { Expectation } from "./expectations.ts";
 import { missingFixture, probeTarget } from "./probe.ts";
 import type { ProbeResult } from "./probe.ts";
-import { CaseFailure, Precondition, STATUS_ORDER } from "./types.ts";
+import { CaseFailure, NotApplicable, NotRun, STATUS_ORDER } from "./types.ts";
 import type { Case, CaseContext, CaseResult, Phase, RuleResult, Status } from "./types.ts";
 
 /** Inputs of a run: the clients, profile, variant and fast-check settings every case gets, and more. */
@@ -37,12 +40,21 @@ export interface RunOptions
   timeoutMs: number;
   destructive: boolean;
   expectations: readonly Expectation[];
+  /** Called once with the cases about to run, in order. */
+  onPlan?: (plan: readonly Case[]) => void;
   /** Called after each case. */
   onProgress?: (done: number, total: number, c: Case, r: CaseResult) => void;
   /** A probe done earlier (the CLI probes once to learn the identity); probed here otherwise. */
   probe?: ProbeResult;
-  /** How many read-only cases run at once. */
+  /** How many of the server's read-only cases run at once (default 8). */
   concurrency?: number;
+  /**
+   * How many read-only command-line cases run at once (default: the CPU count plus one, at most
+   * `concurrency`): each starts processes, so more than the machine runs only makes each slower.
+   */
+  commandConcurrency?: number;
+  /** A not-checked rule that the expectations do not list is unexpected (`--strict`). */
+  strict?: boolean;
 }
 
 const PHASES: readonly Phase[] = ["read", "mutating", "destructive"];
@@ -55,8 +67,9 @@ const PHASES: readonly Phase[] = ["read", "mutating", "destructive"];
  * @returns the cases to run, in order
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { planCases } from "./runner.ts";
- * planCases([], new Set(["admin.endpoints.ready"])); // []
+ * assert.deepEqual(planCases([], new Set(["admin.endpoints.ready"])), []);
  * ```
  */
 export function planCases(cases: readonly Case[], ruleIds: ReadonlySet<string>): Case[] {
@@ -66,6 +79,54 @@ export function planCases(cases: readonly Case[], ruleIds: ReadonlySet<string>):
   return PHASES.flatMap((p) =>
     chosen.filter((c) => c.phase === p).sort((a, b) => last(a) - last(b))
   );
+}
+
+/**
+ * Tells whether a case may end the server or take its listeners: a destructive one, or one about
+ * /quitquitquit (a wrong GET of it ends a broken target).
+ *
+ * @example
+ * ```ts
+ * import { mayEndServer } from "./runner.ts";
+ * mayEndServer({ id: "x", title: "", rules: [], target: "http", phase: "read", run: async () => {} }); // false
+ * ```
+ */
+export function mayEndServer(c: Case): boolean {
+  return c.phase === "destructive" || c.id.includes("quitquitquit");
+}
+
+/** The CPU count plus one (a process that waits on I/O leaves a CPU to another). */
+function defaultCommandConcurrency(): number {
+  return (navigator.hardwareConcurrency || 1) + 1;
+}
+
+/**
+ * Splits a plan into what may run concurrently and what must run alone, keeping plan order in
+ * each list: read-only command-line cases (their own processes and files: they share nothing
+ * with each other, and read only constant answers of the server), read-only cases against the
+ * server, the mutating ones (alone), and those that may end the server (alone, after all else).
+ *
+ * @param plan the planned cases, as {@linkcode planCases} orders them
+ * @returns the four lists
+ * @example
+ * ```ts
+ * import { schedule } from "./runner.ts";
+ * schedule([]).last; // []
+ * ```
+ */
+export function schedule(plan: readonly Case[]): {
+  commandReads: Case[];
+  httpReads: Case[];
+  mutating: Case[];
+  last: Case[];
+} {
+  const read = (c: Case) => c.phase === "read" && !mayEndServer(c);
+  return {
+    commandReads: plan.filter((c) => read(c) && c.target === "command"),
+    httpReads: plan.filter((c) => read(c) && c.target !== "command"),
+    mutating: plan.filter((c) => !read(c) && !mayEndServer(c)),
+    last: plan.filter(mayEndServer),
+  };
 }
 
 /**
@@ -80,17 +141,17 @@ export function gate(
   rulesById: ReadonlyMap<string, TaggedRule>,
 ): { status: Status; message: string } | null {
   if (c.target === "http" && !opts.http.available) {
-    return { status: "SKIP", message: "not run: no --base-url given" };
+    return { status: "NOT_RUN", message: "not run: no --base-url given" };
   }
   if (c.target === "command" && !opts.command.available) {
-    return { status: "SKIP", message: "not run: no --command given" };
+    return { status: "NOT_RUN", message: "not run: no --command given" };
   }
   if (c.phase === "destructive" && !opts.destructive) {
-    return { status: "SKIP", message: "not run: destructive, needs --destructive" };
+    return { status: "NOT_RUN", message: "not run: destructive, needs --destructive" };
   }
   if (c.requires && probe.decided.has(c.requires) && !probe.features.has(c.requires)) {
     return {
-      status: "PRECONDITION_FAILED",
+      status: "NOT_APPLICABLE",
       message: `the target lacks the optional feature ${c.requires}`,
     };
   }
@@ -98,7 +159,7 @@ export function gate(
     const check = rulesById.get(id)?.check ?? "";
     if (check.startsWith("fixture:")) {
       const why = missingFixture(probe, check.slice("fixture:".length));
-      if (why) return { status: "PRECONDITION_FAILED", message: why };
+      if (why) return { status: "NOT_APPLICABLE", message: why };
     }
   }
   return null;
@@ -177,7 +238,8 @@ export async function runCase(
 }
 
 function classify(e: unknown): { status: Status; message: string; counterexample?: string } {
-  if (e instanceof Precondition) return { status: "PRECONDITION_FAILED", message: e.message };
+  if (e instanceof NotApplicable) return { status: "NOT_APPLICABLE", message: e.message };
+  if (e instanceof NotRun) return { status: "NOT_RUN", message: e.message };
   if (e instanceof CaseFailure) {
     return { status: "FAIL", message: e.message, counterexample: e.counterexample };
   }
@@ -196,10 +258,17 @@ function classify(e: unknown): { status: Status; message: string; counterexample
  * @returns per-rule results, in rule order
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runSuite } from "./runner.ts";
- * import type { RunOptions } from "./runner.ts";
- * declare const opts: RunOptions;
- * const results = await runSuite(opts);
+ * import { HttpClient } from "./http_client.ts";
+ * import { CommandClient } from "./command_client.ts";
+ * import { profile } from "./profile.ts";
+ * const results = await runSuite({
+ *   rules: [], cases: [], http: new HttpClient(null), command: new CommandClient(null),
+ *   profile: profile("seed"), variant: "new", seed: 1, numRuns: 10, timeoutMs: 1000,
+ *   destructive: false, expectations: [],
+ * });
+ * assert.equal(results.length, 0);
  * ```
  */
 export async function runSuite(opts: RunOptions): Promise<RuleResult[]> {
@@ -209,6 +278,7 @@ export async function runSuite(opts: RunOptions): Promise<RuleResult[]> {
   const rulesById = new Map([...allRules(), ...opts.rules].map((r) => [r.id, r]));
   const runnable = opts.rules.filter((r) => r.check !== "internal").map((r) => r.id);
   const plan = planCases(opts.cases, new Set(runnable));
+  opts.onPlan?.(plan);
   const caseResults = new Map<string, CaseResult>();
   let done = 0;
   const finish = (c: Case, r: CaseResult) => {
@@ -223,14 +293,29 @@ export async function runSuite(opts: RunOptions): Promise<RuleResult[]> {
       finish(c, await runCase(c, opts, probe.features));
     }
   };
-  const reads = plan.filter((c) => c.phase === "read");
-  const width = Math.max(1, opts.concurrency ?? 4);
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < reads.length) await one(reads[next++]);
-  }));
-  for (const c of plan.filter((c) => c.phase !== "read")) await one(c);
-  return opts.rules.map((rule) => ruleResult(rule, plan, caseResults, opts.expectations));
+  const { commandReads, httpReads, mutating, last } = schedule(plan);
+  const pool = async (list: readonly Case[], width: number) => {
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.max(1, width) }, async () => {
+      while (next < list.length) await one(list[next++]);
+    }));
+  };
+  const width = opts.concurrency ?? 8;
+  const processes = Math.min(width, opts.commandConcurrency ?? defaultCommandConcurrency());
+  // Command-line cases start their own processes on their own files and change nothing on the
+  // server: they run in their own pool beside the server's cases. The server's read-only cases
+  // come first, then the mutating ones one at a time; whatever may end the server waits for all.
+  await Promise.all([
+    pool(commandReads, processes),
+    (async () => {
+      await pool(httpReads, width);
+      for (const c of mutating) await one(c);
+    })(),
+  ]);
+  for (const c of last) await one(c);
+  return opts.rules.map((rule) =>
+    ruleResult(rule, plan, caseResults, opts.expectations, opts.strict ?? false)
+  );
 }
 
 /**
@@ -243,6 +328,7 @@ export function ruleResult(
   plan: readonly Case[],
   caseResults: ReadonlyMap<string, CaseResult>,
   expectations: readonly Expectation[],
+  strict = false,
 ): RuleResult {
   const cases = plan.filter((c) => c.rules.includes(rule.id))
     .map((c) => caseResults.get(c.id))
@@ -250,10 +336,10 @@ export function ruleResult(
   let status: Status;
   let message: string;
   if (rule.check === "internal") {
-    status = "SKIP";
+    status = "NOT_RUN";
     message = "internal: the rule cannot be checked from outside an implementation";
   } else if (cases.length === 0) {
-    status = "SKIP";
+    status = "NOT_RUN";
     message = "no conformance case checks this rule yet";
   } else {
     status = STATUS_ORDER.find((s) => cases.some((c) => c.status === s)) ?? "PASS";
@@ -271,7 +357,8 @@ export function ruleResult(
     quote: rule.cite.quote,
     status,
     expected: exp?.status ?? "PASS",
-    ok: meets(status, exp),
+    ok: meets(status, exp, { strict, internal: rule.check === "internal" }),
+    check: rule.check,
     message,
     durationMs: cases.reduce((n, c) => n + c.durationMs, 0),
     repro: worstCase?.repro ?? [],

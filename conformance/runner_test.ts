@@ -7,7 +7,8 @@ import { HttpClient } from "./http_client.ts";
 import { profile } from "./profile.ts";
 import type { ProbeResult } from "./probe.ts";
 import { planCases, runSuite } from "./runner.ts";
-import { CaseFailure, Precondition } from "./types.ts";
+import { CaseFailure, NotApplicable } from "./types.ts";
+import { summarize } from "./summary.ts";
 import type { Case, CaseContext } from "./types.ts";
 
 function rule(id: string, check: TaggedRule["check"] = "black-box"): TaggedRule {
@@ -69,7 +70,7 @@ Deno.test("runner: case outcomes become statuses, and a rule takes the worst of 
       ["r.timeout"],
       (ctx) => new Promise((ok) => ctx.signal.addEventListener("abort", () => ok())),
     ),
-    fakeCase("pre", ["r.pre"], () => Promise.reject(new Precondition("no profiler"))),
+    fakeCase("pre", ["r.pre"], () => Promise.reject(new NotApplicable("no profiler"))),
     fakeCase("gated", ["r.gated"], async () => {}, "read"),
     fakeCase("undo", ["r.undo"], (ctx) => {
       ctx.onUndo(() => Promise.resolve(void undone.push("first")));
@@ -77,6 +78,10 @@ Deno.test("runner: case outcomes become statuses, and a rule takes the worst of 
       return Promise.resolve();
     }, "mutating"),
     fakeCase("destroy", ["r.destroy"], async () => {}, "destructive"),
+    {
+      ...fakeCase("notrun", ["r.notrun"], (ctx) => ctx.command.run(["--version"]).then(() => {})),
+      target: "http",
+    },
   ];
   cases[5] = { ...cases[5], requires: "tap" };
   const rules = [
@@ -89,6 +94,7 @@ Deno.test("runner: case outcomes become statuses, and a rule takes the worst of 
     "r.gated",
     "r.undo",
     "r.destroy",
+    "r.notrun",
     "r.none",
   ]
     .map((id) => rule(id));
@@ -102,14 +108,16 @@ Deno.test("runner: case outcomes become statuses, and a rule takes the worst of 
   assert.equal(by["r.error"].status, "ERROR");
   assert.match(by["r.error"].message, /TypeError: boom/);
   assert.equal(by["r.timeout"].status, "TIMEOUT");
-  assert.equal(by["r.pre"].status, "PRECONDITION_FAILED");
-  assert.equal(by["r.gated"].status, "PRECONDITION_FAILED");
+  assert.equal(by["r.pre"].status, "NOT_APPLICABLE");
+  assert.match(by["r.pre"].message, /no profiler/);
+  assert.equal(by["r.gated"].status, "NOT_APPLICABLE");
+  assert.equal(by["r.notrun"].status, "NOT_RUN");
   assert.equal(by["r.undo"].status, "PASS");
   assert.deepEqual(undone, ["second", "first"]);
-  assert.equal(by["r.destroy"].status, "SKIP");
+  assert.equal(by["r.destroy"].status, "NOT_RUN");
   assert.match(by["r.destroy"].message, /--destructive/);
-  assert.equal(by["r.none"].status, "SKIP");
-  assert.equal(by["r.internal"].status, "SKIP");
+  assert.equal(by["r.none"].status, "NOT_RUN");
+  assert.equal(by["r.internal"].status, "NOT_RUN");
   assert.deepEqual(results.filter((r) => !r.ok).map((r) => r.rule), [
     "r.fail",
     "r.mixed",
@@ -212,6 +220,179 @@ Deno.test(
     ];
     const [r] = await runSuite(options([rule("admin.mutation.get-returns-400")], cases));
     assert.equal(ran, false, "the case ran although the target has no tap fixture");
-    assert.equal(r.status, "PRECONDITION_FAILED");
+    assert.equal(r.status, "NOT_APPLICABLE");
   },
 );
+
+Deno.test("runner --strict: an unlisted not-checked rule is unexpected, a listed one and an internal one match", async () => {
+  const cases = [
+    fakeCase("pass", ["r.pass"], async () => {}),
+    fakeCase("na", ["r.na"], () => Promise.reject(new NotApplicable("no EDS server"))),
+    fakeCase("listed", ["r.listed"], () => Promise.reject(new NotApplicable("no EDS server"))),
+    fakeCase("destroy", ["r.destroy"], async () => {}, "destructive"),
+  ];
+  const rules = ["r.pass", "r.na", "r.listed", "r.destroy", "r.none"].map((id) => rule(id));
+  rules.push(rule("r.internal", "internal"));
+  const expectations = [{ rule: "r.listed", status: "NOT_APPLICABLE" as const, reason: "no EDS" }];
+  const lax = await runSuite({ ...options(rules, cases), expectations });
+  assert.deepEqual(lax.filter((r) => !r.ok).map((r) => r.rule), []);
+  const strict = await runSuite({ ...options(rules, cases), expectations, strict: true });
+  assert.deepEqual(strict.filter((r) => !r.ok).map((r) => r.rule), [
+    "r.na",
+    "r.destroy",
+    "r.none",
+  ]);
+  const s = summarize(strict);
+  assert.equal(s.selected, 6);
+  assert.equal(s.checked, 1);
+  assert.deepEqual(s.counts, {
+    PASS: 1,
+    FAIL: 0,
+    ERROR: 0,
+    TIMEOUT: 0,
+    NOT_APPLICABLE: 2,
+    NOT_RUN: 3,
+  });
+  assert.deepEqual(s.notChecked.map((g) => [g.status, g.reason, g.count]), [
+    ["NOT_APPLICABLE", "no EDS server", 2],
+    ["NOT_RUN", "internal: the rule cannot be checked from outside an implementation", 1],
+    ["NOT_RUN", "no conformance case checks this rule yet", 1],
+    ["NOT_RUN", "not run: destructive, needs --destructive", 1],
+  ]);
+});
+
+Deno.test("runner concurrency: read-only cases overlap up to the bound; mutating and destructive ones run alone, in order, after them", async () => {
+  const events: string[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const tick = () => new Promise((r) => setTimeout(r, 5));
+  const body = (id: string) => async () => {
+    events.push(`start ${id}`);
+    inFlight++;
+    most = Math.max(most, inFlight);
+    await tick();
+    await tick();
+    inFlight--;
+    events.push(`end ${id}`);
+  };
+  const reads = Array.from({ length: 12 }, (_, i) => fakeCase(`r${i}`, ["r"], body(`r${i}`)));
+  const cases = [
+    fakeCase("m1", ["r"], body("m1"), "mutating"),
+    ...reads.slice(0, 6),
+    fakeCase("d1", ["r"], body("d1"), "destructive"),
+    fakeCase("m2", ["r"], body("m2"), "mutating"),
+    ...reads.slice(6),
+  ];
+  const [res] = await runSuite({
+    ...options([rule("r")], cases),
+    destructive: true,
+    concurrency: 3,
+  });
+  assert.equal(res.status, "PASS");
+  assert.equal(most, 3, "read-only cases did not overlap up to the bound of 3");
+  const lastRead = Math.max(...reads.map((c) => events.indexOf(`end ${c.id}`)));
+  const tail = events.slice(lastRead + 1);
+  assert.deepEqual(tail, ["start m1", "end m1", "start m2", "end m2", "start d1", "end d1"]);
+  assert.equal(events.length, 30);
+});
+
+Deno.test("runner output: totals print whatever the report formats, a line per section off a terminal, --strict exits 1 on an unlisted not-checked rule", async () => {
+  const ac = new AbortController();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: ac.signal, onListen: () => {} },
+    () => new Response("ok"),
+  );
+  const dir = await Deno.makeTempDir({ prefix: "runner-output-" });
+  try {
+    // One rule no case checks yet, and one a server answering 200 to everything passes.
+    const base = [
+      "--base-url",
+      `http://127.0.0.1:${server.addr.port}`,
+      "--report",
+      "json",
+      "--report-dir",
+      dir,
+      "admin.resources.health.failed_active_hc",
+      "admin.general.read-only-any-method",
+    ];
+    let io = captureIo();
+    assert.equal(await runConformance(base, io), 0);
+    const text = io.text();
+    assert.match(text, /checked 1 of 2 selected rules \(50%\); 1 not checked/);
+    assert.match(text, /PASS 1, FAIL 0, ERROR 0, TIMEOUT 0, NOT_APPLICABLE 0, NOT_RUN 1/);
+    assert.match(text, /1 NOT_RUN: no conformance case checks this rule yet/);
+    assert.match(text, /^conformance: admin\.general: \d+ case\(s\) done: PASS \d+ \[\d+\/\d+\]$/m);
+    io = captureIo();
+    assert.equal(await runConformance([...base, "--strict"], io), 1);
+    assert.match(io.text(), /1 result\(s\) did not match their expectation \(--strict/);
+    const exp = `${dir}/exp.yaml`;
+    await Deno.writeTextFile(
+      exp,
+      "- {rule: admin.resources.health.failed_active_hc, status: NOT_RUN, reason: no case yet}\n",
+    );
+    io = captureIo();
+    assert.equal(await runConformance([...base, "--strict", "--expectations", exp], io), 0);
+  } finally {
+    ac.abort();
+    await server.finished;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("runner concurrency: command-line cases run in their own bounded pool beside the server's cases; mutating ones stay alone; what may end the server waits for all", async () => {
+  const events: string[] = [];
+  const running = new Set<string>();
+  const overlaps: string[] = [];
+  let commandsAtOnce = 0;
+  const tick = () => new Promise((r) => setTimeout(r, 3));
+  const body = (id: string, ticks: number) => async () => {
+    for (const other of running) overlaps.push(`${id}|${other}`);
+    running.add(id);
+    events.push(`start ${id}`);
+    commandsAtOnce = Math.max(commandsAtOnce, [...running].filter((x) => x[0] === "c").length);
+    for (let i = 0; i < ticks; i++) await tick();
+    running.delete(id);
+    events.push(`end ${id}`);
+  };
+  const command = (id: string): Case => ({
+    ...fakeCase(id, ["r"], body(id, 6)),
+    target: "command",
+  });
+  const cases: Case[] = [
+    ...Array.from({ length: 8 }, (_, i) => command(`c${i}`)),
+    ...Array.from({ length: 4 }, (_, i) => fakeCase(`h${i}`, ["r"], body(`h${i}`, 1))),
+    fakeCase("m1", ["r"], body("m1", 1), "mutating"),
+    fakeCase("m2", ["r"], body("m2", 1), "mutating"),
+    fakeCase("quitquitquit-get", ["r"], body("quitquitquit-get", 1), "mutating"),
+    fakeCase("d1", ["r"], body("d1", 1), "destructive"),
+  ];
+  const [res] = await runSuite({
+    ...options([rule("r")], cases),
+    command: new CommandClient(["/bin/true"]),
+    destructive: true,
+    concurrency: 4,
+    commandConcurrency: 2,
+  });
+  assert.equal(res.status, "PASS");
+  assert.equal(commandsAtOnce, 2, "command-line cases did not fill their pool of 2");
+  const pair = (a: string, b: string) =>
+    overlaps.includes(`${a}|${b}`) || overlaps.includes(`${b}|${a}`);
+  assert.ok(
+    ["h0", "h1", "h2", "h3", "m1", "m2"].some((h) => ["c0", "c1", "c2"].some((c) => pair(h, c))),
+    "no server case ran beside a command-line case",
+  );
+  for (const m of ["m1", "m2"]) {
+    for (const h of ["h0", "h1", "h2", "h3", "m1", "m2"].filter((x) => x !== m)) {
+      assert.equal(pair(m, h), false, `${m} overlapped ${h}`);
+    }
+  }
+  assert.ok(events.indexOf("start m1") < events.indexOf("start m2"));
+  const lastCommand = Math.max(...events.map((e, i) => e.startsWith("end c") ? i : -1));
+  assert.deepEqual(events.slice(lastCommand + 1).filter((e) => !e.includes(" m")), [
+    "start quitquitquit-get",
+    "end quitquitquit-get",
+    "start d1",
+    "end d1",
+  ]);
+  assert.equal(overlaps.filter((o) => o.includes("quitquitquit") || o.includes("d1")).length, 0);
+});

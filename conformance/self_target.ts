@@ -4,8 +4,9 @@
  * `--admin-address-path`. The self test and the conformance benchmark both run the suite
  * against it.
  *
- * @example
+ * @example Not run: it starts the proxy as a child process and runs the whole suite against it.
  * ```ts ignore
+ * import { runConformance } from "./cli.ts";
  * import { selfTargetArgs, startSelfTarget } from "./self_target.ts";
  * const target = await startSelfTarget(dir, 10_000);
  * if (target.address) await runConformance(selfTargetArgs(target.address, "1"));
@@ -21,6 +22,8 @@ export interface SelfTarget {
   child: Deno.ChildProcess;
   /** `ip:port` of the admin interface; null when none was written in time or the proxy exited. */
   address: string | null;
+  /** Why `address` is null (the proxy exited, with its status, or the wait ran out); else null. */
+  failure: string | null;
   /** Sends SIGTERM (unless it already exited) and waits for the exit. */
   stop(): Promise<void>;
 }
@@ -30,17 +33,39 @@ async function waitForAddress(
   file: string,
   child: Deno.ChildProcess,
   ms: number,
-): Promise<string | null> {
-  let exited = false;
-  child.status.then(() => exited = true);
-  for (let waited = 0; waited < ms && !exited; waited += 100) {
+): Promise<{ address: string | null; failure: string | null; exited: boolean }> {
+  let exited: Deno.CommandStatus | null = null;
+  child.status.then((s) => exited = s);
+  for (let waited = 0; waited < ms && exited === null; waited += 100) {
     try {
       const a = (await Deno.readTextFile(file)).trim();
-      if (/:\d+$/.test(a)) return a;
+      if (/:\d+$/.test(a)) return { address: a, failure: null, exited: false };
     } catch { /* not written yet */ }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return null;
+  const s = exited as Deno.CommandStatus | null;
+  return {
+    address: null,
+    exited: s !== null,
+    failure: s !== null
+      ? `mod.ts exited (code ${s.code}${s.signal ? `, signal ${s.signal}` : ""}) before it ` +
+        `wrote its admin address to ${file}`
+      : `mod.ts did not write its admin address to ${file} within ${ms} ms`,
+  };
+}
+
+/** Reads a stream to its end in the background, keeping its last `max` characters. */
+function keepTail(
+  stream: ReadableStream<Uint8Array>,
+  max: number,
+): { text(): string; ended: Promise<void> } {
+  let kept = "";
+  const ended = (async () => {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+      kept = (kept + chunk).slice(-max);
+    }
+  })().catch(() => {});
+  return { text: () => kept.trim(), ended };
 }
 
 /**
@@ -48,8 +73,13 @@ async function waitForAddress(
  *
  * @param dir a directory the caller owns (and removes)
  * @param ms how long to wait for the admin address
+ * @param bootstrap the bootstrap file (default: the conformance fixture)
  */
-export async function startSelfTarget(dir: string, ms: number): Promise<SelfTarget> {
+export async function startSelfTarget(
+  dir: string,
+  ms: number,
+  bootstrap = `${root}fixtures/conformance/bootstrap.yaml`,
+): Promise<SelfTarget> {
   const addressFile = `${dir}/admin.txt`;
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -57,7 +87,7 @@ export async function startSelfTarget(dir: string, ms: number): Promise<SelfTarg
       "-A",
       `${root}mod.ts`,
       "-c",
-      `${root}fixtures/conformance/bootstrap.yaml`,
+      bootstrap,
       "--enable-mutex-tracing",
       "--admin-address-path",
       addressFile,
@@ -65,12 +95,19 @@ export async function startSelfTarget(dir: string, ms: number): Promise<SelfTarg
     cwd: root,
     stdin: "null",
     stdout: "null",
-    stderr: "null",
+    stderr: "piped",
   }).spawn();
-  const address = await waitForAddress(addressFile, child, ms);
+  const tail = keepTail(child.stderr, 2000);
+  const waited = await waitForAddress(addressFile, child, ms);
+  const address = waited.address;
+  if (waited.exited) await tail.ended;
+  const failure = waited.failure === null
+    ? null
+    : `${waited.failure}${tail.text() ? `; its stderr ended with:\n${tail.text()}` : ""}`;
   return {
     child,
     address,
+    failure,
     async stop() {
       try {
         child.kill("SIGTERM");
@@ -82,12 +119,16 @@ export async function startSelfTarget(dir: string, ms: number): Promise<SelfTarg
 
 /**
  * The runner arguments that point the suite at a self target: base URL, `mod.ts` as the
- * command, the empty expectations file and the seed.
+ * command, the expectations file `expectations/proxyspec.yaml` and the seed.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { selfTargetArgs } from "./self_target.ts";
- * selfTargetArgs("127.0.0.1:9901", "7").slice(0, 2); // ["--base-url", "http://127.0.0.1:9901"]
+ * assert.deepEqual(
+ *   selfTargetArgs("127.0.0.1:9901", "7").slice(0, 2),
+ *   ["--base-url", "http://127.0.0.1:9901"],
+ * );
  * ```
  */
 export function selfTargetArgs(address: string, seed: string): string[] {

@@ -5,8 +5,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shellSplit } from "./shell_split.ts";
- * shellSplit(`deno run -A "my dir/mod.ts"`); // ["deno", "run", "-A", "my dir/mod.ts"]
+ * assert.deepEqual(
+ *   shellSplit(`deno run -A "my dir/mod.ts"`),
+ *   ["deno", "run", "-A", "my dir/mod.ts"],
+ * );
  * ```
  * @module
  */
@@ -19,8 +23,9 @@
  * @throws {Error} on an unterminated quote or a trailing backslash
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shellSplit } from "./shell_split.ts";
- * shellSplit("envoy --concurrency 1"); // ["envoy", "--concurrency", "1"]
+ * assert.deepEqual(shellSplit("envoy --concurrency 1"), ["envoy", "--concurrency", "1"]);
  * ```
  */
 export function shellSplit(input: string): string[] {
@@ -79,8 +84,9 @@ export function shellSplit(input: string): string[] {
  * @returns one line
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shellJoin } from "./shell_split.ts";
- * shellJoin(["echo", "a b"]); // "echo 'a b'"
+ * assert.equal(shellJoin(["echo", "a b"]), "echo 'a b'");
  * ```
  */
 export function shellJoin(words: readonly string[]): string {

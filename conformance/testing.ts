@@ -2,7 +2,7 @@
  * Test support for the suite's own tests: quiet runner output, a fake binary's `--version`
  * line, and a run of the suite whose JSON report is read back per rule.
  *
- * @example
+ * @example Not run: it runs the suite against a binary (`cmd`) in a directory (`dir`).
  * ```ts ignore
  * import { runForReport } from "./testing.ts";
  * const { code, results } = await runForReport(["--command", cmd, "cli.constraints.mode"], dir);

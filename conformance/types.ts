@@ -26,22 +26,51 @@ import type { HttpClient } from "./http_client.ts";
 import type { CommandClient } from "./command_client.ts";
 import type { Profile } from "./profile.ts";
 
-/** Outcome of a rule (or a case), as WPT and the protobuf conformance runner name them. */
-export type Status = "PASS" | "FAIL" | "ERROR" | "TIMEOUT" | "SKIP" | "PRECONDITION_FAILED";
+/**
+ * Outcome of a rule (or a case). PASS, FAIL, ERROR and TIMEOUT mean the rule was checked;
+ * NOT_APPLICABLE means it does not apply to this target (an optional feature or fixture it lacks,
+ * with the reason); NOT_RUN means this run did not check it (an internal rule, no case yet, no
+ * `--base-url`/`--command`, no `--destructive`).
+ */
+export type Status = "PASS" | "FAIL" | "ERROR" | "TIMEOUT" | "NOT_APPLICABLE" | "NOT_RUN";
 
 /**
  * Every status, from the worst to the mildest, used to combine the cases of one rule: any failure
- * wins; a rule passes when a case passed and none failed; PRECONDITION_FAILED only when no case
- * could run.
+ * wins; a rule passes when a case passed and none failed; NOT_APPLICABLE only when no case ran.
  */
 export const STATUS_ORDER: readonly Status[] = [
   "FAIL",
   "ERROR",
   "TIMEOUT",
   "PASS",
-  "PRECONDITION_FAILED",
-  "SKIP",
+  "NOT_APPLICABLE",
+  "NOT_RUN",
 ];
+
+/** The statuses of a rule that was really checked against the target. */
+export const CHECKED_STATUSES: readonly Status[] = ["PASS", "FAIL", "ERROR", "TIMEOUT"];
+
+/**
+ * Tells whether a status means the rule was really checked (PASS, FAIL, ERROR, TIMEOUT).
+ *
+ * @example
+ * ```ts
+ * import { isChecked } from "./types.ts";
+ * isChecked("NOT_RUN"); // false
+ * ```
+ */
+export function isChecked(s: Status): boolean {
+  return CHECKED_STATUSES.includes(s);
+}
+
+/**
+ * Names older expectations files use, read as the current ones: SKIP is NOT_RUN and
+ * PRECONDITION_FAILED is NOT_APPLICABLE.
+ */
+export const STATUS_ALIASES: Readonly<Record<string, Status>> = {
+  SKIP: "NOT_RUN",
+  PRECONDITION_FAILED: "NOT_APPLICABLE",
+};
 
 /** What a case talks to: the admin interface (`--base-url`) or the binary (`--command`). */
 export type Target = "http" | "command";
@@ -51,9 +80,9 @@ export type Phase = "read" | "mutating" | "destructive";
 
 /** The context handed to a running case. */
 export interface CaseContext {
-  /** Client for the admin interface; throws {@linkcode Precondition} when no base URL was given. */
+  /** Client for the admin interface; throws {@linkcode NotApplicable} when no base URL was given. */
   http: HttpClient;
-  /** Runner of the target binary; throws {@linkcode Precondition} when no command was given. */
+  /** Runner of the target binary; throws {@linkcode NotApplicable} when no command was given. */
   command: CommandClient;
   /** Maps the specification's visible names to the target's (`proxy.` ↔ `envoy.`). */
   profile: Profile;
@@ -80,17 +109,29 @@ export interface Case {
   rules: readonly string[];
   target: Target;
   phase: Phase;
-  /** An optional feature the case needs; absent → PRECONDITION_FAILED. */
+  /** An optional feature the case needs; absent → NOT_APPLICABLE. */
   requires?: Feature;
   run(ctx: CaseContext): Promise<void>;
 }
 
-/** Thrown by a case when the target lacks what the case needs: PRECONDITION_FAILED, not FAIL. */
-export class Precondition extends Error {
-  /** @param message what is missing */
+/**
+ * Thrown by a case when the rule does not apply to this target (it lacks an optional feature or
+ * the fixture the case needs): NOT_APPLICABLE with the message as the reason, not FAIL.
+ */
+export class NotApplicable extends Error {
+  /** @param message why the rule does not apply */
   constructor(message: string) {
     super(message);
-    this.name = "Precondition";
+    this.name = "NotApplicable";
+  }
+}
+
+/** Thrown when this run lacks what a case needs (no `--base-url`, no `--command`): NOT_RUN. */
+export class NotRun extends Error {
+  /** @param message what the run lacks */
+  constructor(message: string) {
+    super(message);
+    this.name = "NotRun";
   }
 }
 
@@ -133,8 +174,13 @@ export interface RuleResult {
   /** Expected status from the expectations file (PASS when unlisted). */
   expected: Status;
   expectedReason?: string;
-  /** True when `status` matches `expected` (SKIP and PRECONDITION_FAILED match when unlisted). */
+  /**
+   * True when `status` matches `expected`. An unlisted rule that was not checked (NOT_APPLICABLE,
+   * NOT_RUN) matches, except under `--strict` (where only internal rules still do).
+   */
   ok: boolean;
+  /** The rule's `check` column (`internal` rules cannot be checked from outside). */
+  check: string;
   message: string;
   durationMs: number;
   counterexample?: string;
@@ -154,12 +200,18 @@ export interface RunReport {
   results: RuleResult[];
   /** Expectations that named rules not in this run (listed, not an error). */
   unmatchedExpectations: string[];
+  /** `--strict`: a not-checked rule the expectations file does not list is unexpected. */
+  strict: boolean;
 }
 
-/** Count of rules per status. * @example
+/**
+ * Count of rules per status.
+ *
+ * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { countByStatus } from "./types.ts";
- * countByStatus([]).PASS; // 0
+ * assert.equal(countByStatus([]).PASS, 0);
  * ```
  */
 export function countByStatus(results: readonly RuleResult[]): Record<Status, number> {
@@ -168,8 +220,8 @@ export function countByStatus(results: readonly RuleResult[]): Record<Status, nu
     FAIL: 0,
     ERROR: 0,
     TIMEOUT: 0,
-    SKIP: 0,
-    PRECONDITION_FAILED: 0,
+    NOT_APPLICABLE: 0,
+    NOT_RUN: 0,
   };
   for (const r of results) counts[r.status]++;
   return counts;

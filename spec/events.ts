@@ -3,8 +3,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { EVENTS } from "./events.ts";
- * console.log(EVENTS[0].id); // "events.hystrix-only-stream"
+ * assert.equal(EVENTS[0].id, "events.hystrix-only-stream");
  * ```
  * @module
  */

@@ -6,9 +6,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LIMITS } from "./limits.ts";
  * const drain = LIMITS.find((r) => r.item === "--drain-time-s");
- * console.log(drain?.value.default); // 600
+ * assert.equal(drain?.value.default, 600);
  * ```
  * @module
  */

@@ -4,8 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allRules } from "./mod.ts";
  * const ids = allRules().map((r) => r.id);
+ * assert.equal(new Set(ids).size, ids.length); // every rule ID is unique
  * ```
  * @module
  */
@@ -79,7 +81,41 @@ export function allRules(): TaggedRule[] {
   );
 }
 
-/** Finds a rule by ID. */
+/** Finds a rule of any table by ID (for tools that take an ID as text). */
 export function ruleById(id: string): TaggedRule | undefined {
   return allRules().find((r) => r.id === id);
+}
+
+/** The IDs of the rows of a table: literal types for tables declared `as const`. */
+export type RowId<T extends readonly Rule[]> = T[number]["id"];
+
+/** The row of table `T` whose ID is `I`, with that row's own (literal) column types. */
+export type RowOf<T extends readonly Rule[], I extends RowId<T>> = Extract<T[number], { id: I }>;
+
+const INDEX = new WeakMap<readonly Rule[], ReadonlyMap<string, Rule>>();
+
+/**
+ * The row of `table` with ID `id`: the one way implementation code reads a single row. For a
+ * table declared `as const`, an ID that is not one of its rows does not compile, and the result
+ * has the row's literal column types. Throws when the row is missing (a table typed with plain
+ * `string` IDs).
+ *
+ * @example
+ * ```ts
+ * import { LIMITS, row } from "./mod.ts";
+ * row(LIMITS, "limits.stats-flush-interval").value.default; // 5000
+ * ```
+ */
+export function row<const T extends readonly Rule[], I extends RowId<T>>(
+  table: T,
+  id: I,
+): RowOf<T, I> {
+  let index = INDEX.get(table);
+  if (index === undefined) {
+    index = new Map(table.map((r) => [r.id, r]));
+    INDEX.set(table, index);
+  }
+  const found = index.get(id);
+  if (found === undefined) throw new Error(`no row ${id} in this table`);
+  return found as RowOf<T, I>;
 }

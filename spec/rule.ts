@@ -52,7 +52,19 @@ export interface Rule {
   check: Check;
   /** Set when this implementation cannot yet honour the rule; the conformance suite reports it. */
   unimplemented?: string;
+  /**
+   * Whether this build honours the configuration field or option the row describes: `honoured`
+   * (set, it has its effect), `refused` (set at all, `--mode validate` and serve reject it with
+   * its path), `default-only` (accepted only when its value equals the row's default, a harmless
+   * explicit default; any other value is refused). Rows that describe no setting leave it unset.
+   */
+  support?: Support;
+  /** Why a setting is refused or limited, or how it is honoured; shown with the refusal. */
+  supportNote?: string;
 }
+
+/** Support states of a configuration field or command-line option in this build. */
+export type Support = "honoured" | "refused" | "default-only";
 
 /** The names of the tables; `spec/rules.json` tags every row with one of them. */
 export type TableName =
@@ -155,7 +167,7 @@ export interface OptionRow extends Rule {
   /** How `/server_info` renders the field: duration fields such as `drain_time` print `600s`. */
   fieldKind?: "string" | "integer" | "boolean" | "duration-s" | "duration-ms" | "uint64-string";
   /** How an option value maps to the `/server_info` field value when they differ
-   * (`--mode serve` → `"Serve"`). Added by the command-line engineer. */
+   * (`--mode serve` → `"Serve"`). */
   fieldValues?: Readonly<Record<string, string>>;
   /** Meaning in the older variant, when it differs. */
   meaningV2?: string;
@@ -168,8 +180,7 @@ export interface OptionConstraintRow extends Rule {
   options: readonly `--${string}`[];
   /** Exact message printed to stderr (placeholders `{}` filled by the parser). */
   message: string;
-  /** `error` (default): exit code 1; `warning`: logged, the command line is accepted.
-   * Added by the command-line engineer. */
+  /** `error` (default): exit code 1; `warning`: logged, the command line is accepted. */
   severity?: "error" | "warning";
 }
 
@@ -179,7 +190,7 @@ export interface LogFlagRow extends Rule {
   variant: "both" | "new";
   meaning: string;
   /** A regular expression (source, no anchors) that matches every rendering of the flag, for
-   * conformance checks of log lines. Added by the command-line engineer. */
+   * conformance checks of log lines. */
   pattern?: string;
 }
 
@@ -224,12 +235,11 @@ export interface FieldRow extends Rule {
   /** Default in proto3 JSON form (`"5s"`, `1048576`, `"ROUND_ROBIN"`, `{ value: 50 }`). */
   default?: unknown;
   /** Inclusive bounds. For durations, in milliseconds; `gtZero` for "greater than 0";
-   * `exclusiveMin` for "greater than" another bound (added by the cluster engineer). */
+   * `exclusiveMin` for "greater than" another bound. */
   range?: { min?: number; max?: number; gtZero?: boolean; exclusiveMin?: number };
   /** Exclusivity group: at most one member of a group may be set. */
   group?: string;
-  /** Set on every member of a group of which exactly one member must be set (a required oneof).
-   * Added by the cluster engineer. */
+  /** Set on every member of a group of which exactly one member must be set (a required oneof). */
   groupRequired?: boolean;
   /** Discovery types the field applies to; unset means all. */
   appliesTo?: readonly DiscoveryType[];
@@ -256,7 +266,6 @@ export type ClusterRuleKind =
   | { kind: "policy-type"; policy: string; types: readonly DiscoveryType[] }
   | { kind: "type-policy"; type: DiscoveryType; policies: readonly string[] }
   | { kind: "semantic"; name: string }
-  // Kinds below added by the cluster engineer.
   /** A discovery type needs a field set (EDS needs eds_cluster_config). */
   | { kind: "type-requires"; type: DiscoveryType; field: string }
   /** At most one of these fields may be set (not a proto oneof; a load-time check). */

@@ -3,8 +3,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SECURITY } from "./security.ts";
- * console.log(SECURITY.filter((r) => r.level === "MUST").length);
+ * assert.ok(SECURITY.some((r) => r.id === "security.no-credentials"));
  * ```
  * @module
  */

@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseSections } from "./source_text.ts";
- * parseSections("# A\nx\n## B\ny\n").map((s) => s.heading); // ["A", "B"]
+ * assert.deepEqual(parseSections("# A\nx\n## B\ny\n").map((s) => s.heading), ["A", "B"]);
  * ```
  * @module
  */
@@ -32,6 +33,7 @@ export interface SpecSection {
  * @param url where to read it from (default {@linkcode SPEC_TEXT_URL})
  * @example
  * ```ts
+ * import { loadSpecText } from "./source_text.ts";
  * const text = loadSpecText();
  * if (text === undefined) console.warn("specification not found");
  * ```
@@ -51,7 +53,9 @@ export function loadSpecText(url: URL = SPEC_TEXT_URL): string | undefined {
  * @param text the specification's Markdown text
  * @example
  * ```ts
- * parseSections("# A\nx\n## B\ny\n").map((s) => s.heading); // ["A", "B"]
+ * import assert from "node:assert/strict";
+ * import { parseSections } from "./source_text.ts";
+ * assert.deepEqual(parseSections("# A\nx\n## B\ny\n").map((s) => s.heading), ["A", "B"]);
  * ```
  */
 export function parseSections(text: string): SpecSection[] {

@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { allRules, type Rule, ruleById, type TableName, TABLES } from "./mod.ts";
+import { allRules, row, type Rule, ruleById, type TableName, TABLES } from "./mod.ts";
 import { ADMIN_GENERAL } from "./admin/general.ts";
 import { type AdminEndpointRow, type EndpointPath, ENDPOINTS } from "./admin/endpoints.ts";
 import { STATS_SHAPES } from "./admin/stats_shapes.ts";
@@ -357,6 +357,15 @@ Deno.test("rules: ruleById finds every rule with its table", () => {
     }),
   );
   assert.equal(ruleById("no.such.rule"), undefined);
+});
+
+Deno.test("rules: row(TABLE, id) returns that table's row and refuses an unknown ID", () => {
+  for (const [name, rows] of Object.entries(TABLES)) {
+    for (const r of rows) assert.equal(row(rows, r.id), r, `${name} ${r.id}`);
+  }
+  assert.equal(row(LIMITS, "limits.stats-flush-interval").value.default, 5000);
+  // @ts-expect-error an ID of another table is not an ID of LIMITS
+  assert.throws(() => row(LIMITS, "admin.endpoints.stats"), /no row admin\.endpoints\.stats/);
 });
 
 Deno.test({

@@ -3,8 +3,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { VERSIONING } from "./versioning.ts";
- * console.log(VERSIONING.map((r) => r.id));
+ * assert.ok(VERSIONING.some((r) => r.id === "versioning.version-string"));
  * ```
  * @module
  */

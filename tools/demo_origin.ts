@@ -5,9 +5,12 @@
  * Run: `deno run -A tools/demo_origin.ts <port> [name]`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { serveDemoOrigin } from "./demo_origin.ts";
- * const srv = serveDemoOrigin(10001, "origin-1");
+ * const srv = serveDemoOrigin(0, "origin-1"); // `deno task start` uses 10001 and up
+ * const res = await fetch(`http://127.0.0.1:${srv.addr.port}/a?b`);
+ * assert.match(await res.text(), /^hello from origin-1 .*\nGET \/a\?b\n/);
  * await srv.shutdown();
  * ```
  * @module

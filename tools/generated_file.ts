@@ -3,10 +3,13 @@
  * (re)written; with it, a file that differs from what the tables give is reported as stale
  * (exit code 1) so `deno task ok` catches a table changed without regenerating.
  *
- * @example
+ * @example Not run: it writes (or checks) a file in the repository and exits the process.
  * ```ts ignore
  * import { writeOrCheck } from "./generated_file.ts";
- * Deno.exit(writeOrCheck(SPEC_DOC_URL, md, { name: "docs/SPEC.md", task: "spec:doc", summary: "12 rules" }));
+ * import { SPEC_DOC_URL, toSpecMarkdown } from "./spec_doc.ts";
+ * const md = toSpecMarkdown();
+ * const named = { name: "docs/SPEC.md", task: "spec:doc", summary: "" };
+ * Deno.exit(writeOrCheck(SPEC_DOC_URL, md, named));
  * ```
  * @module
  */

@@ -8,9 +8,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toRulesJson } from "./spec_json.ts";
  * const rows = JSON.parse(toRulesJson());
- * console.log(rows[0].table); // "admin.endpoints"
+ * assert.equal(rows[0].table, "admin.endpoints");
  * ```
  * @module
  */
@@ -47,6 +48,7 @@ function ordered(r: TaggedRule): Record<string, unknown> {
  * @param rules the rules (default: every table)
  * @example
  * ```ts
+ * import { toRulesJson } from "./spec_json.ts";
  * const rows = JSON.parse(toRulesJson()) as { id: string; table: string }[];
  * ```
  */
@@ -61,6 +63,7 @@ export function toRulesJson(rules: readonly TaggedRule[] = allRules()): string {
  * @returns `undefined` when fresh, else a message that says what to run
  * @example
  * ```ts
+ * import { checkRulesJson } from "./spec_json.ts";
  * const problem = checkRulesJson();
  * if (problem) console.error(problem);
  * ```

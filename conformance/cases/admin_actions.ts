@@ -5,15 +5,16 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ENDPOINTS } from "../../spec/mod.ts";
  * import { postAction } from "./admin_actions.ts";
- * const a = postAction(ENDPOINTS[0]);
- * console.log(a.phase);
+ * const home = ENDPOINTS.find((r) => r.path === "/")!;
+ * assert.equal(postAction(home).phase, "mutating");
  * ```
  * @module
  */
 import type { EndpointRow } from "../../spec/mod.ts";
-import { Precondition } from "../types.ts";
+import { NotApplicable } from "../types.ts";
 import type { CaseContext, Phase } from "../types.ts";
 import type { HttpResult } from "../http_client.ts";
 import { expect, getJson, listenerUrl } from "./util.ts";
@@ -49,7 +50,7 @@ function profiler(row: EndpointRow): PostAction {
     run: async (ctx) => {
       const r = await post(ctx, `${row.path}?enable=${values[0]}`);
       if (r.status === 500 || r.status === 501) {
-        throw new Precondition(`${row.path}: the build has no profiler (HTTP ${r.status})`);
+        throw new NotApplicable(`${row.path}: the build has no profiler (HTTP ${r.status})`);
       }
       ctx.onUndo(async () => void await post(ctx, `${row.path}?enable=${values[1] ?? "n"}`));
       return r;
@@ -162,7 +163,9 @@ export function postAction(row: EndpointRow): PostAction {
         phase: "mutating",
         rules: [],
         run: () => {
-          throw new Precondition("the /tap payload is not specified, so the suite cannot form one");
+          throw new NotApplicable(
+            "the /tap payload is not specified, so the suite cannot form one",
+          );
         },
       };
     default:

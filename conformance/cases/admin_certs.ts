@@ -9,10 +9,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allRules } from "../../spec/mod.ts";
  * import { certsCases } from "./admin_certs.ts";
  * const cases = certsCases({ rules: allRules(), variant: "new" });
- * console.log(cases.map((c) => c.id));
+ * assert.deepEqual(cases.map((c) => c.id), ["certs:fixture-listing"]);
  * ```
  * @module
  */
@@ -48,9 +49,10 @@ export function normalSerial(s: string): string {
  * @returns what the listing must show of it
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { expectedCert } from "./admin_certs.ts";
- * const ca = await expectedCert("ca.pem");
- * console.log(ca.serial);
+ * const ca = await expectedCert("ca.pem"); // reads fixtures/tls/ca.pem
+ * assert.match(ca.serial, /^[0-9a-f]+$/);
  * ```
  */
 export async function expectedCert(file: string): Promise<ExpectedCert> {
@@ -104,8 +106,11 @@ function normalAddress(a: string): string {
  * @returns a reason, or null
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { expectedCert, listingProblem } from "./admin_certs.ts";
- * listingProblem({ certificates: [] }, await expectedCert("ca.pem"), Date.now()); // a reason
+ * const ca = await expectedCert("ca.pem");
+ * const problem = listingProblem({ certificates: [] }, ca, Date.now());
+ * assert.equal(problem, `no entry has the serial number ${ca.serial} of ca.pem`);
  * ```
  */
 export function listingProblem(listing: unknown, cert: ExpectedCert, now: number): string | null {
@@ -144,9 +149,10 @@ export function listingProblem(listing: unknown, cert: ExpectedCert, now: number
  * @returns the case, unless its rule is gone
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allRules } from "../../spec/mod.ts";
  * import { certsCases } from "./admin_certs.ts";
- * certsCases({ rules: allRules(), variant: "new" }).length; // 1
+ * assert.equal(certsCases({ rules: allRules(), variant: "new" }).length, 1);
  * ```
  */
 export function certsCases(input: BuildInput): Case[] {

@@ -14,7 +14,7 @@
 import fc from "fast-check";
 import { ENDPOINTS } from "../../spec/mod.ts";
 import type { EndpointRow } from "../../spec/mod.ts";
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import type { HttpResult } from "../http_client.ts";
 import { checkShape } from "./shapes.ts";
@@ -92,7 +92,7 @@ function readCase(row: EndpointRow, input: BuildInput): Case {
       const stream = row.shape === "event-stream";
       const r = await ctx.http.request(row.method, t, stream ? { maxBytes: 0 } : {});
       if (row.requires && r.status !== 200 && !ctx.features.has(row.requires)) {
-        throw new Precondition(
+        throw new NotApplicable(
           `${row.requires} seems absent: ${row.method} ${t} answered ${r.status}`,
         );
       }

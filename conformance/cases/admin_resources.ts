@@ -14,7 +14,7 @@
  */
 import { ADMIN_RESOURCES, LIMITS, OPTIONS } from "../../spec/mod.ts";
 import type { LimitRow, OptionRow, Rule } from "../../spec/mod.ts";
-import { Precondition } from "../types.ts";
+import { NotApplicable } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import { CONFORMANCE_FIXTURE } from "../probe.ts";
 import { existing, expect, expectStatus, getJson, hostLines } from "./util.ts";
@@ -93,7 +93,7 @@ function hostStatCase(row: ResourceRow, input: BuildInput): Case {
       expectStatus(r, 200, "GET /clusters");
       const lines = hostLines(r.body);
       const hosts = [...new Set(lines.map((l) => `${l.cluster}::${l.host}`))];
-      if (hosts.length === 0) throw new Precondition("/clusters lists no host (load the fixture)");
+      if (hosts.length === 0) throw new NotApplicable("/clusters lists no host (load the fixture)");
       const names = row.name === "healthy" ? ["healthy", "health_flags"] : [row.name];
       for (const h of hosts) {
         const line = lines.find((l) => `${l.cluster}::${l.host}` === h && names.includes(l.name));
@@ -147,7 +147,7 @@ function clustersCase(row: ResourceRow, input: BuildInput): Case | null {
       run: async (ctx) => {
         const r = await ctx.http.request("GET", "/clusters");
         const health = hostLines(r.body).filter((l) => /^(health_flags|healthy)$/.test(l.name));
-        if (health.length === 0) throw new Precondition("/clusters lists no host health");
+        if (health.length === 0) throw new NotApplicable("/clusters lists no host health");
         for (const l of health) {
           expect(/^(healthy|(\/failed_[a-z_]+)+)$/.test(l.value), `${l.host}: ${l.value}`);
           if (l.cluster === CONFORMANCE_FIXTURE.cluster) {
@@ -261,7 +261,7 @@ export function resourceCases(input: BuildInput): Case[] {
     run: async (ctx) => {
       const info = await getJson(ctx, "/server_info");
       const r = await ctx.http.request("GET", "/ready");
-      if (info.state !== "LIVE") throw new Precondition(`the server is ${info.state}, not LIVE`);
+      if (info.state !== "LIVE") throw new NotApplicable(`the server is ${info.state}, not LIVE`);
       expectStatus(r, 200, "GET /ready while LIVE");
       expect(r.body.includes("LIVE"), `/ready body is ${JSON.stringify(r.body)}`);
     },

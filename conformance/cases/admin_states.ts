@@ -13,7 +13,7 @@
  * @module
  */
 import fc from "fast-check";
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import { lookupsEnabled } from "./admin_actions.ts";
 import { existing, expect, expectStatus, getJson, listenerUrl } from "./util.ts";
@@ -183,7 +183,7 @@ async function runModel(ctx: CaseContext, withHealth: boolean): Promise<void> {
     const probe = await fetch(healthUrl, { signal: AbortSignal.timeout(5000) });
     await probe.body?.cancel();
     if (probe.status !== 200) {
-      throw new Precondition(`${healthUrl} answered ${probe.status}; load the fixture's filter`);
+      throw new NotApplicable(`${healthUrl} answered ${probe.status}; load the fixture's filter`);
     }
   }
   ctx.onUndo(async () => {

@@ -14,7 +14,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { STATS_SHAPES } from "../../spec/mod.ts";
 import type { Rule } from "../../spec/mod.ts";
-import { Precondition } from "../types.ts";
+import { NotApplicable } from "../types.ts";
 import type { Case, CaseContext, Phase } from "../types.ts";
 import { checkShape } from "./shapes.ts";
 import { existing, expect, expectStatus, getJson, makeTraffic, statLines } from "./util.ts";
@@ -40,7 +40,7 @@ async function textHistograms(
     const items = value.split(" ");
     if (items.length > 1 && items.every((i) => /^[PB][\d.e+]+\(/.test(i))) out.set(name, items);
   }
-  if (out.size === 0) throw new Precondition(`/stats${query} shows no histogram with values`);
+  if (out.size === 0) throw new NotApplicable(`/stats${query} shows no histogram with values`);
   return out;
 }
 
@@ -55,7 +55,7 @@ async function jsonHistograms(ctx: CaseContext) {
   await makeTraffic(ctx).catch(() => {});
   const stats = await jsonStats(ctx, "");
   const h = stats.find((s) => "histograms" in s)?.histograms as Record<string, unknown> | undefined;
-  if (h === undefined) throw new Precondition("/stats?format=json shows no histograms");
+  if (h === undefined) throw new NotApplicable("/stats?format=json shows no histograms");
   return h as { supported_quantiles?: unknown; computed_quantiles?: unknown };
 }
 
@@ -94,7 +94,7 @@ const CHECKS: Record<string, Check> = {
     const r = await ctx.http.request("GET", "/stats");
     const notes = statLines(r.body).filter((l) => /[a-z]/i.test(l.value) && !/^P/.test(l.value));
     const never = notes.filter((l) => names.has(l.name) || !/^-?\d/.test(l.value));
-    if (never.length === 0) throw new Precondition("no histogram without recorded values");
+    if (never.length === 0) throw new NotApplicable("no histogram without recorded values");
   },
   "json-name-value": async (ctx) => {
     for (const s of await jsonStats(ctx, "")) {
@@ -139,7 +139,7 @@ const CHECKS: Record<string, Check> = {
     await makeTraffic(ctx).catch(() => {});
     const stats = await jsonStats(ctx, "&histogram_buckets=cumulative");
     const h = stats.find((s) => "histograms" in s)?.histograms;
-    if (h === undefined) throw new Precondition("no histograms in the JSON bucket output");
+    if (h === undefined) throw new NotApplicable("no histograms in the JSON bucket output");
     expect(Array.isArray(h), "histograms is not an array with histogram_buckets");
     for (const e of h as Array<{ name: unknown; buckets: Array<Record<string, unknown>> }>) {
       expect(typeof e.name === "string" && Array.isArray(e.buckets), JSON.stringify(e));
@@ -192,7 +192,7 @@ const CHECKS: Record<string, Check> = {
   },
   "filter-partial-match": async (ctx) => {
     const some = statLines((await ctx.http.request("GET", "/stats")).body)[0];
-    if (!some) throw new Precondition("/stats is empty");
+    if (!some) throw new NotApplicable("/stats is empty");
     const part = some.name.split(".")[0];
     for (const [q, re] of [[part, new RegExp(part)], [`^${some.name}$`, null]] as const) {
       const r = await ctx.http.request("GET", `/stats?filter=${encodeURIComponent(q)}`);
@@ -228,7 +228,7 @@ const CHECKS: Record<string, Check> = {
   },
   "prometheus-text-readouts": async (ctx) => {
     const readouts = (await jsonStats(ctx, "")).filter((s) => typeof s.value === "string");
-    if (readouts.length === 0) throw new Precondition("the target has no text readout");
+    if (readouts.length === 0) throw new NotApplicable("the target has no text readout");
     const r = await ctx.http.request("GET", "/stats?format=prometheus&text_readouts");
     const lines = r.body.split("\n").filter((l) => /text_value="/.test(l));
     expect(

@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { baseCluster } from "./bootstrap_files.ts";
  * const c = baseCluster("c1");
- * console.log(c.name);
+ * assert.equal(c.name, "c1");
  * ```
  * @module
  */

@@ -14,7 +14,7 @@
  */
 import { OPTION_CONSTRAINTS, OPTIONS } from "../../spec/mod.ts";
 import type { OptionConstraintRow, OptionRow } from "../../spec/mod.ts";
-import { Precondition } from "../types.ts";
+import { NotApplicable } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import { baseCluster, writeBootstrap } from "./bootstrap_files.ts";
 import { constraintCase } from "./cli_constraints.ts";
@@ -270,7 +270,7 @@ export function cliCases(input: BuildInput): Case[] {
     phase: "read",
     run: async (ctx) => {
       const row = (OPTIONS as readonly Opt[]).find((o) => o.long === "--log-format");
-      if (!row) throw new Precondition("no --log-format row");
+      if (!row) throw new NotApplicable("no --log-format row");
       const want = ctx.variant === "v2" && row.defaultV2 !== undefined
         ? row.defaultV2
         : row.default;

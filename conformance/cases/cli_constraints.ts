@@ -14,7 +14,7 @@
  */
 import { OPTIONS } from "../../spec/mod.ts";
 import type { OptionConstraintRow, OptionRow } from "../../spec/mod.ts";
-import { Precondition } from "../types.ts";
+import { NotApplicable } from "../types.ts";
 import type { Case } from "../types.ts";
 import { expectExit, expectMessage, v, validateArgs } from "./command_util.ts";
 import { existing } from "./util.ts";
@@ -99,7 +99,7 @@ export function constraintCase(k: OptionConstraintRow, input: BuildInput): Case 
     phase: "read",
     run: async (ctx) => {
       if (newOnly && ctx.variant === "v2") {
-        throw new Precondition("the option is not in the v2 variant");
+        throw new NotApplicable("the option is not in the v2 variant");
       }
       const base = await validateArgs(ctx);
       const args = argvOf(base[3]);

@@ -7,16 +7,20 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allRules } from "../../spec/mod.ts";
  * import { cliExtensionCases } from "./cli_extensions.ts";
  * const cases = cliExtensionCases({ rules: allRules(), variant: "new" });
- * console.log(cases.map((c) => c.id));
+ * assert.deepEqual(cases.map((c) => c.id), [
+ *   "cli:disable-extensions:used",
+ *   "cli:disable-extensions:unknown",
+ * ]);
  * ```
  * @module
  */
 import { OPTION_CONSTRAINTS } from "../../spec/mod.ts";
 import type { OptionConstraintRow } from "../../spec/mod.ts";
-import { Precondition } from "../types.ts";
+import { NotApplicable } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import type { CommandResult } from "../command_client.ts";
 import { baseCluster, writeBootstrap } from "./bootstrap_files.ts";
@@ -110,7 +114,7 @@ async function disabledFails(
   const file = await writeBootstrap(ctx, bootstrap);
   const control = await ctx.command.run(v(file));
   if (control.code !== 0) {
-    throw new Precondition(
+    throw new NotApplicable(
       `the bootstrap using ${written} is rejected even without ${OPTION}: ` +
         preview(control.stderr || control.stdout),
     );
@@ -141,7 +145,7 @@ async function disabledFails(
 export function cliExtensionCases(input: BuildInput): Case[] {
   const out: Case[] = [];
   const newOnly = (ctx: CaseContext) => {
-    if (ctx.variant === "v2") throw new Precondition(`${OPTION} is not in the v2 variant`);
+    if (ctx.variant === "v2") throw new NotApplicable(`${OPTION} is not in the v2 variant`);
   };
   const disabled = row("cli.constraints.disabled-extension");
   if (disabled) {

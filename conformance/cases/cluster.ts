@@ -16,9 +16,10 @@
  * @module
  */
 import fc from "fast-check";
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import {
+  clustersArbitrary,
   enumOf,
   FIELDS,
   invalidValues,
@@ -27,10 +28,11 @@ import {
   validValue,
 } from "../arbitraries.ts";
 import type { Field, Step } from "../arbitraries.ts";
-import { clustersArbitrary } from "../../src/config/cluster_arbitrary.ts";
+
 import { baseCluster } from "./bootstrap_files.ts";
 import {
   accepted as acceptedAll,
+  passes,
   rejected as rejectedAll,
   validate as validateAll,
 } from "./cluster_validate.ts";
@@ -87,7 +89,7 @@ function messageCases(m: string, paths: Map<string, Step[]>, input: BuildInput):
           defaulted.filter((f) => !f.group).map((f) => [f.field, f.default]),
         );
         const r = await validate(ctx, [place(at.cluster, at.steps, all)]);
-        if (r.code === 0) return;
+        if (passes(r)) return;
         for (const f of defaulted.filter((x) => !x.group)) {
           await accepted(
             ctx,
@@ -128,7 +130,7 @@ function messageCases(m: string, paths: Map<string, Step[]>, input: BuildInput):
           const out = await fc.check(
             fc.asyncProperty(good, async (v) => {
               const r = await validate(ctx, [place(at.cluster, at.steps, { [f.field]: v })]);
-              return r.code === 0;
+              return passes(r);
             }),
             { seed: ctx.seed, numRuns: Math.max(1, Math.ceil(ctx.numRuns / 10)) },
           );
@@ -207,7 +209,7 @@ function messageCases(m: string, paths: Map<string, Step[]>, input: BuildInput):
             `${m} with both ${a.field} and ${b.field}`,
           );
         }
-        throw new Precondition(
+        throw new NotApplicable(
           `no member of ${g} is accepted alone, so the group cannot be checked`,
         );
       },
@@ -237,7 +239,7 @@ export function clusterCases(input: BuildInput): Case[] {
       const res = await fc.check(
         fc.asyncProperty(
           validClusterArbitrary(),
-          async (c) => (await validate(ctx, [c])).code === 0,
+          async (c) => passes(await validate(ctx, [c])),
         ),
         { seed: ctx.seed, numRuns: Math.max(2, Math.ceil(ctx.numRuns / 4)) },
       );
@@ -251,13 +253,13 @@ export function clusterCases(input: BuildInput): Case[] {
   });
   out.push({
     id: "cluster:random-valid-set",
-    title: "random sets of valid clusters (the cluster engineer's arbitrary) are accepted",
+    title: "random sets of valid clusters of every discovery type and policy are accepted",
     rules: existing(input.rules, "errors.validate-ok", "cluster.rules.unique-name"),
     target: "command",
     phase: "read",
     run: async (ctx) => {
       const res = await fc.check(
-        fc.asyncProperty(clustersArbitrary(3), async (cs) => (await validate(ctx, cs)).code === 0),
+        fc.asyncProperty(clustersArbitrary(3), async (cs) => passes(await validate(ctx, cs))),
         { seed: ctx.seed, numRuns: Math.max(2, Math.ceil(ctx.numRuns / 4)) },
       );
       if (res.failed) {

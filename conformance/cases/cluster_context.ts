@@ -6,8 +6,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { contextFor } from "./cluster_context.ts";
- * contextFor("ring_hash_lb_config")?.lb_policy; // "RING_HASH"
+ * assert.equal(contextFor("ring_hash_lb_config")?.lb_policy, "RING_HASH");
  * ```
  * @module
  */

@@ -7,28 +7,29 @@
  * this implementation has, and the custom cluster type is the first one the `custom-type` rule
  * registers, both spelled as the profile says. Every rejection is checked against a control
  * that is accepted, and every acceptance against a control too, so a target that cannot load the
- * surrounding cluster ends PRECONDITION_FAILED rather than FAIL.
+ * surrounding cluster ends NOT_APPLICABLE rather than FAIL.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allRules } from "../../spec/mod.ts";
  * import { clusterExtensionCases } from "./cluster_extensions.ts";
  * const cases = clusterExtensionCases({ rules: allRules(), variant: "new" });
- * console.log(cases.map((c) => c.id));
+ * assert.ok(cases.some((c) => c.id === "cluster:Cluster:extension_protocol_options:kinds"));
  * ```
  * @module
  */
 import fc from "fast-check";
 import { CLUSTER_RULES } from "../../spec/mod.ts";
 import type { ClusterRuleRow } from "../../spec/mod.ts";
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import type { Profile } from "../profile.ts";
 import { FIELDS } from "../arbitraries.ts";
 import type { Field } from "../arbitraries.ts";
 import { baseCluster } from "./bootstrap_files.ts";
 import type { Obj } from "./bootstrap_files.ts";
-import { accepted, rejected, validate } from "./cluster_validate.ts";
+import { accepted, passes, rejected, validate } from "./cluster_validate.ts";
 import { existing, preview } from "./util.ts";
 import type { BuildInput } from "./util.ts";
 
@@ -56,9 +57,11 @@ function rowOf(message: string, field: string): Field | undefined {
  * @returns the value, or null when the kind is not one this file handles
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FIELDS } from "../arbitraries.ts";
  * import { goodElement } from "./cluster_extensions.ts";
- * goodElement(FIELDS.find((f) => f.kind === "any")!); // { "@type": ..., value: {...} }
+ * const any = goodElement(FIELDS.find((f) => f.kind === "any")!); // { "@type": ..., value: {...} }
+ * assert.ok(typeof any === "object" && any !== null && "@type" in any);
  * ```
  */
 export function goodElement(f: Field): unknown {
@@ -128,7 +131,7 @@ function badValues(f: Field, key: string): Sample[] {
 async function acceptedGiven(ctx: CaseContext, control: Obj, cluster: Obj, what: string) {
   const r = await validate(ctx, [control]);
   if (r.code !== 0) {
-    throw new Precondition(
+    throw new NotApplicable(
       `the cluster without ${what} is itself rejected, so its acceptance proves nothing: ` +
         preview(r.stderr || r.stdout),
     );
@@ -175,9 +178,16 @@ function customCluster(p: Profile): Obj | null {
   return { ...c, cluster_type: { name } };
 }
 
-/** An EDS cluster whose updates would come over ADS (no members of its own). */
+/** The EDS file source of the cases (validation does not read it). */
+export const EDS_FILE = { path: "/nonexistent/proxyspec-conformance-eds.yaml" };
+
+/** An EDS cluster whose updates would come from a file (no members of its own). */
 export function edsCluster(): Obj {
-  const c: Obj = { ...baseCluster(), type: "EDS", eds_cluster_config: { eds_config: { ads: {} } } };
+  const c: Obj = {
+    ...baseCluster(),
+    type: "EDS",
+    eds_cluster_config: { eds_config: { ...EDS_FILE } },
+  };
   delete c.load_assignment;
   return c;
 }
@@ -259,7 +269,7 @@ export function clusterExtensionCases(input: BuildInput): Case[] {
       async (ctx) => {
         const control = customCluster(ctx.profile);
         if (control === null) {
-          throw new Precondition("the custom-type rule registers no STATIC cluster type");
+          throw new NotApplicable("the custom-type rule registers no STATIC cluster type");
         }
         const put = (v: unknown) => ({
           ...control,
@@ -287,7 +297,7 @@ export function clusterExtensionCases(input: BuildInput): Case[] {
         const res = await fc.check(
           fc.asyncProperty(
             fc.string({ minLength: 1, maxLength: 64 }),
-            async (s) => (await validate(ctx, [put(s)])).code === 0,
+            async (s) => passes(await validate(ctx, [put(s)])),
           ),
           { seed: ctx.seed, numRuns: Math.max(1, Math.ceil(ctx.numRuns / 10)) },
         );

@@ -193,7 +193,15 @@ export function rulePairs(row: ClusterRuleRow, p: Profile): Pair | null {
     }
     case "type-requires": {
       const bad = ofType(String(r.type));
-      return { good: { ...bad, [String(r.field)]: { eds_config: { ads: {} } } }, bad };
+      return {
+        good: {
+          ...bad,
+          [String(r.field)]: {
+            eds_config: { path: "/nonexistent/proxyspec-conformance-eds.yaml" },
+          },
+        },
+        bad,
+      };
     }
     case "max-items": {
       if (r.field !== "health_checks") return null;

@@ -2,10 +2,10 @@
  * Runs `--mode validate` on generated clusters, once per distinct bootstrap and target in a
  * suite run, and turns the exit codes into case outcomes. A rejection only counts when the same
  * bootstrap without the fault is accepted (the control); otherwise the case cannot tell why the
- * target rejected it and ends PRECONDITION_FAILED.
+ * target rejected it and ends NOT_APPLICABLE.
  *
- * @example
- * ```ts
+ * @example Not run: it needs a case context whose command runs a proxy binary.
+ * ```ts ignore
  * import { baseCluster } from "./bootstrap_files.ts";
  * import { accepted } from "./cluster_validate.ts";
  * import type { CaseContext } from "../types.ts";
@@ -14,7 +14,7 @@
  * ```
  * @module
  */
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { CaseContext } from "../types.ts";
 import type { CommandResult } from "../command_client.ts";
 import { writeBootstrap } from "./bootstrap_files.ts";
@@ -53,6 +53,16 @@ export async function validate(ctx: CaseContext, clusters: Obj[]): Promise<Comma
 }
 
 /**
+ * True when the target accepted the clusters, or refused them only because it does not support
+ * a setting (a missing feature, not a validation error; see {@linkcode onlyUnsupported}).
+ *
+ * @param r the run
+ */
+export function passes(r: CommandResult): boolean {
+  return r.code === 0 || onlyUnsupported(r.stderr || r.stdout);
+}
+
+/**
  * Fails unless the clusters are accepted (exit 0).
  *
  * @param ctx the case context
@@ -61,11 +71,34 @@ export async function validate(ctx: CaseContext, clusters: Obj[]): Promise<Comma
  */
 export async function accepted(ctx: CaseContext, clusters: Obj[], what: string): Promise<void> {
   const r = await validate(ctx, clusters);
+  if (r.code !== 0 && onlyUnsupported(r.stderr || r.stdout)) {
+    throw new NotApplicable(
+      `${what} is valid, but the target refuses a setting it does not support: ` +
+        preview(r.stderr || r.stdout),
+    );
+  }
   if (r.code !== 0) {
     throw new CaseFailure(
       `${what} was rejected (exit ${r.code}): ${preview(r.stderr || r.stdout)}`,
     );
   }
+}
+
+/** The phrase an implementation uses to refuse a valid setting it does not honour. */
+export const UNSUPPORTED = "is not supported by this build";
+
+/**
+ * True when every error line of a rejection refuses an unsupported setting (`<path>: <field> is
+ * not supported by this build`), so the configuration was valid and the target lacks a feature.
+ *
+ * @param output what the target printed
+ */
+export function onlyUnsupported(output: string): boolean {
+  const lines = output.split("\n").map((l) =>
+    l.replace(/^.*error initializing configuration '[^']*': /, "")
+  )
+    .filter((l) => /^[\w.\[\]@-]+: /.test(l));
+  return lines.length > 0 && lines.every((l) => l.includes(UNSUPPORTED));
 }
 
 /**
@@ -79,7 +112,7 @@ export async function accepted(ctx: CaseContext, clusters: Obj[], what: string):
 export async function rejected(ctx: CaseContext, good: Obj[], bad: Obj[], what: string) {
   const control = await validate(ctx, good);
   if (control.code !== 0) {
-    throw new Precondition(
+    throw new NotApplicable(
       `the bootstrap without the fault is itself rejected, so ${what} proves nothing: ` +
         preview(control.stderr || control.stdout),
     );

@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { v } from "./command_util.ts";
- * v("/tmp/b.json"); // ["--mode", "validate", "-c", "/tmp/b.json"]
+ * assert.deepEqual(v("/tmp/b.json"), ["--mode", "validate", "-c", "/tmp/b.json"]);
  * ```
  * @module
  */
@@ -60,8 +61,12 @@ export function expectMessage(
  * @returns the filled message
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fillMessage } from "./command_util.ts";
- * fillMessage("extension '{}' ({}) is disabled", ["a", "b"]); // "extension 'a' (b) is disabled"
+ * assert.equal(
+ *   fillMessage("extension '{}' ({}) is disabled", ["a", "b"]),
+ *   "extension 'a' (b) is disabled",
+ * );
  * ```
  */
 export function fillMessage(message: string, values: readonly string[]): string {

@@ -14,7 +14,7 @@
  */
 import { LOG_FLAGS } from "../../spec/mod.ts";
 import type { LogFlagRow } from "../../spec/mod.ts";
-import { Precondition } from "../types.ts";
+import { NotApplicable } from "../types.ts";
 import type { Case, CaseContext } from "../types.ts";
 import type { CommandResult } from "../command_client.ts";
 import { baseCluster, writeBootstrap } from "./bootstrap_files.ts";
@@ -105,7 +105,7 @@ async function rendered(
     if (!out.has(`${m[1]}.${m[2]}`)) out.set(`${m[1]}.${m[2]}`, m[3]);
   }
   if (out.size === 0) {
-    throw new Precondition("the binary logged no line in the given --log-format on a bad config");
+    throw new NotApplicable("the binary logged no line in the given --log-format on a bad config");
   }
   return out;
 }

@@ -4,10 +4,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allRules } from "../../spec/mod.ts";
  * import { buildCases } from "./mod.ts";
  * const cases = buildCases({ rules: allRules(), variant: "new" });
- * console.log(cases.length);
+ * assert.ok(cases.some((c) => c.id === "endpoint:admin.endpoints.home"));
  * ```
  * @module
  */

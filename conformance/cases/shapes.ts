@@ -5,8 +5,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkShape } from "./shapes.ts";
- * checkShape("text:state", "LIVE\n"); // null
+ * assert.equal(checkShape("text:state", "LIVE\n"), null);
  * ```
  * @module
  */

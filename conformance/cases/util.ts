@@ -10,7 +10,7 @@
  * @module
  */
 import type { TaggedRule } from "../../spec/mod.ts";
-import { CaseFailure, Precondition } from "../types.ts";
+import { CaseFailure, NotApplicable } from "../types.ts";
 import type { CaseContext } from "../types.ts";
 import type { HttpResult } from "../http_client.ts";
 
@@ -141,7 +141,7 @@ export function statLines(body: string): Array<{ name: string; value: string }> 
 
 /**
  * Finds the first listener of the target that serves HTTP on a concrete address, to send it
- * traffic; throws a precondition when there is none.
+ * traffic; throws NotApplicable when there is none.
  *
  * @param ctx the case context
  * @returns `http://host:port`
@@ -164,7 +164,7 @@ export async function listenerUrl(ctx: CaseContext): Promise<string> {
       return `http://${host.includes(":") ? `[${host}]` : host}:${sa.port_value}`;
     }
   }
-  throw new Precondition("the target has no listener to send traffic to (load the fixture)");
+  throw new NotApplicable("the target has no listener to send traffic to (load the fixture)");
 }
 
 /**

@@ -6,15 +6,22 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toJsonReport } from "./json.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
  * const text = JSON.stringify(toJsonReport(run), null, 2);
+ * assert.equal(JSON.parse(text).summary.total, 0);
  * ```
  * @module
  */
-import { countByStatus } from "../types.ts";
 import type { RunReport } from "../types.ts";
+import { summarize } from "../summary.ts";
 
 /** One rule in the JSON report. */
 export interface JsonRuleEntry {
@@ -43,7 +50,18 @@ export interface JsonReport {
   num_runs: number;
   time_start: string;
   time_end: string;
-  summary: Record<string, number> & { total: number; unexpected: number };
+  /**
+   * Rules per status, `total` (selected), `checked` (PASS + FAIL + ERROR + TIMEOUT),
+   * `unexpected`, and whether `--strict` was on.
+   */
+  summary: Record<string, number | boolean> & {
+    total: number;
+    checked: number;
+    unexpected: number;
+    strict: boolean;
+  };
+  /** Not-checked rules grouped by status and reason. */
+  not_checked: { status: string; reason: string; count: number }[];
   unmatched_expectations: string[];
   results: JsonRuleEntry[];
 }
@@ -55,14 +73,20 @@ export interface JsonReport {
  * @returns a plain object ready for `JSON.stringify`
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toJsonReport } from "./json.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
- * console.log(toJsonReport(run).summary.unexpected);
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
+ * assert.equal(toJsonReport(run).summary.unexpected, 0);
  * ```
  */
 export function toJsonReport(run: RunReport): JsonReport {
-  const counts = countByStatus(run.results);
+  const s = summarize(run.results);
   return {
     suite: run.suite,
     implementation: run.implementation,
@@ -72,10 +96,13 @@ export function toJsonReport(run: RunReport): JsonReport {
     time_start: run.startedAt,
     time_end: run.finishedAt,
     summary: {
-      ...counts,
-      total: run.results.length,
-      unexpected: run.results.filter((r) => !r.ok).length,
+      ...s.counts,
+      total: s.selected,
+      checked: s.checked,
+      unexpected: s.unexpected,
+      strict: run.strict,
     },
+    not_checked: s.notChecked,
     unmatched_expectations: run.unmatchedExpectations,
     results: run.results.map((r) => {
       const e: JsonRuleEntry = {

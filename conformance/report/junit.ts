@@ -1,19 +1,29 @@
 /**
  * The JUnit XML report: one `<testsuite>` per table, one `<testcase>` per rule ID (the ID is the
  * testcase name, so CI dashboards key on stable IDs). An unexpected result is a `<failure>` (or
- * an `<error>` for ERROR and TIMEOUT); an expected non-pass, a SKIP and a PRECONDITION_FAILED are
- * `<skipped>` with the reason.
+ * an `<error>` for ERROR and TIMEOUT; under `--strict` an unlisted NOT_APPLICABLE or NOT_RUN is a
+ * `<failure>` too); an expected non-pass and a not-checked rule that matched are `<skipped>` with
+ * the reason. Properties on the first suite give the implementation, the seed and how many rules
+ * were checked out of how many selected.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toJUnit } from "./junit.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
  * const xml = toJUnit(run);
+ * assert.ok(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites '));
  * ```
  * @module
  */
 import type { RuleResult, RunReport } from "../types.ts";
+import { summarize } from "../summary.ts";
 
 /**
  * Escapes text for XML content and attribute values.
@@ -22,8 +32,9 @@ import type { RuleResult, RunReport } from "../types.ts";
  * @returns the escaped text, with characters XML 1.0 forbids removed
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { xmlEscape } from "./junit.ts";
- * xmlEscape(`a<b & "c"`); // "a&lt;b &amp; &quot;c&quot;"
+ * assert.equal(xmlEscape(`a<b & "c"`), "a&lt;b &amp; &quot;c&quot;");
  * ```
  */
 export function xmlEscape(s: string): string {
@@ -66,10 +77,17 @@ function body(r: RuleResult): string {
  * @returns the XML text
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toJUnit } from "./junit.ts";
  * import type { RunReport } from "../types.ts";
- * declare const run: RunReport;
- * await Deno.writeTextFile("junit.xml", toJUnit(run));
+ * const run: RunReport = {
+ *   suite: { name: "proxyspec-conformance", version: "0.1.0" },
+ *   implementation: { name: "proxy", version: "1.0.0", source: "/server_info" },
+ *   arguments: [], seed: 1, numRuns: 1, results: [], unmatchedExpectations: [],
+ *   startedAt: "2026-01-01T00:00:00Z", finishedAt: "2026-01-01T00:00:01Z",
+ * };
+ * const xml = toJUnit(run); // e.g. for `Deno.writeTextFile("junit.xml", xml)`
+ * assert.ok(xml.endsWith("</testsuites>\n"));
  * ```
  */
 export function toJUnit(run: RunReport): string {
@@ -81,6 +99,7 @@ export function toJUnit(run: RunReport): string {
     rs.filter((r) => !r.ok && (r.status === "ERROR" || r.status === "TIMEOUT")).length;
   const skipped = (rs: RuleResult[]) => rs.filter((r) => r.ok && r.status !== "PASS").length;
   const secs = (ms: number) => (ms / 1000).toFixed(3);
+  const summary = summarize(run.results);
   let out = `<?xml version="1.0" encoding="UTF-8"?>\n`;
   out += `<testsuites name="${xmlEscape(run.suite.name)}" tests="${run.results.length}" ` +
     `failures="${fails(run.results)}" errors="${errors(run.results)}" ` +
@@ -96,6 +115,9 @@ export function toJUnit(run: RunReport): string {
           xmlEscape(run.implementation.version)
         }"/>\n` +
         `      <property name="seed" value="${run.seed}"/>\n` +
+        `      <property name="rules_checked" value="${summary.checked}"/>\n` +
+        `      <property name="rules_selected" value="${summary.selected}"/>\n` +
+        `      <property name="strict" value="${run.strict}"/>\n` +
         `    </properties>\n`;
     }
     for (const r of rs) {

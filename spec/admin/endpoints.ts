@@ -9,9 +9,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ENDPOINTS } from "./endpoints.ts";
  * const mutating = new Set(ENDPOINTS.filter((r) => r.mutating).map((r) => r.path));
- * console.log(mutating.has("/quitquitquit")); // true
+ * assert.equal(mutating.has("/quitquitquit"), true);
  * ```
  * @module
  */

@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ERRORS } from "./errors.ts";
  * const statuses = ERRORS.flatMap((r) => "status" in r ? [r.status] : []);
- * console.log(statuses); // [400, 503, 200]
+ * assert.deepEqual(statuses, [400, 503, 200]);
  * ```
  * @module
  */

@@ -6,9 +6,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ADMIN_GENERAL } from "./general.ts";
  * const get400 = ADMIN_GENERAL.find((r) => r.id === "admin.mutation.get-returns-400");
- * console.log(get400?.level); // "MUST"
+ * assert.equal(get400?.level, "MUST");
  * ```
  * @module
  */

@@ -6,9 +6,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ADMIN_RESOURCES } from "./resources.ts";
  * const hostStats = ADMIN_RESOURCES.filter((r) => r.id.startsWith("admin.resources.host-stat."));
- * console.log(hostStats.map((r) => r.name)); // ["cx_total", "cx_active", ...]
+ * assert.deepEqual(hostStats.map((r) => r.name).slice(0, 2), ["cx_total", "cx_active"]);
  * ```
  * @module
  */
@@ -231,7 +232,7 @@ export const ADMIN_RESOURCES = [
       quote: "Cluster-wide information fields: not shown.",
     },
     envoy:
-      "Real Envoy prints per cluster `observability_name`, outlier `success_rate_average` and `success_rate_ejection_threshold` lines, `default_priority` and `high_priority` circuit-breaker limits, and `added_via_api`.",
+      "Real Envoy prints per cluster `observability_name`, outlier `success_rate_average` and `success_rate_ejection_threshold` lines (only where an outlier detector runs; this build has none, so it prints none), `default_priority` and `high_priority` circuit-breaker limits, and `added_via_api`.",
     check: "internal",
     resource: "/clusters",
     name: "cluster-wide",

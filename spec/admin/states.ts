@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { STATES } from "./states.ts";
  * const byTrigger = new Map(STATES.map((r) => [r.trigger, r.to]));
- * console.log(byTrigger.get("POST /stats/recentlookups/enable")); // "enabled"
+ * assert.equal(byTrigger.get("POST /stats/recentlookups/enable"), "enabled");
  * ```
  * @module
  */

@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { STATS_SHAPES } from "./stats_shapes.ts";
  * const text = STATS_SHAPES.find((r) => r.id === "admin.stats_shapes.text-quantiles");
- * console.log(text?.values); // ["P0", "P25", ..., "P100"]
+ * assert.deepEqual(text?.values, ["P0", "P25", "P50", "P75", "P90", "P99", "P99.9", "P100"]);
  * ```
  * @module
  */

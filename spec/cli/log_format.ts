@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LOG_FLAGS } from "./log_format.ts";
  * const row = LOG_FLAGS.find((r) => (r.flags as readonly string[]).includes("%v"));
- * console.log(row?.meaning); // "message"
+ * assert.equal(row?.meaning, "message");
  * ```
  * @module
  */

@@ -9,9 +9,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { OPTIONS } from "./options.ts";
  * const mode = OPTIONS.find((o) => o.long === "--mode");
- * console.log(mode?.default); // "serve"
+ * assert.equal(mode?.default, "serve");
  * ```
  * @module
  */
@@ -201,6 +202,9 @@ export const OPTIONS = [
     field: "concurrency",
     fieldKind: "integer",
     meaningV2: "Worker threads; 0 is kept as 0 (no promotion to one worker).",
+    support: "default-only",
+    supportNote:
+      "One worker serves everything until workers exist: a value above 1 is refused. Unset, the hardware thread count is not used: one worker runs, /server_info and the server.concurrency gauge say 1, and a log line says why.",
   },
   {
     id: "cli.options.log-level",
@@ -324,6 +328,8 @@ export const OPTIONS = [
     variant: "both",
     field: "restart_epoch",
     fieldKind: "integer",
+    support: "default-only",
+    supportNote: "Hot restart is not implemented: an epoch above 0 is refused.",
   },
   {
     id: "cli.options.enable-fine-grain-logging",
@@ -513,6 +519,9 @@ export const OPTIONS = [
     variant: "both",
     field: "parent_shutdown_time",
     fieldKind: "duration-s",
+    support: "honoured",
+    supportNote:
+      "Only a hot restart reads it, and epochs above 0 are refused, so it never takes effect (as in Envoy at epoch 0).",
   },
   {
     id: "cli.options.disable-hot-restart",

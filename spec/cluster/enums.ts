@@ -6,9 +6,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CLUSTER_ENUMS } from "./enums.ts";
  * const lb = CLUSTER_ENUMS.find((e) => e.name === "Cluster.LbPolicy");
- * console.log(lb?.default); // "ROUND_ROBIN"
+ * assert.equal(lb?.default, "ROUND_ROBIN");
  * ```
  * @module
  */

@@ -7,9 +7,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CLUSTER_FIELDS } from "./fields.ts";
  * const lb = CLUSTER_FIELDS.find((r) => r.field === "lb_policy");
- * console.log(lb?.default); // "ROUND_ROBIN"
+ * assert.equal(lb?.default, "ROUND_ROBIN");
  * ```
  * @module
  */
@@ -33,6 +34,7 @@ export const CLUSTER_FIELDS = [
     kind: "string",
     required: true,
     number: 1,
+    support: "honoured",
   },
   {
     id: "cluster.fields.alt-stat-name",
@@ -47,6 +49,8 @@ export const CLUSTER_FIELDS = [
     field: "alt_stat_name",
     kind: "string",
     number: 28,
+    support: "honoured",
+    supportNote: "names the cluster's stats",
   },
   {
     id: "cluster.fields.type",
@@ -66,6 +70,8 @@ export const CLUSTER_FIELDS = [
     default: "STATIC",
     group: "cluster_discovery_type",
     number: 2,
+    support: "honoured",
+    supportNote: "STATIC, STRICT_DNS, LOGICAL_DNS and EDS (from a file); ORIGINAL_DST is refused",
   },
   {
     id: "cluster.fields.cluster-type",
@@ -84,6 +90,8 @@ export const CLUSTER_FIELDS = [
     type: "Cluster.CustomClusterType",
     group: "cluster_discovery_type",
     number: 38,
+    support: "honoured",
+    supportNote: "a built-in name selects the behaviour of its discovery type",
   },
   {
     id: "cluster.fields.eds-cluster-config",
@@ -105,6 +113,8 @@ export const CLUSTER_FIELDS = [
     appliesTo: ["EDS"],
     outside: "error",
     number: 3,
+    support: "honoured",
+    supportNote: "EDS from a file config source; a control plane is refused",
   },
   {
     id: "cluster.fields.connect-timeout",
@@ -124,6 +134,7 @@ export const CLUSTER_FIELDS = [
     default: "5s",
     range: { gtZero: true },
     number: 4,
+    support: "honoured",
   },
   {
     id: "cluster.fields.per-connection-buffer-limit-bytes",
@@ -141,6 +152,7 @@ export const CLUSTER_FIELDS = [
     kind: "UInt32Value",
     default: 1048576,
     number: 5,
+    support: "honoured",
   },
   {
     id: "cluster.fields.lb-policy",
@@ -157,6 +169,9 @@ export const CLUSTER_FIELDS = [
     enum: "Cluster.LbPolicy",
     default: "ROUND_ROBIN",
     number: 6,
+    support: "honoured",
+    supportNote:
+      "ROUND_ROBIN, LEAST_REQUEST and RANDOM; RING_HASH, MAGLEV, ORIGINAL_DST_LB and CLUSTER_PROVIDED are refused",
   },
   {
     id: "cluster.fields.hosts",
@@ -176,6 +191,7 @@ export const CLUSTER_FIELDS = [
     type: "core.Address",
     deprecated: true,
     number: 7,
+    support: "honoured",
   },
   {
     id: "cluster.fields.load-assignment",
@@ -193,6 +209,7 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "ClusterLoadAssignment",
     number: 33,
+    support: "honoured",
   },
   {
     id: "cluster.fields.health-checks",
@@ -211,6 +228,8 @@ export const CLUSTER_FIELDS = [
     cardinality: "repeated",
     type: "core.HealthCheck",
     number: 8,
+    support: "honoured",
+    supportNote: "HTTP/1.1, HTTP/2, TCP and gRPC checkers; Redis and custom checkers are refused",
   },
   {
     id: "cluster.fields.max-requests-per-connection",
@@ -228,6 +247,7 @@ export const CLUSTER_FIELDS = [
     kind: "UInt32Value",
     default: 0,
     number: 9,
+    support: "honoured",
   },
   {
     id: "cluster.fields.circuit-breakers",
@@ -243,6 +263,7 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "cluster.CircuitBreakers",
     number: 10,
+    support: "honoured",
   },
   {
     id: "cluster.fields.tls-context",
@@ -263,6 +284,9 @@ export const CLUSTER_FIELDS = [
     type: "auth.UpstreamTlsContext",
     deprecated: true,
     number: 11,
+    support: "honoured",
+    supportNote:
+      "sni, trusted_ca, alpn_protocols and a client certificate; other settings are refused",
   },
   {
     id: "cluster.fields.common-http-protocol-options",
@@ -279,6 +303,8 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "core.HttpProtocolOptions",
     number: 29,
+    support: "refused",
+    supportNote: "idle timeouts and header limits of upstream connections are not implemented",
   },
   {
     id: "cluster.fields.http-protocol-options",
@@ -294,6 +320,8 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "core.Http1ProtocolOptions",
     number: 13,
+    support: "refused",
+    supportNote: "HTTP/1.1 upstream options are not implemented",
   },
   {
     id: "cluster.fields.http2-protocol-options",
@@ -311,6 +339,8 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "core.Http2ProtocolOptions",
     number: 14,
+    support: "honoured",
+    supportNote: "selects HTTP/2 (prior knowledge) upstream; every setting inside it is refused",
   },
   {
     id: "cluster.fields.extension-protocol-options",
@@ -328,6 +358,8 @@ export const CLUSTER_FIELDS = [
     cardinality: "map",
     deprecated: true,
     number: 35,
+    support: "refused",
+    supportNote: "no network filter of this build reads protocol options",
   },
   {
     id: "cluster.fields.typed-extension-protocol-options",
@@ -344,6 +376,8 @@ export const CLUSTER_FIELDS = [
     kind: "any",
     cardinality: "map",
     number: 36,
+    support: "refused",
+    supportNote: "no network filter of this build reads protocol options",
   },
   {
     id: "cluster.fields.dns-refresh-rate",
@@ -365,6 +399,7 @@ export const CLUSTER_FIELDS = [
     appliesTo: ["STRICT_DNS", "LOGICAL_DNS"],
     outside: "ignored",
     number: 16,
+    support: "honoured",
   },
   {
     id: "cluster.fields.respect-dns-ttl",
@@ -380,6 +415,9 @@ export const CLUSTER_FIELDS = [
     kind: "bool",
     default: false,
     number: 39,
+    support: "default-only",
+    supportNote:
+      "the system resolver does not report record TTLs; the refresh interval is dns_refresh_rate",
   },
   {
     id: "cluster.fields.dns-lookup-family",
@@ -400,6 +438,7 @@ export const CLUSTER_FIELDS = [
     appliesTo: ["STRICT_DNS", "LOGICAL_DNS"],
     outside: "ignored",
     number: 17,
+    support: "honoured",
   },
   {
     id: "cluster.fields.dns-resolvers",
@@ -419,6 +458,8 @@ export const CLUSTER_FIELDS = [
     appliesTo: ["STRICT_DNS", "LOGICAL_DNS"],
     outside: "ignored",
     number: 18,
+    support: "refused",
+    supportNote: "names are resolved by the system resolver",
   },
   {
     id: "cluster.fields.outlier-detection",
@@ -435,6 +476,7 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "cluster.OutlierDetection",
     number: 19,
+    support: "honoured",
   },
   {
     id: "cluster.fields.cleanup-interval",
@@ -455,6 +497,8 @@ export const CLUSTER_FIELDS = [
     appliesTo: ["ORIGINAL_DST"],
     outside: "ignored",
     number: 20,
+    support: "default-only",
+    supportNote: "only ORIGINAL_DST clusters read it, and ORIGINAL_DST is refused",
   },
   {
     id: "cluster.fields.upstream-bind-config",
@@ -472,6 +516,7 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "UpstreamBindConfig",
     number: 21,
+    support: "honoured",
   },
   {
     id: "cluster.fields.lb-subset-config",
@@ -487,6 +532,8 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "Cluster.LbSubsetConfig",
     number: 22,
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
   },
   {
     id: "cluster.fields.ring-hash-lb-config",
@@ -505,6 +552,8 @@ export const CLUSTER_FIELDS = [
     type: "Cluster.RingHashLbConfig",
     group: "lb_config",
     number: 23,
+    support: "refused",
+    supportNote: "RING_HASH and MAGLEV are not implemented",
   },
   {
     id: "cluster.fields.original-dst-lb-config",
@@ -522,6 +571,8 @@ export const CLUSTER_FIELDS = [
     type: "Cluster.OriginalDstLbConfig",
     group: "lb_config",
     number: 34,
+    support: "refused",
+    supportNote: "ORIGINAL_DST is not implemented",
   },
   {
     id: "cluster.fields.least-request-lb-config",
@@ -539,6 +590,7 @@ export const CLUSTER_FIELDS = [
     type: "Cluster.LeastRequestLbConfig",
     group: "lb_config",
     number: 37,
+    support: "honoured",
   },
   {
     id: "cluster.fields.common-lb-config",
@@ -554,6 +606,8 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "Cluster.CommonLbConfig",
     number: 27,
+    support: "honoured",
+    supportNote: "healthy_panic_threshold; the other settings are refused unless default",
   },
   {
     id: "cluster.fields.transport-socket",
@@ -570,6 +624,8 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "core.TransportSocket",
     number: 24,
+    support: "honoured",
+    supportNote: "tls (as tls_context) or raw_buffer",
   },
   {
     id: "cluster.fields.metadata",
@@ -586,6 +642,9 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "core.Metadata",
     number: 25,
+    support: "honoured",
+    supportNote:
+      "kept with the cluster and shown by /config_dump; no filter of this build reads it",
   },
   {
     id: "cluster.fields.protocol-selection",
@@ -604,6 +663,7 @@ export const CLUSTER_FIELDS = [
     enum: "Cluster.ClusterProtocolSelection",
     default: "USE_CONFIGURED_PROTOCOL",
     number: 26,
+    support: "honoured",
   },
   {
     id: "cluster.fields.upstream-connection-options",
@@ -619,6 +679,7 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "UpstreamConnectionOptions",
     number: 30,
+    support: "honoured",
   },
   {
     id: "cluster.fields.close-connections-on-host-health-failure",
@@ -635,6 +696,8 @@ export const CLUSTER_FIELDS = [
     kind: "bool",
     default: false,
     number: 31,
+    support: "default-only",
+    supportNote: "connections to a host that turns unhealthy are not closed",
   },
   {
     id: "cluster.fields.drain-connections-on-host-removal",
@@ -651,5 +714,7 @@ export const CLUSTER_FIELDS = [
     kind: "bool",
     default: false,
     number: 32,
+    support: "default-only",
+    supportNote: "removed hosts keep their connections until they close",
   },
 ] as const satisfies readonly FieldRow[];

@@ -6,9 +6,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CLUSTER_RULES } from "./rules.ts";
  * const dup = CLUSTER_RULES.find((r) => r.rule.kind === "unique-name");
- * console.log(dup?.message); // "cluster manager: duplicate cluster '{name}'"
+ * assert.equal(dup?.message, "cluster manager: duplicate cluster '{name}'");
  * ```
  * @module
  */

@@ -7,11 +7,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseAccessLogs } from "./access_log_config.ts";
  * const errors: { path: string; rule: string; message: string }[] = [];
  * const logs = parseAccessLogs([{ name: "envoy.file_access_log", config: { path: "/dev/stdout" } }],
  *   "hcm.access_log", errors);
- * console.log(logs.length, errors.length); // 1 0
+ * assert.equal(logs.length, 1);
+ * assert.deepEqual(errors, []);
  * ```
  * @module
  */
@@ -130,8 +132,9 @@ export function parseAccessLogs(
  * Opens the file of each configured logger (shared by path through `files`); the error says
  * which file could not be opened and why.
  *
- * @example
+ * @example Not run: it opens the access log files of a connection manager's configuration (`cfg`).
  * ```ts ignore
+ * import { openLogSinks } from "./access_log_config.ts";
  * const sinks = openLogSinks(cfg.accessLogs, accessLogFiles);
  * ```
  */

@@ -4,8 +4,9 @@
  * process's own streams. Files are shared by path (two loggers naming one file append to the same
  * buffer) and reopened on demand (`/reopen_logs`, SIGUSR1), so rotated files are let go.
  *
- * @example
+ * @example Not run: it writes to a file.
  * ```ts ignore
+ * import { AccessLogFiles } from "./access_log_file.ts";
  * const files = new AccessLogFiles(1000);
  * const f = files.open("/tmp/access.log");
  * f.write("line\n");

@@ -6,9 +6,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileFormat } from "./access_log_format.ts";
  * const f = compileFormat("%RESPONSE_CODE% %REQ(:METHOD)%\n", "f");
- * console.log(typeof f); // "function"
+ * assert.equal(typeof f, "function");
  * ```
  * @module
  */

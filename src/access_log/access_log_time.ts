@@ -6,8 +6,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileTimeFormat } from "./access_log_time.ts";
- * console.log(compileTimeFormat("%Y/%m/%d", "f")(0)); // "1970/01/01"
+ * assert.equal(compileTimeFormat("%Y/%m/%d", "f")(0), "1970/01/01");
  * ```
  * @module
  */

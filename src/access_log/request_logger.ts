@@ -5,8 +5,9 @@
  * the line is written when the last byte has gone (or the client went away: flag `DC`).
  * Connection managers without access logs never create any of this.
  *
- * @example
+ * @example Not run: it is the inside of a running server's request handler.
  * ```ts ignore
+ * import { RequestLogger } from "./request_logger.ts";
  * const logger = new RequestLogger([{ format, file }]);
  * const lg = logger.start(req, conn);
  * return logger.finish(lg, response);

@@ -5,11 +5,17 @@
  * without an `admin` address has no admin listener. Binding errors name the address.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { startAdminListener } from "./admin_listener.ts";
- * const admin = await startAdminListener(bootstrap.admin, route, "");
- * console.log(admin?.address);
- * await admin?.close();
+ * const admin = await startAdminListener(
+ *   { address: { socket_address: { address: "127.0.0.1", port_value: 0 } } },
+ *   () => Promise.resolve(new Response("LIVE\n")),
+ *   "",
+ * );
+ * const res = await fetch(`http://${admin!.address}/ready`);
+ * assert.equal(await res.text(), "LIVE\n");
+ * await admin!.close();
  * ```
  * @module
  */

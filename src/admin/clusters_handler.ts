@@ -3,38 +3,40 @@
  * `envoy.admin.v3.Clusters` with proto3 default omission.
  *
  * Text: first `version_info::static` (or `version_info::<last CDS version>`; the specification
- * keeps this line, Envoy ≥1.12 dropped it), then per cluster the outlier lines (only with
- * `outlier_detection`), the circuit-breaker thresholds per priority, `added_via_api`, and per host every per-host stat sorted by name followed by
+ * keeps this line, Envoy ≥1.12 dropped it), then per cluster the circuit-breaker thresholds per
+ * priority, `added_via_api`, and per host every per-host stat sorted by name followed by
  * `hostname`, `health_flags`, `weight`, `region`, `zone`, `sub_zone`, `canary`, `priority`,
- * `success_rate` (-1 when the volume is too low) and `local_origin_success_rate`.
+ * `success_rate` (-1 when the volume is too low) and `local_origin_success_rate`. A cluster with
+ * outlier detection first prints Envoy's `outlier::` lines: the success rate average and
+ * ejection threshold of the detector's last interval (external and local origin; -1 when not
+ * computed).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { clustersText } from "./clusters_handler.ts";
- * console.log(clustersText(server.clusters));
+ * import { testCluster, testContext, testHost } from "./testing_context.ts";
+ * const server = testContext({ clusters: [testCluster("web", [testHost("127.0.0.1", 8080)])] });
+ * assert.ok(clustersText(server.clusters).includes("web::127.0.0.1:8080::cx_total::0\n"));
  * ```
  * @module
  */
 import type {
   ClusterManagerView,
   ClusterView,
+  HealthFlags,
+  HostCounterName,
+  HostGaugeName,
+  HostStatId,
   HostView,
   OutlierFigures,
 } from "../upstream/types.ts";
 import type { Thresholds } from "../config/effective_cluster.ts";
+import { ADMIN_RESOURCES, row, type RowId, type RowOf } from "../../spec/mod.ts";
 import type { Handler } from "./types.ts";
 import { jsonResponse, textResponse, uint64 } from "../config/proto_json.ts";
 import { hostPort } from "../upstream/host.ts";
 
-const COUNTERS = [
-  "cx_total",
-  "cx_connect_fail",
-  "rq_total",
-  "rq_timeout",
-  "rq_success",
-  "rq_error",
-];
-const GAUGES = ["cx_active", "rq_active"];
 const THRESHOLD_FIELDS = [
   "max_connections",
   "max_pending_requests",
@@ -42,18 +44,107 @@ const THRESHOLD_FIELDS = [
   "max_retries",
 ] as const;
 
-/** The health string of a host: `healthy`, or the failure flags in Envoy's order. */
+type HealthId = Extract<RowId<typeof ADMIN_RESOURCES>, `admin.resources.health.${string}`>;
+
+/** The host flag behind each failure-flag row, in Envoy's order (the order of concatenation). */
+const FAILURE_FLAGS: Readonly<
+  Record<
+    Exclude<HealthId, "admin.resources.health.healthy" | "admin.resources.health.concatenated">,
+    keyof HealthFlags
+  >
+> = {
+  "admin.resources.health.failed_active_hc": "failed_active_hc",
+  "admin.resources.health.failed_outlier_check": "failed_outlier_check",
+  "admin.resources.health.failed_eds_health": "failed_eds_health",
+};
+
+const FAILURES = Object.entries(FAILURE_FLAGS).map(([id, flag]) => ({
+  text: row(ADMIN_RESOURCES, id as HealthId).name,
+  flag,
+}));
+const HEALTHY = row(ADMIN_RESOURCES, "admin.resources.health.healthy").name;
+
+/** The health string of a host: `healthy`, or the concatenated failure flags in Envoy's order
+ * (`admin.resources.health.*`). */
 export function healthFlags(h: HostView): string {
   let s = "";
-  if (h.health.failed_active_hc) s += "/failed_active_hc";
-  if (h.health.failed_outlier_check) s += "/failed_outlier_check";
-  if (h.health.failed_eds_health) s += "/failed_eds_health";
-  return s || "healthy";
+  for (const f of FAILURES) if (h.health[f.flag]) s += f.text;
+  return s || HEALTHY;
 }
 
-function statValue(h: HostView, name: string): number {
-  return (h.stats as unknown as Record<string, { value(): number }>)[name].value();
+/** How `/clusters` prints one per-host row: the name of its text line and its value; `stat`
+ * marks the counters and gauges, which the JSON form lists under `stats`. */
+interface HostLine {
+  line: string;
+  value: (h: HostView) => string | number | boolean;
+  stat?: "counter" | "gauge";
 }
+
+/** Each per-host row of `admin.resources` as `/clusters` prints it: the rows typed `Counter` and
+ * `Gauge` print the host's statistic of the row's name (`"stat"`); each other row its own line. */
+type HostLines = {
+  readonly [I in HostStatId]: RowOf<typeof ADMIN_RESOURCES, I>["type"] extends "Counter" | "Gauge"
+    ? "stat"
+    : HostLine;
+};
+
+const HOST_LINES: HostLines = {
+  "admin.resources.host-stat.cx_total": "stat",
+  "admin.resources.host-stat.cx_active": "stat",
+  "admin.resources.host-stat.cx_connect_fail": "stat",
+  "admin.resources.host-stat.rq_total": "stat",
+  "admin.resources.host-stat.rq_timeout": "stat",
+  "admin.resources.host-stat.rq_success": "stat",
+  "admin.resources.host-stat.rq_error": "stat",
+  "admin.resources.host-stat.rq_active": "stat",
+  "admin.resources.host-stat.healthy": { line: "health_flags", value: (h) => healthFlags(h) },
+  "admin.resources.host-stat.weight": { line: "weight", value: (h) => h.weight },
+  "admin.resources.host-stat.zone": { line: "zone", value: (h) => h.zone },
+  "admin.resources.host-stat.canary": { line: "canary", value: (h) => h.canary },
+  "admin.resources.host-stat.success_rate": { line: "success_rate", value: (h) => h.successRate() },
+};
+
+const HOST_ROWS: readonly HostLine[] = (Object.keys(HOST_LINES) as HostStatId[]).map((id) => {
+  const line = HOST_LINES[id];
+  if (line !== "stat") return line;
+  const r = row(ADMIN_RESOURCES, id);
+  const name = r.name as HostCounterName | HostGaugeName;
+  return {
+    line: name,
+    value: (h: HostView) => h.stats[name].value(),
+    stat: r.type === "Counter" ? "counter" : "gauge",
+  };
+});
+const COUNTERS = HOST_ROWS.filter((l) => l.stat === "counter");
+const GAUGES = HOST_ROWS.filter((l) => l.stat === "gauge");
+const STAT_LINES = [...COUNTERS, ...GAUGES].sort((a, b) => a.line < b.line ? -1 : 1);
+
+/** Lines real Envoy prints per host that the specification's table does not list. */
+const ENVOY_LINES: Readonly<Record<string, HostLine["value"]>> = {
+  hostname: (h) => h.hostname,
+  region: (h) => h.region,
+  sub_zone: (h) => h.sub_zone,
+  priority: (h) => h.priority,
+  local_origin_success_rate: (h) => h.localOriginSuccessRate?.() ?? -1,
+};
+
+/** The per-host text lines after the statistics, in Envoy's order. */
+const FACT_LINES: readonly HostLine[] = [
+  "hostname",
+  "health_flags",
+  "weight",
+  "region",
+  "zone",
+  "sub_zone",
+  "canary",
+  "priority",
+  "success_rate",
+  "local_origin_success_rate",
+].map((line) => {
+  const value = ENVOY_LINES[line] ?? HOST_ROWS.find((l) => l.line === line)?.value;
+  if (value === undefined) throw new Error(`no per-host line ${line}`);
+  return { line, value };
+});
 
 function priorityLabel(t: Thresholds): string {
   return t.priority === "HIGH" ? "high_priority" : "default_priority";
@@ -67,21 +158,9 @@ const OUTLIER_LINES: readonly [string, keyof OutlierFigures][] = [
   ["local_origin_success_rate_ejection_threshold", "localOriginSuccessRateEjectionThreshold"],
 ];
 
-/** The figures of a cluster: its detector's, or -1 everywhere for a view without one. */
-function outlierFigures(c: ClusterView): OutlierFigures | null {
-  if (c.outlierFigures) return c.outlierFigures();
-  if (!c.config.outlier_detection) return null;
-  return {
-    successRateAverage: -1,
-    successRateEjectionThreshold: -1,
-    localOriginSuccessRateAverage: -1,
-    localOriginSuccessRateEjectionThreshold: -1,
-  };
-}
-
 function clusterText(c: ClusterView): string {
   let out = "";
-  const od = outlierFigures(c);
+  const od = c.outlierFigures?.() ?? null;
   if (od) { for (const [l, k] of OUTLIER_LINES) out += `${c.name}::outlier::${l}::${od[k]}\n`; }
   for (const t of c.thresholds) {
     for (const f of THRESHOLD_FIELDS) out += `${c.name}::${priorityLabel(t)}::${f}::${t[f]}\n`;
@@ -89,19 +168,8 @@ function clusterText(c: ClusterView): string {
   out += `${c.name}::added_via_api::${c.addedViaApi}\n`;
   for (const h of c.hosts()) {
     const p = `${c.name}::${hostPort(h.address, h.port)}::`;
-    for (const name of [...COUNTERS, ...GAUGES].sort()) {
-      out += `${p}${name}::${statValue(h, name)}\n`;
-    }
-    out += `${p}hostname::${h.hostname}\n`;
-    out += `${p}health_flags::${healthFlags(h)}\n`;
-    out += `${p}weight::${h.weight}\n`;
-    out += `${p}region::${h.region}\n`;
-    out += `${p}zone::${h.zone}\n`;
-    out += `${p}sub_zone::${h.sub_zone}\n`;
-    out += `${p}canary::${h.canary}\n`;
-    out += `${p}priority::${h.priority}\n`;
-    out += `${p}success_rate::${h.successRate()}\n`;
-    out += `${p}local_origin_success_rate::${h.localOriginSuccessRate?.() ?? -1}\n`;
+    for (const l of STAT_LINES) out += `${p}${l.line}::${l.value(h)}\n`;
+    for (const l of FACT_LINES) out += `${p}${l.line}::${l.value(h)}\n`;
   }
   return out;
 }
@@ -115,8 +183,8 @@ export function clustersText(cm: ClusterManagerView): string {
 
 function hostJson(h: HostView) {
   const stats = [
-    ...COUNTERS.map((name) => ({ v: statValue(h, name), name, type: undefined })),
-    ...GAUGES.map((name) => ({ v: statValue(h, name), name, type: "GAUGE" })),
+    ...COUNTERS.map((l) => ({ v: Number(l.value(h)), name: l.line, type: undefined })),
+    ...GAUGES.map((l) => ({ v: Number(l.value(h)), name: l.line, type: "GAUGE" })),
   ].map(({ v, name, type }) => ({ type, value: v ? uint64(v) : undefined, name }));
   const rate = h.successRate();
   return {
@@ -172,7 +240,7 @@ export function clustersMessage(cm: ClusterManagerView): unknown {
         })),
       },
       observability_name: c.statName,
-      ...jsonOutlier(outlierFigures(c)),
+      ...jsonOutlier(c.outlierFigures?.() ?? null),
     })),
   };
 }

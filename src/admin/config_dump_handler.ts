@@ -11,9 +11,12 @@
  * passwords are redacted.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { buildConfigDumps } from "./config_dump_handler.ts";
- * const dumps = buildConfigDumps(server, { includeEds: true });
+ * import { testContext } from "./testing_context.ts";
+ * const dumps = buildConfigDumps(testContext(), { includeEds: true });
+ * assert.ok(dumps.length > 0);
  * ```
  * @module
  */

@@ -175,3 +175,40 @@ Deno.test("admin.endpoints.init_dump, admin.endpoints.init_dump-mask: unready ta
   assert.equal(c.phase, "LIVE");
   assert.equal(await (await call(c, "GET", "/init_dump")).text(), "{}\n");
 });
+
+Deno.test("admin.endpoints.config_dump: configuration data no filter reads (metadata, names) is shown as configured", async () => {
+  const metadata = {
+    filter_metadata: { "proxy.lb": { canary: true } },
+    typed_filter_metadata: { x: { "@type": "type.googleapis.com/google.protobuf.Struct" } },
+  };
+  const c = testContext({
+    bootstrap: { node: { id: "node-1", cluster: "fleet" } },
+    clusters: [testCluster("meta", [], { name: "meta", metadata })],
+    listeners: [testListener("l0", 10000, "INBOUND", {
+      metadata,
+      filter_chains: [{
+        name: "chain-1",
+        metadata,
+        filters: [{
+          name: "proxy.filters.network.http_connection_manager",
+          typed_config: {
+            route_config: {
+              name: "routes-1",
+              virtual_hosts: [{ name: "vh-1", domains: ["*"], routes: [{ name: "route-1" }] }],
+            },
+          },
+        }],
+      }],
+    })],
+  });
+  const dump = await (await call(c, "GET", "/config_dump")).json();
+  const text = JSON.stringify(dump);
+  for (const s of ["node-1", "fleet", "chain-1", "routes-1", "vh-1", "route-1"]) {
+    assert.ok(text.includes(`"${s}"`), s);
+  }
+  const clusters = dump.configs.find((x: { "@type": string }) =>
+    x["@type"].endsWith("ClustersConfigDump")
+  );
+  assert.deepEqual(clusters.static_clusters[0].cluster.metadata, metadata);
+  assert.equal(text.split('"canary":true').length - 1, 3);
+});

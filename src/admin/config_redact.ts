@@ -5,9 +5,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { redact } from "./config_redact.ts";
- * redact({ private_key: { inline_string: "-----BEGIN..." } });
- * // { private_key: { inline_string: "[redacted]" } }
+ * assert.deepEqual(
+ *   redact({ private_key: { inline_string: "-----BEGIN..." } }),
+ *   { private_key: { inline_string: "[redacted]" } },
+ * );
  * ```
  * @module
  */

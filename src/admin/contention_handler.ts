@@ -5,9 +5,12 @@
  * `"0"`. Without the flag the router answers the explanation of `feature_gate.ts`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { CONTENTION_HANDLERS } from "./contention_handler.ts";
- * await CONTENTION_HANDLERS["/contention"](req, server);
+ * import { call, testContext } from "./testing_context.ts";
+ * const res = await call(testContext(), "GET", "/contention", { handlers: CONTENTION_HANDLERS });
+ * assert.equal(res.status, 200);
  * ```
  * @module
  */

@@ -5,10 +5,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { indexEndpoints } from "./endpoint_index.ts";
  * import { ENDPOINTS } from "../../spec/admin/endpoints.ts";
  * const index = indexEndpoints(ENDPOINTS);
- * for (const e of index.values()) console.log(e.path, e.mutating);
+ * assert.equal(index.get("/quitquitquit")?.mutating, true);
  * ```
  * @module
  */

@@ -13,8 +13,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ABSENT_FEATURE } from "./feature_gate.ts";
- * ABSENT_FEATURE.heap_profiler; // { kind: "answer", status: 501, body: "..." }
+ * assert.deepEqual(ABSENT_FEATURE.heap_profiler, {
+ *   kind: "answer",
+ *   status: 501,
+ *   body: "The current build does not support heap profiler",
+ * });
  * ```
  * @module
  */

@@ -6,9 +6,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { applyMask, parseMask } from "./field_mask.ts";
- * applyMask({ "@type": "T", a: { b: 1, c: 2 }, d: 3 }, parseMask("a.b"));
- * // { "@type": "T", a: { b: 1 } }
+ * assert.deepEqual(
+ *   applyMask({ "@type": "T", a: { b: 1, c: 2 }, d: 3 }, parseMask("a.b")),
+ *   { "@type": "T", a: { b: 1 } },
+ * );
  * ```
  * @module
  */

@@ -3,10 +3,14 @@
  * endpoint table: a path of `spec/admin/endpoints.ts` without a handler does not compile.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { ADMIN_HANDLERS } from "./handlers.ts";
  * import { createAdminRouter } from "./router.ts";
- * const route = createAdminRouter(server, { handlers: ADMIN_HANDLERS });
+ * import { testContext } from "./testing_context.ts";
+ * const route = createAdminRouter(testContext(), { handlers: ADMIN_HANDLERS });
+ * const res = await route(new Request("http://127.0.0.1/server_info"));
+ * assert.equal(res.headers.get("content-type"), "application/json");
  * ```
  * @module
  */

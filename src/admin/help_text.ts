@@ -5,11 +5,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { helpText } from "./help_text.ts";
  * import { indexEndpoints } from "./endpoint_index.ts";
  * import { ENDPOINTS } from "../../spec/admin/endpoints.ts";
  * const text = helpText(indexEndpoints(ENDPOINTS), new Set());
- * text.startsWith("admin commands are:\n"); // true
+ * assert.equal(text.startsWith("admin commands are:\n"), true);
  * ```
  * @module
  */

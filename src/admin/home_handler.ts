@@ -6,10 +6,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { homePage } from "./home_handler.ts";
  * import { indexEndpoints } from "./endpoint_index.ts";
  * const html = homePage(indexEndpoints([]), new Set());
- * html.includes("<title>Proxy Admin</title>"); // true
+ * assert.equal(html.includes("<title>Proxy Admin</title>"), true);
  * ```
  * @module
  */

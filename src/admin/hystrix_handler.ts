@@ -12,9 +12,13 @@
  * are closed).
  *
  * @example
- * ```ts ignore
- * import { hystrixFlush } from "./hystrix_handler.ts";
- * hystrixFlush(server, 5000);
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hystrixFlush, hystrixStreamCount } from "./hystrix_handler.ts";
+ * import { testContext } from "./testing_context.ts";
+ * const server = testContext();
+ * hystrixFlush(server, 5000); // sends to every open stream; here there is none
+ * assert.equal(hystrixStreamCount(server), 0);
  * ```
  * @module
  */

@@ -6,9 +6,12 @@
  * are stopped, the listener manager refuses additions and changes in that direction.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { listenersText } from "./listeners_handler.ts";
- * console.log(listenersText(server.listeners));
+ * import { testContext, testListener } from "./testing_context.ts";
+ * const server = testContext({ listeners: [testListener("l0", 8080)] });
+ * assert.equal(listenersText(server.listeners), "l0::127.0.0.1:8080\n");
  * ```
  * @module
  */

@@ -5,9 +5,14 @@
  * `/reopen_logs` reopens the log files (as SIGUSR1 does).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { LOGGING_HANDLERS } from "./logging_handler.ts";
- * await LOGGING_HANDLERS["/logging"](req, server);
+ * import { call, testContext } from "./testing_context.ts";
+ * const res = await call(testContext(), "POST", "/logging?level=debug", {
+ *   handlers: LOGGING_HANDLERS,
+ * });
+ * assert.equal(res.status, 200);
  * ```
  * @module
  */

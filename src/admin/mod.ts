@@ -4,7 +4,7 @@
  * each stats flush and registers its shutdown work (streams, taps, profilers, the listener) on
  * the server context. `src/server/` imports nothing from here; the command line passes it in.
  *
- * @example
+ * @example Not run: it starts a whole server (listeners, clusters, admin, signals).
  * ```ts ignore
  * import { ADMIN } from "./mod.ts";
  * import { startServer } from "../server/server.ts";

@@ -1,13 +1,14 @@
 /**
- * Mounting the stats engineer's handlers (`STATS_HANDLERS` of `stats_handler.ts`) under the
+ * Mounting the stats handlers (`STATS_HANDLERS` of `stats_handler.ts`) under the
  * stats paths of the endpoint table. `STATS_HANDLERS` is keyed by plain strings, so this module
  * gives it the typed keys the handler map needs; a stats path the module does not serve answers
  * 501 naming the path (and the handler map test fails), rather than crashing.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { STATS_MOUNT } from "./mount_stats.ts";
- * typeof STATS_MOUNT["/stats"]; // "function"
+ * assert.equal(typeof STATS_MOUNT["/stats"], "function");
  * ```
  * @module
  */

@@ -5,7 +5,7 @@
  * `<profile_path>.heapprofile`. Answers and error texts follow Envoy's: missing or bad `enable`
  * → 400 `?enable=<y|n>\n`; heap profiler already started / not started → 400.
  *
- * @example
+ * @example Not run: it starts the CPU profiler of a running server (`req`, `server`).
  * ```ts ignore
  * import { PROFILING_HANDLERS, stopProfilers } from "./profiling_handler.ts";
  * await PROFILING_HANDLERS["/cpuprofiler"](req, server);

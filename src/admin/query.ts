@@ -6,11 +6,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseQuery } from "./query.ts";
  * const q = parseQuery("usedonly&filter=a%2Bb&filter=x");
- * q.params.get("usedonly"); // ""
- * q.params.get("filter"); // "a+b"
- * q.pairs.length; // 3
+ * assert.equal(q.params.get("usedonly"), "");
+ * assert.equal(q.params.get("filter"), "a+b");
+ * assert.equal(q.pairs.length, 3);
  * ```
  * @module
  */
@@ -29,9 +30,10 @@ export interface ParsedQuery {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeComponent } from "./query.ts";
- * decodeComponent("a+b%21"); // "a b!"
- * decodeComponent("100%"); // "100%"
+ * assert.equal(decodeComponent("a+b%21"), "a b!");
+ * assert.equal(decodeComponent("100%"), "100%");
  * ```
  */
 export function decodeComponent(s: string): string {
@@ -56,8 +58,9 @@ export function decodeComponent(s: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseQuery } from "./query.ts";
- * parseQuery("a=1&a=2").params.get("a"); // "1"
+ * assert.equal(parseQuery("a=1&a=2").params.get("a"), "1");
  * ```
  */
 export function parseQuery(query: string): ParsedQuery {

@@ -8,21 +8,30 @@
  * throws answers 500 with the error text; the process keeps serving.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { createAdminRouter } from "./router.ts";
- * const route = createAdminRouter(server, { handlers: HANDLERS });
- * Deno.serve({ hostname: "127.0.0.1", port: 0 }, route);
+ * import { testContext } from "./testing_context.ts";
+ * const route = createAdminRouter(testContext(), {
+ *   handlers: { "/ready": () => new Response("LIVE\n") },
+ * });
+ * // e.g. Deno.serve({ hostname: "127.0.0.1", port: 0 }, route)
+ * const res = await route(new Request("http://127.0.0.1/ready", { method: "POST" }));
+ * assert.equal(res.status, 200);
  * ```
  * @module
  */
 import type { EndpointRow } from "../../spec/rule.ts";
-import { ENDPOINTS } from "../../spec/admin/endpoints.ts";
+import { ENDPOINTS, ERRORS, row } from "../../spec/mod.ts";
 import type { ServerContext } from "../server/context.ts";
 import type { AdminRequest, Handler } from "./types.ts";
 import { type EndpointEntry, indexEndpoints } from "./endpoint_index.ts";
 import { ABSENT_FEATURE } from "./feature_gate.ts";
 import { helpText } from "./help_text.ts";
 import { parseQuery } from "./query.ts";
+
+/** The status of a mutating path requested with another method (`errors.get-on-mutating-path`). */
+const NOT_POST_STATUS = row(ERRORS, "errors.get-on-mutating-path").status;
 
 /** Largest form body read for parameters (bigger bodies are refused with 413). */
 export const MAX_FORM_BODY = 1 << 20;
@@ -104,7 +113,7 @@ export function createAdminRouter(server: ServerContext, config: RouterConfig): 
         "error",
         `admin path "${path}" mutates state, method=${req.method} rather than POST`,
       );
-      return text(`Method ${req.method} not allowed, POST required.`, 400);
+      return text(`Method ${req.method} not allowed, POST required.`, NOT_POST_STATUS);
     }
     if (absent?.kind === "answer") return text(absent.body, absent.status);
     const handler = config.handlers[path];

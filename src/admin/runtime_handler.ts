@@ -5,9 +5,12 @@
  * `No admin layer specified`). Parameters may also come as a form body (the router reads it).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { RUNTIME_HANDLERS } from "./runtime_handler.ts";
- * await RUNTIME_HANDLERS["/runtime"](req, server);
+ * import { call, testContext } from "./testing_context.ts";
+ * const res = await call(testContext(), "GET", "/runtime", { handlers: RUNTIME_HANDLERS });
+ * assert.equal(res.status, 200);
  * ```
  * @module
  */

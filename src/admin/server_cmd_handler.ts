@@ -5,9 +5,13 @@
  * `DRAINING` as in Envoy; the specification's States table is silent about `/ready` there).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { SERVER_CMD_HANDLERS } from "./server_cmd_handler.ts";
- * await SERVER_CMD_HANDLERS["/healthcheck/fail"](req, server);
+ * import { call, testContext } from "./testing_context.ts";
+ * const server = testContext();
+ * await call(server, "POST", "/healthcheck/fail", { handlers: SERVER_CMD_HANDLERS });
+ * assert.equal(server.healthCheckFailed, true);
  * ```
  * @module
  */

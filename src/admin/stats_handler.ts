@@ -6,13 +6,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { STATS_HANDLERS } from "./stats_handler.ts";
- * Object.keys(STATS_HANDLERS).includes("/stats/prometheus"); // true
+ * assert.equal(Object.keys(STATS_HANDLERS).includes("/stats/prometheus"), true);
  * ```
  * @module
  */
-import { ENDPOINTS } from "../../spec/admin/endpoints.ts";
-import type { EndpointRow } from "../../spec/rule.ts";
+import { ENDPOINTS, row } from "../../spec/mod.ts";
 import type { ServerContext } from "../server/context.ts";
 import type { AdminRequest, Handler } from "./types.ts";
 import { parseStatsQuery, type StatsFormat } from "./stats_params.ts";
@@ -23,16 +23,11 @@ import { renderPrometheus } from "../stats/render_prometheus.ts";
 
 const TEXT_TYPE = "text/plain; charset=UTF-8";
 
-function rowType(id: string, fallback: string): string {
-  const row = (ENDPOINTS as readonly EndpointRow[]).find((r) => r.id === id);
-  return row?.contentType ?? fallback;
-}
-
 /** Content type of each format, from the endpoint table. */
 export const STATS_CONTENT_TYPES: Readonly<Record<StatsFormat, string>> = {
-  text: rowType("admin.endpoints.stats", TEXT_TYPE),
-  json: rowType("admin.endpoints.stats-format-json", "application/json"),
-  prometheus: rowType("admin.endpoints.stats-prometheus", TEXT_TYPE),
+  text: row(ENDPOINTS, "admin.endpoints.stats").contentType,
+  json: row(ENDPOINTS, "admin.endpoints.stats-format-json").contentType,
+  prometheus: row(ENDPOINTS, "admin.endpoints.stats-prometheus").contentType,
 };
 
 /** Index work done per event-loop turn before a render starts. */
@@ -78,6 +73,7 @@ function ok(action: (server: ServerContext) => void): Handler {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { STATS_HANDLERS } from "./stats_handler.ts";
  * import { fakeStatsContext } from "./stats_test_context.ts";
  * const req = new Request("http://127.0.0.1/reset_counters", { method: "POST" });
@@ -85,7 +81,7 @@ function ok(action: (server: ServerContext) => void): Handler {
  *   { method: "POST", path: "/reset_counters", params: new Map(), pairs: [], raw: req },
  *   fakeStatsContext(),
  * );
- * await res.text(); // "OK\n"
+ * assert.equal(await res.text(), "OK\n");
  * ```
  */
 export const STATS_HANDLERS: Readonly<Record<string, Handler>> = {

@@ -6,9 +6,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseStatsQuery } from "./stats_params.ts";
  * const q = parseStatsQuery(new Map([["format", "json"], ["usedonly", ""]]), () => undefined);
- * q.ok && q.format; // "json"
+ * assert.equal(q.ok && q.format, "json");
  * ```
  * @module
  */
@@ -57,9 +58,14 @@ function get(params: ReadonlyMap<string, string>, key: string): string | undefin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseStatsQuery } from "./stats_params.ts";
  * const q = parseStatsQuery(new Map([["format", "xml"]]), () => undefined);
- * // { ok: false, status: 400, body: "usage: /stats?format=(json|prometheus|text)\n\n" }
+ * assert.deepEqual(q, {
+ *   ok: false,
+ *   status: 400,
+ *   body: "usage: /stats?format=(json|prometheus|text)\n\n",
+ * });
  * ```
  */
 export function parseStatsQuery(

@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { chunkStream } from "./stats_stream.ts";
  * const body = chunkStream(() => true, () => ["a", "", "b"][Symbol.iterator]());
- * await new Response(body).text(); // "ab"
+ * assert.equal(await new Response(body).text(), "ab");
  * ```
  * @module
  */
@@ -36,11 +37,15 @@ export function nextTurn(): Promise<void> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { chunkStream } from "./stats_stream.ts";
  * function* lines() {
  *   for (let i = 0; i < 3; i++) yield `line ${i}\n`;
  * }
- * await new Response(chunkStream(() => true, lines)).text(); // "line 0\nline 1\nline 2\n"
+ * assert.equal(
+ *   await new Response(chunkStream(() => true, lines)).text(),
+ *   "line 0\nline 1\nline 2\n",
+ * );
  * ```
  */
 export function chunkStream(

@@ -5,10 +5,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { callStats, fakeStatsContext } from "./stats_test_context.ts";
  * const ctx = fakeStatsContext();
  * const res = await callStats(ctx, "/stats?usedonly");
- * res.status; // 200
+ * assert.equal(res.status, 200);
  * await res.text();
  * ```
  * @module
@@ -31,9 +32,10 @@ export interface FakeStatsContextInit {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fakeStatsContext } from "./stats_test_context.ts";
  * const ctx = fakeStatsContext({ runtime: { "a.b": "1" } });
- * ctx.runtime.get("a.b"); // "1"
+ * assert.equal(ctx.runtime.get("a.b"), "1");
  * ```
  */
 export function fakeStatsContext(init: FakeStatsContextInit = {}): ServerContext {
@@ -63,9 +65,10 @@ export function fakeStatsContext(init: FakeStatsContextInit = {}): ServerContext
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { callStats, fakeStatsContext } from "./stats_test_context.ts";
  * const res = await callStats(fakeStatsContext(), "/stats/recentlookups/enable", "POST");
- * await res.text(); // "OK\n"
+ * assert.equal(await res.text(), "OK\n");
  * ```
  */
 export async function callStats(
@@ -87,9 +90,10 @@ export async function callStats(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fakeStatsContext, fetchStats } from "./stats_test_context.ts";
  * const [status, type, body] = await fetchStats(fakeStatsContext(), "/stats?format=json");
- * // 200, "application/json", '{"stats":[]}'
+ * assert.deepEqual([status, type, body], [200, "application/json", '{"stats":[]}']);
  * ```
  */
 export async function fetchStats(

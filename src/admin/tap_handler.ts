@@ -9,9 +9,13 @@
  * The proxy core publishes traces with {@linkcode publishTap}.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { publishTap } from "./tap_handler.ts";
- * publishTap(server, "my_tap", { http_buffered_trace: { request: { headers: [] } } });
+ * import { testContext } from "./testing_context.ts";
+ * const server = testContext();
+ * const trace = { http_buffered_trace: { request: { headers: [] } } };
+ * assert.equal(publishTap(server, "my_tap", trace), false); // no /tap session is listening
  * ```
  * @module
  */

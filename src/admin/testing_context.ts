@@ -5,10 +5,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { call, testContext } from "./testing_context.ts";
  * const ctx = testContext();
  * const res = await call(ctx, "GET", "/ready");
- * await res.text(); // "LIVE\n"
+ * assert.equal(await res.text(), "LIVE\n");
  * ```
  * @module
  */

@@ -3,8 +3,8 @@
  * raises the core file size limit (`RLIMIT_CORE`) to unlimited, or to the hard limit when the
  * process may not raise the hard limit. A no-op elsewhere, as the option says.
  *
- * @example
- * ```ts
+ * @example Not run: it changes the core dump settings of the process that runs it.
+ * ```ts ignore
  * import { enableCoreDump } from "./core_dump.ts";
  * const r = enableCoreDump();
  * if (r.applied) console.log("core dumps on, limit", r.coreLimit);
@@ -36,8 +36,9 @@ export interface CoreDumpResult {
 /**
  * Enables core dumps for this process (Linux only).
  *
- * @example
- * ```ts
+ * @example Not run: it changes the core dump settings of the process that runs it.
+ * ```ts ignore
+ * import { enableCoreDump } from "./core_dump.ts";
  * enableCoreDump(); // { applied: true, dumpable: 1, coreLimit: 18446744073709551615n } as root
  * ```
  */

@@ -18,25 +18,18 @@
  * ```
  * @module
  */
-import type { Variant } from "../../spec/rule.ts";
+import { ERRORS, row, type Variant } from "../../spec/mod.ts";
 import type { Options } from "../config/options.ts";
-import {
-  allowsUnknownStaticFields,
-  CommandLineError,
-  parseCommandLine,
-  requireConfig,
-} from "../config/args.ts";
+import { CommandLineError, parseCommandLine, requireConfig } from "../config/args.ts";
 import { usage, VARIANT_ENV } from "../config/usage.ts";
 import { hotRestartVersion, versionOutput } from "../server/version.ts";
 import { createLogging, type Logging } from "../server/logger.ts";
 import { loadBootstrap } from "../config/bootstrap.ts";
-import type { Bootstrap, Json } from "../config/bootstrap_types.ts";
+import type { Bootstrap } from "../config/bootstrap_types.ts";
 import { type ConfigError, formatConfigError } from "../config/errors.ts";
-import { validateClusters } from "../config/validate_cluster.ts";
 import { startServer } from "../server/server.ts";
+import { checkConfiguration } from "../server/configuration_check.ts";
 import { ADMIN } from "../admin/mod.ts";
-import { validateListeners } from "../listener/validate_listeners.ts";
-import { checkClusterSupport } from "../upstream/cluster_manager.ts";
 import { setUpProcess } from "./process_setup.ts";
 
 /** The program name shown in usage and `--version`. */
@@ -71,20 +64,29 @@ export interface Validated {
 }
 
 /**
- * Loads the bootstrap and (unless `bootstrapOnly`) validates clusters and listeners; logs each
- * accepted unknown field once. `serve` mode passes `bootstrapOnly`, since the server validates
- * clusters and listeners itself while building them.
+ * Loads the bootstrap and (unless `bootstrapOnly`) checks the whole configuration with
+ * {@linkcode checkConfiguration}, the check serve runs too; logs each accepted unknown field
+ * once. `serve` mode passes `bootstrapOnly`, since the server runs that check itself.
  *
  * @example
- * ```ts ignore
- * const v = validateConfiguration(options, logging);
- * if (v.errors.length) console.error(v.errors.map(formatConfigError).join("\n"));
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { validateConfiguration } from "./main.ts";
+ * import { parseArgs } from "../config/args.ts";
+ * import { formatConfigError } from "../config/errors.ts";
+ * import { createLogging } from "../server/logger.ts";
+ * const options = parseArgs(["--mode", "validate", "--config-yaml", "{admin: {bogus: 1}}"]);
+ * const v = validateConfiguration(options, createLogging(options));
+ * assert.deepEqual(v.errors.map(formatConfigError), [
+ *   "admin.bogus: unknown field [errors.unknown-static-fields]",
+ * ]);
  * ```
  */
 export function validateConfiguration(
   options: Options,
   logging: Logging,
   bootstrapOnly = false,
+  given?: ReadonlySet<string>,
 ): Validated {
   const load = loadBootstrap(options);
   for (const w of load.warnings) logging.log("config", "warning", w);
@@ -92,14 +94,9 @@ export function validateConfiguration(
     return { bootstrap: load.bootstrap, errors: load.errors, unknownFields: load.unknownFields };
   }
   const unknownFields = [...load.unknownFields];
-  const allowUnknown = allowsUnknownStaticFields(options);
-  const sr = (load.bootstrap.static_resources ?? {}) as { clusters?: Json[]; listeners?: Json[] };
-  const clusters = sr.clusters ?? [];
   const seen = new Set<string>();
-  const result = validateClusters(clusters, {
-    path: "static_resources.clusters",
-    allowUnknown,
-    bindConfig: load.bootstrap.cluster_manager?.upstream_bind_config,
+  const { errors } = checkConfiguration(options, load.bootstrap, {
+    given,
     onUnknown: (p) => {
       if (seen.has(p)) return;
       seen.add(p);
@@ -107,21 +104,13 @@ export function validateConfiguration(
       logging.log("config", "warning", `unknown field '${p}' in static configuration accepted`);
     },
   });
-  const errors: ConfigError[] = [...result.errors];
-  const names = new Set(
-    clusters.map((c) => (c && typeof c === "object" && !Array.isArray(c) ? c.name : null))
-      .filter((n): n is string => typeof n === "string"),
-  );
-  errors.push(...validateListeners(sr.listeners ?? [], "static_resources.listeners", names));
-  if (errors.length === 0) {
-    // Valid by the specification, but not servable by this build yet: serve mode refuses these
-    // with the same messages, so say so now.
-    for (const e of checkClusterSupport(result.clusters)) {
-      logging.log("config", "warning", `${formatConfigError(e)} (serve mode will refuse this)`);
-    }
-  }
   return { bootstrap: load.bootstrap, errors, unknownFields };
 }
+
+/** Exit codes of `--mode validate` (`errors.validate-ok`, `errors.validate-errors`); serve mode
+ * exits with the same code when its configuration has errors. */
+const VALIDATE_OK = row(ERRORS, "errors.validate-ok").exitCode;
+const CONFIG_ERRORS = row(ERRORS, "errors.validate-errors").exitCode;
 
 /** Runs the proxy with the given arguments; resolves to the process exit code. */
 export async function main(args: string[]): Promise<number> {
@@ -181,24 +170,26 @@ export async function main(args: string[]): Promise<number> {
         return 1;
       }
     }
-    const v = validateConfiguration(options, logging, options.mode === "serve");
+    const v = validateConfiguration(options, logging, options.mode === "serve", parsed.given);
     if (v.errors.length > 0) {
       const lines = v.errors.map(formatConfigError);
       logging.log("main", "critical", `${where}: ${lines.join("\n")}`);
       if (options.log_path !== "") err(lines.join("\n") + "\n");
-      return 1;
+      return CONFIG_ERRORS;
     }
     if (options.mode === "validate") {
       out(`configuration '${options.config_path}' OK\n`);
-      return 0;
+      return VALIDATE_OK;
     }
     if (options.mode === "init_only") return 0;
     let server;
-    // `unknownStaticFields` (bootstrap-level unknown fields, for server.static_unknown_fields)
-    // is not yet a member of StartSettings; passed as a variable so that it compiles either way.
-    const settings = { logging, unknownStaticFields: v.unknownFields, admin: ADMIN };
     try {
-      server = await startServer(options, v.bootstrap, settings);
+      server = await startServer(options, v.bootstrap, {
+        logging,
+        unknownStaticFields: v.unknownFields,
+        admin: ADMIN,
+        given: parsed.given,
+      });
     } catch (e) {
       logging.log("main", "critical", `${where}: ${e instanceof Error ? e.message : String(e)}`);
       return 1;

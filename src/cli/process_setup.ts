@@ -6,7 +6,7 @@
  * decimal ID without a newline). With `--disable-hot-restart` there is no hot restart, so no
  * base ID is picked or written, as Envoy.
  *
- * @example
+ * @example Not run: it sets up the calling process (base ID, hot restart socket).
  * ```ts ignore
  * import { setUpProcess } from "./process_setup.ts";
  * setUpProcess(options, (level, message) => console.log(level, message));
@@ -31,8 +31,9 @@ export interface SetupSettings {
  * Writes the base ID to `--base-id-path` (decimal, no newline). An unwritable path is logged
  * at critical level and is not fatal, as Envoy.
  *
- * @example
+ * @example Not run: it writes a file.
  * ```ts ignore
+ * import { writeBaseIdFile } from "./process_setup.ts";
  * writeBaseIdFile("/tmp/base_id", 7, console.log); // the file holds "7"
  * ```
  */
@@ -50,8 +51,10 @@ export function writeBaseIdFile(path: string, baseId: number, log: SetupLog): bo
  * Applies the process-level options of a serving process; throws `Error("unable to select a
  * dynamic base id")` when no free base ID is found.
  *
- * @example
+ * @example Not run: it sets up the calling process and writes the base ID file.
  * ```ts ignore
+ * import { parseArgs } from "../config/args.ts";
+ * import { setUpProcess } from "./process_setup.ts";
  * setUpProcess(parseArgs(["-c", "b.yaml", "--use-dynamic-base-id", "--base-id-path", "/tmp/id"]), log);
  * ```
  */

@@ -8,13 +8,15 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseArgs } from "./args.ts";
  * const o = parseArgs(["-c", "bootstrap.yaml", "--concurrency", "2"]);
- * console.log(o.config_path, o.concurrency); // "bootstrap.yaml" 2
+ * assert.equal(o.config_path, "bootstrap.yaml");
+ * assert.equal(o.concurrency, 2);
  * ```
  * @module
  */
-import { OPTION_CONSTRAINTS, OPTIONS } from "../../spec/cli/options.ts";
+import { OPTION_CONSTRAINTS, OPTIONS, row } from "../../spec/mod.ts";
 import type { OptionRow, Variant } from "../../spec/rule.ts";
 import type { Options } from "./options.ts";
 import { COMPONENT_NAMES, isLevelName } from "./log_levels.ts";
@@ -58,6 +60,8 @@ export interface ParsedCommandLine {
   help: boolean;
   /** Warnings of `warning` constraint rows, to be logged once logging is set up. */
   warnings: string[];
+  /** The long names of the options given on the command line (`--concurrency`, ...). */
+  given: ReadonlySet<string>;
 }
 
 const MAX_UINT32 = 4294967295;
@@ -67,7 +71,9 @@ const MAX_UINT32 = 4294967295;
  *
  * @example
  * ```ts
- * optionKey({ long: "--drain-time-s" }); // "drain_time_s"
+ * import assert from "node:assert/strict";
+ * import { optionKey } from "./args.ts";
+ * assert.equal(optionKey({ long: "--drain-time-s" }), "drain_time_s");
  * ```
  */
 export function optionKey(row: { long: string }): keyof Options {
@@ -79,7 +85,9 @@ export function optionKey(row: { long: string }): keyof Options {
  *
  * @example
  * ```ts
- * optionsFor("v2").some((r) => r.long === "--drain-strategy"); // false
+ * import assert from "node:assert/strict";
+ * import { optionsFor } from "./args.ts";
+ * assert.equal(optionsFor("v2").some((r) => r.long === "--drain-strategy"), false);
  * ```
  */
 export function optionsFor(variant: Variant): readonly OptionRow[] {
@@ -91,14 +99,17 @@ export function optionsFor(variant: Variant): readonly OptionRow[] {
  *
  * @example
  * ```ts
- * constraintMessage("mode", "check"); // "error: unknown mode 'check'"
+ * import assert from "node:assert/strict";
+ * import { constraintMessage } from "./args.ts";
+ * assert.equal(constraintMessage("mode", "check"), "error: unknown mode 'check'");
  * ```
  */
 export function constraintMessage(id: ConstraintId, ...args: string[]): string {
-  const row = OPTION_CONSTRAINTS.find((r) => r.id === `cli.constraints.${id}`);
-  if (!row) throw new Error(`no constraint row ${id}`);
   let i = 0;
-  return row.message.replace(/\{\}/g, () => args[i++] ?? "");
+  return row(OPTION_CONSTRAINTS, `cli.constraints.${id}`).message.replace(
+    /\{\}/g,
+    () => args[i++] ?? "",
+  );
 }
 
 function rowLabel(row: OptionRow): string {
@@ -156,8 +167,16 @@ function convert(row: OptionRow, raw: string, argId: string, argv0: string, vari
  *
  * @example
  * ```ts
- * const { options, help, warnings } = parseCommandLine(["--allow-unknown-fields", "-h"]);
- * // help === true; warnings[0] is the deprecation warning
+ * import assert from "node:assert/strict";
+ * import { parseCommandLine } from "./args.ts";
+ * const { options, help, warnings } = parseCommandLine(["--allow-unknown-fields"]);
+ * assert.equal(help, false);
+ * assert.equal(options.allow_unknown_fields, true);
+ * assert.deepEqual(warnings, [
+ *   "--allow-unknown-fields is deprecated, use --allow-unknown-static-fields instead.",
+ * ]);
+ * // `-h` (like `--version`) ends parsing before the checks that warn.
+ * assert.deepEqual(parseCommandLine(["--allow-unknown-fields", "-h"]).warnings, []);
  * ```
  */
 export function parseCommandLine(
@@ -235,7 +254,16 @@ export function parseCommandLine(
   // As with Envoy (TCLAP), --help and --version end parsing before the checks of the values.
   const warnings = help || o.version === true ? [] : postParse(o, given, rows, variant);
   fillComputed(o, variant);
-  return { options: o as unknown as Options, help, warnings };
+  return { options: o as unknown as Options, help, warnings, given: givenNames(given) };
+}
+
+function givenNames(given: Map<OptionRow, string | true>): Set<string> {
+  const out = new Set<string>();
+  for (const r of given.keys()) {
+    out.add(r.long);
+    if (r.aliasOf) out.add(r.aliasOf);
+  }
+  return out;
 }
 
 function givenRow(given: Map<OptionRow, string | true>, long: string): string | true | undefined {
@@ -302,8 +330,12 @@ function postParse(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { allowsUnknownStaticFields, parseArgs } from "./args.ts";
- * allowsUnknownStaticFields(parseArgs(["-c", "b.yaml", "--allow-unknown-fields"])); // true
+ * assert.equal(
+ *   allowsUnknownStaticFields(parseArgs(["-c", "b.yaml", "--allow-unknown-fields"])),
+ *   true,
+ * );
  * ```
  */
 export function allowsUnknownStaticFields(
@@ -329,8 +361,10 @@ function fillComputed(o: Record<string, unknown>, variant: Variant): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { CommandLineError, parseArgs, requireConfig } from "./args.ts";
  * requireConfig(parseArgs(["-c", "bootstrap.yaml"])); // passes
- * // requireConfig(parseArgs([])) throws CommandLineError (exit code 1)
+ * assert.throws(() => requireConfig(parseArgs([])), CommandLineError); // exit code 1
  * ```
  */
 export function requireConfig(o: Options): void {
@@ -343,8 +377,11 @@ export function requireConfig(o: Options): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseArgs } from "./args.ts";
  * const o = parseArgs(["--concurrency=0", "-l", "debug"]);
- * // o.concurrency === 1 (newer variant), o.log_level === "debug"
+ * assert.equal(o.concurrency, 1); // the newer variant raises 0 to 1
+ * assert.equal(o.log_level, "debug");
  * ```
  */
 export function parseArgs(argv: readonly string[], settings: ParseSettings = {}): Options {

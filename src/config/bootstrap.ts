@@ -11,10 +11,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadBootstrap } from "./bootstrap.ts";
  * import { parseArgs } from "./args.ts";
  * const r = loadBootstrap(parseArgs(["--config-yaml", "admin: {profile_path: /tmp/p}"]));
- * r.errors; // []
+ * assert.deepEqual(r.errors, []);
  * ```
  * @module
  */
@@ -53,7 +54,9 @@ export interface BootstrapLoad {
  *
  * @example
  * ```ts
- * formatOf("bootstrap.YML"); // "yaml"
+ * import assert from "node:assert/strict";
+ * import { formatOf } from "./bootstrap.ts";
+ * assert.equal(formatOf("bootstrap.YML"), "yaml");
  * ```
  */
 export function formatOf(path: string): "yaml" | "json" | "pb" | "pb_text" {
@@ -92,8 +95,13 @@ function describe(e: unknown): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { applyNodeOverrides } from "./bootstrap.ts";
  * import { parseArgs } from "./args.ts";
- * applyNodeOverrides({}, parseArgs(["--service-node", "n1"])); // { node: { id: "n1" } }
+ * assert.deepEqual(
+ *   applyNodeOverrides({}, parseArgs(["--service-node", "n1"])),
+ *   { node: { id: "n1" } },
+ * );
  * ```
  */
 export function applyNodeOverrides(b: JsonObject, o: Options): JsonObject {
@@ -125,9 +133,12 @@ function attempt(raw: Json, version: 2 | 3, allowUnknown: boolean): Attempt {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadBootstrap } from "./bootstrap.ts";
  * import { parseArgs } from "./args.ts";
  * const { bootstrap, errors } = loadBootstrap(parseArgs(["--config-yaml", "node: {id: n1}"]));
- * // errors: []; bootstrap.node.id === "n1"
+ * assert.deepEqual(errors, []);
+ * assert.deepEqual(bootstrap.node, { id: "n1" });
  * ```
  */
 export function loadBootstrap(options: Options): BootstrapLoad {

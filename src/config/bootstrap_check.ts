@@ -11,9 +11,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkBootstrap } from "./bootstrap_check.ts";
  * const r = checkBootstrap({ admin: { profile_path: "/tmp/p", bogus: 1 } }, { version: 2, allowUnknown: false });
- * r.errors[0].path; // "admin.bogus"
+ * assert.equal(r.errors[0].path, "admin.bogus");
  * ```
  * @module
  */
@@ -61,8 +62,10 @@ export interface CheckResult {
  *
  * @example
  * ```ts
- * parseDuration("0.25s"); // 250
- * parseDuration("5 seconds"); // null
+ * import assert from "node:assert/strict";
+ * import { parseDuration } from "./bootstrap_check.ts";
+ * assert.equal(parseDuration("0.25s"), 250);
+ * assert.equal(parseDuration("5 seconds"), null);
  * ```
  */
 export function parseDuration(v: string): number | null {
@@ -240,8 +243,12 @@ class Checker {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkBootstrap } from "./bootstrap_check.ts";
  * const r = checkBootstrap({ admin: { bogus: 1 } }, { version: 2, allowUnknown: false });
- * // r.errors: [{ path: "admin.bogus", rule: "errors.unknown-static-fields", message: "unknown field" }]
+ * assert.deepEqual(r.errors, [
+ *   { path: "admin.bogus", rule: "errors.unknown-static-fields", message: "unknown field" },
+ * ]);
  * ```
  */
 export function checkBootstrap(v: Json, settings: CheckSettings): CheckResult {

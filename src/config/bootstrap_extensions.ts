@@ -18,24 +18,24 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { disabledExtensionErrors, parseDisabledExtensions } from "./bootstrap_extensions.ts";
  * const { disabled } = parseDisabledExtensions(["envoy.filters.http/envoy.filters.http.router"]);
- * disabledExtensionErrors({}, disabled); // []
+ * assert.deepEqual(disabledExtensionErrors({}, disabled), []);
  * ```
  * @module
  */
-import { OPTION_CONSTRAINTS } from "../../spec/cli/options.ts";
+import { OPTION_CONSTRAINTS, row, type RowId as TableRowId } from "../../spec/mod.ts";
 import type { Json, JsonObject } from "./bootstrap_types.ts";
 import type { ConfigError } from "./errors.ts";
 import { canonicalCategory, canonicalFilterName, EXTENSIONS } from "./filter_names.ts";
 import { isJsonObject as isObj } from "./values.ts";
 
-type RowId = (typeof OPTION_CONSTRAINTS)[number]["id"];
+type RowId = TableRowId<typeof OPTION_CONSTRAINTS>;
 
 function message(id: RowId, ...args: string[]): string {
-  const row = OPTION_CONSTRAINTS.find((r) => r.id === id);
   let i = 0;
-  return (row?.message ?? id).replace(/\{\}/g, () => args[i++] ?? "");
+  return row(OPTION_CONSTRAINTS, id).message.replace(/\{\}/g, () => args[i++] ?? "");
 }
 
 /** What {@linkcode parseDisabledExtensions} returns. */
@@ -51,9 +51,11 @@ export interface DisabledExtensions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseDisabledExtensions } from "./bootstrap_extensions.ts";
  * const r = parseDisabledExtensions(["envoy.stats_sinks/envoy.stat_sinks.hystrix", "nope"]);
- * r.disabled; // Set { "proxy.stats_sinks/proxy.stat_sinks.hystrix" }
- * r.warnings; // ["failed to disable invalid extension name 'nope'"]
+ * assert.deepEqual(r.disabled, new Set(["proxy.stats_sinks/proxy.stat_sinks.hystrix"]));
+ * assert.deepEqual(r.warnings, ["failed to disable invalid extension name 'nope'"]);
  * ```
  */
 export function parseDisabledExtensions(names: readonly string[]): DisabledExtensions {
@@ -82,9 +84,15 @@ const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { disabledExtensionErrors, parseDisabledExtensions } from "./bootstrap_extensions.ts";
  * const { disabled } = parseDisabledExtensions(["proxy.stats_sinks/proxy.stat_sinks.hystrix"]);
- * disabledExtensionErrors({ stats_sinks: [{ name: "envoy.stat_sinks.hystrix" }] }, disabled);
- * // [{ path: "stats_sinks[0].name", rule: "cli.constraints.disabled-extension", ... }]
+ * const errors = disabledExtensionErrors(
+ *   { stats_sinks: [{ name: "envoy.stat_sinks.hystrix" }] },
+ *   disabled,
+ * );
+ * assert.equal(errors[0].path, "stats_sinks[0].name");
+ * assert.equal(errors[0].rule, "cli.constraints.disabled-extension");
  * ```
  */
 export function disabledExtensionErrors(

@@ -11,8 +11,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fieldOf, MESSAGES } from "./bootstrap_schema.ts";
- * fieldOf(MESSAGES["envoy.config.bootstrap.v2.Bootstrap"], "admin")?.number; // 12
+ * assert.equal(fieldOf(MESSAGES["envoy.config.bootstrap.v2.Bootstrap"], "admin")?.number, 12);
  * ```
  * @module
  */
@@ -344,7 +345,9 @@ export const MESSAGES: Readonly<Record<string, MessageDesc>> = {
  *
  * @example
  * ```ts
- * jsonName("port_value"); // "portValue"
+ * import assert from "node:assert/strict";
+ * import { jsonName } from "./bootstrap_schema.ts";
+ * assert.equal(jsonName("port_value"), "portValue");
  * ```
  */
 export function jsonName(name: string): string {
@@ -356,7 +359,9 @@ export function jsonName(name: string): string {
  *
  * @example
  * ```ts
- * fieldOf(MESSAGES[BOOTSTRAP], "staticResources")?.name; // "static_resources"
+ * import assert from "node:assert/strict";
+ * import { BOOTSTRAP, fieldOf, MESSAGES } from "./bootstrap_schema.ts";
+ * assert.equal(fieldOf(MESSAGES[BOOTSTRAP], "staticResources")?.name, "static_resources");
  * ```
  */
 export function fieldOf(msg: MessageDesc, key: string): FieldDesc | undefined {
@@ -368,7 +373,9 @@ export function fieldOf(msg: MessageDesc, key: string): FieldDesc | undefined {
  *
  * @example
  * ```ts
- * inVersion(fieldOf(MESSAGES[BOOTSTRAP], "stats_flush_on_admin")!, 2); // false
+ * import assert from "node:assert/strict";
+ * import { BOOTSTRAP, fieldOf, inVersion, MESSAGES } from "./bootstrap_schema.ts";
+ * assert.equal(inVersion(fieldOf(MESSAGES[BOOTSTRAP], "stats_flush_on_admin")!, 2), false);
  * ```
  */
 export function inVersion(f: FieldDesc, version: 2 | 3): boolean {

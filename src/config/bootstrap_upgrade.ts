@@ -89,8 +89,12 @@ function upgradeListener(l: JsonObject): JsonObject {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { upgradeRuntime } from "./bootstrap_upgrade.ts";
- * upgradeRuntime({ base: { a: 1 } }).layers.map((l) => l.name); // ["base", "admin"]
+ * assert.deepEqual(
+ *   upgradeRuntime({ base: { a: 1 } }).layers.map((l) => l.name),
+ *   ["base", "admin"],
+ * );
  * ```
  */
 export function upgradeRuntime(r: JsonObject): { layers: JsonObject[] } {
@@ -118,8 +122,16 @@ export function upgradeRuntime(r: JsonObject): { layers: JsonObject[] } {
  *
  * @example
  * ```ts
- * upgradeV2({ static_resources: { clusters: [{ name: "c", hosts: [] }] } });
- * // the cluster gains load_assignment: { cluster_name: "c", endpoints: [{ lb_endpoints: [] }] }
+ * import assert from "node:assert/strict";
+ * import { upgradeV2 } from "./bootstrap_upgrade.ts";
+ * const b = upgradeV2({ static_resources: { clusters: [{ name: "c", hosts: [] }] } });
+ * assert.deepEqual(b.static_resources, {
+ *   clusters: [{
+ *     name: "c",
+ *     hosts: [],
+ *     load_assignment: { cluster_name: "c", endpoints: [{ lb_endpoints: [] }] },
+ *   }],
+ * });
  * ```
  */
 export function upgradeV2(b: JsonObject): JsonObject {

@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { durationMs } from "./config_values.ts";
- * console.log(durationMs("1.5s", "x", [])); // 1500
+ * assert.equal(durationMs("1.5s", "x", []), 1500);
  * ```
  * @module
  */

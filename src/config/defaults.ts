@@ -9,15 +9,17 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { effectiveCluster } from "./defaults.ts";
  * const c = effectiveCluster({ name: "backend", connect_timeout: "0.25s" });
- * console.log(c.lbPolicy, c.connectTimeoutMs, c.perConnectionBufferLimitBytes);
- * // ROUND_ROBIN 250 1048576
+ * assert.equal(c.lbPolicy, "ROUND_ROBIN");
+ * assert.equal(c.connectTimeoutMs, 250);
+ * assert.equal(c.perConnectionBufferLimitBytes, 1048576);
  * ```
  * @module
  */
 import type { DiscoveryType } from "../../spec/rule.ts";
-import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
+import { CLUSTER_RULES, row } from "../../spec/mod.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
 import type { EffectiveCluster, EffectiveHost, EffectiveTls } from "./effective_cluster.ts";
 import type { Thresholds } from "./effective_cluster.ts";
@@ -34,8 +36,9 @@ const obj = (v: unknown): Obj | undefined => (isObject(v) ? v : undefined);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { valueOf } from "./defaults.ts";
- * valueOf("Cluster.RingHashLbConfig", {}, "maximum_ring_size"); // 8388608
+ * assert.equal(valueOf("Cluster.RingHashLbConfig", {}, "maximum_ring_size"), 8388608);
  * ```
  */
 export function valueOf(message: string, o: Obj | undefined, field: string): unknown {
@@ -82,8 +85,9 @@ function parseKind(kind: string, v: unknown, enumName?: string): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { withDefaults } from "./defaults.ts";
- * withDefaults("cluster.OutlierDetection", {}).consecutive_5xx; // 5
+ * assert.equal(withDefaults("cluster.OutlierDetection", {}).consecutive_5xx, 5);
  * ```
  */
 export function withDefaults(message: string, o: Obj): JsonObject {
@@ -100,11 +104,9 @@ export function withDefaults(message: string, o: Obj): JsonObject {
 export function discoveryTypeOf(c: Obj): { type: DiscoveryType; customType?: string } {
   const custom = obj(c.cluster_type);
   if (custom && typeof custom.name === "string") {
-    for (const r of CLUSTER_RULES) {
-      if (r.rule.kind !== "custom-type") continue;
-      const hit = r.rule.names.find((n) => n.name === custom.name);
-      if (hit) return { type: hit.type, customType: custom.name };
-    }
+    const hit = row(CLUSTER_RULES, "cluster.rules.custom-type-registered").rule.names
+      .find((n) => n.name === custom.name);
+    if (hit) return { type: hit.type, customType: custom.name };
     return { type: valueOf("Cluster", {}, "type") as DiscoveryType, customType: custom.name };
   }
   return { type: valueOf("Cluster", c, "type") as DiscoveryType };
@@ -241,9 +243,7 @@ function readSource(
   return undefined;
 }
 
-const TLS_RULE = CLUSTER_RULES.find((r) =>
-  r.rule.kind === "semantic" && r.rule.name === "tls-files-readable"
-)!;
+const TLS_RULE = row(CLUSTER_RULES, "cluster.rules.tls-files-readable");
 
 /**
  * Upstream TLS settings of a cluster, or `null` without TLS. Files are read relative to the
@@ -251,8 +251,12 @@ const TLS_RULE = CLUSTER_RULES.find((r) =>
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { effectiveTls } from "./defaults.ts";
- * effectiveTls({ tls_context: { sni: "example.com" } }, () => {})?.sni; // "example.com"
+ * assert.equal(
+ *   effectiveTls({ tls_context: { sni: "example.com" } }, () => {})?.sni,
+ *   "example.com",
+ * );
  * ```
  */
 export function effectiveTls(c: Obj, sink: TlsErrorSink): EffectiveTls | null {
@@ -341,8 +345,9 @@ function keepaliveOf(c: Obj): EffectiveCluster["tcpKeepalive"] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { effectiveCluster } from "./defaults.ts";
- * effectiveCluster({ name: "a:b" }).statName; // "a_b"
+ * assert.equal(effectiveCluster({ name: "a:b" }).statName, "a_b");
  * ```
  */
 export function effectiveCluster(

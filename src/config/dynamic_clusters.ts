@@ -6,6 +6,7 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "../stats/store.ts";
  * import { DynamicFieldPolicy } from "./dynamic_fields.ts";
  * import { checkDynamicClusters } from "./dynamic_clusters.ts";
@@ -17,7 +18,7 @@
  *   type: "EDS",
  *   eds_cluster_config: { eds_config: { path: "eds.yaml" } },
  * }], policy);
- * console.log(clusters[0].name); // "a"
+ * assert.equal(clusters[0].name, "a");
  * ```
  * @module
  */

@@ -6,13 +6,16 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "../stats/store.ts";
  * import { DynamicFieldPolicy } from "./dynamic_fields.ts";
  * const stats = new Store();
- * const policy = DynamicFieldPolicy.fromOptions({}, stats, () => {});
- * const errors: { path: string; rule: string; message: string }[] = [];
+ * const warnings: string[] = [];
+ * const policy = DynamicFieldPolicy.fromOptions({}, stats, (_level, msg) => warnings.push(msg));
  * policy.onUnknown("ClusterLoadAssignment", "x.resources[0].foo");
- * console.log(policy.mode, errors.length); // "warn" 0
+ * assert.equal(policy.mode, "warn");
+ * assert.equal(warnings.length, 1);
+ * assert.equal(stats.counter("server.dynamic_unknown_fields").value(), 1);
  * ```
  * @module
  */

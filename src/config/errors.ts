@@ -3,13 +3,17 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatConfigError } from "./errors.ts";
- * formatConfigError({
+ * const line = formatConfigError({
  *   path: "static_resources.clusters[2].lb_policy",
  *   rule: "cluster.enums.lb-policy",
  *   message: 'unknown value "ROUND_ROBBIN"',
  * });
- * // → 'static_resources.clusters[2].lb_policy: unknown value "ROUND_ROBBIN" [cluster.enums.lb-policy]'
+ * assert.equal(
+ *   line,
+ *   'static_resources.clusters[2].lb_policy: unknown value "ROUND_ROBBIN" [cluster.enums.lb-policy]',
+ * );
  * ```
  * @module
  */
@@ -29,9 +33,12 @@ export interface ConfigError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fillMessage } from "./errors.ts";
- * fillMessage({ message: "cluster {name} needs {what}" }, { name: "web" });
- * // → "cluster web needs {what}"
+ * assert.equal(
+ *   fillMessage({ message: "cluster {name} needs {what}" }, { name: "web" }),
+ *   "cluster web needs {what}",
+ * );
  * ```
  */
 export function fillMessage(

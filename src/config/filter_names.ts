@@ -7,16 +7,17 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { canonicalFilterName } from "./filter_names.ts";
- * canonicalFilterName("envoy.router"); // "proxy.filters.http.router"
- * canonicalFilterName("proxy.filters.http.router"); // "proxy.filters.http.router"
+ * assert.equal(canonicalFilterName("envoy.router"), "proxy.filters.http.router");
+ * assert.equal(canonicalFilterName("proxy.filters.http.router"), "proxy.filters.http.router");
  * ```
  * {@linkcode EXTENSIONS} lists the extensions this implementation has, by category, for
  * `--disable-extensions` (`<category>/<name>`, either spelling of both parts).
  *
  * @module
  */
-import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
+import { CLUSTER_RULES, row } from "../../spec/mod.ts";
 
 /** v2 short names (without prefix) → v3 names (without prefix). */
 const LEGACY: Readonly<Record<string, string>> = {
@@ -67,7 +68,9 @@ function bare(name: string): string | null {
  *
  * @example
  * ```ts
- * canonicalFilterName("envoy.tcp_proxy"); // "proxy.filters.network.tcp_proxy"
+ * import assert from "node:assert/strict";
+ * import { canonicalFilterName } from "./filter_names.ts";
+ * assert.equal(canonicalFilterName("envoy.tcp_proxy"), "proxy.filters.network.tcp_proxy");
  * ```
  */
 export function canonicalFilterName(name: string): string {
@@ -80,7 +83,12 @@ export function canonicalFilterName(name: string): string {
  *
  * @example
  * ```ts
- * typeUrlOf("envoy.router"); // "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"
+ * import assert from "node:assert/strict";
+ * import { typeUrlOf } from "./filter_names.ts";
+ * assert.equal(
+ *   typeUrlOf("envoy.router"),
+ *   "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router",
+ * );
  * ```
  */
 export function typeUrlOf(name: string): string | undefined {
@@ -92,10 +100,8 @@ export function typeUrlOf(name: string): string | undefined {
 /** The custom cluster types of the `custom-type` cluster rule, in canonical spelling. */
 function clusterTypes(): string[] {
   const names = new Set<string>();
-  for (const row of CLUSTER_RULES) {
-    const rule = row.rule as { kind: string; names?: readonly { name: string }[] };
-    if (rule.kind !== "custom-type") continue;
-    for (const n of rule.names ?? []) names.add(canonicalFilterName(n.name));
+  for (const n of row(CLUSTER_RULES, "cluster.rules.custom-type-registered").rule.names) {
+    names.add(canonicalFilterName(n.name));
   }
   return [...names];
 }
@@ -108,7 +114,9 @@ const TRANSPORT_SOCKETS = ["proxy.transport_sockets.tls", "proxy.transport_socke
  *
  * @example
  * ```ts
- * EXTENSIONS["proxy.filters.http"].includes("proxy.filters.http.router"); // true
+ * import assert from "node:assert/strict";
+ * import { EXTENSIONS } from "./filter_names.ts";
+ * assert.equal(EXTENSIONS["proxy.filters.http"].includes("proxy.filters.http.router"), true);
  * ```
  */
 export const EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
@@ -138,7 +146,9 @@ export const EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
  *
  * @example
  * ```ts
- * canonicalCategory("envoy.stats_sinks"); // "proxy.stats_sinks"
+ * import assert from "node:assert/strict";
+ * import { canonicalCategory } from "./filter_names.ts";
+ * assert.equal(canonicalCategory("envoy.stats_sinks"), "proxy.stats_sinks");
  * ```
  */
 export function canonicalCategory(category: string): string {

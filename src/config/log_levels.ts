@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isLevelName } from "./log_levels.ts";
- * isLevelName("warn"); // true
+ * assert.equal(isLevelName("warn"), true);
  * ```
  * @module
  */
@@ -76,8 +77,10 @@ export const COMPONENT_NAMES: readonly string[] = [
  *
  * @example
  * ```ts
- * isLevelName("warn"); // true
- * isLevelName("WARN"); // false
+ * import assert from "node:assert/strict";
+ * import { isLevelName } from "./log_levels.ts";
+ * assert.equal(isLevelName("warn"), true);
+ * assert.equal(isLevelName("WARN"), false);
  * ```
  */
 export function isLevelName(s: string): boolean {
@@ -89,7 +92,9 @@ export function isLevelName(s: string): boolean {
  *
  * @example
  * ```ts
- * normaliseLevel("warn"); // "warning"
+ * import assert from "node:assert/strict";
+ * import { normaliseLevel } from "./log_levels.ts";
+ * assert.equal(normaliseLevel("warn"), "warning");
  * ```
  */
 export function normaliseLevel(s: string): LogLevel {

@@ -9,9 +9,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mergeProto3Json } from "./merge.ts";
- * mergeProto3Json({ a: { b: 1, l: [1] } }, { a: { c: 2, l: [2] } });
- * // → { a: { b: 1, c: 2, l: [1, 2] } }
+ * assert.deepEqual(
+ *   mergeProto3Json({ a: { b: 1, l: [1] } }, { a: { c: 2, l: [2] } }),
+ *   { a: { b: 1, c: 2, l: [1, 2] } },
+ * );
  * ```
  * @module
  */
@@ -23,7 +26,9 @@ import { isJsonObject as isObject } from "./values.ts";
  *
  * @example
  * ```ts
- * mergeProto3Json({ l: [1], s: "a" }, { l: [2], s: "b" }); // { l: [1, 2], s: "b" }
+ * import assert from "node:assert/strict";
+ * import { mergeProto3Json } from "./merge.ts";
+ * assert.deepEqual(mergeProto3Json({ l: [1], s: "a" }, { l: [2], s: "b" }), { l: [1, 2], s: "b" });
  * ```
  */
 export function mergeProto3Json(base: Json, over: Json): Json {

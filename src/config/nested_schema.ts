@@ -9,20 +9,21 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateMessage } from "./nested_schema.ts";
  * const errors: { path: string; rule: string; message: string }[] = [];
  * validateMessage("Cluster.RingHashLbConfig", { minimum_ring_size: 9000000 }, "c.ring", {
  *   errors,
  *   allowUnknown: false,
  * });
- * console.log(errors[0].rule); // "cluster.objects.ring-hash-lb-config.minimum-ring-size"
+ * assert.equal(errors[0].rule, "cluster.objects.ring-hash-lb-config.minimum-ring-size");
  * ```
  * @module
  */
 import { CLUSTER_FIELDS } from "../../spec/cluster/fields.ts";
 import { CLUSTER_OBJECTS } from "../../spec/cluster/objects.ts";
 import { CLUSTER_ENUMS } from "../../spec/cluster/enums.ts";
-import { ERRORS } from "../../spec/admin/errors.ts";
+import { ERRORS, row } from "../../spec/mod.ts";
 import type { EnumRow, FieldRow } from "../../spec/rule.ts";
 import type { ConfigError } from "./errors.ts";
 import {
@@ -62,17 +63,9 @@ export function fieldRow(message: string, field: string): FieldRow {
   return row;
 }
 
-let unknownRule: string | undefined;
-
 /** The rule ID for unknown fields: the `errors` table row about unknown protobuf fields. */
 export function unknownFieldRule(): string {
-  if (unknownRule === undefined) {
-    const rows = ERRORS as readonly { id: string; condition?: string; cite: { quote: string } }[];
-    unknownRule = rows.find((r) =>
-      `${r.condition ?? ""} ${r.cite.quote}`.includes("Unknown protobuf fields in static")
-    )?.id ?? "";
-  }
-  return unknownRule;
+  return row(ERRORS, "errors.unknown-static-fields").id;
 }
 
 /** Where errors go and how unknown fields are treated. */

@@ -9,11 +9,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeBinary } from "./proto_binary.ts";
  * import { BOOTSTRAP } from "./bootstrap_schema.ts";
  * // admin { profile_path: "/tmp/p" }: field 12 (length 8) holding field 2 (length 6)
  * const bytes = new Uint8Array([0x62, 8, 0x12, 6, ...new TextEncoder().encode("/tmp/p")]);
- * decodeBinary(bytes, BOOTSTRAP); // { admin: { profile_path: "/tmp/p" } }
+ * assert.deepEqual(decodeBinary(bytes, BOOTSTRAP), { admin: { profile_path: "/tmp/p" } });
  * ```
  * @module
  */
@@ -34,7 +35,12 @@ export class ProtoDecodeError extends Error {
  *
  * @example
  * ```ts
- * notDescribed("envoy.api.v2.auth.Secret"); // "message envoy.api.v2.auth.Secret is not described; use YAML or JSON"
+ * import assert from "node:assert/strict";
+ * import { notDescribed } from "./proto_binary.ts";
+ * assert.equal(
+ *   notDescribed("envoy.api.v2.auth.Secret"),
+ *   "message envoy.api.v2.auth.Secret is not described; use YAML or JSON",
+ * );
  * ```
  */
 export function notDescribed(type: string): string {
@@ -47,8 +53,12 @@ export function notDescribed(type: string): string {
  *
  * @example
  * ```ts
- * undescribedField({ fullName: "M", fields: [], undescribed: ["x"], source: "t.ts" }, "x");
- * // "field x of message M has no field number in t.ts; use YAML or JSON"
+ * import assert from "node:assert/strict";
+ * import { undescribedField } from "./proto_binary.ts";
+ * assert.equal(
+ *   undescribedField({ fullName: "M", fields: [], undescribed: ["x"], source: "t.ts" }, "x"),
+ *   "field x of message M has no field number in t.ts; use YAML or JSON",
+ * );
  * ```
  */
 export function undescribedField(desc: MessageDesc, field: string): string {
@@ -67,7 +77,12 @@ export function undescribedField(desc: MessageDesc, field: string): string {
  *
  * @example
  * ```ts
- * anyJson("type.googleapis.com/google.protobuf.Duration", () => "1s", ""); // { "@type": "...", value: "1s" }
+ * import assert from "node:assert/strict";
+ * import { anyJson } from "./proto_binary.ts";
+ * assert.deepEqual(anyJson("type.googleapis.com/google.protobuf.Duration", () => "1s", ""), {
+ *   "@type": "type.googleapis.com/google.protobuf.Duration",
+ *   value: "1s",
+ * });
  * ```
  */
 export function anyJson(url: string, decode: (type: string) => Json, path: string): JsonObject {
@@ -194,7 +209,9 @@ function decodeValue(f: FieldDesc, wire: number, r: Reader, path: string): Json 
  *
  * @example
  * ```ts
- * durationJson({ seconds: "1", nanos: 500000000 }); // "1.5s"
+ * import assert from "node:assert/strict";
+ * import { durationJson } from "./proto_binary.ts";
+ * assert.equal(durationJson({ seconds: "1", nanos: 500000000 }), "1.5s");
  * ```
  */
 export function durationJson(o: JsonObject): string {
@@ -216,7 +233,9 @@ function structValue(o: JsonObject): Json {
  *
  * @example
  * ```ts
- * decodeMessage(new Uint8Array([0x08, 0x05]), "google.protobuf.Duration"); // "5s"
+ * import assert from "node:assert/strict";
+ * import { decodeMessage } from "./proto_binary.ts";
+ * assert.equal(decodeMessage(new Uint8Array([0x08, 0x05]), "google.protobuf.Duration"), "5s");
  * ```
  */
 export function decodeMessage(buf: Uint8Array, type: string, path = ""): Json {
@@ -303,8 +322,13 @@ function decodeAny(buf: Uint8Array, path: string): JsonObject {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { decodeBinary } from "./proto_binary.ts";
  * import { BOOTSTRAP } from "./bootstrap_schema.ts";
- * decodeBinary(new Uint8Array([0x80, 0x01, 0x01]), BOOTSTRAP); // { enable_dispatcher_stats: true }
+ * assert.deepEqual(
+ *   decodeBinary(new Uint8Array([0x80, 0x01, 0x01]), BOOTSTRAP),
+ *   { enable_dispatcher_stats: true },
+ * );
  * ```
  */
 export function decodeBinary(buf: Uint8Array, type: string): Json {

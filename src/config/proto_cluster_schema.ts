@@ -12,9 +12,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PROTO_MESSAGES } from "./proto_cluster_schema.ts";
  * const ring = PROTO_MESSAGES["envoy.api.v2.Cluster.RingHashLbConfig"];
- * ring.fields.map((f) => [f.name, f.number]); // [["minimum_ring_size", 1], ["hash_function", 3], ...]
+ * assert.deepEqual(ring.fields.map((f) => [f.name, f.number]).slice(0, 2), [
+ *   ["minimum_ring_size", 1],
+ *   ["hash_function", 3],
+ * ]);
  * ```
  * @module
  */
@@ -39,7 +43,9 @@ const DOUBLEV = "google.protobuf.DoubleValue";
  *
  * @example
  * ```ts
- * fullTypeName("Cluster.RingHashLbConfig"); // "envoy.api.v2.Cluster.RingHashLbConfig"
+ * import assert from "node:assert/strict";
+ * import { fullTypeName } from "./proto_cluster_schema.ts";
+ * assert.equal(fullTypeName("Cluster.RingHashLbConfig"), "envoy.api.v2.Cluster.RingHashLbConfig");
  * ```
  */
 export function fullTypeName(tableType: string): string {
@@ -143,7 +149,9 @@ const WELL_KNOWN: Readonly<Record<string, MessageDesc>> = {
  *
  * @example
  * ```ts
- * PROTO_MESSAGES["envoy.api.v2.Cluster"].fields.find((f) => f.name === "load_assignment")?.number; // 33
+ * import assert from "node:assert/strict";
+ * import { PROTO_MESSAGES } from "./proto_cluster_schema.ts";
+ * assert.equal(PROTO_MESSAGES["envoy.api.v2.Cluster"].fields.find((f) => f.name === "load_assignment")?.number, 33);
  * ```
  */
 export const PROTO_MESSAGES: Readonly<Record<string, MessageDesc>> = {
@@ -157,7 +165,9 @@ export const PROTO_MESSAGES: Readonly<Record<string, MessageDesc>> = {
  *
  * @example
  * ```ts
- * anyTypeName("type.googleapis.com/envoy.api.v2.Cluster"); // "envoy.api.v2.Cluster"
+ * import assert from "node:assert/strict";
+ * import { anyTypeName } from "./proto_cluster_schema.ts";
+ * assert.equal(anyTypeName("type.googleapis.com/envoy.api.v2.Cluster"), "envoy.api.v2.Cluster");
  * ```
  */
 export function anyTypeName(typeUrl: string): string {

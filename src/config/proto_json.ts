@@ -7,9 +7,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { protoJson } from "./proto_json.ts";
- * protoJson({ name: "a", added_via_api: false, hosts: [] });
- * // '{\n "name": "a"\n}\n'
+ * assert.equal(protoJson({ name: "a", added_via_api: false, hosts: [] }), '{\n "name": "a"\n}\n');
  * ```
  * @module
  */
@@ -34,8 +34,9 @@ export function isProtoDefault(v: unknown): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { omitDefaults } from "./proto_json.ts";
- * omitDefaults({ a: 0, b: { c: "" }, d: [1] }); // { b: {}, d: [1] }
+ * assert.deepEqual(omitDefaults({ a: 0, b: { c: "" }, d: [1] }), { b: {}, d: [1] });
  * ```
  */
 export function omitDefaults(v: unknown): unknown {
@@ -56,8 +57,9 @@ export function omitDefaults(v: unknown): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { uint64 } from "./proto_json.ts";
- * uint64(5); // "5"
+ * assert.equal(uint64(5), "5");
  * ```
  */
 export function uint64(n: number | bigint): string {
@@ -70,9 +72,12 @@ export function uint64(n: number | bigint): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { protoJson } from "./proto_json.ts";
- * protoJson({ path: "<inline>" }, { alwaysPrintPrimitives: true });
- * // '{\n "path": "\\u003cinline\\u003e"\n}\n'
+ * assert.equal(
+ *   protoJson({ path: "<inline>" }, { alwaysPrintPrimitives: true }),
+ *   '{\n "path": "\\u003cinline\\u003e"\n}\n',
+ * );
  * ```
  */
 export function protoJson(message: unknown, opts: ProtoJsonOptions = {}): string {
@@ -86,9 +91,10 @@ export function protoJson(message: unknown, opts: ProtoJsonOptions = {}): string
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonResponse } from "./proto_json.ts";
  * const res = jsonResponse({ a: 1 });
- * res.headers.get("content-type"); // "application/json"
+ * assert.equal(res.headers.get("content-type"), "application/json");
  * ```
  */
 export function jsonResponse(
@@ -106,8 +112,9 @@ export function jsonResponse(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { textResponse } from "./proto_json.ts";
- * textResponse("OK\n").status; // 200
+ * assert.equal(textResponse("OK\n").status, 200);
  * ```
  */
 export function textResponse(body: string, status = 200, contentType?: string): Response {

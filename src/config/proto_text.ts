@@ -265,8 +265,13 @@ function message(n: Node & { kind: "block" }, type: string, path: string): Json 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { decodeText } from "./proto_text.ts";
  * import { BOOTSTRAP } from "./bootstrap_schema.ts";
- * decodeText("stats_flush_interval { seconds: 5 }", BOOTSTRAP); // { stats_flush_interval: "5s" }
+ * assert.deepEqual(
+ *   decodeText("stats_flush_interval { seconds: 5 }", BOOTSTRAP),
+ *   { stats_flush_interval: "5s" },
+ * );
  * ```
  */
 export function decodeText(src: string, type: string): Json {

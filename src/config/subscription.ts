@@ -7,8 +7,9 @@
  * but its content was refused), `update_failure` (the file could not be read or parsed),
  * `version` (a hash of `version_info`) and `version_text`.
  *
- * @example
+ * @example Not run: it watches a file (`eds.yaml`) on disk.
  * ```ts ignore
+ * import { FilesystemSubscription } from "./subscription.ts";
  * const sub = new FilesystemSubscription("eds.yaml", scope, {
  *   onConfigUpdate: (r) => console.log(r.version_info, r.resources.length),
  *   onConfigUpdateFailed: () => {},

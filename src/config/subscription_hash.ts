@@ -5,8 +5,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { xxHash64 } from "./subscription_hash.ts";
- * console.log(xxHash64("").toString(16)); // "ef46db3751d8e999"
+ * assert.equal(xxHash64("").toString(16), "ef46db3751d8e999");
  * ```
  * @module
  */

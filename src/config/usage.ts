@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { usage } from "./usage.ts";
- * console.log(usage("proxy"));
+ * assert.ok(usage("proxy").startsWith("\nUSAGE: \n\n   proxy [-c <string>] "));
  * ```
  * @module
  */
@@ -24,8 +25,10 @@ function rowsOf(variant: Variant): readonly OptionRow[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { argLabel } from "./usage.ts";
  * import { OPTIONS } from "../../spec/cli/options.ts";
- * argLabel(OPTIONS[0]); // "<string>"
+ * assert.equal(argLabel(OPTIONS[0]), "<string>");
  * ```
  */
 export function argLabel(row: OptionRow): string {
@@ -59,7 +62,11 @@ function synopsis(row: OptionRow): string {
  *
  * @example
  * ```ts
- * briefUsage("proxy"); // "proxy  [-c <string>] [--config-yaml <string>] ... [--] [--version] [-h]"
+ * import assert from "node:assert/strict";
+ * import { briefUsage } from "./usage.ts";
+ * // "proxy  [-c <string>] [--config-yaml <string>] ... [--] [--version] [-h]"
+ * assert.ok(briefUsage("proxy").startsWith("proxy  [-c <string>] [--config-yaml <string>] "));
+ * assert.ok(briefUsage("proxy").endsWith(" [--] [--version] [-h]"));
  * ```
  */
 export function briefUsage(argv0 = "proxy", variant: Variant = "new"): string {
@@ -72,7 +79,9 @@ export function briefUsage(argv0 = "proxy", variant: Variant = "new"): string {
  *
  * @example
  * ```ts
- * console.log(usage("proxy", "v2"));
+ * import assert from "node:assert/strict";
+ * import { usage } from "./usage.ts";
+ * assert.equal(usage("proxy", "v2").includes("--drain-strategy"), false);
  * ```
  */
 export function usage(argv0 = "proxy", variant: Variant = "new"): string {

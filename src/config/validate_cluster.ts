@@ -11,13 +11,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateClusters } from "./validate_cluster.ts";
  * const { errors } = validateClusters(
  *   [{ name: "a", connect_timeout: "1s", lb_policy: "ROUND_ROBBIN" }],
  *   { path: "static_resources.clusters", allowUnknown: false },
  * );
- * console.log(errors[0].path, errors[0].rule);
- * // static_resources.clusters[0].lb_policy cluster.enums.lb-policy
+ * assert.equal(errors[0].path, "static_resources.clusters[0].lb_policy");
+ * assert.equal(errors[0].rule, "cluster.enums.lb-policy");
  * ```
  * @module
  */

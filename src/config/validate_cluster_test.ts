@@ -11,8 +11,11 @@ import fc from "fast-check";
 import yaml from "js-yaml";
 import type { FieldRow } from "../../spec/rule.ts";
 import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
-import type { JsonObject } from "./bootstrap_types.ts";
-import { clusterArbitrary, clustersArbitrary, messageArbitrary } from "./cluster_arbitrary.ts";
+import {
+  clusterArbitrary,
+  clustersArbitrary,
+  messageArbitrary,
+} from "../../conformance/arbitraries.ts";
 import { ENUMS, MESSAGES, unknownFieldRule } from "./nested_schema.ts";
 import { validateClusters } from "./validate_cluster.ts";
 import { formatDuration } from "./values.ts";
@@ -141,7 +144,9 @@ function messageArbitraryField(r: FieldRow): fc.Arbitrary<unknown> {
 }
 
 Deno.test("cluster.fields: a required group with no member set is rejected", () => {
-  for (const r of allRows.filter((x) => x.groupRequired)) {
+  const required = allRows.filter((x) => x.groupRequired);
+  assert.ok(required.length > 0, "no row of a required group");
+  for (const r of required) {
     const v = sample(r.message);
     for (const m of allRows.filter((x) => x.message === r.message && x.group === r.group)) {
       delete v[m.field];
@@ -168,18 +173,23 @@ function outOfRange(r: FieldRow): unknown[] {
 Deno.test("cluster.objects: every out-of-range value is rejected with its row ID", () => {
   const ranged = allRows.filter((r) => r.range);
   assert.ok(ranged.length > 10);
+  let checked = 0;
   for (const r of ranged) {
     for (const bad of outOfRange(r)) {
+      checked++;
       const value = r.cardinality === "repeated" ? [bad] : bad;
       const { cluster, path } = embed(r.message, withField(r, value));
       const at = r.cardinality === "repeated" ? `${path}.${r.field}[0]` : `${path}.${r.field}`;
       expectError(cluster, at, r.id);
     }
   }
+  assert.ok(checked >= ranged.length / 2, `only ${checked} out-of-range values checked`);
 });
 
 Deno.test("cluster.enums: an unknown enum value is rejected with the enum's rule ID", () => {
-  for (const r of allRows.filter((x) => x.kind === "enum")) {
+  const enums = allRows.filter((x) => x.kind === "enum");
+  assert.ok(enums.length > 0, "no enum-valued field row");
+  for (const r of enums) {
     const e = ENUMS.get(r.enum!)!;
     for (const bad of ["NOT_A_VALUE", 999]) {
       const { cluster, path } = embed(r.message, withField(r, bad));
@@ -196,7 +206,9 @@ Deno.test("cluster.enums: names match case-insensitively and numbers are accepte
 });
 
 Deno.test("cluster.fields: a missing required field is rejected with its row ID", () => {
-  for (const r of allRows.filter((x) => x.required)) {
+  const required = allRows.filter((x) => x.required);
+  assert.ok(required.length > 0, "no required field row");
+  for (const r of required) {
     const v = sample(r.message);
     delete v[r.field];
     const { cluster, path } = embed(r.message, v);
@@ -439,6 +451,11 @@ function hc(over: Obj = { tcp_health_check: {} }): Obj {
   };
 }
 
+Deno.test("cluster.rules: the rules table has rows, each with an example below", () => {
+  assert.ok(CLUSTER_RULES.length > 0);
+  assert.deepEqual(CLUSTER_RULES.filter((r) => !RULE_CASES[r.id]).map((r) => r.id), []);
+});
+
 for (const row of CLUSTER_RULES) {
   Deno.test(`${row.id}: a failing example is rejected at its path and a passing one accepted`, () => {
     const c = RULE_CASES[row.id];
@@ -496,7 +513,7 @@ Deno.test("cluster.fields: v2 and v3 spellings are both accepted", () => {
 
 Deno.test("cluster.fields: a single valid cluster arbitrary keeps its name", () => {
   fc.assert(
-    fc.property(clusterArbitrary("n:1"), (c: JsonObject) => {
+    fc.property(clusterArbitrary("n:1"), (c) => {
       const { clusters } = run([c]);
       const alt = typeof c.alt_stat_name === "string" && c.alt_stat_name ? c.alt_stat_name : "n:1";
       assert.equal(clusters[0].statName, alt.replaceAll(":", "_"));

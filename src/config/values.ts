@@ -6,9 +6,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseDuration, parseEnum } from "./values.ts";
- * parseDuration("0.25s"); // { ok: true, value: 250 }
- * parseEnum("round_robin", ["ROUND_ROBIN", "RANDOM"], [0, 3]); // { ok: true, value: "ROUND_ROBIN" }
+ * assert.deepEqual(parseDuration("0.25s"), { ok: true, value: 250 });
+ * assert.deepEqual(
+ *   parseEnum("round_robin", ["ROUND_ROBIN", "RANDOM"], [0, 3]),
+ *   { ok: true, value: "ROUND_ROBIN" },
+ * );
  * ```
  * @module
  */
@@ -40,9 +44,10 @@ const MAX_DURATION_S = 315576000000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseDuration } from "./values.ts";
- * parseDuration("1.5s"); // { ok: true, value: 1500 }
- * parseDuration(5); // { ok: false, error: ... }
+ * assert.deepEqual(parseDuration("1.5s"), { ok: true, value: 1500 });
+ * assert.equal(parseDuration(5).ok, false);
  * ```
  */
 export function parseDuration(v: unknown): Parsed<number> {
@@ -69,8 +74,9 @@ export function parseDuration(v: unknown): Parsed<number> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatDuration } from "./values.ts";
- * formatDuration(250); // "0.250s"
+ * assert.equal(formatDuration(250), "0.250s");
  * ```
  */
 export function formatDuration(ms: number): string {
@@ -114,8 +120,9 @@ function parseUnsigned(v: unknown, bits: 32 | 64): Parsed<number> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseUInt32 } from "./values.ts";
- * parseUInt32("1024"); // { ok: true, value: 1024 }
+ * assert.deepEqual(parseUInt32("1024"), { ok: true, value: 1024 });
  * ```
  */
 export function parseUInt32(v: unknown): Parsed<number> {
@@ -127,8 +134,9 @@ export function parseUInt32(v: unknown): Parsed<number> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseUInt64 } from "./values.ts";
- * parseUInt64("8388608"); // { ok: true, value: 8388608 }
+ * assert.deepEqual(parseUInt64("8388608"), { ok: true, value: 8388608 });
  * ```
  */
 export function parseUInt64(v: unknown): Parsed<number> {
@@ -140,8 +148,9 @@ export function parseUInt64(v: unknown): Parsed<number> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseDouble } from "./values.ts";
- * parseDouble("2.5"); // { ok: true, value: 2.5 }
+ * assert.deepEqual(parseDouble("2.5"), { ok: true, value: 2.5 });
  * ```
  */
 export function parseDouble(v: unknown): Parsed<number> {
@@ -170,8 +179,9 @@ export function parseInt64(v: unknown): Parsed<number> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parsePercent } from "./values.ts";
- * parsePercent({ value: 50 }); // { ok: true, value: 50 }
+ * assert.deepEqual(parsePercent({ value: 50 }), { ok: true, value: 50 });
  * ```
  */
 export function parsePercent(v: unknown): Parsed<number> {
@@ -190,8 +200,9 @@ export function parsePercent(v: unknown): Parsed<number> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseBool } from "./values.ts";
- * parseBool(true); // { ok: true, value: true }
+ * assert.deepEqual(parseBool(true), { ok: true, value: true });
  * ```
  */
 export function parseBool(v: unknown): Parsed<boolean> {
@@ -204,8 +215,12 @@ export function parseBool(v: unknown): Parsed<boolean> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseEnum } from "./values.ts";
- * parseEnum(2, ["AUTO", "V4_ONLY", "V6_ONLY"], [0, 1, 2]); // { ok: true, value: "V6_ONLY" }
+ * assert.deepEqual(
+ *   parseEnum(2, ["AUTO", "V4_ONLY", "V6_ONLY"], [0, 1, 2]),
+ *   { ok: true, value: "V6_ONLY" },
+ * );
  * ```
  */
 export function parseEnum(
@@ -234,9 +249,10 @@ export function isObject(v: unknown): v is Record<string, unknown> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isJsonObject } from "./values.ts";
- * isJsonObject({ a: 1 }); // true
- * isJsonObject([1]); // false
+ * assert.equal(isJsonObject({ a: 1 }), true);
+ * assert.equal(isJsonObject([1]), false);
  * ```
  */
 export function isJsonObject(v: unknown): v is JsonObject {

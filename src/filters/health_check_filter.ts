@@ -6,10 +6,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseHealthCheck } from "./health_check_filter.ts";
  * const hc = parseHealthCheck({ pass_through_mode: false,
  *   headers: [{ name: ":path", exact_match: "/healthz" }] }, "f", [])!;
- * console.log(hc.passThrough); // false
+ * assert.equal(hc.passThrough, false);
  * ```
  * @module
  */

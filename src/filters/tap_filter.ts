@@ -12,9 +12,10 @@
  * @example
  * ```ts
  * import { attachTapSession, compileTapMatch } from "./tap_filter.ts";
+ * const traces: unknown[] = [];
  * const detach = attachTapSession({
  *   configId: "t", match: compileTapMatch({ any_match: true }, "m", [])!,
- *   maxRx: 1024, maxTx: 1024, asString: true, send: (t) => console.log(JSON.stringify(t)),
+ *   maxRx: 1024, maxTx: 1024, asString: true, send: (t) => traces.push(t) > 0,
  * });
  * detach();
  * ```

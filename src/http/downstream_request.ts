@@ -9,9 +9,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fromRequest } from "./downstream_request.ts";
  * const r = fromRequest(new Request("http://a.example/p?q", { headers: { host: "a.example" } }));
- * console.log(r.method, r.path, r.authority, r.h2); // GET /p?q a.example false
+ * assert.equal(r.method, "GET");
+ * assert.equal(r.path, "/p?q");
+ * assert.equal(r.authority, "a.example");
+ * assert.equal(r.h2, false);
  * ```
  * @module
  */

@@ -4,9 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeHead, encodeHead } from "./head_bytes.ts";
  * const bytes = encodeHead("x-a: \u00e9\r\n");
- * decodeHead(bytes, 0, bytes.length); // "x-a: \u00e9\r\n"
+ * assert.equal(decodeHead(bytes, 0, bytes.length), "x-a: \u00e9\r\n");
  * ```
  * @module
  */

@@ -7,10 +7,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HeaderMap } from "./header_map.ts";
  * const h = new HeaderMap([["x-b", "1"], ["x-a", "2"], ["x-b", "3"]]);
  * h.set("Server", "proxy");
- * console.log(h.get("x-b"), [...h.keys()].join()); // 1, 3 x-b,x-a,x-b,server
+ * assert.equal(h.get("x-b"), "1, 3");
+ * assert.deepEqual([...h.keys()], ["x-b", "x-a", "x-b", "server"]);
  * ```
  * @module
  */

@@ -9,9 +9,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRequestHead } from "./http1_codec.ts";
  * const h = parseRequestHead("GET /a?b HTTP/1.1\r\nHost: x\r\nAccept: *\/*");
- * console.log(h.method, h.path, h.authority, h.headers.get("accept")); // GET /a?b x *\/*
+ * assert.equal(h.method, "GET");
+ * assert.equal(h.path, "/a?b");
+ * assert.equal(h.authority, "x");
+ * assert.equal(h.headers.get("accept"), "*\/*");
  * ```
  * @module
  */

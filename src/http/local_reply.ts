@@ -4,9 +4,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { localReply, NO_HEALTHY_UPSTREAM } from "./local_reply.ts";
  * const r = localReply(503, NO_HEALTHY_UPSTREAM);
- * console.log(r.status, r.flag); // 503 UH
+ * assert.equal(r.status, 503);
+ * assert.equal(r.flag, "UH");
  * ```
  * @module
  */

@@ -7,9 +7,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { proxyResponse, toResponse } from "./proxy_response.ts";
  * const r = proxyResponse(200, new Headers({ "content-type": "text/plain" }), "hi");
- * console.log(r.body?.byteLength, await toResponse(r).text()); // 2 "hi"
+ * assert.equal(await toResponse(r).text(), "hi");
  * ```
  * @module
  */

@@ -9,10 +9,16 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { upstreamHeaders } from "./request_headers.ts";
  * const h = upstreamHeaders(new Headers({ connection: "x-a", "x-a": "1", accept: "*\/*" }),
  *   { appendXff: "10.0.0.1", proto: "http", requestId: true, overwriteProto: true });
- * console.log(h.map(([k]) => k).sort().join()); // accept,x-forwarded-for,x-forwarded-proto,x-request-id
+ * assert.deepEqual(h.map(([k]) => k).sort(), [
+ *   "accept",
+ *   "x-forwarded-for",
+ *   "x-forwarded-proto",
+ *   "x-request-id",
+ * ]);
  * ```
  * @module
  */

@@ -5,8 +5,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { uuidV4 } from "./request_id.ts";
- * console.log(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(uuidV4())); // true
+ * assert.match(uuidV4(), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
  * ```
  * @module
  */

@@ -5,9 +5,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildResponseHeaders } from "./response_headers.ts";
  * const h = buildResponseHeaders([["connection", "close"], ["x-a", "1"]], performance.now());
- * console.log(h.has("connection"), h.get("x-a")); // false "1"
+ * assert.equal(h.has("connection"), false); // hop-by-hop: removed
+ * assert.equal(h.get("x-a"), "1");
  * ```
  * @module
  */

@@ -4,12 +4,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { ProxyHooks } from "./hooks.ts";
  * const hooks: ProxyHooks = {
  *   healthCheckFailed: () => false, localAddressIpVersion: "v4",
  *   drainTimeS: 600, drainStrategy: "gradual", log: () => {},
  * };
- * console.log(hooks.drainTimeS); // 600
+ * assert.equal(hooks.drainTimeS, 600);
  * ```
  * @module
  */

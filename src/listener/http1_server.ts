@@ -9,8 +9,9 @@
  * A connection whose first request line is the HTTP/2 preface is handed to `onH2` with the
  * bytes read so far.
  *
- * @example
+ * @example Not run: it serves a connection accepted on a listening socket.
  * ```ts ignore
+ * import { serveHttp1 } from "./http1_server.ts";
  * const c = await listener.accept();
  * await serveHttp1(c, { remoteAddr: c.remoteAddr, localAddr: c.localAddr }, handler, {});
  * ```

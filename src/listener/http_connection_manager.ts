@@ -4,8 +4,9 @@
  * `http.<stat_prefix>.downstream_rq_*`. Requests a codec found malformed arrive with their
  * error and are answered 400 (or 431) with the connection closed, never forwarded.
  *
- * @example
+ * @example Not run: it needs a downstream connection and upstream clusters (`deps`, `conn`).
  * ```ts ignore
+ * import { HttpConnectionManager, parseHcm } from "./http_connection_manager.ts";
  * const hcm = new HttpConnectionManager(parseHcm(cfg, "f", errors, null)!, deps);
  * const res = await hcm.handle(fromRequest(new Request("http://a/")), conn);
  * ```
@@ -253,14 +254,9 @@ export class HttpConnectionManager {
       return Promise.resolve(proxyResponse(a.status, new HeaderMap([["location", loc]])));
     }
     let name: string | null;
-    let metadataMatch = a.metadataMatch;
     if (a.kind === "cluster") name = a.cluster;
     else if (a.kind === "cluster_header") name = m.headers.get(a.header);
-    else {
-      const w = pickWeighted(a);
-      name = w.name;
-      metadataMatch = w.metadataMatch ?? metadataMatch;
-    }
+    else name = pickWeighted(a).name;
     const cluster = name === null ? undefined : this.deps.clusters.get(name);
     if (!cluster) {
       this.#noCluster.inc();
@@ -296,7 +292,6 @@ export class HttpConnectionManager {
       downstreamH2: m.h2,
       upstream: null,
     };
-    if (metadataMatch) ur.metadataMatch = metadataMatch;
     if (lg !== null) {
       lg.cluster = cluster.name;
       lg.upstreamRequest = ur;

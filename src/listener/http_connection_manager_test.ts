@@ -243,3 +243,99 @@ Deno.test("listener http downstream stats: downstream_rq_total, _2xx, _5xx, rq_t
     assert.equal(p.store.gauge("listener_manager.total_listeners_active").value(), 1);
   });
 });
+
+Deno.test("listener http server_name, generate_request_id false, redirect actions and total_weight take effect", async () => {
+  const a = echoOrigin("a");
+  const b = echoOrigin("b");
+  const rc = (total: number): JsonObject => ({
+    name: "effects",
+    virtual_hosts: [{
+      name: "v",
+      domains: ["*"],
+      routes: [
+        {
+          match: { prefix: "/secure" },
+          redirect: {
+            https_redirect: true,
+            host_redirect: "secure.test",
+            response_code: "PERMANENT_REDIRECT",
+          },
+        },
+        { match: { prefix: "/moved" }, redirect: { path_redirect: "/new-place" } },
+        {
+          match: { prefix: "/w" },
+          route: {
+            weighted_clusters: {
+              total_weight: total,
+              clusters: [{ name: "a", weight: 0 }, { name: "b", weight: 10 }],
+            },
+          },
+        },
+        { match: { prefix: "/" }, route: { cluster: "a" } },
+      ],
+    }],
+  });
+  const clusters = [
+    testCluster("a", [["127.0.0.1", a.addr.port]]),
+    testCluster("b", [["127.0.0.1", b.addr.port]]),
+  ];
+  const extra = { server_name: "edge", generate_request_id: false };
+  await assert.rejects(
+    () => startTestProxy([httpListener(rc(11), extra)], clusters),
+    /total_weight 11 differs from the sum of weights 10/,
+  );
+  const p = await startTestProxy([httpListener(rc(10), extra)], clusters);
+  try {
+    const [r, s] = await get(p, "/");
+    assert.equal(r.headers.get("server"), "edge");
+    assert.equal(s!.headers["x-request-id"], undefined);
+    const base = `http://127.0.0.1:${p.port()}`;
+    const secure = await fetch(`${base}/secure/x`, { redirect: "manual" });
+    await secure.body?.cancel();
+    assert.equal(secure.status, 308);
+    assert.equal(secure.headers.get("location"), "https://secure.test/secure/x");
+    const moved = await fetch(`${base}/moved`, { redirect: "manual" });
+    await moved.body?.cancel();
+    assert.equal(moved.status, 301);
+    assert.equal(moved.headers.get("location"), `${base}/new-place`);
+    assert.equal((await get(p, "/w"))[1]!.origin, "b");
+  } finally {
+    await p.close();
+    await a.shutdown();
+    await b.shutdown();
+  }
+});
+
+Deno.test("listener http a HIGH priority route uses the HIGH circuit breaker; the v2 health check endpoint matches the path", async () => {
+  const a = echoOrigin("a");
+  const cluster = testCluster("a", [["127.0.0.1", a.addr.port]]);
+  // DEFAULT allows no request at all; HIGH keeps Envoy's defaults.
+  cluster.thresholds[0] = { ...cluster.thresholds[0], max_requests: 0, max_pending_requests: 0 };
+  const rc: JsonObject = {
+    virtual_hosts: [{
+      name: "v",
+      domains: ["*"],
+      routes: [
+        { match: { prefix: "/high" }, route: { cluster: "a", priority: "HIGH" } },
+        { match: { prefix: "/" }, route: { cluster: "a" } },
+      ],
+    }],
+  };
+  const filters: JsonObject[] = [
+    { name: "envoy.health_check", config: { pass_through_mode: false, endpoint: "/hc" } },
+    { name: "envoy.router" },
+  ];
+  const p = await startTestProxy([httpListener(rc, {}, filters)], [cluster]);
+  try {
+    const [high] = await get(p, "/high");
+    assert.equal(high.status, 200);
+    const [low] = await get(p, "/low");
+    assert.equal(low.status, 503);
+    const [hc, seen] = await get(p, "/hc");
+    assert.equal(hc.status, 200);
+    assert.equal(seen, null); // answered by the filter, not the origin
+  } finally {
+    await p.close();
+    await a.shutdown();
+  }
+});

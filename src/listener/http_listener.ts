@@ -7,8 +7,9 @@
  * loopback to Deno's HTTP server (one per listener, started on first use), which speaks HTTP/2;
  * its requests reach the same handler with the original connection's addresses.
  *
- * @example
+ * @example Not run: it listens on a socket and needs the request handler of a running server.
  * ```ts ignore
+ * import { HttpListener } from "./http_listener.ts";
  * const l = new HttpListener("127.0.0.1", 0, handler, [total], [active]);
  * console.log(l.port);
  * await l.close();

@@ -6,12 +6,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseListener } from "./listener_config.ts";
  * const errors: { path: string; rule: string; message: string }[] = [];
  * parseListener({ address: { socket_address: { address: "127.0.0.1", port_value: 0 } },
  *   filter_chains: [{ filters: [{ name: "envoy.tcp_proxy",
  *     config: { stat_prefix: "t", cluster: "c" } }] }] }, "l", errors, new Set(["c"]), 0);
- * console.log(errors.length); // 0
+ * assert.equal(errors.length, 0);
  * ```
  * @module
  */

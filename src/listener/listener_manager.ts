@@ -7,8 +7,9 @@
  * which responses ask clients to close: always with `--drain-strategy immediate`, with a growing
  * probability with `gradual`).
  *
- * @example
+ * @example Not run: it starts the listeners of a bootstrap, with its clusters, on sockets.
  * ```ts ignore
+ * import { ListenerManager } from "./listener_manager.ts";
  * const lm = new ListenerManager(bootstrap.static_resources.listeners, { clusters, stats, hooks });
  * await lm.start();
  * console.log(lm.listeners()[0].port);

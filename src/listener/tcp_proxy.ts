@@ -4,8 +4,9 @@
  * read waits for the previous write), and half-closes are passed on. Counts
  * `tcp.<stat_prefix>.*` and the cluster's connection statistics.
  *
- * @example
+ * @example Not run: it accepts connections on a socket and needs upstream clusters.
  * ```ts ignore
+ * import { parseTcpProxy, TcpProxy } from "./tcp_proxy.ts";
  * const tp = new TcpProxy(parseTcpProxy(cfg, "f", errors, null)!, clusters, stats);
  * for await (const c of Deno.listen({ port: 0 })) tp.handle(c);
  * ```

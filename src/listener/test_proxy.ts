@@ -2,8 +2,9 @@
  * Test helper: a proxy (cluster manager + listener manager) on loopback port 0, built from
  * listener JSON and test clusters, closed by `close()`.
  *
- * @example
+ * @example Not run: it starts a proxy on loopback and needs an upstream server on `port`.
  * ```ts ignore
+ * import { startTestProxy } from "./test_proxy.ts";
  * const p = await startTestProxy([httpListener(routeConfig)], [testCluster("c", [["127.0.0.1", port]])]);
  * await fetch(`http://127.0.0.1:${p.port()}/`);
  * await p.close();

@@ -5,10 +5,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { validateListeners } from "./validate_listeners.ts";
  * const errs = validateListeners([{ address: { socket_address: { address: "nope", port_value: 1 } } }],
  *   "static_resources.listeners", new Set());
- * console.log(errs[0].path); // static_resources.listeners[0].address.socket_address.address
+ * assert.equal(errs[0].path, "static_resources.listeners[0].address.socket_address.address");
  * ```
  * @module
  */

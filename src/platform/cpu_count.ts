@@ -7,8 +7,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { cpusetSize, hardwareThreads } from "./cpu_count.ts";
- * console.log(hardwareThreads(), cpusetSize());
+ * assert.ok(hardwareThreads() >= 1);
+ * assert.ok(cpusetSize() <= hardwareThreads());
  * ```
  * @module
  */
@@ -25,8 +27,10 @@ export const CPUSET_FILES: readonly string[] = [
  *
  * @example
  * ```ts
- * cpuListSize("0-3,8"); // 5
- * cpuListSize("3-1"); // null
+ * import assert from "node:assert/strict";
+ * import { cpuListSize } from "./cpu_count.ts";
+ * assert.equal(cpuListSize("0-3,8"), 5);
+ * assert.equal(cpuListSize("3-1"), null);
  * ```
  */
 export function cpuListSize(list: string): number | null {
@@ -83,7 +87,9 @@ function readCpusetFile(): number | null {
  *
  * @example
  * ```ts
- * hardwareThreads() >= 1; // true
+ * import assert from "node:assert/strict";
+ * import { hardwareThreads } from "./cpu_count.ts";
+ * assert.ok(hardwareThreads() >= 1);
  * ```
  */
 export function hardwareThreads(): number {
@@ -98,7 +104,9 @@ export function hardwareThreads(): number {
  *
  * @example
  * ```ts
- * cpusetSize() <= hardwareThreads(); // true on Linux
+ * import assert from "node:assert/strict";
+ * import { cpusetSize, hardwareThreads } from "./cpu_count.ts";
+ * assert.ok(cpusetSize() <= hardwareThreads());
  * ```
  */
 export function cpusetSize(): number {

@@ -11,9 +11,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { libc } from "./libc.ts";
- * const c = libc();
- * if (c) console.log(c.symbols.gettid());
+ * const c = libc(); // null where the C library cannot be opened
+ * if (c) assert.ok(c.symbols.gettid() > 0);
  * ```
  * @module
  */
@@ -59,8 +60,11 @@ function ffiGranted(): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { libc } from "./libc.ts";
  * const c = libc();
  * const tid = c ? c.symbols.gettid() : Deno.pid;
+ * assert.ok(tid > 0);
  * ```
  */
 export function libc(): Libc | null {
@@ -80,7 +84,10 @@ export function libc(): Libc | null {
  *
  * @example
  * ```ts
- * getRlimit(RLIMIT_CORE); // e.g. [0n, 18446744073709551615n]
+ * import assert from "node:assert/strict";
+ * import { getRlimit, RLIMIT_CORE } from "./libc.ts";
+ * const limits = getRlimit(RLIMIT_CORE); // e.g. [0n, 18446744073709551615n]
+ * if (limits) assert.ok(limits[0] <= limits[1]);
  * ```
  */
 export function getRlimit(resource: number): [bigint, bigint] | null {
@@ -96,7 +103,11 @@ export function getRlimit(resource: number): [bigint, bigint] | null {
  *
  * @example
  * ```ts
- * setRlimit(RLIMIT_CORE, RLIM_INFINITY, RLIM_INFINITY);
+ * import assert from "node:assert/strict";
+ * import { getRlimit, RLIMIT_CORE, setRlimit } from "./libc.ts";
+ * const limits = getRlimit(RLIMIT_CORE);
+ * // Setting the limits they already have; `RLIM_INFINITY` lifts a limit.
+ * if (limits) assert.equal(setRlimit(RLIMIT_CORE, limits[0], limits[1]), true);
  * ```
  */
 export function setRlimit(resource: number, soft: bigint, hard: bigint): boolean {

@@ -5,9 +5,12 @@
  *
  * @example
  * ```ts
- * import { parseHeaderMatcher, matchHeaders } from "./header_matcher.ts";
+ * import assert from "node:assert/strict";
+ * import { matchHeaders, parseHeaderMatcher } from "./header_matcher.ts";
  * const m = parseHeaderMatcher({ name: ":path", exact_match: "/healthz" }, "h", [])!;
- * console.log(matchHeaders([m], { path: "/healthz", method: "GET", authority: "a", scheme: "http", headers: new Headers() }));
+ * const request = { method: "GET", authority: "a", scheme: "http", headers: new Headers() };
+ * assert.equal(matchHeaders([m], { ...request, path: "/healthz" }), true);
+ * assert.equal(matchHeaders([m], { ...request, path: "/" }), false);
  * ```
  * @module
  */

@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileRe2 } from "./regex.ts";
  * const errors: { path: string; rule: string; message: string }[] = [];
- * console.log(compileRe2("/api/v[0-9]+", "x", errors)?.test("/api/v2")); // true
+ * assert.equal(compileRe2("/api/v[0-9]+", "x", errors)?.test("/api/v2"), true);
  * ```
  * @module
  */

@@ -6,9 +6,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRouteAction } from "./route_action.ts";
  * const a = parseRouteAction({ route: { cluster: "demo", timeout: "2s" } }, "r", [], null);
- * console.log(a?.kind, a?.timeoutMs); // "cluster" 2000
+ * assert.equal(a?.kind, "cluster");
+ * assert.equal(a.timeoutMs, 2000);
  * ```
  * @module
  */
@@ -24,14 +26,12 @@ export interface ForwardOptions {
   hostRewrite: string | null;
   timeoutMs: number;
   priority: 0 | 1;
-  metadataMatch: JsonObject | null;
 }
 
 /** One weighted cluster. */
 export interface WeightedCluster {
   name: string;
   weight: number;
-  metadataMatch: JsonObject | null;
 }
 
 /** A route's action. */
@@ -80,7 +80,6 @@ function forwardOptions(a: JsonObject, path: string, errors: Errors): ForwardOpt
     hostRewrite: typeof host === "string" ? host : null,
     timeoutMs,
     priority: a.priority === "HIGH" ? 1 : 0,
-    metadataMatch: isObject(a.metadata_match) ? a.metadata_match : null,
   };
 }
 
@@ -200,11 +199,7 @@ export function parseRouteAction(
       fail(errors, `${cat}.weight`, "weight must be a non-negative integer");
     }
     if (name) {
-      list.push({
-        name,
-        weight,
-        metadataMatch: isObject(c.metadata_match) ? c.metadata_match : null,
-      });
+      list.push({ name, weight });
     }
   });
   const sum = list.reduce((s, c) => s + c.weight, 0);

@@ -5,11 +5,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRouteConfig, selectRoute } from "./route_config.ts";
  * const rc = parseRouteConfig({ virtual_hosts: [{ name: "a", domains: ["*"],
  *   routes: [{ match: { prefix: "/" }, route: { cluster: "demo" } }] }] }, "rc", [], new Set(["demo"]))!;
  * const r = selectRoute(rc, { path: "/x", method: "GET", authority: "h", scheme: "http", headers: new Headers() });
- * console.log(r?.action.kind); // "cluster"
+ * assert.equal(r?.action.kind, "cluster");
  * ```
  * @module
  */

@@ -8,9 +8,12 @@
  * that cannot be read or parsed is left out of its list.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { collectCertificates } from "./certs.ts";
- * const certs = collectCertificates(server, Date.now());
+ * import { testContext } from "../admin/testing_context.ts";
+ * const certs = collectCertificates(testContext(), Date.now());
+ * assert.deepEqual(certs, []); // no TLS context is configured
  * ```
  * @module
  */
@@ -138,8 +141,9 @@ export function collectCertificates(server: ServerContext, now: number): Certifi
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { daysUntil } from "./certs.ts";
- * daysUntil(Date.UTC(2030, 0, 3), Date.UTC(2030, 0, 1, 12)); // 1
+ * assert.equal(daysUntil(Date.UTC(2030, 0, 3), Date.UTC(2030, 0, 1, 12)), 1);
  * ```
  */
 export function daysUntil(expiresAt: number, now: number): number {

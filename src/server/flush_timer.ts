@@ -5,10 +5,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "../stats/store.ts";
  * import { startFlushTimer } from "./flush_timer.ts";
  * const timer = startFlushTimer(new Store(), { stats_flush_interval: "10s" });
- * timer.intervalMs; // 10000
+ * assert.equal(timer.intervalMs, 10000);
  * timer.stop();
  * ```
  * @module
@@ -17,19 +18,11 @@ import type { Bootstrap } from "../config/bootstrap_types.ts";
 import { ConfigLoadError } from "../config/errors.ts";
 import { parseDuration } from "../config/values.ts";
 import type { Store } from "../stats/store.ts";
-import { LIMITS } from "../../spec/limits.ts";
+import { LIMITS, row } from "../../spec/mod.ts";
 
 /** The flush interval when the bootstrap sets none, in milliseconds (`limits.stats-flush-interval`). */
-export const DEFAULT_FLUSH_INTERVAL_MS: number = (() => {
-  const row = LIMITS.find((r) => r.id === "limits.stats-flush-interval") as
-    | { value?: { default?: unknown; unit?: string } }
-    | undefined;
-  const v = row?.value;
-  if (typeof v?.default !== "number" || v.unit !== "ms") {
-    throw new Error("spec row limits.stats-flush-interval has no default in ms");
-  }
-  return v.default;
-})();
+export const DEFAULT_FLUSH_INTERVAL_MS: number = row(LIMITS, "limits.stats-flush-interval").value
+  .default;
 
 /** A running flush timer. */
 export interface FlushTimer {
@@ -43,9 +36,10 @@ export interface FlushTimer {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { flushIntervalMs } from "./flush_timer.ts";
- * flushIntervalMs({ stats_flush_interval: "0.5s" }); // 500
- * flushIntervalMs({}); // 5000
+ * assert.equal(flushIntervalMs({ stats_flush_interval: "0.5s" }), 500);
+ * assert.equal(flushIntervalMs({}), 5000);
  * ```
  */
 export function flushIntervalMs(bootstrap: Pick<Bootstrap, "stats_flush_interval">): number {

@@ -12,8 +12,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hotRestartSocketName, pickDynamicBaseId } from "./hot_restart_socket.ts";
- * hotRestartSocketName("@proxy_domain_socket", "child", 5, 1); // "@proxy_domain_socket_child_51"
+ * assert.equal(
+ *   hotRestartSocketName("@proxy_domain_socket", "child", 5, 1),
+ *   "@proxy_domain_socket_child_51",
+ * );
  * const baseId = pickDynamicBaseId("@proxy_domain_socket");
  * ```
  * @module
@@ -36,7 +40,9 @@ export const NO_DYNAMIC_BASE_ID = "unable to select a dynamic base id";
  *
  * @example
  * ```ts
- * hotRestartSocketName("/run/proxy/hr", "parent", 0, 4); // "/run/proxy/hr_parent_1"
+ * import assert from "node:assert/strict";
+ * import { hotRestartSocketName } from "./hot_restart_socket.ts";
+ * assert.equal(hotRestartSocketName("/run/proxy/hr", "parent", 0, 4), "/run/proxy/hr_parent_1");
  * ```
  */
 export function hotRestartSocketName(
@@ -53,7 +59,9 @@ export function hotRestartSocketName(
  *
  * @example
  * ```ts
- * isAbstract("@proxy_domain_socket"); // true
+ * import assert from "node:assert/strict";
+ * import { isAbstract } from "./hot_restart_socket.ts";
+ * assert.equal(isAbstract("@proxy_domain_socket"), true);
  * ```
  */
 export function isAbstract(name: string): boolean {
@@ -65,7 +73,9 @@ export function isAbstract(name: string): boolean {
  *
  * @example
  * ```ts
- * denoSocketPath("@a_child_0"); // "\0a_child_0"
+ * import assert from "node:assert/strict";
+ * import { denoSocketPath } from "./hot_restart_socket.ts";
+ * assert.equal(denoSocketPath("@a_child_0"), "\0a_child_0");
  * ```
  */
 export function denoSocketPath(name: string): string {
@@ -95,8 +105,11 @@ function datagramAvailable(): boolean {
  *
  * @example
  * ```ts
- * const s = bindHotRestartSocket("/tmp/hr_child_0", 0o600);
+ * import { bindHotRestartSocket } from "./hot_restart_socket.ts";
+ * const dir = Deno.makeTempDirSync();
+ * const s = bindHotRestartSocket(`${dir}/hr_child_0`, 0o600); // a file socket, mode 0600
  * s.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function bindHotRestartSocket(name: string, mode: number | null): HotRestartSocket {
@@ -158,7 +171,10 @@ function removeQuietly(path: string): void {
  *
  * @example
  * ```ts
- * baseIdIsFree("@proxy_domain_socket", 7, null); // true unless a proxy uses base ID 7
+ * import assert from "node:assert/strict";
+ * import { baseIdIsFree } from "./hot_restart_socket.ts";
+ * // true unless a proxy on this machine uses base ID 7
+ * assert.equal(typeof baseIdIsFree("@proxy_domain_socket", 7, null), "boolean");
  * ```
  */
 export function baseIdIsFree(socketPath: string, baseId: number, mode: number | null): boolean {
@@ -183,7 +199,10 @@ export function baseIdIsFree(socketPath: string, baseId: number, mode: number | 
  *
  * @example
  * ```ts
- * const id = pickDynamicBaseId("@proxy_domain_socket");
+ * import assert from "node:assert/strict";
+ * import { pickDynamicBaseId } from "./hot_restart_socket.ts";
+ * const id = pickDynamicBaseId("@proxy_domain_socket"); // a base ID no running proxy uses
+ * assert.ok(Number.isInteger(id));
  * ```
  */
 export function pickDynamicBaseId(

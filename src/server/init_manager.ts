@@ -15,15 +15,19 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InitManagers } from "./init_manager.ts";
  * const init = new InitManagers();
  * const server = init.create("server", "Server");
  * const warming = server.add("cluster eds_backend");
  * let live = false;
  * init.initialize(() => live = true);
- * init.dump(); // [{ name: "init manager Server", target_names: ["target cluster eds_backend"] }]
+ * assert.deepEqual(
+ *   init.dump(),
+ *   [{ name: "init manager Server", target_names: ["target cluster eds_backend"] }],
+ * );
  * warming.ready();
- * live; // true
+ * assert.equal(live, true);
  * ```
  * @module
  */
@@ -50,12 +54,15 @@ export interface UnreadyTargetsDump {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InitManager } from "./init_manager.ts";
  * const m = new InitManager("Server");
  * const t = m.add("listener l0");
- * m.initialize(() => console.log("initialized"));
- * m.state; // "Initializing"
- * t.ready(); // logs "initialized"
+ * let initialized = false;
+ * m.initialize(() => initialized = true);
+ * assert.equal(m.state, "Initializing");
+ * t.ready();
+ * assert.equal(initialized, true);
  * ```
  */
 export class InitManager {
@@ -134,11 +141,12 @@ export class InitManager {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InitManagers } from "./init_manager.ts";
  * const init = new InitManagers();
  * init.create("listener", "Listener l0").add("listener l0");
- * init.dump("listener")[0].name; // "init manager Listener l0"
- * init.dump("cluster"); // []
+ * assert.equal(init.dump("listener")[0].name, "init manager Listener l0");
+ * assert.deepEqual(init.dump("cluster"), []);
  * ```
  */
 export class InitManagers {

@@ -59,8 +59,9 @@ export class Signals {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { denoVersionWarning } from "./lifecycle.ts";
- * denoVersionWarning("2.9.1"); // null
+ * assert.equal(denoVersionWarning("2.9.1"), null);
  * ```
  */
 export function denoVersionWarning(version: string = Deno.version.deno): string | null {

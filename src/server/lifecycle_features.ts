@@ -8,9 +8,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { detectFeatures } from "./lifecycle_features.ts";
  * const f = detectFeatures({ enable_mutex_tracing: true }, {});
- * f.has("mutex_tracing"); // true
+ * assert.equal(f.has("mutex_tracing"), true);
  * ```
  * @module
  */

@@ -38,9 +38,28 @@ Deno.test("versioning.version-string: a Deno other than 2.9.1 is warned about", 
   assert.match(denoVersionWarning("2.9.6")!, /SIGUSR1.*inspector/);
 });
 
-Deno.test("admin.states.quitquitquit: signal listeners are installed and removed", () => {
-  const sig = new Signals({ onTerminate() {}, onReopen() {} });
-  sig.start();
-  sig.stop();
-  sig.stop();
+Deno.test("cli.options.log-path: SIGUSR1 reaches the reopen hook while installed, and not after stop", async () => {
+  let reopened = 0;
+  let guard = 0;
+  // Keeps SIGUSR1 from ending the test process whatever Signals does.
+  const keep = () => void guard++;
+  Deno.addSignalListener("SIGUSR1", keep);
+  const until = async (cond: () => boolean) => {
+    for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  };
+  try {
+    const sig = new Signals({ onTerminate() {}, onReopen: () => void reopened++ });
+    sig.start();
+    Deno.kill(Deno.pid, "SIGUSR1");
+    await until(() => guard === 1);
+    assert.equal(reopened, 1, "SIGUSR1 did not reach the reopen hook");
+    sig.stop();
+    sig.stop();
+    Deno.kill(Deno.pid, "SIGUSR1");
+    await until(() => guard === 2);
+    assert.equal(guard, 2, "the second SIGUSR1 was not delivered");
+    assert.equal(reopened, 1, "the reopen hook still ran after stop()");
+  } finally {
+    Deno.removeSignalListener("SIGUSR1", keep);
+  }
 });

@@ -6,10 +6,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileLogFormat } from "./log_format.ts";
  * const fmt = compileLogFormat("[%l][%n] %v");
- * fmt({ time: new Date(0), level: "info", logger: "main", message: "hello" });
- * // → "[info][main] hello"
+ * assert.equal(
+ *   fmt({ time: new Date(0), level: "info", logger: "main", message: "hello" }),
+ *   "[info][main] hello",
+ * );
  * ```
  * @module
  */
@@ -85,7 +88,9 @@ const nanos = (r: LogRecord) => r.time.getMilliseconds() * 1_000_000 + (r.subMil
  *
  * @example
  * ```ts
- * cEscape("a\nb"); // "a\\nb"
+ * import assert from "node:assert/strict";
+ * import { cEscape } from "./log_format.ts";
+ * assert.equal(cEscape("a\nb"), "a\\nb");
  * ```
  */
 export function cEscape(s: string): string {
@@ -120,7 +125,9 @@ let tid: number | undefined;
  *
  * @example
  * ```ts
- * currentThreadId(); // e.g. 17558 (equal to Deno.pid on the main thread)
+ * import assert from "node:assert/strict";
+ * import { currentThreadId } from "./log_format.ts";
+ * assert.ok(currentThreadId() > 0); // e.g. 17558 (equal to Deno.pid on the main thread)
  * ```
  */
 export function currentThreadId(): number {
@@ -205,8 +212,10 @@ export interface CompiledLogFormat extends LogFormatter {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { compileLogFormat } from "./log_format.ts";
  * const fmt = compileLogFormat("%L %v");
- * fmt({ time: new Date(), level: "info", logger: "main", message: "hi" }); // "I hi"
+ * assert.equal(fmt({ time: new Date(), level: "info", logger: "main", message: "hi" }), "I hi");
  * ```
  */
 export function compileLogFormat(pattern: string, opts: LogFormatOptions = {}): CompiledLogFormat {
@@ -252,7 +261,9 @@ export function compileLogFormat(pattern: string, opts: LogFormatOptions = {}): 
  *
  * @example
  * ```ts
- * escapeKeepingTrailing("a\tb\n"); // "a\\tb\n"
+ * import assert from "node:assert/strict";
+ * import { escapeKeepingTrailing } from "./log_format.ts";
+ * assert.equal(escapeKeepingTrailing("a\tb\n"), "a\\tb\n");
  * ```
  */
 export function escapeKeepingTrailing(message: string): string {

@@ -177,6 +177,7 @@ export interface LoggingSettings {
  *
  * @example
  * ```ts
+ * import { createLogging } from "./logger.ts";
  * import { parseArgs } from "../config/args.ts";
  * const logging = createLogging(parseArgs(["--config-yaml", "{}", "-l", "debug"]));
  * logging.log("upstream", "debug", "hello");

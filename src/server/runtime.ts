@@ -12,13 +12,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LayeredRuntime } from "./runtime.ts";
  * const rt = LayeredRuntime.fromBootstrap({
  *   layered_runtime: { layers: [{ name: "s", static_layer: { a: { b: 1 } } }, { name: "admin", admin_layer: {} }] },
  * });
- * rt.get("a.b"); // "1"
+ * assert.equal(rt.get("a.b"), "1");
  * rt.modify([["a.b", "2"]]);
- * rt.get("a.b"); // "2"
+ * assert.equal(rt.get("a.b"), "2");
  * ```
  * @module
  */

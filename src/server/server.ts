@@ -13,7 +13,11 @@
  * resolves once the admin listener, clusters and listeners are up, LIVE or (while a target added
  * through {@linkcode StartSettings.onInit} is still pending) INITIALIZING.
  *
- * @example
+ * `startServer` runs in phases, each a function below: core (store, flush timer, runtime,
+ * validation), managers (clusters, listeners, init), admin (the plugin), signals, and shutdown
+ * (`shutdown.ts`). What a phase acquires is undone in reverse when a later one fails.
+ *
+ * @example Not run: it starts a whole server (listeners, clusters, admin, signals) and exits.
  * ```ts ignore
  * import { startServer } from "./server.ts";
  * import { ADMIN } from "../admin/mod.ts";
@@ -27,10 +31,10 @@
 import type { Feature } from "../../spec/rule.ts";
 import type { Options } from "../config/options.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
-import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
-import { validateClusters } from "../config/validate_cluster.ts";
+import { ConfigLoadError } from "../config/errors.ts";
+import { checkConfiguration, effectiveOptions } from "./configuration_check.ts";
+import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { hotRestartVersion, versionString } from "./version.ts";
-import { allowsUnknownStaticFields } from "../config/args.ts";
 import { Store } from "../stats/store.ts";
 import { startFlushTimer } from "./flush_timer.ts";
 import { attachServerStats } from "./server_stats.ts";
@@ -41,10 +45,12 @@ import type { ClusterManagerView } from "../upstream/types.ts";
 import type { ListenerManagerView } from "../listener/types.ts";
 import { LayeredRuntime, RuntimeConfigError } from "./runtime.ts";
 import { ServerStateMachine } from "./state.ts";
-import { type InitManager, InitManagers } from "./init_manager.ts";
+import { type InitManager, InitManagers, type InitTarget } from "./init_manager.ts";
 import { denoVersionWarning, Signals } from "./lifecycle.ts";
+import type { Log } from "./shutdown.ts";
 import { detectFeatures } from "./lifecycle_features.ts";
 import { ListenerManager } from "../listener/listener_manager.ts";
+import { Cleanups, Shutdown } from "./shutdown.ts";
 import { collectCertificates, daysUntil, firstCertExpiry } from "./certs.ts";
 
 /** A running server. */
@@ -88,6 +94,8 @@ export interface StartSettings {
    * must wait for (`manager.add("name")` returns a target; call its `ready()` when done).
    */
   onInit?: (server: InitManager) => void;
+  /** The long names of the options given on the command line (see `configuration_check.ts`). */
+  given?: ReadonlySet<string>;
   /** The admin interface; without it no admin listener is bound. */
   admin?: AdminPlugin;
 }
@@ -147,188 +155,265 @@ function configError(e: unknown, path: string): ConfigLoadError {
   ]);
 }
 
+/** What the core phase builds. */
+interface Core {
+  store: Store;
+  runtime: LayeredRuntime;
+  clusters: EffectiveCluster[];
+}
+
+/**
+ * Core phase: the stats store and its flush timer, the layered runtime, and the static clusters
+ * validated (unknown fields accepted by `--allow-unknown-static-fields` are counted and logged).
+ */
+function startCore(
+  options: Options,
+  bootstrap: Bootstrap,
+  settings: StartSettings,
+  log: Log,
+  cleanups: Cleanups,
+): Core {
+  const store = new Store();
+  const flush = (() => {
+    try {
+      return startFlushTimer(store, bootstrap);
+    } catch (e) {
+      throw configError(e, "stats_flush_interval");
+    }
+  })();
+  cleanups.push(() => flush.stop());
+
+  let runtime: LayeredRuntime;
+  try {
+    runtime = LayeredRuntime.fromBootstrap(
+      bootstrap,
+      options.service_cluster,
+      store.scope("runtime"),
+    );
+  } catch (e) {
+    throw configError(e, "layered_runtime");
+  }
+
+  const unknown = store.scope("server").counter("static_unknown_fields");
+  const acceptUnknown = (path: string) => {
+    unknown.inc();
+    log("warning", `unknown field ${path} (accepted because of --allow-unknown-static-fields)`);
+  };
+  const { errors, clusters } = checkConfiguration(options, bootstrap, {
+    onUnknown: acceptUnknown,
+    given: settings.given,
+  });
+  if (errors.length) throw new ConfigLoadError(errors);
+  for (const p of settings.unknownStaticFields ?? []) acceptUnknown(p);
+  return { store, runtime, clusters };
+}
+
+/** What the managers phase builds: the managers and the init targets start-up waits on. */
+interface Managers {
+  clusters: ClusterManager;
+  listeners: ListenerManager;
+  clusterTargets: InitTarget[];
+  listenerTargets: InitTarget[];
+}
+
+/**
+ * Managers phase, first half: the cluster manager (one target of `init manager Server` per
+ * cluster) and the listener manager (one `init manager Listener <name>` per listener); then
+ * {@linkcode StartSettings.onInit} adds its own targets.
+ */
+function createManagers(
+  server: Server,
+  clusters: EffectiveCluster[],
+  settings: StartSettings,
+  cleanups: Cleanups,
+): Managers {
+  const { bootstrap, options, stats: store, init } = server;
+  const serverInit = init.create("server", "Server");
+  const cm = new ClusterManager(clusters, {
+    stats: store,
+    log: (level, msg) => server.logging.log("upstream", level, msg),
+    options,
+    cds: (bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config as
+      | JsonObject
+      | undefined,
+    bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
+    runtime: server.runtime,
+  });
+  server.clusters = cm;
+  cleanups.push(() => cm.close());
+  const clusterTargets = cm.clusters().map((c) => serverInit.add(`cluster ${c.name}`));
+  const lm = new ListenerManager(
+    (bootstrap.static_resources?.listeners ?? []) as JsonObject[],
+    {
+      clusters: cm,
+      stats: store,
+      server: {
+        healthCheckFailed: () => server.healthCheckFailed,
+        draining: () => server.state() === "DRAINING",
+        options,
+      },
+    },
+  );
+  server.listeners = lm;
+  cleanups.push(() => lm.close());
+  const listenerTargets = lm.listeners().map((l) =>
+    init.create("listener", `Listener ${l.name}`).add(`listener ${l.name}`)
+  );
+  settings.onInit?.(serverInit);
+  return { clusters: cm, listeners: lm, clusterTargets, listenerTargets };
+}
+
+/**
+ * Managers phase, second half: runs start-up. Clusters start, then listeners, each marking its
+ * targets ready; once all are ready the server is LIVE (unless it is already stopping), records
+ * `server.initialization_time_ms`, flushes the log and settles the stats index in the background.
+ */
+async function initialize(
+  server: Server,
+  managers: Managers,
+  log: Log,
+  stopping: () => boolean,
+): Promise<void> {
+  const { init, stats: store } = server;
+  const began = performance.now();
+  init.initialize(() => {
+    if (stopping()) return;
+    store.scope("server").histogram("initialization_time_ms", "milliseconds")
+      .record(Math.round(performance.now() - began));
+    log("info", "all init targets are ready: server is LIVE");
+    // Start-up lines (the PID among them) reach a --log-path file now, not at the next flush.
+    server.logging.flush();
+    // Sort names and build the Prometheus index now, in slices, so the first /stats or scrape
+    // does not pay for it.
+    void store.settleInBackground(true);
+  });
+  await managers.clusters.start();
+  // A cluster with active health checks is ready after their first round (Envoy's init).
+  const clusterList = managers.clusters.clusters();
+  await Promise.all(
+    managers.clusterTargets.map((t, i) => {
+      const c = clusterList[i];
+      return (c ? c.initialHealthChecks() : Promise.resolve()).then(() => t.ready());
+    }),
+  );
+  await managers.listeners.start();
+  for (const t of managers.listenerTargets) t.ready();
+  if (server.machine.state(false) !== "LIVE") {
+    log("info", `waiting for init targets: ${JSON.stringify(init.dump())}`);
+  }
+}
+
+/** Admin phase: the plugin binds the admin listener (none without a plugin or an admin block). */
+async function startAdmin(
+  server: Server,
+  plugin: AdminPlugin | undefined,
+  log: Log,
+  cleanups: Cleanups,
+): Promise<AdminHandle | null> {
+  let admin: AdminHandle | null = null;
+  try {
+    admin = await plugin?.start(server) ?? null;
+  } catch (e) {
+    throw configError(e, "admin.address");
+  }
+  if (admin) {
+    const handle = admin;
+    cleanups.push(() => handle.close());
+    log("info", `admin address: ${admin.address}`);
+  }
+  return admin;
+}
+
+/** `stats_server_version_override` (a UInt64Value, plain or wrapped), when set. */
+function versionOverride(bootstrap: Bootstrap): number | undefined {
+  let v: unknown = (bootstrap as JsonObject).stats_server_version_override;
+  if (v && typeof v === "object" && "value" in v) v = (v as { value: unknown }).value;
+  const n = typeof v === "string" ? Number(v) : v;
+  return typeof n === "number" && Number.isFinite(n) ? n : undefined;
+}
+
+/** Refreshes the `server.*` stats on every flush; returns the detach function. */
+function watchServerStats(server: Server): () => void {
+  // Static certificates do not change while the server runs: read and parse them once here,
+  // not (synchronously, for every cluster and listener) on each stats flush.
+  const certExpiry = firstCertExpiry(collectCertificates(server, Date.now()));
+  return attachServerStats(server.stats, () => ({
+    state: server.state(),
+    uptimeSeconds: (Date.now() - server.startedAt) / 1000,
+    concurrency: server.options.concurrency,
+    hotRestartEpoch: server.options.restart_epoch,
+    daysUntilFirstCertExpiring: certExpiry === undefined
+      ? undefined
+      : daysUntil(certExpiry, Date.now()),
+    version: versionOverride(server.bootstrap) ?? server.version,
+  }));
+}
+
+/** Signals phase: SIGTERM and SIGINT shut down, SIGUSR1 reopens the logs. */
+function installSignals(
+  server: Server,
+  settings: StartSettings,
+  log: Log,
+  shutdown: () => Promise<void>,
+): Signals {
+  const signals = new Signals({
+    onTerminate: (sig) => {
+      log("info", `caught ${sig}: shutting down`);
+      void shutdown();
+    },
+    onReopen: () => {
+      log("info", "caught SIGUSR1: reopening logs");
+      server.reopenLogs().catch((e) => log("error", `reopening logs failed: ${e}`));
+    },
+  });
+  if (settings.signals !== false) signals.start();
+  return signals;
+}
+
 /** Starts serving; rejects with a {@linkcode ConfigLoadError} naming where the bootstrap is wrong. */
 export async function startServer(
-  options: Options,
+  commandLine: Options,
   bootstrap: Bootstrap,
   settings: StartSettings = {},
 ): Promise<RunningServer> {
-  const logging = settings.logging ?? createLogging(options);
-  const log = (level: string, msg: string) => logging.log("main", level, msg);
+  const logging = settings.logging ?? createLogging(commandLine);
+  const log: Log = (level, msg) => logging.log("main", level, msg);
   log("info", `starting proxyspec ${versionString()} (pid ${Deno.pid}; send signals to this pid)`);
+  const { options, why } = effectiveOptions(commandLine, settings.given);
+  if (why) log("info", why);
   const warning = denoVersionWarning();
   if (warning) log("warning", warning);
 
-  const store = new Store();
-  const cleanups: Array<() => void | Promise<void>> = [];
-  const undo = async () => {
-    for (const c of cleanups.reverse()) await c();
-  };
+  const cleanups = new Cleanups();
   try {
-    const flush = (() => {
-      try {
-        return startFlushTimer(store, bootstrap);
-      } catch (e) {
-        throw configError(e, "stats_flush_interval");
-      }
-    })();
-    cleanups.push(() => flush.stop());
-
-    let runtime: LayeredRuntime;
-    try {
-      runtime = LayeredRuntime.fromBootstrap(
-        bootstrap,
-        options.service_cluster,
-        store.scope("runtime"),
-      );
-    } catch (e) {
-      throw configError(e, "layered_runtime");
-    }
-
-    const unknown = store.scope("server").counter("static_unknown_fields");
-    const acceptUnknown = (path: string) => {
-      unknown.inc();
-      log("warning", `unknown field ${path} (accepted because of --allow-unknown-static-fields)`);
-    };
-    const { errors, clusters } = validateClusters(bootstrap.static_resources?.clusters ?? [], {
-      path: "static_resources.clusters",
-      allowUnknown: allowsUnknownStaticFields(options),
-      onUnknown: acceptUnknown,
-      bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
-    });
-    if (errors.length) throw new ConfigLoadError(errors as ConfigError[]);
-    for (const p of settings.unknownStaticFields ?? []) acceptUnknown(p);
-
+    const core = startCore(options, bootstrap, settings, log, cleanups);
     const init = new InitManagers();
-    const serverInit = init.create("server", "Server");
-    const machine = new ServerStateMachine(init);
     const server = new Server(
       options,
       bootstrap,
-      store,
-      runtime,
+      core.store,
+      core.runtime,
       logging,
       detectFeatures(options, bootstrap),
       init,
-      machine,
+      new ServerStateMachine(init),
     );
-
-    const cm = new ClusterManager(clusters, {
-      stats: store,
-      log: (level, msg) => logging.log("upstream", level, msg),
-      options,
-      cds: (bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config as
-        | JsonObject
-        | undefined,
-      bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
-      runtime,
-    });
-    server.clusters = cm;
-    cleanups.push(() => cm.close());
-    const clusterTargets = cm.clusters().map((c) => serverInit.add(`cluster ${c.name}`));
-    const lm = new ListenerManager(
-      (bootstrap.static_resources?.listeners ?? []) as JsonObject[],
-      {
-        clusters: cm,
-        stats: store,
-        server: {
-          healthCheckFailed: () => server.healthCheckFailed,
-          draining: () => server.state() === "DRAINING",
-          options,
-        },
-      },
-    );
-    server.listeners = lm;
-    cleanups.push(() => lm.close());
-    const listenerTargets = lm.listeners().map((l) =>
-      init.create("listener", `Listener ${l.name}`).add(`listener ${l.name}`)
-    );
-    settings.onInit?.(serverInit);
-
-    let admin: AdminHandle | null = null;
-    try {
-      admin = await settings.admin?.start(server) ?? null;
-    } catch (e) {
-      throw configError(e, "admin.address");
-    }
-    if (admin) {
-      cleanups.push(() => admin!.close());
-      log("info", `admin address: ${admin.address}`);
-    }
-
-    let stopping: Promise<void> | null = null;
-    const began = performance.now();
-    init.initialize(() => {
-      if (stopping) return;
-      store.scope("server").histogram("initialization_time_ms", "milliseconds")
-        .record(Math.round(performance.now() - began));
-      log("info", "all init targets are ready: server is LIVE");
-      // Start-up lines (the PID among them) reach a --log-path file now, not at the next flush.
-      logging.flush();
-      // Sort names and build the Prometheus index now, in slices, so the first /stats or scrape
-      // does not pay for it.
-      void store.settleInBackground(true);
-    });
-    await cm.start();
-    // A cluster with active health checks is ready after their first round (Envoy's init).
-    const clusterList = cm.clusters();
-    await Promise.all(
-      clusterTargets.map((t, i) => {
-        const c = clusterList[i];
-        return (c ? c.initialHealthChecks() : Promise.resolve()).then(() => t.ready());
-      }),
-    );
-    await lm.start();
-    for (const t of listenerTargets) t.ready();
-    if (machine.state(false) !== "LIVE") {
-      log("info", `waiting for init targets: ${JSON.stringify(init.dump())}`);
-    }
-
-    // Static certificates do not change while the server runs: read and parse them once here,
-    // not (synchronously, for every cluster and listener) on each stats flush.
-    const certExpiry = firstCertExpiry(collectCertificates(server, Date.now()));
-    const detachStats = attachServerStats(store, () => ({
-      state: server.state(),
-      uptimeSeconds: (Date.now() - server.startedAt) / 1000,
-      concurrency: options.concurrency,
-      hotRestartEpoch: options.restart_epoch,
-      daysUntilFirstCertExpiring: certExpiry === undefined
-        ? undefined
-        : daysUntil(certExpiry, Date.now()),
-      version: server.version,
-    }));
-
-    let resolveFinished!: (code: number) => void;
-    const finished = new Promise<number>((r) => resolveFinished = r);
-    const signals = new Signals({
-      onTerminate: (sig) => {
-        log("info", `caught ${sig}: shutting down`);
-        void shutdown();
-      },
-      onReopen: () => {
-        log("info", "caught SIGUSR1: reopening logs");
-        server.reopenLogs().catch((e) => log("error", `reopening logs failed: ${e}`));
-      },
-    });
-    if (settings.signals !== false) signals.start();
-
-    const shutdown = (): Promise<void> => {
-      stopping ??= (async () => {
-        machine.startDraining();
-        signals.stop();
-        detachStats();
-        for (const work of server.shutdownWork.reverse()) await work();
-        await undo();
-        log("info", "shutdown complete");
-        if (!settings.logging) logging.close();
-        resolveFinished(0);
-      })();
-      return stopping;
-    };
+    const managers = createManagers(server, core.clusters, settings, cleanups);
+    const admin = await startAdmin(server, settings.admin, log, cleanups);
+    const stop = new Shutdown(server, cleanups, log, !settings.logging);
+    await initialize(server, managers, log, () => stop.started);
+    stop.detachStats = watchServerStats(server);
+    const shutdown = () => stop.run();
+    stop.signals = installSignals(server, settings, log, shutdown);
     server.shutdown = shutdown;
-    return { finished, shutdown, context: server, adminAddress: admin?.address ?? null };
+    return {
+      finished: stop.finished,
+      shutdown,
+      context: server,
+      adminAddress: admin?.address ?? null,
+    };
   } catch (e) {
-    await undo();
+    await cleanups.run();
     if (!settings.logging) logging.close();
     throw e;
   }

@@ -5,12 +5,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "../stats/store.ts";
  * import { attachServerStats } from "./server_stats.ts";
  * const store = new Store();
  * const detach = attachServerStats(store, () => ({ state: "LIVE", uptimeSeconds: 3 }));
  * store.flush();
- * store.gauge("server.live").value(); // 1
+ * assert.equal(store.gauge("server.live").value(), 1);
  * detach();
  * ```
  * @module
@@ -69,9 +70,10 @@ export const NO_CERT_DAYS = 4294967295;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "../stats/store.ts";
  * import { registerServerStats } from "./server_stats.ts";
- * registerServerStats(new Store()).live.value(); // 0
+ * assert.equal(registerServerStats(new Store()).live.value(), 0);
  * ```
  */
 export function registerServerStats(store: Store): ServerStats {
@@ -102,8 +104,9 @@ export function registerServerStats(store: Store): ServerStats {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { versionNumber } from "./server_stats.ts";
- * versionNumber("68ba4f/1.14.1/Clean/RELEASE/BoringSSL"); // 6863439
+ * assert.equal(versionNumber("68ba4f/1.14.1/Clean/RELEASE/BoringSSL"), 6863439);
  * ```
  */
 export function versionNumber(version: string | number): number {
@@ -117,12 +120,13 @@ export function versionNumber(version: string | number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "../stats/store.ts";
  * import { registerServerStats, updateServerStats } from "./server_stats.ts";
  * const store = new Store();
  * const stats = registerServerStats(store);
  * updateServerStats(stats, store, { state: "DRAINING", uptimeSeconds: 1 });
- * stats.state.value(); // 1
+ * assert.equal(stats.state.value(), 1);
  * ```
  */
 export function updateServerStats(stats: ServerStats, store: Store, src: ServerStatsSource): void {

@@ -7,14 +7,15 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InitManagers } from "./init_manager.ts";
  * import { ServerStateMachine } from "./state.ts";
  * const init = new InitManagers();
  * const s = new ServerStateMachine(init);
- * s.state(false); // "PRE_INITIALIZING"
+ * assert.equal(s.state(false), "PRE_INITIALIZING");
  * init.initialize(() => {});
- * s.state(false); // "LIVE"
- * s.state(true); // "DRAINING"
+ * assert.equal(s.state(false), "LIVE");
+ * assert.equal(s.state(true), "DRAINING");
  * ```
  * @module
  */

@@ -10,8 +10,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { versionString } from "./version.ts";
- * versionString(); // "3f2c.../0.1.0-dev/Modified/RELEASE/rustls"
+ * // e.g. "3f2c.../0.1.0-dev/Modified/RELEASE/rustls"
+ * assert.match(
+ *   versionString(),
+ *   /^[0-9a-f]{40}\/[^/]+\/(Clean|Modified)\/(RELEASE|DEBUG)\/rustls$/,
+ * );
  * ```
  * @module
  */
@@ -70,7 +75,9 @@ function envSet(name: string): boolean {
  *
  * @example
  * ```ts
- * versionString().split("/").length; // 5
+ * import assert from "node:assert/strict";
+ * import { versionString } from "./version.ts";
+ * assert.equal(versionString().split("/").length, 5);
  * ```
  */
 export function versionString(): string {
@@ -101,7 +108,10 @@ export function versionString(): string {
  *
  * @example
  * ```ts
- * versionOutput("proxy"); // "\nproxy  version: <40 hex>/0.1.0-dev/Clean/RELEASE/rustls\n\n"
+ * import assert from "node:assert/strict";
+ * import { versionOutput } from "./version.ts";
+ * // "\nproxy  version: <40 hex>/0.1.0-dev/Clean/RELEASE/rustls\n\n"
+ * assert.match(versionOutput("proxy"), /^\nproxy {2}version: [0-9a-f]{40}\/.*\/rustls\n\n$/);
  * ```
  */
 export function versionOutput(argv0 = "proxy"): string {
@@ -114,7 +124,9 @@ export function versionOutput(argv0 = "proxy"): string {
  *
  * @example
  * ```ts
- * hotRestartVersion({ disable_hot_restart: true }); // "disabled"
+ * import assert from "node:assert/strict";
+ * import { hotRestartVersion } from "./version.ts";
+ * assert.equal(hotRestartVersion({ disable_hot_restart: true }), "disabled");
  * ```
  */
 export function hotRestartVersion(options: Pick<Options, "disable_hot_restart">): string {

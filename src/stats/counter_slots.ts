@@ -11,12 +11,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CounterArena } from "./counter_slots.ts";
  * const arena = new CounterArena(2);
  * const slot = arena.allocate();
  * arena.add(0, slot, 3);
  * arena.add(1, slot, 4);
- * arena.sum(slot); // 7
+ * assert.equal(arena.sum(slot), 7);
  * ```
  * @module
  */
@@ -31,11 +32,12 @@ const TWO32 = 2 ** 32;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CounterArena } from "./counter_slots.ts";
  * const arena = new CounterArena(2);
  * const slot = arena.allocate();
  * arena.add(1, slot, 5);
- * arena.sum(slot); // 5
+ * assert.equal(arena.sum(slot), 5);
  * ```
  */
 export class CounterArena {
@@ -59,12 +61,13 @@ export class CounterArena {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { CounterArena } from "./counter_slots.ts";
    * const owner = new CounterArena(2);
    * const slot = owner.allocate();
    * const view = CounterArena.attach(owner.chunks, owner.workers);
    * view.add(1, slot, 2);
-   * owner.sum(slot); // 2
+   * assert.equal(owner.sum(slot), 2);
    * ```
    */
   static attach(chunks: readonly Uint32Array[], workers: number): CounterArena {

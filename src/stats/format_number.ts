@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatG, formatShortest } from "./format_number.ts";
- * formatG(1800000); // "1.8e+06"
- * formatShortest(202.5); // "202.5"
+ * assert.equal(formatG(1800000), "1.8e+06");
+ * assert.equal(formatShortest(202.5), "202.5");
  * ```
  * @module
  */
@@ -29,8 +30,9 @@ function trimZeros(s: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatShortest } from "./format_number.ts";
- * formatShortest(Number.NaN); // "nan"
+ * assert.equal(formatShortest(Number.NaN), "nan");
  * ```
  */
 export function formatShortest(v: number): string {
@@ -52,9 +54,10 @@ export function formatShortest(v: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatG } from "./format_number.ts";
- * formatG(3600000); // "3.6e+06"
- * formatG(99.9); // "99.9"
+ * assert.equal(formatG(3600000), "3.6e+06");
+ * assert.equal(formatG(99.9), "99.9");
  * ```
  */
 export function formatG(v: number): string {
@@ -73,8 +76,9 @@ export function formatG(v: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatPrometheus } from "./format_number.ts";
- * formatPrometheus(1800000); // "1800000"
+ * assert.equal(formatPrometheus(1800000), "1800000");
  * ```
  */
 export function formatPrometheus(v: number): string {

@@ -5,11 +5,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HistogramImpl } from "./histogram.ts";
  * const h = new HistogramImpl("cluster.web.upstream_rq_time", "milliseconds");
  * h.record(12);
  * h.flush();
- * h.interval.count; // 1
+ * assert.equal(h.interval.count, 1);
  * ```
  * @module
  */
@@ -21,11 +22,12 @@ import { LogLinearCounts } from "./log_linear.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HistogramImpl } from "./histogram.ts";
  * const h = new HistogramImpl("h");
  * h.record(5);
  * h.flush();
- * h.cumulative.count; // 1
+ * assert.equal(h.cumulative.count, 1);
  * ```
  */
 export class HistogramImpl implements Histogram {

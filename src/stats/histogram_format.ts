@@ -4,12 +4,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HistogramImpl } from "./histogram.ts";
  * import { quantileSummary } from "./histogram_format.ts";
  * const h = new HistogramImpl("h");
  * h.record(200);
  * h.flush();
- * quantileSummary(h).startsWith("P0(200,200) P25(200,200)"); // true
+ * assert.equal(quantileSummary(h).startsWith("P0(200,200) P25(200,200)"), true);
  * ```
  * @module
  */
@@ -30,9 +31,10 @@ const JSON_FRACTIONS = JSON_QUANTILES.map((q) => q / 100);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HistogramImpl } from "./histogram.ts";
  * import { quantileSummary } from "./histogram_format.ts";
- * quantileSummary(new HistogramImpl("h")); // "No recorded values"
+ * assert.equal(quantileSummary(new HistogramImpl("h")), "No recorded values");
  * ```
  */
 export function quantileSummary(h: HistogramImpl): string {
@@ -52,12 +54,13 @@ export function quantileSummary(h: HistogramImpl): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HistogramImpl } from "./histogram.ts";
  * import { bucketCounts } from "./histogram_format.ts";
  * const h = new HistogramImpl("h");
  * h.record(3);
  * h.flush();
- * bucketCounts(h, [1, 10], "cumulative"); // [[0, 1], [0, 1]]
+ * assert.deepEqual(bucketCounts(h, [1, 10], "cumulative"), [[0, 1], [0, 1]]);
  * ```
  */
 export function bucketCounts(
@@ -81,12 +84,13 @@ export function bucketCounts(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HistogramImpl } from "./histogram.ts";
  * import { bucketSummary } from "./histogram_format.ts";
  * const h = new HistogramImpl("h");
  * h.record(3);
  * h.flush();
- * bucketSummary(h, [1, 10], "disjoint"); // "B1(0,0) B10(1,1)"
+ * assert.equal(bucketSummary(h, [1, 10], "disjoint"), "B1(0,0) B10(1,1)");
  * ```
  */
 export function bucketSummary(h: HistogramImpl, bounds: readonly number[], mode: BucketMode) {
@@ -109,9 +113,13 @@ function jsonNumber(v: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HistogramImpl } from "./histogram.ts";
  * import { jsonQuantiles } from "./histogram_format.ts";
- * jsonQuantiles(new HistogramImpl("h")).startsWith('{"name":"h","values":[{"interval":null'); // true
+ * assert.equal(
+ *   jsonQuantiles(new HistogramImpl("h")).startsWith('{"name":"h","values":[{"interval":null'),
+ *   true,
+ * );
  * ```
  */
 export function jsonQuantiles(h: HistogramImpl): string {
@@ -128,10 +136,13 @@ export function jsonQuantiles(h: HistogramImpl): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HistogramImpl } from "./histogram.ts";
  * import { jsonBuckets } from "./histogram_format.ts";
- * jsonBuckets(new HistogramImpl("h"), [1], "cumulative");
- * // '{"name":"h","buckets":[{"upper_bound":1,"interval":0,"cumulative":0}]}'
+ * assert.equal(
+ *   jsonBuckets(new HistogramImpl("h"), [1], "cumulative"),
+ *   '{"name":"h","buckets":[{"upper_bound":1,"interval":0,"cumulative":0}]}',
+ * );
  * ```
  */
 export function jsonBuckets(h: HistogramImpl, bounds: readonly number[], mode: BucketMode): string {

@@ -5,29 +5,25 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TEXT_QUANTILES } from "./histogram_settings.ts";
- * TEXT_QUANTILES.length; // 8
+ * assert.equal(TEXT_QUANTILES.length, 8);
  * ```
  * @module
  */
-import { STATS_SHAPES } from "../../spec/admin/stats_shapes.ts";
-
-function rowValues(id: string): readonly (string | number)[] {
-  const row = STATS_SHAPES.find((r) => r.id === id) as
-    | { values?: readonly (string | number)[] }
-    | undefined;
-  if (row?.values === undefined) throw new Error(`spec row ${id} has no values`);
-  return row.values;
-}
+import { row, STATS_SHAPES } from "../../spec/mod.ts";
 
 /** Quantiles (percent) of the text form, from `admin.stats_shapes.text-quantiles` (`P99.9` → 99.9). */
-export const TEXT_QUANTILES: readonly number[] = rowValues("admin.stats_shapes.text-quantiles")
-  .map((v) => Number(String(v).replace(/^P/, "")));
+export const TEXT_QUANTILES: readonly number[] = row(
+  STATS_SHAPES,
+  "admin.stats_shapes.text-quantiles",
+).values.map((v) => Number(String(v).replace(/^P/, "")));
 
 /** `supported_quantiles` of the JSON form (percent), from `admin.stats_shapes.json-supported-quantiles`. */
-export const JSON_QUANTILES: readonly number[] = rowValues(
+export const JSON_QUANTILES: readonly number[] = row(
+  STATS_SHAPES,
   "admin.stats_shapes.json-supported-quantiles",
-).map(Number);
+).values.map(Number);
 
 /** Default histogram bucket upper bounds (19 values, 0.5 to 3600000). */
 export const DEFAULT_BUCKETS: readonly number[] = [

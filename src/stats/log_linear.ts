@@ -6,10 +6,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LogLinearCounts } from "./log_linear.ts";
  * const h = new LogLinearCounts();
  * h.record(200);
- * h.quantiles([0, 0.5, 1]); // [200, 200, 200]
+ * assert.deepEqual(h.quantiles([0, 0.5, 1]), [200, 200, 200]);
  * ```
  * @module
  */
@@ -32,10 +33,11 @@ function edge(m: number, e: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LogLinearCounts } from "./log_linear.ts";
  * const c = new LogLinearCounts();
  * for (const v of [1, 2, 3]) c.record(v);
- * c.cumulativeCounts([2.5, 10]); // [2, 3]
+ * assert.deepEqual(c.cumulativeCounts([2.5, 10]), [2, 3]);
  * ```
  */
 export class LogLinearCounts {

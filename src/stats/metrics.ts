@@ -5,12 +5,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CounterArena } from "./counter_slots.ts";
  * import { CounterImpl } from "./metrics.ts";
  * const c = new CounterImpl("a.b", new CounterArena());
  * c.inc(2);
  * c.reset();
- * c.value(); // 0
+ * assert.equal(c.value(), 0);
  * ```
  * @module
  */
@@ -22,11 +23,12 @@ import type { CounterArena } from "./counter_slots.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { CounterArena } from "./counter_slots.ts";
  * import { CounterImpl } from "./metrics.ts";
  * const c = new CounterImpl("c", new CounterArena());
  * c.inc(3);
- * c.value(); // 3
+ * assert.equal(c.value(), 3);
  * ```
  */
 export class CounterImpl implements Counter {
@@ -77,11 +79,12 @@ export class CounterImpl implements Counter {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { GaugeImpl } from "./metrics.ts";
  * const g = new GaugeImpl("g");
  * g.inc(2);
  * g.dec();
- * g.value(); // 1
+ * assert.equal(g.value(), 1);
  * ```
  */
 export class GaugeImpl implements Gauge {
@@ -125,10 +128,11 @@ export class GaugeImpl implements Gauge {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TextReadoutImpl } from "./metrics.ts";
  * const t = new TextReadoutImpl("t");
  * t.set("v1");
- * t.value(); // "v1"
+ * assert.equal(t.value(), "v1");
  * ```
  */
 export class TextReadoutImpl implements TextReadout {

@@ -8,10 +8,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { NameTrie } from "./name_trie.ts";
  * const t = new NameTrie<{ name: string }>();
  * for (const name of ["cluster.svc.x", "cluster.svc-a.x", "cluster.svc"]) t.add({ name });
- * t.sorted().map((s) => s.name); // ["cluster.svc", "cluster.svc-a.x", "cluster.svc.x"]
+ * assert.deepEqual(
+ *   t.sorted().map((s) => s.name),
+ *   ["cluster.svc", "cluster.svc-a.x", "cluster.svc.x"],
+ * );
  * ```
  * @module
  */

@@ -4,10 +4,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { clusterStatName, prometheusName } from "./naming.ts";
- * clusterStatName("outbound|80||web.default"); // "outbound|80||web.default"
- * clusterStatName("a:b", "alt:name"); // "alt_name"
- * prometheusName("cluster.upstream_cx_total"); // "proxy_cluster_upstream_cx_total"
+ * assert.equal(clusterStatName("outbound|80||web.default"), "outbound|80||web.default");
+ * assert.equal(clusterStatName("a:b", "alt:name"), "alt_name");
+ * assert.equal(prometheusName("cluster.upstream_cx_total"), "proxy_cluster_upstream_cx_total");
  * ```
  * @module
  */
@@ -24,8 +25,9 @@ export const PROMETHEUS_PREFIX = "proxy_";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { clusterStatName } from "./naming.ts";
- * clusterStatName("web:80"); // "web_80"
+ * assert.equal(clusterStatName("web:80"), "web_80");
  * ```
  */
 export function clusterStatName(name: string, altStatName?: string | null): string {
@@ -38,8 +40,9 @@ export function clusterStatName(name: string, altStatName?: string | null): stri
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sanitizePrometheus } from "./naming.ts";
- * sanitizePrometheus("vulture.eats-liver"); // "vulture_eats_liver"
+ * assert.equal(sanitizePrometheus("vulture.eats-liver"), "vulture_eats_liver");
  * ```
  */
 export function sanitizePrometheus(s: string): string {
@@ -51,8 +54,9 @@ export function sanitizePrometheus(s: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { prometheusName } from "./naming.ts";
- * prometheusName("server.live"); // "proxy_server_live"
+ * assert.equal(prometheusName("server.live"), "proxy_server_live");
  * ```
  */
 export function prometheusName(extractedName: string): string {
@@ -64,8 +68,9 @@ export function prometheusName(extractedName: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { escapeLabelValue } from "./naming.ts";
- * escapeLabelValue('say "hi"'); // 'say \\"hi\\"'
+ * assert.equal(escapeLabelValue('say "hi"'), 'say \\"hi\\"');
  * ```
  */
 export function escapeLabelValue(s: string): string {

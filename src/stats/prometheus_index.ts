@@ -6,10 +6,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PrometheusIndex } from "./prometheus_index.ts";
  * const ix = new PrometheusIndex<{ name: string }>();
  * ix.add({ name: "cluster.a.upstream_cx_total" });
- * ix.families()[0].name; // "proxy_cluster_upstream_cx_total"
+ * assert.equal(ix.families()[0].name, "proxy_cluster_upstream_cx_total");
  * ```
  * @module
  */
@@ -40,8 +41,9 @@ export interface Family<T> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { labelText } from "./prometheus_index.ts";
- * labelText([["proxy.cluster_name", "web"]]); // 'proxy_cluster_name="web"'
+ * assert.equal(labelText([["proxy.cluster_name", "web"]]), 'proxy_cluster_name="web"');
  * ```
  */
 export function labelText(tags: ReadonlyArray<readonly [string, string]>): string {
@@ -53,12 +55,15 @@ export function labelText(tags: ReadonlyArray<readonly [string, string]>): strin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PrometheusIndex } from "./prometheus_index.ts";
  * const ix = new PrometheusIndex<{ name: string }>();
  * ix.add({ name: "cluster.b.upstream_rq_total" });
  * ix.add({ name: "cluster.a.upstream_rq_total" });
- * ix.families()[0].members.sorted().map((m) => m.labels);
- * // ['proxy_cluster_name="a"', 'proxy_cluster_name="b"']
+ * assert.deepEqual(
+ *   ix.families()[0].members.sorted().map((m) => m.labels),
+ *   ['proxy_cluster_name="a"', 'proxy_cluster_name="b"'],
+ * );
  * ```
  */
 export class PrometheusIndex<T extends { name: string }> {

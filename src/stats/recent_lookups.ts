@@ -5,13 +5,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RecentLookups } from "./recent_lookups.ts";
  * const r = new RecentLookups();
  * r.lookup("a");
  * r.enable();
  * r.lookup("b");
- * r.total; // 2
- * r.entries(); // [["b", 1]]
+ * assert.equal(r.total, 2);
+ * assert.deepEqual(r.entries(), [["b", 1]]);
  * ```
  * @module
  */
@@ -24,11 +25,12 @@ export const RECENT_LOOKUPS_CAPACITY = 100;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RecentLookups } from "./recent_lookups.ts";
  * const r = new RecentLookups();
  * r.enable();
  * r.lookup("a");
- * r.entries(); // [["a", 1]]
+ * assert.deepEqual(r.entries(), [["a", 1]]);
  * ```
  */
 export class RecentLookups {
@@ -87,9 +89,12 @@ export class RecentLookups {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { RecentLookups } from "./recent_lookups.ts";
-   * new RecentLookups().render();
-   * // "Lookup tracking is not enabled. Use /stats/recentlookups/enable to enable.\n\ntotal: 0\n"
+   * assert.equal(
+   *   new RecentLookups().render(),
+   *   "Lookup tracking is not enabled. Use /stats/recentlookups/enable to enable.\n\ntotal: 0\n",
+   * );
    * ```
    */
   render(): string {

@@ -7,9 +7,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "./store.ts";
  * import { renderJson } from "./render_json.ts";
- * [...renderJson(new Store(), {})].join(""); // '{"stats":[]}'
+ * assert.equal([...renderJson(new Store(), {})].join(""), '{"stats":[]}');
  * ```
  * @module
  */
@@ -23,11 +24,12 @@ import { JSON_QUANTILES } from "./histogram_settings.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "./store.ts";
  * import { renderJson } from "./render_json.ts";
  * const s = new Store();
  * s.gauge("g").set(2);
- * [...renderJson(s, {})].join(""); // '{"stats":[{"name":"g","value":2}]}'
+ * assert.equal([...renderJson(s, {})].join(""), '{"stats":[{"name":"g","value":2}]}');
  * ```
  */
 export function* renderJson(store: Store, opts: RenderOptions): Generator<string> {

@@ -6,8 +6,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { selects } from "./render_options.ts";
- * selects({ usedOnly: true }, { name: "a", used: false }); // false
+ * assert.equal(selects({ usedOnly: true }, { name: "a", used: false }), false);
  * ```
  * @module
  */
@@ -39,9 +40,10 @@ export const VISIT_BATCH = 2048;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { chunkDue, VISIT_BATCH } from "./render_options.ts";
- * chunkDue(10, VISIT_BATCH); // true
- * chunkDue(10, 1); // false
+ * assert.equal(chunkDue(10, VISIT_BATCH), true);
+ * assert.equal(chunkDue(10, 1), false);
  * ```
  */
 export function chunkDue(buffered: number, visited: number): boolean {
@@ -53,8 +55,9 @@ export function chunkDue(buffered: number, visited: number): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { selects } from "./render_options.ts";
- * selects({ filter: (n) => n.startsWith("a") }, { name: "ab", used: false }); // true
+ * assert.equal(selects({ filter: (n) => n.startsWith("a") }, { name: "ab", used: false }), true);
  * ```
  */
 export function selects(opts: RenderOptions, stat: { name: string; used: boolean }): boolean {

@@ -8,13 +8,17 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "./store.ts";
  * import { renderPrometheus } from "./render_prometheus.ts";
  * const store = new Store();
  * store.gauge("server.concurrency").set(2);
- * [...renderPrometheus(store, {})].join("");
- * // "# HELP proxy_server_concurrency server.concurrency\n# TYPE proxy_server_concurrency gauge\n"
- * // + "proxy_server_concurrency{} 2\n"
+ * assert.equal(
+ *   [...renderPrometheus(store, {})].join(""),
+ *   "# HELP proxy_server_concurrency server.concurrency\n" +
+ *     "# TYPE proxy_server_concurrency gauge\n" +
+ *     "proxy_server_concurrency{} 2\n",
+ * );
  * ```
  * @module
  */
@@ -69,12 +73,15 @@ function* families<T extends { name: string; used: boolean }>(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "./store.ts";
  * import { renderPrometheus } from "./render_prometheus.ts";
  * const s = new Store();
  * s.counter("a").inc();
- * [...renderPrometheus(s, { usedOnly: true })].join("");
- * // "# HELP proxy_a a\n# TYPE proxy_a counter\nproxy_a{} 1\n"
+ * assert.equal(
+ *   [...renderPrometheus(s, { usedOnly: true })].join(""),
+ *   "# HELP proxy_a a\n# TYPE proxy_a counter\nproxy_a{} 1\n",
+ * );
  * ```
  */
 export function* renderPrometheus(store: Store, opts: RenderOptions): Generator<string> {

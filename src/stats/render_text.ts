@@ -5,11 +5,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "./store.ts";
  * import { renderText } from "./render_text.ts";
  * const store = new Store();
  * store.counter("c1").inc(10);
- * [...renderText(store, {})].join(""); // "c1: 10\n"
+ * assert.equal([...renderText(store, {})].join(""), "c1: 10\n");
  * ```
  * @module
  */
@@ -22,11 +23,12 @@ import { bucketSummary, quantileSummary } from "./histogram_format.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "./store.ts";
  * import { renderText } from "./render_text.ts";
  * const s = new Store();
  * s.textReadout("t").set("x");
- * [...renderText(s, {})].join(""); // 't: "x"\n'
+ * assert.equal([...renderText(s, {})].join(""), 't: "x"\n');
  * ```
  */
 export function* renderText(store: Store, opts: RenderOptions): Generator<string> {

@@ -5,11 +5,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SortedIndex } from "./sorted_index.ts";
  * const ix = new SortedIndex<{ name: string }>();
  * ix.add({ name: "b" });
  * ix.add({ name: "a" });
- * ix.sorted().map((s) => s.name); // ["a", "b"]
+ * assert.deepEqual(ix.sorted().map((s) => s.name), ["a", "b"]);
  * ```
  * @module
  */
@@ -19,8 +20,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { byName } from "./sorted_index.ts";
- * [{ name: "b" }, { name: "a" }].sort(byName); // [{ name: "a" }, { name: "b" }]
+ * assert.deepEqual([{ name: "b" }, { name: "a" }].sort(byName), [{ name: "a" }, { name: "b" }]);
  * ```
  */
 export function byName(a: { name: string }, b: { name: string }): number {
@@ -32,8 +34,12 @@ export function byName(a: { name: string }, b: { name: string }): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mergeSorted } from "./sorted_index.ts";
- * mergeSorted([{ name: "a" }, { name: "c" }], [{ name: "b" }]).map((x) => x.name); // ["a", "b", "c"]
+ * assert.deepEqual(
+ *   mergeSorted([{ name: "a" }, { name: "c" }], [{ name: "b" }]).map((x) => x.name),
+ *   ["a", "b", "c"],
+ * );
  * ```
  */
 export function mergeSorted<T extends { name: string }>(a: readonly T[], b: readonly T[]): T[] {
@@ -50,10 +56,11 @@ export function mergeSorted<T extends { name: string }>(a: readonly T[], b: read
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SortedIndex } from "./sorted_index.ts";
  * const ix = new SortedIndex<{ name: string }>();
  * ix.add({ name: "z" });
- * ix.settle(100); // true
+ * assert.equal(ix.settle(100), true);
  * ```
  */
 export class SortedIndex<T extends { name: string }> {

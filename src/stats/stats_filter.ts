@@ -6,9 +6,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileStatFilter } from "./stats_filter.ts";
  * const f = compileStatFilter("upstream_rq_\\d+$", "re2");
- * f.ok && f.test("cluster.web.upstream_rq_200"); // true
+ * assert.equal(f.ok && f.test("cluster.web.upstream_rq_200"), true);
  * ```
  * @module
  */
@@ -34,8 +35,9 @@ export type CompiledFilter =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { filterEngine } from "./stats_filter.ts";
- * filterEngine(() => undefined); // "re2"
+ * assert.equal(filterEngine(() => undefined), "re2");
  * ```
  */
 export function filterEngine(get: (key: string) => string | undefined): FilterEngine {
@@ -52,8 +54,11 @@ export function filterEngine(get: (key: string) => string | undefined): FilterEn
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileStatFilter } from "./stats_filter.ts";
- * compileStatFilter("(", "re2"); // { ok: false, engine: "re2", error: "Invalid re2 regex: ..." }
+ * const f = compileStatFilter("(", "re2");
+ * assert.equal(f.ok, false);
+ * assert.ok(!f.ok && f.error.startsWith("Invalid re2 regex: "));
  * ```
  */
 export function compileStatFilter(pattern: string, engine: FilterEngine): CompiledFilter {

@@ -5,10 +5,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "./store.ts";
  * const store = new Store();
  * store.scope("cluster").scope("web").counter("upstream_rq_total").inc();
- * store.counter("cluster.web.upstream_rq_total").value(); // 1
+ * assert.equal(store.counter("cluster.web.upstream_rq_total").value(), 1);
  * ```
  * @module
  */

@@ -7,10 +7,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { extractTags } from "./tag_extraction.ts";
- * extractTags("cluster.web.upstream_rq_200");
- * // { name: "cluster.upstream_rq",
- * //   tags: [["proxy.response_code", "200"], ["proxy.cluster_name", "web"]] }
+ * assert.deepEqual(extractTags("cluster.web.upstream_rq_200"), {
+ *   name: "cluster.upstream_rq",
+ *   tags: [["proxy.response_code", "200"], ["proxy.cluster_name", "web"]],
+ * });
  * ```
  * @module
  */
@@ -102,8 +104,9 @@ for (const e of EXTRACTORS) {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { extractTags } from "./tag_extraction.ts";
- * extractTags("server.live"); // { name: "server.live", tags: [] }
+ * assert.deepEqual(extractTags("server.live"), { name: "server.live", tags: [] });
  * ```
  */
 export function extractTags(statName: string): TaggedName {

@@ -6,6 +6,7 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "../stats/store.ts";
  * import { CircuitBreaker } from "./circuit_breaker.ts";
  * const cb = new CircuitBreaker(
@@ -13,7 +14,7 @@
  *   new Store().scope("cluster.demo"),
  * );
  * cb.connections.inc();
- * console.log(cb.connections.canCreate()); // false
+ * assert.equal(cb.connections.canCreate(), false);
  * ```
  * @module
  */

@@ -3,7 +3,7 @@
  * statistics, and {@linkcode Cluster.forward}, which sends one request to a chosen host and
  * turns failures into Envoy's local replies.
  *
- * @example
+ * @example Not run: it needs a running cluster (`cluster`) with an upstream server.
  * ```ts ignore
  * const res = await cluster.forward(upstreamRequest);
  * ```

@@ -4,7 +4,7 @@
  * STATIC, STRICT_DNS / LOGICAL_DNS (`dns.ts`) or EDS from a file (`eds.ts`); with `deps.cds` the
  * set itself comes from a CDS file (added, changed, removed; discovered ones warm first).
  *
- * @example
+ * @example Not run: it needs an upstream server for each cluster (`effectiveClusters`).
  * ```ts ignore
  * import { Store } from "../stats/store.ts";
  * import { ClusterManager } from "./cluster_manager.ts";
@@ -30,6 +30,7 @@ import { dnsSupportErrors } from "./dns_support.ts";
 import { healthSupportErrors } from "./health_check/health_check_support.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { checkDynamicClusters } from "../config/dynamic_clusters.ts";
+import { clusterSupportErrors } from "../config/support_check.ts";
 import { type DiscoveryResponse, FilesystemSubscription } from "../config/subscription.ts";
 
 /** What the cluster manager needs. */
@@ -54,7 +55,9 @@ export interface ClusterManagerDeps {
 }
 
 /**
- * Settings of valid clusters that this core cannot honour yet, as errors with paths.
+ * Settings of valid clusters that this core cannot honour yet, as errors with paths: every field
+ * the rows' support column refuses (`support_check.ts`), then the values of honoured fields this
+ * core has no implementation of (a load balancing policy, a discovery type, an EDS source).
  * `path` is the clusters array (`static_resources.clusters`).
  */
 export function checkClusterSupport(
@@ -62,8 +65,17 @@ export function checkClusterSupport(
   path = "static_resources.clusters",
 ): ConfigError[] {
   const errors: ConfigError[] = [];
+  const refused = new Set<string>();
+  const rows = new Set<ConfigError>();
   clusters.forEach((c, i) => {
     const at = `${path}[${i}]`;
+    for (const e of clusterSupportErrors([c.config], path)) {
+      const p = at + e.path.slice(`${path}[0]`.length);
+      refused.add(p);
+      const row = { ...e, path: p };
+      rows.add(row);
+      errors.push(row);
+    }
     if (!LB_FACTORIES[c.lbPolicy]) {
       errors.push({
         path: `${at}.lb_policy`,
@@ -88,8 +100,8 @@ export function checkClusterSupport(
       errors.push({
         path: `${at}.type`,
         rule: "",
-        message: `cluster type ${c.type} is not implemented yet (only STATIC, STRICT_DNS, ` +
-          "LOGICAL_DNS and EDS)",
+        message: `cluster type ${c.type} is not supported by this build (STATIC, STRICT_DNS, ` +
+          "LOGICAL_DNS and EDS are)",
       });
     }
     c.hosts.forEach((h, j) => {
@@ -102,7 +114,11 @@ export function checkClusterSupport(
       }
     });
   });
-  return errors;
+  // A field refused by its row is reported once, in the row's words.
+  // (and a complaint about the object holding a refused field, or inside one, is dropped too).
+  const related = (p: string) =>
+    [...refused].some((r) => r === p || r.startsWith(`${p}.`) || p.startsWith(`${r}.`));
+  return errors.filter((e) => rows.has(e) || !related(e.path));
 }
 
 /**

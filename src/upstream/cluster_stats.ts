@@ -4,11 +4,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Store } from "../stats/store.ts";
  * import { ClusterStats } from "./cluster_stats.ts";
  * const s = new ClusterStats(new Store().scope("cluster").scope("demo"));
  * s.responseCode(200);
- * console.log(s.rq_completed.value()); // 1
+ * assert.equal(s.rq_completed.value(), 1);
  * ```
  * @module
  */

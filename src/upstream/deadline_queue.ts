@@ -5,10 +5,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DeadlineQueue } from "./deadline_queue.ts";
  * const q = new DeadlineQueue();
- * const d = q.add(1000, () => console.log("expired"));
- * d.cancelled = true; // the response came in time
+ * const expired = Promise.withResolvers<string>();
+ * const d = q.add(1, () => expired.resolve("first"));
+ * q.add(1, () => expired.resolve("second"));
+ * d.cancelled = true; // the first response came in time
+ * assert.equal(await expired.promise, "second");
  * q.close();
  * ```
  * @module

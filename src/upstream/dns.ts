@@ -7,8 +7,9 @@
  * `update_failure`, `update_no_rebuild` and `membership_change` under `cluster.<name>`. The
  * cluster warms (no hosts, `503 no healthy upstream`) until every target was resolved once.
  *
- * @example
+ * @example Not run: it resolves the cluster's host names through DNS (network).
  * ```ts ignore
+ * import { DnsUpdater } from "./dns.ts";
  * const dns = new DnsUpdater(cluster, { log: console.log });
  * await dns.start(); // resolves after the first resolution of every target, good or bad
  * await dns.close();

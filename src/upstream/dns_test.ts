@@ -110,9 +110,12 @@ Deno.test("cluster.fields.dns-lookup-family: the system resolver finds localhost
 Deno.test("cluster.fields.respect-dns-ttl: respect_dns_ttl and dns_resolvers are refused, not ignored", () => {
   assert.throws(
     () =>
-      new ClusterManager([dnsCluster("STRICT_DNS", { respectDnsTtl: true })], {
-        stats: new Store(),
-      }),
+      new ClusterManager([
+        dnsCluster("STRICT_DNS", {
+          respectDnsTtl: true,
+          config: { name: "d", respect_dns_ttl: true },
+        }),
+      ], { stats: new Store() }),
     (e) => e instanceof ConfigLoadError && /respect_dns_ttl/.test(e.message),
   );
   const withResolvers = dnsCluster("STRICT_DNS", { config: { name: "d", dns_resolvers: [{}] } });

@@ -6,8 +6,9 @@
  * a logged reason and the previous hosts stay. Counts `cluster.<name>.update_empty`,
  * `membership_change` next to the subscription statistics.
  *
- * @example
+ * @example Not run: it watches an EDS file (`eds.yaml`) on disk.
  * ```ts ignore
+ * import { EdsUpdater } from "./eds.ts";
  * const eds = new EdsUpdater(cluster, { ok: true, path: "eds.yaml", serviceName: "web" }, deps);
  * await eds.start(); // resolves after the first read, good or bad (the cluster's init target)
  * console.log(eds.version());
@@ -18,6 +19,7 @@
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { hostsOf } from "../config/defaults.ts";
 import type { DynamicFieldPolicy } from "../config/dynamic_fields.ts";
+import { messageSupportErrors } from "../config/support_check.ts";
 import type { ConfigError } from "../config/errors.ts";
 import { validateMessage } from "../config/nested_schema.ts";
 import { type DiscoveryResponse, FilesystemSubscription } from "../config/subscription.ts";
@@ -75,6 +77,8 @@ export function checkAssignment(
     at,
     policy.context("ClusterLoadAssignment", errors),
   ) as JsonObject;
+  // Settings this build does not honour reject the update, as they do in a static cluster.
+  errors.push(...messageSupportErrors("ClusterLoadAssignment", cla, at));
   if (errors.length) throw new Error(errors.map((e) => `${e.path}: ${e.message}`).join("; "));
   // Every endpoint must become a host: nothing is dropped silently.
   const groups = Array.isArray(cla.endpoints) ? cla.endpoints : [];

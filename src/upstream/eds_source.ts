@@ -6,12 +6,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { edsSourceOf } from "./eds_source.ts";
  * const s = edsSourceOf({
  *   name: "web",
  *   eds_cluster_config: { eds_config: { path: "/etc/proxy/eds.yaml" } },
  * });
- * console.log(s); // { ok: true, path: "/etc/proxy/eds.yaml", serviceName: "web" }
+ * assert.deepEqual(s, { ok: true, path: "/etc/proxy/eds.yaml", serviceName: "web" });
  * ```
  * @module
  */

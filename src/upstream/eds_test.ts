@@ -214,6 +214,11 @@ for (
       "update_rejected",
     ],
     [
+      "endpoint metadata (read only by subset load balancing, which this build lacks)",
+      response("v2", [{ port: 9, extra: { metadata: { filter_metadata: { x: {} } } } }]),
+      "update_rejected",
+    ],
+    [
       "a hostname instead of an IP",
       response("v2", [{
         port: 9,

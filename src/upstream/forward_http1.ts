@@ -3,8 +3,9 @@
  * read the response head, and stream the body back; the connection returns to the pool when the
  * body has been read to its end. Counts every per-host and per-cluster request statistic.
  *
- * @example
+ * @example Not run: it needs an upstream server to connect to.
  * ```ts ignore
+ * import { forwardHttp1 } from "./forward_http1.ts";
  * const res = await forwardHttp1(cluster, host, request);
  * ```
  * @module

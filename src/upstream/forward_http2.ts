@@ -2,8 +2,9 @@
  * One request over an HTTP/2 session (prior knowledge), with the same statistics and local
  * replies as HTTP/1.1.
  *
- * @example
+ * @example Not run: it needs an upstream server to connect to (HTTP/2).
  * ```ts ignore
+ * import { forwardHttp2 } from "./forward_http2.ts";
  * const res = await forwardHttp2(cluster, host, request);
  * ```
  * @module

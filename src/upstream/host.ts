@@ -4,12 +4,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Host } from "./host.ts";
  * const h = new Host({
  *   address: "127.0.0.1", port: 8080, hostname: "", weight: 1, priority: 0,
  *   region: "", zone: "", sub_zone: "", metadata: {},
  * });
- * console.log(h.successRate()); // -1: not enough requests yet
+ * assert.equal(h.successRate(), -1); // not enough requests yet
  * ```
  * @module
  */
@@ -40,8 +41,9 @@ export const SUCCESS_RATE_MIN_VOLUME: number = Number(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hostPort } from "./host.ts";
- * console.log(hostPort("::1", 80)); // "[::1]:80"
+ * assert.equal(hostPort("::1", 80), "[::1]:80");
  * ```
  */
 export function hostPort(address: string, port: number): string {

@@ -4,15 +4,17 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { newHostStats } from "./host_stats.ts";
  * const s = newHostStats();
  * s.rq_total.inc();
- * console.log(s.rq_total.value()); // 1
+ * assert.equal(s.rq_total.value(), 1);
  * ```
  * @module
  */
 import type { Counter, Gauge } from "../stats/types.ts";
-import type { HostStats } from "./types.ts";
+import { ADMIN_RESOURCES } from "../../spec/mod.ts";
+import type { HostStatRow, HostStats } from "./types.ts";
 
 /** A counter that lives outside the store. */
 export class HostCounter implements Counter {
@@ -58,16 +60,17 @@ export class HostGauge implements Gauge {
   }
 }
 
-/** Creates the eight per-host counters and gauges, all zero. */
+/** The rows of the per-host statistics, in the specification's order. */
+export const HOST_STAT_ROWS: readonly HostStatRow[] = ADMIN_RESOURCES.filter((
+  r,
+): r is HostStatRow => r.id.startsWith("admin.resources.host-stat."));
+
+/** Creates a counter for every `Counter` row and a gauge for every `Gauge` row, all zero. */
 export function newHostStats(): HostStats {
-  return {
-    cx_total: new HostCounter("cx_total"),
-    cx_active: new HostGauge("cx_active"),
-    cx_connect_fail: new HostCounter("cx_connect_fail"),
-    rq_total: new HostCounter("rq_total"),
-    rq_timeout: new HostCounter("rq_timeout"),
-    rq_success: new HostCounter("rq_success"),
-    rq_error: new HostCounter("rq_error"),
-    rq_active: new HostGauge("rq_active"),
-  };
+  const stats: Record<string, Counter | Gauge> = {};
+  for (const r of HOST_STAT_ROWS) {
+    if (r.type === "Counter") stats[r.name] = new HostCounter(r.name);
+    else if (r.type === "Gauge") stats[r.name] = new HostGauge(r.name);
+  }
+  return stats as HostStats;
 }

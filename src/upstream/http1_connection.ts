@@ -3,7 +3,7 @@
  * `content-length`, `chunked` and close-delimited bodies) from a fixed read buffer, so no more
  * than one buffer of data is ever read ahead (`per_connection_buffer_limit_bytes` sizes it).
  *
- * @example
+ * @example Not run: it needs an upstream server to connect to (port 8080).
  * ```ts ignore
  * import { Http1Connection } from "./http1_connection.ts";
  * const c = new Http1Connection(await Deno.connect({ port: 8080 }), 65536);

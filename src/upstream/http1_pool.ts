@@ -4,7 +4,7 @@
  * the request waits (at most `max_pending_requests` wait) for a connection to come back.
  * Connections are closed after `max_requests_per_connection` requests (1 disables keep-alive).
  *
- * @example
+ * @example Not run: it needs a pool (`pool`) connected to an upstream server.
  * ```ts ignore
  * const c = await pool.acquire();
  * // ... one request/response on c ...
@@ -141,7 +141,10 @@ export class Http1Pool {
         tls: this.cluster.tls,
         timeoutMs: this.cluster.connectTimeoutMs,
         keepalive: this.cluster.tcpKeepalive,
-        alpn: this.cluster.tls ? ["http/1.1"] : undefined,
+        // The configured alpn_protocols, else the protocol this pool speaks.
+        alpn: this.cluster.tls
+          ? (this.cluster.tls.alpn?.length ? this.cluster.tls.alpn : ["http/1.1"])
+          : undefined,
         bind: this.cluster.upstreamBind,
       });
       s.cx_connect_ms.record(performance.now() - t0);

@@ -3,13 +3,13 @@
  * one session per host and priority, opened lazily, counted as a connection, replaced after
  * `max_requests_per_connection` streams. Streams are limited by the cluster's `max_requests`.
  *
- * @example
+ * @example Not run: it needs an upstream server to connect to (`pool`, HTTP/2).
  * ```ts ignore
  * const r = await pool.request([[":method", "GET"], [":path", "/"]], null);
  * ```
  * @module
  */
-import { bindOptions } from "./transport.ts";
+import { bindOptions, clientCert } from "./transport.ts";
 import http2 from "node:http2";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import type { CircuitBreaker } from "./circuit_breaker.ts";
@@ -60,7 +60,8 @@ export class Http2Pool {
           ca: tls.trustedCa?.length ? tls.trustedCa : undefined,
           rejectUnauthorized: !!tls.trustedCa?.length,
           servername: tls.sni || undefined,
-          ALPNProtocols: ["h2"],
+          ALPNProtocols: tls.alpn?.length ? tls.alpn : ["h2"],
+          ...clientCert(tls) ?? {},
         }
         : {}),
       ...bindOptions(this.cluster.upstreamBind),

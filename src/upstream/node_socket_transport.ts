@@ -2,7 +2,7 @@
  * Adapts a `node:net`/`node:tls` socket to the pull-style {@linkcode Transport} interface with
  * back-pressure: the socket is paused while no reader is waiting and unread data is queued.
  *
- * @example
+ * @example Not run: it needs an upstream server to connect to (127.0.0.1:8080).
  * ```ts ignore
  * import net from "node:net";
  * import { NodeSocketTransport } from "./node_socket_transport.ts";

@@ -143,3 +143,85 @@ Deno.test("cluster.fields.tls-context: a TLS handshake that never completes ends
   for (const h of held) h.close();
   await accepting;
 });
+
+/** An HTTPS server (HTTP/1.1 and h2) that requires a client certificate signed by the test CA. */
+async function serveMutualTls(): Promise<{ port: number; close(): Promise<void> }> {
+  const { createSecureServer } = await import("node:http2");
+  const server = createSecureServer({
+    cert: CERT,
+    key: KEY,
+    ca: CA,
+    requestCert: true,
+    rejectUnauthorized: true,
+    allowHTTP1: true,
+  }, (rq, rs) => {
+    const peer = (rq.socket as unknown as import("node:tls").TLSSocket).getPeerCertificate();
+    rs.end(`client ${peer.subject?.CN}`);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        // Sessions kept alive by the pools close with the cluster manager.
+      }),
+  };
+}
+
+Deno.test("cluster.fields.tls-context: the client certificate is presented to the upstream (mTLS, HTTP/1.1 and HTTP/2)", async () => {
+  const o = await serveMutualTls();
+  const CLIENT = Deno.readTextFileSync(new URL("client.pem", tlsDir));
+  const CLIENT_KEY = Deno.readTextFileSync(new URL("client.key", tlsDir));
+  try {
+    for (const http2 of [false, true]) {
+      const mtls = testCluster("m", [["127.0.0.1", o.port]], {
+        http2,
+        tls: { sni: "backend.example", trustedCa: [CA], certChain: CLIENT, privateKey: CLIENT_KEY },
+      });
+      await run(mtls, async (cm) => {
+        const r = await forwardResponse(cm.get("m")!, req());
+        assert.equal(r.status, 200);
+        assert.equal(await r.text(), "client proxyspec test client");
+      });
+      // Without the certificate the upstream refuses the handshake: no 200.
+      const plain = testCluster("p", [["127.0.0.1", o.port]], {
+        http2,
+        tls: { sni: "backend.example", trustedCa: [CA] },
+      });
+      await run(plain, async (cm) => {
+        const r = await forwardResponse(cm.get("p")!, req());
+        assert.notEqual(r.status, 200);
+        await r.body?.cancel();
+      });
+    }
+  } finally {
+    await o.close();
+  }
+});
+
+Deno.test("cluster.fields.tls-context: alpn_protocols are offered in the TLS handshake", async () => {
+  const { createServer } = await import("node:https");
+  const server = createServer(
+    { cert: CERT, key: KEY, ALPNProtocols: ["x-proxyspec", "http/1.1"] },
+    (rq, rs) => rs.end(`alpn ${(rq.socket as import("node:tls").TLSSocket).alpnProtocol}`),
+  );
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const cases = [[["x-proxyspec"], "alpn x-proxyspec"], [undefined, "alpn http/1.1"]] as const;
+    for (const [alpn, want] of cases) {
+      const c = testCluster("a", [["127.0.0.1", port]], {
+        tls: { sni: "backend.example", trustedCa: [CA], ...(alpn ? { alpn: [...alpn] } : {}) },
+      });
+      await run(c, async (cm) => {
+        const r = await forwardResponse(cm.get("a")!, req());
+        assert.equal(await r.text(), want);
+      });
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});

@@ -10,7 +10,7 @@
  * them. Without FFI (or off Linux) only `SO_KEEPALIVE` is set and the kernel's defaults apply;
  * {@linkcode applyTcpKeepalive} says so in its result.
  *
- * @example
+ * @example Not run: it needs an upstream server to connect to (127.0.0.1:8080).
  * ```ts ignore
  * import { applyTcpKeepalive } from "./tcp_keepalive.ts";
  * const c = await Deno.connect({ hostname: "127.0.0.1", port: 8080 });
@@ -94,7 +94,7 @@ function setInt(fd: number, opt: number, v: number): boolean {
 /**
  * Reads a TCP-level integer option of descriptor `fd` (for tests and diagnostics), or null.
  *
- * @example
+ * @example Not run: it needs the descriptor (`fd`) of an open TCP socket.
  * ```ts ignore
  * tcpOption(fd, "time"); // 60
  * ```

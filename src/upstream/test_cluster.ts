@@ -1,12 +1,13 @@
 /**
- * Builds {@linkcode EffectiveCluster} objects for tests with Envoy's defaults filled in (the
- * config engineer's `effectiveCluster()` is the real source; this helper only serves tests).
+ * Builds {@linkcode EffectiveCluster} objects for tests with Envoy's defaults filled in. The
+ * proxy itself builds them with `effectiveCluster()` of `src/config/defaults.ts`.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { testCluster } from "./test_cluster.ts";
  * const c = testCluster("demo", [["127.0.0.1", 8080]]);
- * console.log(c.thresholds[0].max_connections); // 1024
+ * assert.equal(c.thresholds[0].max_connections, 1024);
  * ```
  * @module
  */

@@ -3,13 +3,15 @@
  * against configured CAs (`Deno.startTls` with `caCerts`), and TLS without verification (the
  * specification turns verification off unless `trusted_ca` is configured; Deno's own TLS API has
  * no per-connection switch for that, so that case goes through `node:tls` with
- * `rejectUnauthorized: false`, adapted here to the same read/write interface).
+ * `rejectUnauthorized: false`, adapted here to the same read/write interface). A TLS context with
+ * a client certificate (`tls_certificates`) presents it to the upstream (mTLS); that also goes
+ * through `node:tls`, since `Deno.startTls` cannot present one.
  *
  * A connection with a local source address (`upstream_bind_config`) also goes through `node:net`
  * / `node:tls` (`localAddress`, `localPort`), because `Deno.connect` cannot bind one; a bind that
  * fails (the address is not on this host, the port is taken) fails the connection attempt.
  *
- * @example
+ * @example Not run: it needs an upstream server to connect to (127.0.0.1:8080).
  * ```ts ignore
  * import { openTransport } from "./transport.ts";
  * const t = await openTransport({ address: "127.0.0.1", port: 8080, tls: null, timeoutMs: 250 });
@@ -63,8 +65,9 @@ export interface TransportOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bindOptions } from "./transport.ts";
- * bindOptions({ address: "127.0.0.2", port: 0 }); // { localAddress: "127.0.0.2" }
+ * assert.deepEqual(bindOptions({ address: "127.0.0.2", port: 0 }), { localAddress: "127.0.0.2" });
  * ```
  */
 export function bindOptions(
@@ -94,7 +97,11 @@ export async function openTransport(o: TransportOptions): Promise<Transport> {
     }, o.timeoutMs)
     : undefined;
   try {
-    if (o.bind || (o.tls && !o.tls.trustedCa?.length)) return await nodeConnect(o, ac.signal);
+    // node:tls for TLS without verification and for a client certificate (mTLS):
+    // Deno.startTls offers neither.
+    if (o.bind || (o.tls && (!o.tls.trustedCa?.length || clientCert(o.tls)))) {
+      return await nodeConnect(o, ac.signal);
+    }
     open = tcp = await Deno.connect({ hostname: o.address, port: o.port, signal: ac.signal });
     if (o.keepalive) applyTcpKeepalive(tcp, o.keepalive);
     tcp.setNoDelay(true);
@@ -130,6 +137,11 @@ export async function openTransport(o: TransportOptions): Promise<Transport> {
   }
 }
 
+/** The client certificate and key a TLS context presents to the upstream (mTLS), if any. */
+export function clientCert(t: EffectiveTls): { cert: string; key: string } | null {
+  return t.certChain && t.privateKey ? { cert: t.certChain, key: t.privateKey } : null;
+}
+
 /**
  * Connects through `node:net` (plain) or `node:tls`: TLS without verification, and every
  * connection with a local source address. With `trustedCa` the server certificate is verified
@@ -148,6 +160,7 @@ function nodeConnect(o: TransportOptions, signal: AbortSignal): Promise<Transpor
       servername: o.tls?.sni || undefined,
       ...(ca ? { ca, rejectUnauthorized: true } : { rejectUnauthorized: false }),
       ...(alpn?.length ? { ALPNProtocols: alpn } : {}),
+      ...(o.tls ? clientCert(o.tls) ?? {} : {}),
     };
     const sock = o.tls ? tls.connect(tlsOptions) : net.connect(base);
     const onAbort = () => {

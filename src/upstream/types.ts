@@ -8,18 +8,28 @@
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { Thresholds } from "../config/effective_cluster.ts";
 import type { Counter, Gauge } from "../stats/types.ts";
+import type { ADMIN_RESOURCES } from "../../spec/mod.ts";
 
-/** The 8 per-host statistics that are counters and gauges (the other 5 are host facts). */
-export interface HostStats {
-  cx_total: Counter;
-  cx_active: Gauge;
-  cx_connect_fail: Counter;
-  rq_total: Counter;
-  rq_timeout: Counter;
-  rq_success: Counter;
-  rq_error: Counter;
-  rq_active: Gauge;
-}
+/** A row of `admin.resources` that names a per-host statistic of `GET /clusters`. */
+export type HostStatRow = Extract<
+  (typeof ADMIN_RESOURCES)[number],
+  { id: `admin.resources.host-stat.${string}` }
+>;
+
+/** The ID of each of the 13 per-host statistic rows. */
+export type HostStatId = HostStatRow["id"];
+
+/** Names of the per-host statistics whose row has type `Counter`. */
+export type HostCounterName = Extract<HostStatRow, { type: "Counter" }>["name"];
+
+/** Names of the per-host statistics whose row has type `Gauge`. */
+export type HostGaugeName = Extract<HostStatRow, { type: "Gauge" }>["name"];
+
+/** The per-host statistics that are counters and gauges, one per row of those types (the other
+ * rows are host facts). */
+export type HostStats =
+  & { [K in HostCounterName]: Counter }
+  & { [K in HostGaugeName]: Gauge };
 
 /** Health flags of a host; all false means `healthy`. */
 export interface HealthFlags {

@@ -4,12 +4,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { headText, type UpstreamRequest } from "./upstream_request.ts";
  * const r: UpstreamRequest = {
  *   method: "GET", path: "/", authority: "example.com", headers: [["accept", "*\/*"]],
  *   body: null, contentLength: 0, timeoutMs: 15000, priority: 0, downstreamH2: false,
  * };
- * console.log(headText(r).startsWith("GET / HTTP/1.1\r\nhost: example.com\r\n")); // true
+ * assert.equal(headText(r).startsWith("GET / HTTP/1.1\r\nhost: example.com\r\n"), true);
  * ```
  * @module
  */
@@ -34,8 +35,6 @@ export interface UpstreamRequest {
   /** The downstream connection speaks HTTP/2 (for USE_DOWNSTREAM_PROTOCOL). */
   downstreamH2: boolean;
   lb?: LbContext;
-  /** The route's `metadata_match` (kept for subset load balancing). */
-  metadataMatch?: Record<string, unknown>;
   /** Set by the pool when a host was chosen (for `%UPSTREAM_HOST%`). */
   upstream?: { readonly address: string; readonly port: number } | null;
 }

@@ -39,12 +39,12 @@ Deno.test("cluster.objects.core.health-check.custom-health-check cluster.fields.
   const refused = checkClusterSupport(ok.clusters).map((e) => `${e.path}: ${e.message}`);
   for (
     const want of [
-      "static_resources.clusters[0].health_checks[0].custom_health_check: custom_health_check is not implemented yet",
-      "static_resources.clusters[1].health_checks[0].http_health_check.codec_client_type: codec_client_type HTTP3 is not implemented yet",
-      "static_resources.clusters[1].health_checks[0].http_health_check.send: HTTP health check send payloads are not implemented",
-      "static_resources.clusters[2].health_checks[0].tcp_health_check.send.binary: binary payloads are not implemented",
-      "static_resources.clusters[2].health_checks[0].alt_port: alt_port is not implemented",
-      "static_resources.clusters[1].outlier_detection.monitors: monitors are not implemented",
+      "static_resources.clusters[0].health_checks[0].custom_health_check: custom_health_check is not supported by this build",
+      "static_resources.clusters[1].health_checks[0].http_health_check.codec_client_type: codec_client_type HTTP3 is not supported by this build",
+      "static_resources.clusters[1].health_checks[0].http_health_check.send: send is not supported by this build",
+      "static_resources.clusters[2].health_checks[0].tcp_health_check.send.binary: binary is not supported by this build",
+      "static_resources.clusters[2].health_checks[0].alt_port: alt_port is not supported by this build",
+      "static_resources.clusters[1].outlier_detection.monitors: monitors is not supported by this build",
     ]
   ) assert.ok(refused.some((e) => e.startsWith(want)), `missing ${want} in\n${refused.join("\n")}`);
 });

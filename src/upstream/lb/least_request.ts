@@ -4,9 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { LeastRequestLoadBalancer } from "./least_request.ts";
  * const lb = new LeastRequestLoadBalancer([], { choiceCount: 2, panicThreshold: 50 });
- * console.log(lb.choose()); // null
+ * assert.equal(lb.choose(), null);
  * ```
  * @module
  */

@@ -4,9 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createLoadBalancer } from "./load_balancer.ts";
  * const lb = createLoadBalancer("ROUND_ROBIN", [], { choiceCount: 2, panicThreshold: 50 });
- * console.log(lb.choose({})); // null: no hosts
+ * assert.equal(lb.choose({}), null); // no hosts
  * ```
  * @module
  */
@@ -49,7 +50,9 @@ export const LB_FACTORIES: Readonly<Record<string, Factory>> = {
 export class UnsupportedLbPolicyError extends Error {
   /** Creates the error for `policy`. */
   constructor(readonly policy: string) {
-    super(`lb_policy ${policy} is not implemented yet`);
+    super(
+      `lb_policy ${policy} is not supported by this build (ROUND_ROBIN, LEAST_REQUEST and RANDOM are)`,
+    );
     this.name = "UnsupportedLbPolicyError";
   }
 }

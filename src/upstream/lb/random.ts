@@ -3,8 +3,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RandomLoadBalancer } from "./random.ts";
- * console.log(new RandomLoadBalancer([], { choiceCount: 2, panicThreshold: 50 }).choose()); // null
+ * assert.equal(new RandomLoadBalancer([], { choiceCount: 2, panicThreshold: 50 }).choose(), null);
  * ```
  * @module
  */

@@ -4,9 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RoundRobinLoadBalancer } from "./round_robin.ts";
  * const lb = new RoundRobinLoadBalancer([], { choiceCount: 2, panicThreshold: 50 });
- * console.log(lb.choose()); // null
+ * assert.equal(lb.choose(), null);
  * ```
  * @module
  */

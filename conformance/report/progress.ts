@@ -1,0 +1,104 @@
+/**
+ * Progress while the suite runs. On a terminal, a bar (`npm:cli-progress`) on stderr with the
+ * case that just finished; otherwise (CI logs, pipes) one line per section when its last case
+ * finishes, with the section's statuses, so a log shows where the run is without a bar's noise.
+ * A section is the spec table of a case's first rule (`admin.endpoints`, `cluster.fields`, ...).
+ *
+ * @example
+ * ```ts
+ * import { sectionLines } from "./progress.ts";
+ * const lines: string[] = [];
+ * const p = sectionLines((l) => lines.push(l), () => "admin.endpoints");
+ * ```
+ * @module
+ */
+// @ts-types="@types/cli-progress"
+import cliProgress from "cli-progress";
+import type { Case, CaseResult, Status } from "../types.ts";
+import { STATUS_ORDER } from "../types.ts";
+
+/** What the runner reports progress to. */
+export interface Progress {
+  /** The cases about to run, in order. */
+  start(plan: readonly Case[]): void;
+  /** One case finished (`done` of `total`). */
+  update(done: number, total: number, c: Case, r: CaseResult): void;
+  /** The run finished: clear the bar, or say nothing more. */
+  stop(): void;
+}
+
+/**
+ * A progress bar on stderr drawn by `cli-progress` (only when stderr is a terminal; the package
+ * itself draws nothing on a stream that is not one).
+ *
+ * @param sectionOf the section a case belongs to
+ * @returns the progress sink
+ * @example
+ * ```ts ignore
+ * import { progressBar } from "./progress.ts";
+ * const bar = progressBar(() => "admin");
+ * ```
+ */
+export function progressBar(sectionOf: (c: Case) => string): Progress {
+  const bar = new cliProgress.SingleBar({
+    format: "[{bar}] {value}/{total} cases | {eta_formatted} left | {section} {label}",
+    barsize: 30,
+    hideCursor: true,
+    clearOnComplete: true,
+    etaBuffer: 50,
+    fps: 10,
+  }, cliProgress.Presets.shades_classic);
+  let started = false;
+  return {
+    start(plan) {
+      bar.start(plan.length, 0, { section: "", label: "" });
+      started = true;
+    },
+    update(done, _total, c) {
+      bar.update(done, { section: sectionOf(c), label: c.id.slice(0, 40) });
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}
+
+/**
+ * One line per section when its last case finishes: the section, its case statuses and the
+ * overall count, e.g. `conformance: admin.endpoints: 45 case(s) done: PASS 44, FAIL 1 [120/433]`.
+ *
+ * @param write where lines go (stderr)
+ * @param sectionOf the section a case belongs to
+ * @returns the progress sink
+ * @example
+ * ```ts
+ * import { sectionLines } from "./progress.ts";
+ * const p = sectionLines(console.error, (c) => c.rules[0] ?? "");
+ * ```
+ */
+export function sectionLines(
+  write: (line: string) => void,
+  sectionOf: (c: Case) => string,
+): Progress {
+  const left = new Map<string, number>();
+  const seen = new Map<string, Map<Status, number>>();
+  return {
+    start(plan) {
+      for (const c of plan) left.set(sectionOf(c), (left.get(sectionOf(c)) ?? 0) + 1);
+      write(`conformance: ${plan.length} case(s) in ${left.size} section(s)`);
+    },
+    update(done, total, c, r) {
+      const s = sectionOf(c);
+      const counts = seen.get(s) ?? new Map<Status, number>();
+      counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+      seen.set(s, counts);
+      const rest = (left.get(s) ?? 1) - 1;
+      left.set(s, rest);
+      if (rest > 0) return;
+      const n = [...counts.values()].reduce((a, b) => a + b, 0);
+      const parts = STATUS_ORDER.filter((x) => counts.has(x)).map((x) => `${x} ${counts.get(x)}`);
+      write(`conformance: ${s}: ${n} case(s) done: ${parts.join(", ")} [${done}/${total}]`);
+    },
+    stop() {},
+  };
+}

@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { sectionLines } from "./progress.ts";
+import type { Case, CaseResult, Status } from "../types.ts";
+
+const c = (id: string, section: string): Case => ({
+  id,
+  title: id,
+  rules: [`${section}.rule`],
+  target: "http",
+  phase: "read",
+  run: async () => {},
+});
+const r = (id: string, status: Status): CaseResult => ({
+  caseId: id,
+  title: id,
+  status,
+  message: "",
+  durationMs: 0,
+  repro: [],
+});
+
+Deno.test("progress off a terminal: one line per section, written when its last case finishes", () => {
+  const lines: string[] = [];
+  const p = sectionLines((l) => lines.push(l), (x) => x.rules[0].split(".")[0]);
+  const plan = [c("a1", "a"), c("b1", "b"), c("a2", "a"), c("b2", "b"), c("b3", "b")];
+  p.start(plan);
+  assert.deepEqual(lines, ["conformance: 5 case(s) in 2 section(s)"]);
+  p.update(1, 5, plan[1], r("b1", "PASS"));
+  p.update(2, 5, plan[0], r("a1", "FAIL"));
+  assert.equal(lines.length, 1, "no section finished yet");
+  p.update(3, 5, plan[2], r("a2", "PASS"));
+  p.update(4, 5, plan[3], r("b2", "NOT_APPLICABLE"));
+  p.update(5, 5, plan[4], r("b3", "PASS"));
+  p.stop();
+  assert.deepEqual(lines.slice(1), [
+    "conformance: a: 2 case(s) done: FAIL 1, PASS 1 [3/5]",
+    "conformance: b: 3 case(s) done: PASS 2, NOT_APPLICABLE 1 [5/5]",
+  ]);
+});

@@ -1,0 +1,150 @@
+/**
+ * Rows of table `cluster.objects` for `cluster.CircuitBreakers`, `cluster.CircuitBreakers.Thresholds`.
+ * The rows are taken from real Envoy (check `internal`).
+ *
+ * @module
+ */
+import type { FieldRow } from "../../rule.ts";
+import { NOT_SHOWN } from "./not_shown.ts";
+
+/** cluster.CircuitBreakers, cluster.CircuitBreakers.Thresholds: rows taken from real Envoy. */
+export const CIRCUIT_BREAKERS_ENVOY = [
+  {
+    id: "cluster.objects.cluster.circuit-breakers.thresholds",
+    level: "MUST",
+    statement: "`thresholds` is a list of cluster.CircuitBreakers.Thresholds message values.",
+    cite: NOT_SHOWN,
+    envoy: "CircuitBreakers: a list of Thresholds, one per routing priority.",
+    check: "internal",
+    message: "cluster.CircuitBreakers",
+    field: "thresholds",
+    number: 1,
+    kind: "message",
+    cardinality: "repeated",
+    type: "cluster.CircuitBreakers.Thresholds",
+    support: "honoured",
+  },
+  {
+    id: "cluster.objects.cluster.circuit-breakers.thresholds.priority",
+    level: "MUST",
+    statement: '`priority` is a core.RoutingPriority value; unset, it defaults to "DEFAULT".',
+    cite: NOT_SHOWN,
+    envoy:
+      "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
+    check: "internal",
+    message: "cluster.CircuitBreakers.Thresholds",
+    field: "priority",
+    number: 1,
+    kind: "enum",
+    enum: "core.RoutingPriority",
+    default: "DEFAULT",
+    support: "honoured",
+  },
+  {
+    id: "cluster.objects.cluster.circuit-breakers.thresholds.max-connections",
+    level: "MUST",
+    statement: "`max_connections` is a UInt32Value; unset, it defaults to 1024.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
+    check: "internal",
+    message: "cluster.CircuitBreakers.Thresholds",
+    field: "max_connections",
+    number: 2,
+    kind: "UInt32Value",
+    default: 1024,
+    support: "honoured",
+  },
+  {
+    id: "cluster.objects.cluster.circuit-breakers.thresholds.max-pending-requests",
+    level: "MUST",
+    statement: "`max_pending_requests` is a UInt32Value; unset, it defaults to 1024.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
+    check: "internal",
+    message: "cluster.CircuitBreakers.Thresholds",
+    field: "max_pending_requests",
+    number: 3,
+    kind: "UInt32Value",
+    default: 1024,
+    support: "honoured",
+  },
+  {
+    id: "cluster.objects.cluster.circuit-breakers.thresholds.max-requests",
+    level: "MUST",
+    statement: "`max_requests` is a UInt32Value; unset, it defaults to 1024.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
+    check: "internal",
+    message: "cluster.CircuitBreakers.Thresholds",
+    field: "max_requests",
+    number: 4,
+    kind: "UInt32Value",
+    default: 1024,
+    support: "honoured",
+  },
+  {
+    id: "cluster.objects.cluster.circuit-breakers.thresholds.max-retries",
+    level: "MUST",
+    statement: "`max_retries` is a UInt32Value; unset, it defaults to 3.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
+    check: "internal",
+    message: "cluster.CircuitBreakers.Thresholds",
+    field: "max_retries",
+    number: 5,
+    kind: "UInt32Value",
+    default: 3,
+    support: "honoured",
+    supportNote: "retries are refused on routes, so the limit is never reached",
+  },
+  {
+    id: "cluster.objects.cluster.circuit-breakers.thresholds.retry-budget",
+    level: "MUST",
+    statement: "`retry_budget` is a cluster.CircuitBreakers.Thresholds.RetryBudget message.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
+    check: "internal",
+    message: "cluster.CircuitBreakers.Thresholds",
+    field: "retry_budget",
+    kind: "message",
+    type: "cluster.CircuitBreakers.Thresholds.RetryBudget",
+    support: "refused",
+    supportNote: "retry budgets are not implemented",
+  },
+  {
+    id: "cluster.objects.cluster.circuit-breakers.thresholds.track-remaining",
+    level: "MUST",
+    statement: "`track_remaining` is a bool; unset, it defaults to false.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
+    check: "internal",
+    message: "cluster.CircuitBreakers.Thresholds",
+    field: "track_remaining",
+    number: 6,
+    kind: "bool",
+    default: false,
+    support: "default-only",
+    supportNote: "remaining_* gauges are not published",
+  },
+  {
+    id: "cluster.objects.cluster.circuit-breakers.thresholds.max-connection-pools",
+    level: "MUST",
+    statement: "`max_connection_pools` is a UInt32Value.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Thresholds defaults (ResourceManagers::load): max_connections 1024, max_pending_requests 1024, max_requests 1024, max_retries 3; max_connection_pools unlimited; priority defined_only.",
+    check: "internal",
+    message: "cluster.CircuitBreakers.Thresholds",
+    field: "max_connection_pools",
+    number: 7,
+    kind: "UInt32Value",
+    support: "refused",
+    supportNote: "connection pools are not limited",
+  },
+] as const satisfies readonly FieldRow[];

@@ -1,0 +1,573 @@
+/**
+ * Table `support`: what this build honours of the configuration that has no rule rows (the
+ * bootstrap around the clusters, listeners, filter chains, the HTTP connection manager, routes,
+ * HTTP filters, the upstream TLS context and HTTP/2 options). Cluster fields and their nested
+ * objects carry the same `support` column on their own rows (`cluster/`), command-line options on
+ * theirs (`cli/options.ts`); nothing is restated here.
+ *
+ * One row per field, addressed as `<message>.<field>` (proto field names). A message that has
+ * rows here is closed: a field of it that no row lists is refused like a `refused` row (the row
+ * `<message>.*`, when there is one, gives the note). `type` names the message the value is (one
+ * with rows here, or a cluster message such as `core.ConfigSource`), so the check descends into
+ * it; a value of a field without `type` is taken as a whole. `@network`, `@http` and `@sink`
+ * stand for the message a filter's or sink's `name` selects.
+ *
+ * @example
+ * ```ts
+ * import { SUPPORT } from "./support.ts";
+ * const row = SUPPORT.find((r) => r.path === "HttpConnectionManager.local_reply_config");
+ * console.log(row?.support); // "refused"
+ * ```
+ * @module
+ */
+import type { Support } from "./rule.ts";
+
+/** One configuration field and whether this build honours it. */
+export interface SupportRow {
+  /** `<message>.<field>`, e.g. `Listener.socket_options`; `<message>.*` for the rest. */
+  path: string;
+  support: Support;
+  /** Why it is refused or limited, or how it is honoured; shown with a refusal. */
+  supportNote?: string;
+  /** The message the field's value is; the check descends into it. */
+  type?: string;
+  /** For `default-only`: the values accepted (proto3 JSON), the default first. */
+  accepts?: readonly unknown[];
+}
+
+const HC = "active health checking is not implemented";
+const XDS = "control planes (gRPC, REST, ADS) are not implemented";
+const HDRS = "header manipulation is not implemented";
+const PER_FILTER = "per-route filter configuration is not implemented";
+const TIMEOUTS = "this timeout is not implemented";
+const TLS_DOWN = "downstream TLS is not implemented";
+
+/** Rows of the `support` table. */
+export const SUPPORT = [
+  // Bootstrap
+  { path: "Bootstrap.node", support: "honoured", supportNote: "shown by /server_info" },
+  { path: "Bootstrap.static_resources", support: "honoured", type: "StaticResources" },
+  { path: "Bootstrap.dynamic_resources", support: "honoured", type: "DynamicResources" },
+  { path: "Bootstrap.cluster_manager", support: "honoured", type: "ClusterManager" },
+  { path: "Bootstrap.flags_path", support: "refused", supportNote: "flag files are not read" },
+  {
+    path: "Bootstrap.stats_sinks",
+    support: "honoured",
+    type: "StatsSink",
+    supportNote: "the hystrix sink only",
+  },
+  { path: "Bootstrap.stats_flush_interval", support: "honoured" },
+  { path: "Bootstrap.watchdog", support: "refused", supportNote: "there is no watchdog" },
+  { path: "Bootstrap.tracing", support: "refused", supportNote: "tracing is not implemented" },
+  { path: "Bootstrap.runtime", support: "honoured" },
+  { path: "Bootstrap.admin", support: "honoured", type: "Admin" },
+  {
+    path: "Bootstrap.stats_config",
+    support: "refused",
+    supportNote: "custom tags, stats matchers and bucket settings are not implemented",
+  },
+  { path: "Bootstrap.hds_config", support: "refused", supportNote: HC },
+  {
+    path: "Bootstrap.overload_manager",
+    support: "refused",
+    supportNote: "the overload manager is not implemented",
+  },
+  {
+    path: "Bootstrap.enable_dispatcher_stats",
+    support: "default-only",
+    accepts: [false],
+    supportNote: "dispatcher stats are not published",
+  },
+  { path: "Bootstrap.layered_runtime", support: "honoured" },
+  {
+    path: "Bootstrap.header_prefix",
+    support: "refused",
+    supportNote: "header names are fixed (x-proxy-*)",
+  },
+  { path: "Bootstrap.stats_server_version_override", support: "honoured" },
+  {
+    path: "Bootstrap.use_tcp_for_dns_lookups",
+    support: "default-only",
+    accepts: [false],
+    supportNote: "the system resolver decides",
+  },
+  {
+    path: "Bootstrap.bootstrap_extensions",
+    support: "refused",
+    supportNote: "no bootstrap extension is implemented",
+  },
+  { path: "Bootstrap.config_sources", support: "refused", supportNote: XDS },
+  { path: "Bootstrap.default_config_source", support: "refused", supportNote: XDS },
+  {
+    path: "Bootstrap.default_socket_interface",
+    support: "refused",
+    supportNote: "one socket interface is built in",
+  },
+  { path: "Bootstrap.stats_flush_on_admin", support: "honoured" },
+  { path: "StaticResources.listeners", support: "honoured", type: "Listener" },
+  {
+    path: "StaticResources.clusters",
+    support: "honoured",
+    supportNote: "each cluster field has its own support column (cluster tables)",
+  },
+  {
+    path: "StaticResources.secrets",
+    support: "honoured",
+    supportNote: "shown (redacted) by /config_dump; SDS references to them are refused",
+  },
+  { path: "DynamicResources.cds_config", support: "honoured", type: "core.ConfigSource" },
+  {
+    path: "DynamicResources.lds_config",
+    support: "refused",
+    supportNote: "LDS is not implemented: listeners come from static_resources",
+  },
+  { path: "DynamicResources.ads_config", support: "refused", supportNote: XDS },
+  { path: "ClusterManager.upstream_bind_config", support: "honoured" },
+  {
+    path: "ClusterManager.local_cluster_name",
+    support: "refused",
+    supportNote: "zone-aware routing is not implemented",
+  },
+  {
+    path: "ClusterManager.outlier_detection",
+    support: "refused",
+    supportNote: "outlier detection is not implemented",
+  },
+  {
+    path: "ClusterManager.load_stats_config",
+    support: "refused",
+    supportNote: "load reporting is not implemented",
+  },
+  { path: "StatsSink.name", support: "honoured", supportNote: "the hystrix sink only" },
+  { path: "StatsSink.config", support: "honoured" },
+  { path: "StatsSink.typed_config", support: "honoured" },
+  {
+    path: "Admin.access_log_path",
+    support: "default-only",
+    accepts: ["", "/dev/null"],
+    supportNote: "the admin access log is not written",
+  },
+  { path: "Admin.profile_path", support: "honoured" },
+  { path: "Admin.address", support: "honoured" },
+  {
+    path: "Admin.socket_options",
+    support: "refused",
+    supportNote: "socket options are not set",
+  },
+  // Listener
+  { path: "Listener.name", support: "honoured" },
+  { path: "Listener.address", support: "honoured", type: "core.Address" },
+  { path: "Listener.filter_chains", support: "honoured", type: "FilterChain" },
+  {
+    path: "Listener.use_original_dst",
+    support: "refused",
+    supportNote: "original destination redirection is not implemented",
+  },
+  {
+    path: "Listener.per_connection_buffer_limit_bytes",
+    support: "refused",
+    supportNote: "downstream buffers are not limited",
+  },
+  { path: "Listener.metadata", support: "honoured", supportNote: "shown by /config_dump" },
+  { path: "Listener.deprecated_v1", support: "refused" },
+  {
+    path: "Listener.drain_type",
+    support: "default-only",
+    accepts: ["DEFAULT"],
+    supportNote: "a listener drains on every drain",
+  },
+  {
+    path: "Listener.listener_filters",
+    support: "refused",
+    supportNote: "listener filters are not implemented",
+  },
+  { path: "Listener.transparent", support: "default-only", accepts: [false, { value: false }] },
+  { path: "Listener.freebind", support: "default-only", accepts: [false, { value: false }] },
+  { path: "Listener.tcp_fast_open_queue_length", support: "refused" },
+  {
+    path: "Listener.socket_options",
+    support: "refused",
+    supportNote: "socket options are not set",
+  },
+  {
+    path: "Listener.listener_filters_timeout",
+    support: "default-only",
+    accepts: ["15s"],
+    supportNote: "listener filters are not implemented",
+  },
+  { path: "Listener.traffic_direction", support: "honoured" },
+  {
+    path: "Listener.continue_on_listener_filters_timeout",
+    support: "default-only",
+    accepts: [false],
+  },
+  {
+    path: "Listener.udp_listener_config",
+    support: "refused",
+    supportNote: "UDP is not implemented",
+  },
+  { path: "Listener.api_listener", support: "refused" },
+  { path: "Listener.connection_balance_config", support: "refused" },
+  { path: "Listener.reuse_port", support: "default-only", accepts: [false] },
+  {
+    path: "Listener.access_log",
+    support: "refused",
+    supportNote: "listener access logs are not implemented; use the filter's access_log",
+  },
+  { path: "Listener.tcp_backlog_size", support: "refused" },
+  { path: "Listener.default_filter_chain", support: "refused" },
+  { path: "Listener.bind_to_port", support: "default-only", accepts: [true, { value: true }] },
+  {
+    path: "Listener.stat_prefix",
+    support: "refused",
+    supportNote: "listener stats are named by address",
+  },
+  { path: "FilterChain.filters", support: "honoured", type: "NetworkFilter" },
+  { path: "FilterChain.name", support: "honoured", supportNote: "a listener has one filter chain" },
+  { path: "FilterChain.metadata", support: "honoured", supportNote: "shown by /config_dump" },
+  {
+    path: "FilterChain.filter_chain_match",
+    support: "refused",
+    supportNote: "a listener has one filter chain",
+  },
+  { path: "FilterChain.transport_socket", support: "refused", supportNote: TLS_DOWN },
+  { path: "FilterChain.tls_context", support: "refused", supportNote: TLS_DOWN },
+  {
+    path: "FilterChain.use_proxy_proto",
+    support: "refused",
+    supportNote: "PROXY protocol is not implemented",
+  },
+  {
+    path: "FilterChain.transport_socket_connect_timeout",
+    support: "refused",
+    supportNote: TLS_DOWN,
+  },
+  { path: "NetworkFilter.name", support: "honoured" },
+  { path: "NetworkFilter.config", support: "honoured", type: "@network" },
+  { path: "NetworkFilter.typed_config", support: "honoured", type: "@network" },
+  // HTTP connection manager
+  { path: "HttpConnectionManager.stat_prefix", support: "honoured" },
+  {
+    path: "HttpConnectionManager.codec_type",
+    support: "default-only",
+    accepts: ["AUTO"],
+    supportNote: "HTTP/1.1 and h2c are told apart per connection",
+  },
+  { path: "HttpConnectionManager.route_config", support: "honoured", type: "RouteConfiguration" },
+  { path: "HttpConnectionManager.rds", support: "refused", supportNote: "RDS is not implemented" },
+  { path: "HttpConnectionManager.scoped_routes", support: "refused" },
+  { path: "HttpConnectionManager.http_filters", support: "honoured", type: "HttpFilter" },
+  { path: "HttpConnectionManager.access_log", support: "honoured" },
+  { path: "HttpConnectionManager.use_remote_address", support: "honoured" },
+  { path: "HttpConnectionManager.server_name", support: "honoured" },
+  { path: "HttpConnectionManager.generate_request_id", support: "honoured" },
+  {
+    path: "HttpConnectionManager.add_user_agent",
+    support: "default-only",
+    accepts: [false, { value: false }],
+  },
+  {
+    path: "HttpConnectionManager.tracing",
+    support: "refused",
+    supportNote: "tracing is not implemented",
+  },
+  {
+    path: "HttpConnectionManager.common_http_protocol_options",
+    support: "refused",
+    supportNote: TIMEOUTS,
+  },
+  { path: "HttpConnectionManager.http_protocol_options", support: "refused" },
+  { path: "HttpConnectionManager.http2_protocol_options", support: "refused" },
+  {
+    path: "HttpConnectionManager.server_header_transformation",
+    support: "default-only",
+    accepts: ["OVERWRITE"],
+  },
+  { path: "HttpConnectionManager.max_request_headers_kb", support: "refused" },
+  { path: "HttpConnectionManager.idle_timeout", support: "refused", supportNote: TIMEOUTS },
+  { path: "HttpConnectionManager.stream_idle_timeout", support: "refused", supportNote: TIMEOUTS },
+  { path: "HttpConnectionManager.request_timeout", support: "refused", supportNote: TIMEOUTS },
+  { path: "HttpConnectionManager.drain_timeout", support: "refused", supportNote: TIMEOUTS },
+  {
+    path: "HttpConnectionManager.delayed_close_timeout",
+    support: "refused",
+    supportNote: TIMEOUTS,
+  },
+  { path: "HttpConnectionManager.xff_num_trusted_hops", support: "default-only", accepts: [0] },
+  { path: "HttpConnectionManager.internal_address_config", support: "refused" },
+  { path: "HttpConnectionManager.skip_xff_append", support: "default-only", accepts: [false] },
+  { path: "HttpConnectionManager.via", support: "refused", supportNote: HDRS },
+  {
+    path: "HttpConnectionManager.preserve_external_request_id",
+    support: "default-only",
+    accepts: [false],
+  },
+  {
+    path: "HttpConnectionManager.forward_client_cert_details",
+    support: "default-only",
+    accepts: ["SANITIZE"],
+    supportNote: TLS_DOWN,
+  },
+  {
+    path: "HttpConnectionManager.set_current_client_cert_details",
+    support: "refused",
+    supportNote: TLS_DOWN,
+  },
+  { path: "HttpConnectionManager.proxy_100_continue", support: "default-only", accepts: [false] },
+  {
+    path: "HttpConnectionManager.represent_ipv4_remote_address_as_ipv4_mapped_ipv6",
+    support: "default-only",
+    accepts: [false],
+  },
+  {
+    path: "HttpConnectionManager.upgrade_configs",
+    support: "refused",
+    supportNote: "upgrades (WebSocket, CONNECT) are not implemented",
+  },
+  {
+    path: "HttpConnectionManager.normalize_path",
+    support: "default-only",
+    accepts: [false, { value: false }],
+  },
+  { path: "HttpConnectionManager.merge_slashes", support: "default-only", accepts: [false] },
+  { path: "HttpConnectionManager.request_id_extension", support: "refused" },
+  {
+    path: "HttpConnectionManager.local_reply_config",
+    support: "refused",
+    supportNote: "local replies are not rewritten: their status and body are built in",
+  },
+  {
+    path: "HttpConnectionManager.strip_matching_host_port",
+    support: "default-only",
+    accepts: [false],
+  },
+  { path: "HttpConnectionManager.stream_error_on_invalid_http_message", support: "refused" },
+  // Routes
+  { path: "RouteConfiguration.name", support: "honoured" },
+  { path: "RouteConfiguration.virtual_hosts", support: "honoured", type: "VirtualHost" },
+  { path: "RouteConfiguration.internal_only_headers", support: "refused", supportNote: HDRS },
+  { path: "RouteConfiguration.response_headers_to_add", support: "refused", supportNote: HDRS },
+  { path: "RouteConfiguration.response_headers_to_remove", support: "refused", supportNote: HDRS },
+  { path: "RouteConfiguration.request_headers_to_add", support: "refused", supportNote: HDRS },
+  { path: "RouteConfiguration.request_headers_to_remove", support: "refused", supportNote: HDRS },
+  {
+    path: "RouteConfiguration.validate_clusters",
+    support: "honoured",
+    supportNote: "route clusters are always checked against the static clusters",
+  },
+  { path: "RouteConfiguration.vhds", support: "refused", supportNote: XDS },
+  { path: "VirtualHost.name", support: "honoured" },
+  { path: "VirtualHost.domains", support: "honoured" },
+  { path: "VirtualHost.routes", support: "honoured", type: "Route" },
+  { path: "VirtualHost.require_tls", support: "default-only", accepts: ["NONE"] },
+  { path: "VirtualHost.virtual_clusters", support: "refused" },
+  {
+    path: "VirtualHost.rate_limits",
+    support: "refused",
+    supportNote: "rate limiting is not implemented",
+  },
+  { path: "VirtualHost.request_headers_to_add", support: "refused", supportNote: HDRS },
+  { path: "VirtualHost.request_headers_to_remove", support: "refused", supportNote: HDRS },
+  { path: "VirtualHost.response_headers_to_add", support: "refused", supportNote: HDRS },
+  { path: "VirtualHost.response_headers_to_remove", support: "refused", supportNote: HDRS },
+  { path: "VirtualHost.cors", support: "refused", supportNote: "CORS is not implemented" },
+  { path: "VirtualHost.per_filter_config", support: "refused", supportNote: PER_FILTER },
+  { path: "VirtualHost.typed_per_filter_config", support: "refused", supportNote: PER_FILTER },
+  { path: "VirtualHost.include_request_attempt_count", support: "default-only", accepts: [false] },
+  {
+    path: "VirtualHost.retry_policy",
+    support: "refused",
+    supportNote: "retries are not implemented",
+  },
+  { path: "VirtualHost.hedge_policy", support: "refused" },
+  { path: "Route.name", support: "honoured" },
+  {
+    path: "Route.match",
+    support: "honoured",
+    supportNote: "prefix, path, safe_regex, case_sensitive, headers",
+  },
+  { path: "Route.route", support: "honoured", type: "RouteAction" },
+  { path: "Route.redirect", support: "honoured", type: "RedirectAction" },
+  { path: "Route.direct_response", support: "honoured" },
+  {
+    path: "Route.metadata",
+    support: "refused",
+    supportNote: "no filter of this build reads route metadata",
+  },
+  { path: "Route.decorator", support: "refused", supportNote: "tracing is not implemented" },
+  { path: "Route.per_filter_config", support: "refused", supportNote: PER_FILTER },
+  { path: "Route.typed_per_filter_config", support: "refused", supportNote: PER_FILTER },
+  { path: "Route.request_headers_to_add", support: "refused", supportNote: HDRS },
+  { path: "Route.request_headers_to_remove", support: "refused", supportNote: HDRS },
+  { path: "Route.response_headers_to_add", support: "refused", supportNote: HDRS },
+  { path: "Route.response_headers_to_remove", support: "refused", supportNote: HDRS },
+  { path: "Route.tracing", support: "refused", supportNote: "tracing is not implemented" },
+  { path: "Route.per_request_buffer_limit_bytes", support: "refused" },
+  { path: "RouteAction.cluster", support: "honoured" },
+  { path: "RouteAction.cluster_header", support: "honoured" },
+  { path: "RouteAction.weighted_clusters", support: "honoured", type: "WeightedCluster" },
+  {
+    path: "RouteAction.cluster_not_found_response_code",
+    support: "default-only",
+    accepts: ["SERVICE_UNAVAILABLE"],
+  },
+  {
+    path: "RouteAction.metadata_match",
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
+  },
+  { path: "RouteAction.prefix_rewrite", support: "honoured" },
+  { path: "RouteAction.host_rewrite", support: "honoured" },
+  { path: "RouteAction.host_rewrite_literal", support: "honoured" },
+  { path: "RouteAction.timeout", support: "honoured" },
+  { path: "RouteAction.priority", support: "honoured" },
+  { path: "RouteAction.idle_timeout", support: "refused", supportNote: TIMEOUTS },
+  {
+    path: "RouteAction.retry_policy",
+    support: "refused",
+    supportNote: "retries are not implemented",
+  },
+  {
+    path: "RouteAction.hash_policy",
+    support: "refused",
+    supportNote: "RING_HASH and MAGLEV are not implemented",
+  },
+  { path: "RouteAction.regex_rewrite", support: "refused" },
+  { path: "RouteAction.auto_host_rewrite", support: "refused" },
+  {
+    path: "RouteAction.request_mirror_policy",
+    support: "refused",
+    supportNote: "mirroring is not implemented",
+  },
+  {
+    path: "RouteAction.request_mirror_policies",
+    support: "refused",
+    supportNote: "mirroring is not implemented",
+  },
+  {
+    path: "RouteAction.rate_limits",
+    support: "refused",
+    supportNote: "rate limiting is not implemented",
+  },
+  { path: "RouteAction.cors", support: "refused", supportNote: "CORS is not implemented" },
+  { path: "RouteAction.max_grpc_timeout", support: "refused", supportNote: TIMEOUTS },
+  { path: "RouteAction.upgrade_configs", support: "refused" },
+  { path: "RouteAction.max_stream_duration", support: "refused", supportNote: TIMEOUTS },
+  { path: "WeightedCluster.clusters", support: "honoured", type: "ClusterWeight" },
+  { path: "WeightedCluster.total_weight", support: "honoured" },
+  { path: "WeightedCluster.runtime_key_prefix", support: "refused" },
+  { path: "ClusterWeight.name", support: "honoured" },
+  { path: "ClusterWeight.weight", support: "honoured" },
+  {
+    path: "ClusterWeight.metadata_match",
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
+  },
+  { path: "RedirectAction.host_redirect", support: "honoured" },
+  { path: "RedirectAction.path_redirect", support: "honoured" },
+  { path: "RedirectAction.https_redirect", support: "honoured" },
+  { path: "RedirectAction.scheme_redirect", support: "default-only", accepts: ["https"] },
+  { path: "RedirectAction.response_code", support: "honoured" },
+  { path: "RedirectAction.strip_query", support: "default-only", accepts: [false] },
+  // HTTP filters
+  { path: "HttpFilter.name", support: "honoured", supportNote: "router, health_check and tap" },
+  { path: "HttpFilter.config", support: "honoured", type: "@http" },
+  { path: "HttpFilter.typed_config", support: "honoured", type: "@http" },
+  {
+    path: "Router.dynamic_stats",
+    support: "default-only",
+    accepts: [true, { value: true }],
+  },
+  { path: "Router.start_child_span", support: "default-only", accepts: [false] },
+  { path: "Router.upstream_log", support: "refused" },
+  { path: "Router.suppress_envoy_headers", support: "default-only", accepts: [false] },
+  { path: "Router.strict_check_headers", support: "refused" },
+  { path: "HealthCheckFilter.pass_through_mode", support: "honoured" },
+  { path: "HealthCheckFilter.headers", support: "honoured" },
+  { path: "HealthCheckFilter.endpoint", support: "honoured" },
+  { path: "HealthCheckFilter.cache_time", support: "refused" },
+  { path: "HealthCheckFilter.cluster_min_healthy_percentages", support: "refused" },
+  { path: "TapFilter.common_config", support: "honoured" },
+  // Network filters other than the HTTP connection manager
+  { path: "TcpProxy.stat_prefix", support: "honoured" },
+  { path: "TcpProxy.cluster", support: "honoured" },
+  { path: "TcpProxy.access_log", support: "honoured" },
+  { path: "TcpProxy.weighted_clusters", support: "refused" },
+  {
+    path: "TcpProxy.metadata_match",
+    support: "refused",
+    supportNote: "subset load balancing is not implemented",
+  },
+  { path: "TcpProxy.idle_timeout", support: "refused", supportNote: TIMEOUTS },
+  { path: "TcpProxy.downstream_idle_timeout", support: "refused", supportNote: TIMEOUTS },
+  { path: "TcpProxy.upstream_idle_timeout", support: "refused", supportNote: TIMEOUTS },
+  { path: "TcpProxy.max_connect_attempts", support: "default-only", accepts: [1, { value: 1 }] },
+  { path: "TcpProxy.hash_policy", support: "refused" },
+  { path: "TcpProxy.tunneling_config", support: "refused" },
+  // Upstream TLS (cluster tls_context, transport_socket tls)
+  {
+    path: "auth.UpstreamTlsContext.common_tls_context",
+    support: "honoured",
+    type: "CommonTlsContext",
+  },
+  { path: "auth.UpstreamTlsContext.sni", support: "honoured" },
+  {
+    path: "auth.UpstreamTlsContext.allow_renegotiation",
+    support: "default-only",
+    accepts: [false],
+  },
+  { path: "auth.UpstreamTlsContext.max_session_keys", support: "refused" },
+  {
+    path: "CommonTlsContext.tls_params",
+    support: "refused",
+    supportNote: "TLS versions and ciphers are the runtime's",
+  },
+  {
+    path: "CommonTlsContext.tls_certificates",
+    support: "honoured",
+    type: "TlsCertificate",
+    supportNote: "the first certificate is presented to the upstream (mTLS)",
+  },
+  {
+    path: "CommonTlsContext.tls_certificate_sds_secret_configs",
+    support: "refused",
+    supportNote: XDS,
+  },
+  {
+    path: "CommonTlsContext.validation_context",
+    support: "honoured",
+    type: "CertificateValidationContext",
+  },
+  {
+    path: "CommonTlsContext.validation_context_sds_secret_config",
+    support: "refused",
+    supportNote: XDS,
+  },
+  { path: "CommonTlsContext.combined_validation_context", support: "refused" },
+  { path: "CommonTlsContext.alpn_protocols", support: "honoured" },
+  { path: "TlsCertificate.certificate_chain", support: "honoured" },
+  { path: "TlsCertificate.private_key", support: "honoured" },
+  {
+    path: "TlsCertificate.password",
+    support: "refused",
+    supportNote: "encrypted keys are not read",
+  },
+  { path: "TlsCertificate.ocsp_staple", support: "refused" },
+  { path: "TlsCertificate.signed_certificate_timestamp", support: "refused" },
+  { path: "TlsCertificate.private_key_provider", support: "refused" },
+  {
+    path: "CertificateValidationContext.trusted_ca",
+    support: "honoured",
+    supportNote: "the upstream certificate must chain to it",
+  },
+  {
+    path: "CertificateValidationContext.*",
+    support: "refused",
+    supportNote: "only trusted_ca is checked (no SAN, hash, SPKI or CRL checks)",
+  },
+  {
+    path: "core.Http2ProtocolOptions.*",
+    support: "refused",
+    supportNote: "HTTP/2 upstream connections use the runtime's settings",
+  },
+] as const satisfies readonly SupportRow[];

@@ -1,0 +1,261 @@
+/**
+ * The support check: every configuration field that is set and that this build does not honour
+ * is an error naming its path, "`<field>` is not supported by this build" and the row's note.
+ * It reads one place, the `support` column: on the cluster field and object rows
+ * (`spec/cluster/`) and in the `support` table (`spec/support.ts`) for the rest of the bootstrap.
+ * A message with rows in the `support` table is closed: a field it does not list is refused.
+ * `default-only` fields are accepted when their value is one the row accepts (a harmless explicit
+ * default).
+ *
+ * `--mode validate` and serve both run it (through `src/server/configuration_check.ts`), so
+ * they agree on every message.
+ *
+ * @example
+ * ```ts
+ * import { supportErrors } from "./support_check.ts";
+ * const errors = supportErrors({ dynamic_resources: { lds_config: { path: "/l.yaml" } } });
+ * console.log(errors[0].path); // "dynamic_resources.lds_config"
+ * ```
+ * @module
+ */
+import type { FieldRow, Support } from "../../spec/rule.ts";
+import { SUPPORT, type SupportRow } from "../../spec/support.ts";
+import type { ConfigError } from "./errors.ts";
+import { MESSAGES } from "./nested_schema.ts";
+import { isJsonObject as isObject, parseDuration } from "./values.ts";
+
+/** The `support` table indexed by message, then field. */
+export const SUPPORT_MESSAGES: ReadonlyMap<string, ReadonlyMap<string, SupportRow>> = (() => {
+  const m = new Map<string, Map<string, SupportRow>>();
+  for (const r of SUPPORT as readonly SupportRow[]) {
+    const dot = r.path.lastIndexOf(".");
+    const msg = r.path.slice(0, dot);
+    const fields = m.get(msg) ?? new Map<string, SupportRow>();
+    fields.set(r.path.slice(dot + 1), r);
+    m.set(msg, fields);
+  }
+  return m;
+})();
+
+/** The refusal message of a field. */
+export function refusal(field: string, note?: string): string {
+  return `${field} is not supported by this build${note ? ` (${note})` : ""}`;
+}
+
+/** What the check needs of one field: its support, note, accepted values and value type. */
+interface FieldSupport {
+  id: string;
+  support: Support;
+  note?: string;
+  accepts: readonly unknown[];
+  type?: string;
+  repeated: boolean;
+  map: boolean;
+  kind?: string;
+}
+
+const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
+
+function fromClusterRow(r: FieldRow): FieldSupport {
+  return {
+    id: r.id,
+    support: r.support ?? "honoured",
+    note: r.supportNote,
+    accepts: "default" in r ? [r.default] : [],
+    type: r.kind === "message" ? r.type : undefined,
+    repeated: r.cardinality === "repeated",
+    map: r.cardinality === "map",
+    kind: r.kind,
+  };
+}
+
+/**
+ * The support of `field` in `message`: null when the message has no rows at all, or when a
+ * cluster message does not know the field (the validator reports unknown fields); `unlisted`
+ * for a field a closed `support` message does not list.
+ */
+function lookup(message: string, field: string): FieldSupport | null | "unlisted" {
+  const rows = MESSAGES.get(message);
+  if (rows) {
+    const r = rows.find((x) => x.field === field);
+    return r ? fromClusterRow(r) : null;
+  }
+  const table = SUPPORT_MESSAGES.get(message);
+  if (!table) return null;
+  const r = table.get(field) ?? table.get("*");
+  if (!r) return "unlisted";
+  return {
+    id: "",
+    support: r.support,
+    note: r.supportNote,
+    accepts: r.accepts ?? [],
+    type: r.type,
+    repeated: false,
+    map: false,
+  };
+}
+
+/** Plain values of proto3 JSON for comparison: wrappers unwrapped, durations in ms. */
+function plain(v: unknown, kind?: string): unknown {
+  if (isObject(v) && Object.keys(v).length === 1 && "value" in v) return plain(v.value, kind);
+  if (typeof v === "string" && (kind === "duration" || /^\d+(\.\d+)?s$/.test(v))) {
+    const d = parseDuration(v);
+    if (d.ok) return d.value;
+  }
+  return v;
+}
+
+function accepted(f: FieldSupport, v: unknown): boolean {
+  const got = JSON.stringify(plain(v, f.kind));
+  return f.accepts.some((a) => JSON.stringify(plain(a, f.kind)) === got);
+}
+
+/** Transport socket names that select TLS, and the plain one. */
+const TLS_SOCKETS = /^(envoy\.|proxy\.)?(transport_sockets\.)?tls$/;
+const RAW_SOCKETS = /^(envoy\.|proxy\.)?(transport_sockets\.)?raw_buffer$/;
+
+/** A filter's kind from its name or the `@type` of its typed_config. */
+function filterKind(parent: Record<string, unknown>): string {
+  const t = isObject(parent.typed_config) ? parent.typed_config["@type"] : undefined;
+  const byType = typeof t === "string" ? t.slice(t.lastIndexOf(".") + 1) : "";
+  const name = typeof parent.name === "string" ? parent.name : "";
+  const kind = name.replace(/^(envoy|proxy)\./, "").replace(/^filters\.(network|http)\./, "");
+  return byType || kind;
+}
+
+/** The message a `@...` type stands for, given the object that holds the field. */
+const DISPATCH: Record<string, (parent: Record<string, unknown>) => string | null> = {
+  "@network": (p) =>
+    ({
+      http_connection_manager: "HttpConnectionManager",
+      HttpConnectionManager: "HttpConnectionManager",
+      tcp_proxy: "TcpProxy",
+      TcpProxy: "TcpProxy",
+    })[filterKind(p)] ?? null,
+  "@http": (p) =>
+    ({
+      router: "Router",
+      Router: "Router",
+      health_check: "HealthCheckFilter",
+      HealthCheck: "HealthCheckFilter",
+      tap: "TapFilter",
+      Tap: "TapFilter",
+    })[filterKind(p)] ?? null,
+};
+
+/** Walks one object of `message` at `path`, pushing every refusal. */
+function walk(
+  message: string,
+  value: Record<string, unknown>,
+  path: string,
+  out: ConfigError[],
+): void {
+  for (const [rawKey, v] of Object.entries(value)) {
+    // proto3: null, and an empty list or map, are unset.
+    if (rawKey === "@type" || v === undefined || v === null) continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    const key = camelToSnake(rawKey);
+    const at = `${path}.${rawKey}`;
+    let f = lookup(message, rawKey);
+    if ((f === null || f === "unlisted") && key !== rawKey) f = lookup(message, key);
+    if (f === null) continue;
+    if (f === "unlisted") {
+      out.push({ path: at, rule: "", message: refusal(key) });
+      continue;
+    }
+    if (f.support === "refused" || (f.support === "default-only" && !accepted(f, v))) {
+      out.push({ path: at, rule: f.id, message: refusal(key, f.note) });
+      continue;
+    }
+    const special = SPECIAL[`${message}.${key}`];
+    if (special) {
+      special(value, v, at, out);
+      continue;
+    }
+    let type = f.type;
+    if (type?.startsWith("@")) {
+      type = DISPATCH[type]?.(value) ?? undefined;
+      if (!type) continue;
+    }
+    if (!type) continue;
+    const each = (x: unknown, p: string) => {
+      if (isObject(x)) walk(type!, x, p, out);
+    };
+    if (Array.isArray(v)) v.forEach((x, i) => each(x, `${at}[${i}]`));
+    else if (f.map && isObject(v)) {
+      for (const [k, x] of Object.entries(v)) each(x, `${at}.${k}`);
+    } else each(v, at);
+  }
+}
+
+/** Fields whose value decides what it is (a name that selects an implementation). */
+const SPECIAL: Record<
+  string,
+  (parent: Record<string, unknown>, v: unknown, at: string, out: ConfigError[]) => void
+> = {
+  // A transport socket: tls (its config is an UpstreamTlsContext) or raw_buffer.
+  "core.TransportSocket.name": (_p, v, at, out) => {
+    if (typeof v === "string" && !TLS_SOCKETS.test(v) && !RAW_SOCKETS.test(v)) {
+      out.push({ path: at, rule: "", message: refusal(`transport socket ${v}`) });
+    }
+  },
+  "core.TransportSocket.typed_config": (p, v, at, out) => tlsConfig(p, v, at, out),
+  "core.TransportSocket.config": (p, v, at, out) => tlsConfig(p, v, at, out),
+  "StatsSink.name": (_p, v, at, out) => {
+    const kind = typeof v === "string" ? v.replace(/^(envoy|proxy)\./, "") : "";
+    if (!/^(stat_sinks\.)?hystrix$/.test(kind)) {
+      out.push({
+        path: at,
+        rule: "",
+        message: refusal(`stats sink ${String(v)}`, "the hystrix sink only"),
+      });
+    }
+  },
+};
+
+function tlsConfig(p: Record<string, unknown>, v: unknown, at: string, out: ConfigError[]) {
+  if (typeof p.name === "string" && TLS_SOCKETS.test(p.name) && isObject(v)) {
+    walk("auth.UpstreamTlsContext", v, at, out);
+  }
+}
+
+/**
+ * The refusals of a whole bootstrap outside its clusters (proto field names at the bootstrap
+ * level; listeners as configured). Error paths start at the bootstrap's own fields. Clusters are
+ * checked with {@linkcode clusterSupportErrors} once they are valid.
+ */
+export function supportErrors(bootstrap: Record<string, unknown>): ConfigError[] {
+  const out: ConfigError[] = [];
+  for (const [k, v] of Object.entries(bootstrap)) {
+    if (v === undefined || v === null) continue;
+    // Walk each top-level field under the root name so that paths start at the field.
+    const one: ConfigError[] = [];
+    walk("Bootstrap", { [k]: v }, "", one);
+    for (const e of one) out.push({ ...e, path: e.path.replace(/^\./, "") });
+  }
+  return out;
+}
+
+/**
+ * The refusals of one object of a described message (an EDS `ClusterLoadAssignment` resource,
+ * say) at `path`.
+ */
+export function messageSupportErrors(
+  message: string,
+  value: Record<string, unknown>,
+  path: string,
+): ConfigError[] {
+  const out: ConfigError[] = [];
+  walk(message, value, path, out);
+  return out;
+}
+
+/** The refusals of clusters (`path` is the clusters array, e.g. `resources` for CDS). */
+export function clusterSupportErrors(
+  clusters: readonly Record<string, unknown>[],
+  path: string,
+): ConfigError[] {
+  const out: ConfigError[] = [];
+  clusters.forEach((c, i) => walk("Cluster", c, `${path}[${i}]`, out));
+  return out;
+}

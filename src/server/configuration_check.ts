@@ -1,0 +1,132 @@
+/**
+ * The one check of a loaded configuration that `--mode validate` and serve share, so that they
+ * agree exactly: a bootstrap validate accepts is served as written, and one it rejects is refused
+ * by serve with the same messages. It runs the cluster validator, the listener parser, the
+ * settings of valid clusters the proxy core cannot honour (`checkClusterSupport`), the CDS file
+ * source, the `support` column of every configuration field (`support_check.ts`) and the
+ * `support` column of the command-line options.
+ *
+ * @example
+ * ```ts ignore
+ * import { checkConfiguration } from "./configuration_check.ts";
+ * const { errors, clusters } = checkConfiguration(options, bootstrap, { given: new Set() });
+ * ```
+ * @module
+ */
+import type { OptionRow } from "../../spec/rule.ts";
+import { OPTIONS } from "../../spec/cli/options.ts";
+import type { Options } from "../config/options.ts";
+import { allowsUnknownStaticFields } from "../config/args.ts";
+import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
+import type { ConfigError } from "../config/errors.ts";
+import type { EffectiveCluster } from "../config/effective_cluster.ts";
+import { validateClusters } from "../config/validate_cluster.ts";
+import { refusal, supportErrors } from "../config/support_check.ts";
+import { checkClusterSupport } from "../upstream/cluster_manager.ts";
+import { fileSourceOf } from "../upstream/eds_source.ts";
+import { validateListeners } from "../listener/validate_listeners.ts";
+
+/** Settings of {@linkcode checkConfiguration}. */
+export interface CheckSettings {
+  /** Called once per accepted unknown static field (with `--allow-unknown-static-fields`). */
+  onUnknown?: (path: string) => void;
+  /**
+   * The long names of the options given on the command line. Unset (embedding): options are
+   * taken as given, except that an unset-looking `--concurrency` above 1 runs one worker.
+   */
+  given?: ReadonlySet<string>;
+}
+
+/** The result: every error, and the clusters in effective form (when they are valid). */
+export interface CheckedConfiguration {
+  errors: ConfigError[];
+  clusters: EffectiveCluster[];
+}
+
+/** Values a `default-only` option accepts beyond its default, by long name. */
+const OPTION_ACCEPTS: Readonly<Record<string, (v: unknown) => boolean>> = {
+  "--concurrency": (v) => typeof v === "number" && v <= 1,
+  "--restart-epoch": (v) => v === 0,
+};
+
+/** Refusals of command-line options this build does not honour (by the options' rows). */
+export function optionSupportErrors(
+  options: Options,
+  given: ReadonlySet<string> | undefined,
+): ConfigError[] {
+  const out: ConfigError[] = [];
+  for (const row of OPTIONS as readonly OptionRow[]) {
+    if (row.support !== "refused" && row.support !== "default-only") continue;
+    const key = row.long.slice(2).replaceAll("-", "_");
+    const v = (options as unknown as Record<string, unknown>)[key];
+    if (row.long === "--concurrency" && !(given?.has(row.long) ?? false)) continue;
+    if (given && !given.has(row.long)) continue;
+    const ok = row.support === "default-only" &&
+      (v === row.default || (OPTION_ACCEPTS[row.long]?.(v) ?? false));
+    if (ok) continue;
+    out.push({
+      path: row.long,
+      rule: row.id,
+      message: refusal(`${row.long} ${v}`, row.supportNote),
+    });
+  }
+  return out;
+}
+
+/**
+ * The options serve runs with: `--concurrency` left unset (the hardware thread count) runs one
+ * worker, since this build has no others; `why` says so for the log.
+ */
+export function effectiveOptions(
+  options: Options,
+  given: ReadonlySet<string> | undefined,
+): { options: Options; why: string | null } {
+  if (options.concurrency <= 1 || (given?.has("--concurrency") ?? false)) {
+    return { options, why: null };
+  }
+  return {
+    options: { ...options, concurrency: 1 },
+    why: `concurrency is 1, not ${options.concurrency} (the hardware threads): ` +
+      "this build runs one worker",
+  };
+}
+
+/** Checks the whole loaded configuration; see the module documentation. */
+export function checkConfiguration(
+  options: Options,
+  bootstrap: Bootstrap,
+  settings: CheckSettings = {},
+): CheckedConfiguration {
+  const sr = (bootstrap.static_resources ?? {}) as { clusters?: unknown[]; listeners?: unknown[] };
+  const rawClusters = (sr.clusters ?? []) as JsonObject[];
+  const result = validateClusters(rawClusters, {
+    path: "static_resources.clusters",
+    allowUnknown: allowsUnknownStaticFields(options),
+    onUnknown: settings.onUnknown,
+    bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
+  });
+  const errors: ConfigError[] = [...result.errors];
+  const names = new Set(
+    rawClusters.map((c) => (c && typeof c === "object" && !Array.isArray(c) ? c.name : null))
+      .filter((n): n is string => typeof n === "string"),
+  );
+  errors.push(...validateListeners(sr.listeners ?? [], "static_resources.listeners", names));
+  if (result.errors.length === 0) errors.push(...checkClusterSupport(result.clusters));
+  const cds = (bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config;
+  if (cds && typeof cds === "object" && !Array.isArray(cds)) {
+    const src = fileSourceOf(cds as JsonObject, "dynamic_resources.cds_config");
+    if (!src.ok) errors.push({ path: src.at, rule: "", message: src.message });
+  }
+  // A refusal by the support column replaces a parser's own complaint about the same field, so
+  // every unsupported field reads the same way.
+  const refused = supportErrors(bootstrap as Record<string, unknown>);
+  const paths = new Set(refused.map((e) => e.path));
+  return {
+    errors: [
+      ...errors.filter((e) => !paths.has(e.path)),
+      ...refused,
+      ...optionSupportErrors(options, settings.given),
+    ],
+    clusters: result.clusters,
+  };
+}
