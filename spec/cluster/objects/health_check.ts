@@ -24,6 +24,7 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "duration",
     required: true,
     range: { gtZero: true },
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.interval",
@@ -38,6 +39,7 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "duration",
     required: true,
     range: { gtZero: true },
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.initial-jitter",
@@ -50,6 +52,7 @@ export const HEALTH_CHECK_ENVOY = [
     message: "core.HealthCheck",
     field: "initial_jitter",
     kind: "duration",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.interval-jitter",
@@ -62,6 +65,7 @@ export const HEALTH_CHECK_ENVOY = [
     message: "core.HealthCheck",
     field: "interval_jitter",
     kind: "duration",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.interval-jitter-percent",
@@ -74,6 +78,7 @@ export const HEALTH_CHECK_ENVOY = [
     message: "core.HealthCheck",
     field: "interval_jitter_percent",
     kind: "uint32",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.unhealthy-threshold",
@@ -87,6 +92,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "unhealthy_threshold",
     kind: "UInt32Value",
     required: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.healthy-threshold",
@@ -100,6 +106,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "healthy_threshold",
     kind: "UInt32Value",
     required: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.alt-port",
@@ -127,6 +134,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "reuse_connection",
     kind: "bool",
     default: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.http-health-check",
@@ -143,6 +151,7 @@ export const HEALTH_CHECK_ENVOY = [
     type: "core.HealthCheck.HttpHealthCheck",
     group: "health_checker",
     groupRequired: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.tcp-health-check",
@@ -159,6 +168,7 @@ export const HEALTH_CHECK_ENVOY = [
     type: "core.HealthCheck.TcpHealthCheck",
     group: "health_checker",
     groupRequired: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.grpc-health-check",
@@ -175,6 +185,7 @@ export const HEALTH_CHECK_ENVOY = [
     type: "core.HealthCheck.GrpcHealthCheck",
     group: "health_checker",
     groupRequired: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.custom-health-check",
@@ -226,6 +237,7 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "duration",
     default: "60s",
     range: { gtZero: true },
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.unhealthy-interval",
@@ -239,6 +251,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "unhealthy_interval",
     kind: "duration",
     range: { gtZero: true },
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.unhealthy-edge-interval",
@@ -252,6 +265,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "unhealthy_edge_interval",
     kind: "duration",
     range: { gtZero: true },
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.healthy-edge-interval",
@@ -265,6 +279,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "healthy_edge_interval",
     kind: "duration",
     range: { gtZero: true },
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.event-log-path",
@@ -277,6 +292,7 @@ export const HEALTH_CHECK_ENVOY = [
     message: "core.HealthCheck",
     field: "event_log_path",
     kind: "string",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.event-service",
@@ -305,6 +321,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "always_log_health_check_failures",
     kind: "bool",
     default: false,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.tls-options",
@@ -318,6 +335,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "tls_options",
     kind: "message",
     type: "core.HealthCheck.TlsOptions",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.transport-socket-match-criteria",
@@ -345,6 +363,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "no_traffic_healthy_interval",
     kind: "duration",
     range: { gtZero: true },
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.payload.text",
@@ -361,6 +380,7 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "string",
     group: "payload",
     groupRequired: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.payload.binary",
@@ -393,6 +413,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "host",
     number: 1,
     kind: "string",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.http-health-check.path",
@@ -407,6 +428,7 @@ export const HEALTH_CHECK_ENVOY = [
     number: 2,
     kind: "string",
     required: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.http-health-check.send",
@@ -455,6 +477,7 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "message",
     cardinality: "repeated",
     type: "core.HeaderValueOption",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.http-health-check.request-headers-to-remove",
@@ -469,6 +492,7 @@ export const HEALTH_CHECK_ENVOY = [
     number: 8,
     kind: "string",
     cardinality: "repeated",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.http-health-check.expected-statuses",
@@ -485,6 +509,7 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "message",
     cardinality: "repeated",
     type: "type.Int64Range",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.http-health-check.retriable-statuses",
@@ -501,6 +526,7 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "message",
     cardinality: "repeated",
     type: "type.Int64Range",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.http-health-check.codec-client-type",
@@ -517,6 +543,7 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "enum",
     enum: "type.CodecClientType",
     default: "HTTP1",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.http-health-check.service-name-matcher",
@@ -531,6 +558,7 @@ export const HEALTH_CHECK_ENVOY = [
     number: 11,
     kind: "message",
     type: "type.matcher.StringMatcher",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.tcp-health-check.send",
@@ -546,6 +574,7 @@ export const HEALTH_CHECK_ENVOY = [
     number: 1,
     kind: "message",
     type: "core.HealthCheck.Payload",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.tcp-health-check.receive",
@@ -561,6 +590,7 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "message",
     cardinality: "repeated",
     type: "core.HealthCheck.Payload",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.grpc-health-check.service-name",
@@ -573,6 +603,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "service_name",
     number: 1,
     kind: "string",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.grpc-health-check.authority",
@@ -585,6 +616,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "authority",
     number: 2,
     kind: "string",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.custom-health-check.name",
@@ -598,6 +630,8 @@ export const HEALTH_CHECK_ENVOY = [
     number: 1,
     kind: "string",
     required: true,
+    support: "refused",
+    supportNote: "custom health checkers are not implemented",
   },
   {
     id: "cluster.objects.core.health-check.custom-health-check.typed-config",
@@ -610,6 +644,8 @@ export const HEALTH_CHECK_ENVOY = [
     field: "typed_config",
     number: 3,
     kind: "any",
+    support: "refused",
+    supportNote: "custom health checkers are not implemented",
   },
   {
     id: "cluster.objects.core.health-check.tls-options.alpn-protocols",
@@ -623,6 +659,7 @@ export const HEALTH_CHECK_ENVOY = [
     number: 1,
     kind: "string",
     cardinality: "repeated",
+    support: "honoured",
   },
   {
     id: "cluster.objects.type.int64-range.start",
@@ -635,6 +672,7 @@ export const HEALTH_CHECK_ENVOY = [
     field: "start",
     number: 1,
     kind: "int64",
+    support: "honoured",
   },
   {
     id: "cluster.objects.type.int64-range.end",
@@ -647,5 +685,6 @@ export const HEALTH_CHECK_ENVOY = [
     field: "end",
     number: 2,
     kind: "int64",
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];

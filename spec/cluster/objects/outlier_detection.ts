@@ -22,6 +22,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 1,
     kind: "UInt32Value",
     default: 5,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.interval",
@@ -37,6 +38,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "duration",
     default: "10s",
     range: { gtZero: true },
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.base-ejection-time",
@@ -53,6 +55,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "duration",
     default: "30s",
     range: { gtZero: true },
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.max-ejection-percent",
@@ -69,6 +72,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 10,
     range: { max: 100 },
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-consecutive-5xx",
@@ -85,6 +89,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 100,
     range: { max: 100 },
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-success-rate",
@@ -101,6 +106,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 100,
     range: { max: 100 },
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.success-rate-minimum-hosts",
@@ -115,6 +121,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 7,
     kind: "UInt32Value",
     default: 5,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.success-rate-request-volume",
@@ -129,6 +136,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 8,
     kind: "UInt32Value",
     default: 100,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.success-rate-stdev-factor",
@@ -143,6 +151,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 9,
     kind: "UInt32Value",
     default: 1900,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.consecutive-gateway-failure",
@@ -157,6 +166,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 10,
     kind: "UInt32Value",
     default: 5,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-consecutive-gateway-failure",
@@ -173,6 +183,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 0,
     range: { max: 100 },
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.split-external-local-origin-errors",
@@ -187,6 +198,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 12,
     kind: "bool",
     default: false,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.consecutive-local-origin-failure",
@@ -201,6 +213,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 13,
     kind: "UInt32Value",
     default: 5,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-consecutive-local-origin-failure",
@@ -217,6 +230,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 100,
     range: { max: 100 },
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-local-origin-success-rate",
@@ -233,6 +247,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 100,
     range: { max: 100 },
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.failure-percentage-threshold",
@@ -249,6 +264,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 85,
     range: { max: 100 },
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-failure-percentage",
@@ -265,6 +281,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 0,
     range: { max: 100 },
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.enforcing-failure-percentage-local-origin",
@@ -281,6 +298,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     kind: "UInt32Value",
     default: 0,
     range: { max: 100 },
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.failure-percentage-minimum-hosts",
@@ -295,6 +313,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 19,
     kind: "UInt32Value",
     default: 5,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.failure-percentage-request-volume",
@@ -309,6 +328,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 20,
     kind: "UInt32Value",
     default: 50,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.max-ejection-time",
@@ -324,6 +344,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 21,
     kind: "duration",
     range: { gtZero: true },
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.max-ejection-time-jitter",
@@ -338,6 +359,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 22,
     kind: "duration",
     default: "0s",
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.successful-active-health-check-uneject-host",
@@ -353,6 +375,7 @@ export const OUTLIER_DETECTION_ENVOY = [
     number: 23,
     kind: "bool",
     default: true,
+    support: "honoured",
   },
   {
     id: "cluster.objects.cluster.outlier-detection.monitors",

@@ -444,3 +444,27 @@ Deno.test("cluster.objects.core.health-check.grpc-health-check: grpc.health.v1.H
   // A gRPC frame of HealthCheckRequest { service: "svc" }.
   assert.deepEqual(seen[0].body, [0, 0, 0, 0, 5, 0x0a, 3, 0x73, 0x76, 0x63]);
 });
+
+Deno.test("cluster.objects.cluster.outlier-detection.successful-active-health-check-uneject-host: a passing active check returns an ejected host", async () => {
+  const o = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) =>
+      new URL(req.url).pathname === "/healthz"
+        ? new Response("ok")
+        : new Response("no", { status: 503 }),
+  );
+  const od: JsonObject = { consecutive_5xx: 1, base_ejection_time: "3600s", interval: "3600s" };
+  const c = testCluster("un", [["127.0.0.1", o.addr.port], ["127.0.0.1", o.addr.port]], {
+    healthChecks: [hc()],
+    outlierDetection: od,
+  });
+  await withCluster(c, async (cm) => {
+    const cl = cm.get("un")!;
+    await cl.initialHealthChecks();
+    await waitFor(() => cl.hosts().every((h) => !failed(h)), "both pass their checks");
+    await (await forwardResponse(cl, testRequest())).text();
+    await waitFor(() => cl.hosts().every((h) => !h.health.failed_outlier_check), "unejected");
+    assert.ok(cl.outlier!.counter("ejections_enforced_consecutive_5xx").value() >= 1);
+  });
+  await o.shutdown();
+});
