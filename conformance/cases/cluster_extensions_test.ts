@@ -90,7 +90,7 @@ Deno.test(
       const rows = [...CLUSTER_FIELDS, ...CLUSTER_OBJECTS] as readonly FieldRow[];
       for (const id of RULES) {
         const refused = rows.find((r) => r.id === id)?.support === "refused";
-        assert.equal(s.get(id), refused ? "PRECONDITION_FAILED" : "PASS", id);
+        assert.equal(s.get(id), refused ? "NOT_APPLICABLE" : "PASS", id);
       }
       assert.equal(s.get("exit"), "0");
     } finally {
