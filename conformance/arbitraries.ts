@@ -121,6 +121,7 @@ export function validValue(f: Field): fc.Arbitrary<unknown> | null {
     case "UInt32Value":
     case "uint64":
     case "UInt64Value":
+    case "int64":
       one = fc.integer({ min: lo, max: Math.min(r.max ?? 1_000_000, 1_000_000) });
       break;
     case "double":
@@ -581,8 +582,46 @@ function lbConfigArbitrary(type: DiscoveryType, policy: string): fc.Arbitrary<En
   return fc.constant([]);
 }
 
+/** A hex payload: Envoy decodes `text` as hex when it builds the checker. */
+function hexPayload(p: unknown): unknown {
+  if (typeof p !== "object" || p === null || !("text" in p)) return p;
+  return { ...p, text: "50494e47" };
+}
+
+/**
+ * A generated health check made valid where Envoy checks more than field kinds: status ranges
+ * inside [100, 600) with start < end, non-empty header names, hex payloads.
+ */
+function validHealthCheck(h: Obj): Obj {
+  const out: Obj = { ...h };
+  const http = out.http_health_check as Obj | undefined;
+  if (http && typeof http === "object") {
+    const fixed: Obj = { ...http };
+    if (Array.isArray(fixed.expected_statuses)) {
+      fixed.expected_statuses = fixed.expected_statuses.map(() => ({ start: 200, end: 300 }));
+    }
+    if (Array.isArray(fixed.retriable_statuses)) {
+      fixed.retriable_statuses = fixed.retriable_statuses.map(() => ({ start: 500, end: 504 }));
+    }
+    if (Array.isArray(fixed.request_headers_to_remove)) {
+      fixed.request_headers_to_remove = fixed.request_headers_to_remove.map(() => "x-remove");
+    }
+    for (const f of ["send", "receive"]) if (f in fixed) fixed[f] = hexPayload(fixed[f]);
+    out.http_health_check = fixed;
+  }
+  const tcp = out.tcp_health_check as Obj | undefined;
+  if (tcp && typeof tcp === "object") {
+    out.tcp_health_check = {
+      ...tcp,
+      ...("send" in tcp ? { send: hexPayload(tcp.send) } : {}),
+      ...(Array.isArray(tcp.receive) ? { receive: tcp.receive.map(hexPayload) } : {}),
+    };
+  }
+  return out;
+}
+
 function protocolArbitrary(): fc.Arbitrary<Entries> {
-  const hc = messageArbitrary("core.HealthCheck");
+  const hc = messageArbitrary("core.HealthCheck").map(validHealthCheck);
   return fc.tuple(fc.boolean(), fc.boolean(), fc.option(hc, { nil: undefined })).map(
     ([h1, h2, check]) => {
       const out: Entries = [];

@@ -209,6 +209,7 @@ export type ValueKind =
   | "duration"
   | "uint32"
   | "uint64"
+  | "int64"
   | "UInt32Value"
   | "UInt64Value"
   | "double"

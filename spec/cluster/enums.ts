@@ -222,6 +222,26 @@ export const CLUSTER_ENUMS = [
     default: "DEFAULT",
   },
   {
+    id: "cluster.enums.codec-client-type",
+    level: "MUST",
+    statement:
+      "type.CodecClientType takes one of HTTP1, HTTP2, HTTP3 (by name, case-insensitively, or by number); unset, it is HTTP1.",
+    cite: {
+      section: "Cluster (configuration object)",
+      quote:
+        "Internal fields of the referenced message types (Duration aside) such as HealthCheck, CircuitBreakers, OutlierDetection, ClusterLoadAssignment, UpstreamTlsContext, ConfigSource, Address, TransportSocket, Metadata, TcpKeepalive, HTTP protocol option messages: not shown.",
+    },
+    envoy: "type.CodecClientType of HttpHealthCheck.codec_client_type (defined_only).",
+    check: "internal",
+    name: "type.CodecClientType",
+    values: [
+      { name: "HTTP1", number: 0 },
+      { name: "HTTP2", number: 1 },
+      { name: "HTTP3", number: 2 },
+    ],
+    default: "HTTP1",
+  },
+  {
     id: "cluster.enums.health-status",
     level: "MUST",
     statement:

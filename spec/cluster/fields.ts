@@ -228,8 +228,8 @@ export const CLUSTER_FIELDS = [
     cardinality: "repeated",
     type: "core.HealthCheck",
     number: 8,
-    support: "refused",
-    supportNote: "active health checking is not implemented: hosts stay healthy",
+    support: "honoured",
+    supportNote: "HTTP/1.1, HTTP/2, TCP and gRPC checkers; Redis and custom checkers are refused",
   },
   {
     id: "cluster.fields.max-requests-per-connection",
@@ -476,8 +476,7 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "cluster.OutlierDetection",
     number: 19,
-    support: "refused",
-    supportNote: "outlier detection is not implemented: no host is ever ejected",
+    support: "honoured",
   },
   {
     id: "cluster.fields.cleanup-interval",
@@ -697,7 +696,7 @@ export const CLUSTER_FIELDS = [
     default: false,
     number: 31,
     support: "default-only",
-    supportNote: "active health checking is not implemented: hosts stay healthy",
+    supportNote: "connections to a host that turns unhealthy are not closed",
   },
   {
     id: "cluster.fields.drain-connections-on-host-removal",

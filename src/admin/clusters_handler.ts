@@ -6,9 +6,10 @@
  * keeps this line, Envoy ≥1.12 dropped it), then per cluster the circuit-breaker thresholds per
  * priority, `added_via_api`, and per host every per-host stat sorted by name followed by
  * `hostname`, `health_flags`, `weight`, `region`, `zone`, `sub_zone`, `canary`, `priority`,
- * `success_rate` (-1 when the volume is too low) and `local_origin_success_rate`. Envoy's
- * `outlier::` lines belong to a running outlier detector; this build has none (the configuration
- * check refuses `outlier_detection`), so none are printed.
+ * `success_rate` (-1 when the volume is too low) and `local_origin_success_rate`. A cluster with
+ * outlier detection first prints Envoy's `outlier::` lines: the success rate average and
+ * ejection threshold of the detector's last interval (external and local origin; -1 when not
+ * computed).
  *
  * @example
  * ```ts
@@ -28,6 +29,7 @@ import type {
   HostGaugeName,
   HostStatId,
   HostView,
+  OutlierFigures,
 } from "../upstream/types.ts";
 import type { Thresholds } from "../config/effective_cluster.ts";
 import { ADMIN_RESOURCES, row, type RowId, type RowOf } from "../../spec/mod.ts";
@@ -123,7 +125,7 @@ const ENVOY_LINES: Readonly<Record<string, HostLine["value"]>> = {
   region: (h) => h.region,
   sub_zone: (h) => h.sub_zone,
   priority: (h) => h.priority,
-  local_origin_success_rate: () => -1,
+  local_origin_success_rate: (h) => h.localOriginSuccessRate?.() ?? -1,
 };
 
 /** The per-host text lines after the statistics, in Envoy's order. */
@@ -148,8 +150,18 @@ function priorityLabel(t: Thresholds): string {
   return t.priority === "HIGH" ? "high_priority" : "default_priority";
 }
 
+/** The `outlier::` lines of `/clusters` and the figure each prints. */
+const OUTLIER_LINES: readonly [string, keyof OutlierFigures][] = [
+  ["success_rate_average", "successRateAverage"],
+  ["success_rate_ejection_threshold", "successRateEjectionThreshold"],
+  ["local_origin_success_rate_average", "localOriginSuccessRateAverage"],
+  ["local_origin_success_rate_ejection_threshold", "localOriginSuccessRateEjectionThreshold"],
+];
+
 function clusterText(c: ClusterView): string {
   let out = "";
+  const od = c.outlierFigures?.() ?? null;
+  if (od) { for (const [l, k] of OUTLIER_LINES) out += `${c.name}::outlier::${l}::${od[k]}\n`; }
   for (const t of c.thresholds) {
     for (const f of THRESHOLD_FIELDS) out += `${c.name}::${priorityLabel(t)}::${f}::${t[f]}\n`;
   }
@@ -182,13 +194,33 @@ function hostJson(h: HostView) {
       failed_active_health_check: h.health.failed_active_hc,
       failed_outlier_check: h.health.failed_outlier_check,
       eds_health_status: h.health.failed_eds_health ? "UNHEALTHY" : "HEALTHY",
+      failed_active_degraded_check: h.degraded?.() || undefined,
+      excluded_via_immediate_hc_fail: h.excluded?.() || undefined,
     },
     success_rate: rate >= 0 ? { value: rate } : undefined,
+    local_origin_success_rate: (h.localOriginSuccessRate?.() ?? -1) >= 0
+      ? { value: h.localOriginSuccessRate!() }
+      : undefined,
     weight: h.weight,
     hostname: h.hostname,
     priority: h.priority,
     locality: { region: h.region, zone: h.zone, sub_zone: h.sub_zone },
   };
+}
+
+/** `success_rate_ejection_threshold` and its local-origin twin, when computed. */
+function jsonOutlier(od: OutlierFigures | null): Record<string, unknown> {
+  if (!od) return {};
+  const out: Record<string, unknown> = {};
+  if (od.successRateEjectionThreshold >= 0) {
+    out.success_rate_ejection_threshold = { value: od.successRateEjectionThreshold };
+  }
+  if (od.localOriginSuccessRateEjectionThreshold >= 0) {
+    out.local_origin_success_rate_ejection_threshold = {
+      value: od.localOriginSuccessRateEjectionThreshold,
+    };
+  }
+  return out;
 }
 
 /** The `envoy.admin.v3.Clusters` message (before default omission). */
@@ -208,6 +240,7 @@ export function clustersMessage(cm: ClusterManagerView): unknown {
         })),
       },
       observability_name: c.statName,
+      ...jsonOutlier(c.outlierFigures?.() ?? null),
     })),
   };
 }

@@ -32,6 +32,250 @@ const TCP = "src/listener/tcp_proxy_test.ts";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
+  "core.HealthCheck.timeout": [
+    `${UP}health_check/health_checker_test.ts`,
+    "garbage answers fail by timeout",
+  ],
+  "core.HealthCheck.interval": [
+    `${UP}health_check/health_check_interval_test.ts`,
+    "the next check waits as Envoy chooses",
+  ],
+  "core.HealthCheck.initial_jitter": [
+    `${UP}health_check/health_check_interval_test.ts`,
+    "jitter adds a random share of both",
+  ],
+  "core.HealthCheck.interval_jitter": [
+    `${UP}health_check/health_check_interval_test.ts`,
+    "jitter adds a random share of both",
+  ],
+  "core.HealthCheck.interval_jitter_percent": [
+    `${UP}health_check/health_check_interval_test.ts`,
+    "jitter adds a random share of both",
+  ],
+  "core.HealthCheck.unhealthy_threshold": [
+    `${UP}health_check/health_transition_test.ts`,
+    "the failed flag follows the thresholds exactly",
+  ],
+  "core.HealthCheck.healthy_threshold": [
+    `${UP}health_check/health_transition_test.ts`,
+    "the failed flag follows the thresholds exactly",
+  ],
+  "core.HealthCheck.reuse_connection": [
+    `${UP}health_check/health_checker_test.ts`,
+    "HTTP2 checks over one reused session",
+  ],
+  "core.HealthCheck.http_health_check": [
+    `${UP}health_check/health_checker_test.ts`,
+    "status, expected_statuses, headers to add and remove",
+  ],
+  "core.HealthCheck.tcp_health_check": [
+    `${UP}health_check/health_checker_test.ts`,
+    "send and receive hex payloads",
+  ],
+  "core.HealthCheck.grpc_health_check": [
+    `${UP}health_check/health_checker_test.ts`,
+    "grpc.health.v1.Health/Check over HTTP/2",
+  ],
+  "core.HealthCheck.no_traffic_interval": [
+    `${UP}health_check/health_check_interval_test.ts`,
+    "the next check waits as Envoy chooses",
+  ],
+  "core.HealthCheck.unhealthy_interval": [
+    `${UP}health_check/health_check_interval_test.ts`,
+    "the next check waits as Envoy chooses",
+  ],
+  "core.HealthCheck.unhealthy_edge_interval": [
+    `${UP}health_check/health_check_interval_test.ts`,
+    "the next check waits as Envoy chooses",
+  ],
+  "core.HealthCheck.healthy_edge_interval": [
+    `${UP}health_check/health_check_interval_test.ts`,
+    "the next check waits as Envoy chooses",
+  ],
+  "core.HealthCheck.event_log_path": [
+    `${UP}health_check/health_checker_test.ts`,
+    "JSON lines as Envoy writes them",
+  ],
+  "core.HealthCheck.always_log_health_check_failures": [
+    `${UP}health_check/health_checker_test.ts`,
+    "JSON lines as Envoy writes them",
+  ],
+  "core.HealthCheck.tls_options": [
+    `${UP}health_check/health_checker_test.ts`,
+    "checks go over the cluster's TLS",
+  ],
+  "core.HealthCheck.no_traffic_healthy_interval": [
+    `${UP}health_check/health_check_interval_test.ts`,
+    "the next check waits as Envoy chooses",
+  ],
+  "core.HealthCheck.Payload.text": [
+    `${UP}health_check/health_checker_test.ts`,
+    "send and receive hex payloads",
+  ],
+  "core.HealthCheck.HttpHealthCheck.host": [
+    `${UP}health_check/health_checker_test.ts`,
+    "status, expected_statuses, headers to add and remove",
+  ],
+  "core.HealthCheck.HttpHealthCheck.path": [
+    `${UP}health_check/health_checker_test.ts`,
+    "status, expected_statuses, headers to add and remove",
+  ],
+  "core.HealthCheck.HttpHealthCheck.request_headers_to_add": [
+    `${UP}health_check/health_checker_test.ts`,
+    "status, expected_statuses, headers to add and remove",
+  ],
+  "core.HealthCheck.HttpHealthCheck.request_headers_to_remove": [
+    `${UP}health_check/health_checker_test.ts`,
+    "status, expected_statuses, headers to add and remove",
+  ],
+  "core.HealthCheck.HttpHealthCheck.expected_statuses": [
+    `${UP}health_check/health_checker_test.ts`,
+    "status, expected_statuses, headers to add and remove",
+  ],
+  "core.HealthCheck.HttpHealthCheck.retriable_statuses": [
+    `${UP}health_check/health_checker_test.ts`,
+    "status, expected_statuses, headers to add and remove",
+  ],
+  "core.HealthCheck.HttpHealthCheck.codec_client_type": [
+    `${UP}health_check/health_checker_test.ts`,
+    "HTTP2 checks over one reused session",
+  ],
+  "core.HealthCheck.HttpHealthCheck.service_name_matcher": [
+    `${UP}health_check/health_check_interval_test.ts`,
+    "the checked cluster header must match",
+  ],
+  "core.HealthCheck.TcpHealthCheck.send": [
+    `${UP}health_check/health_checker_test.ts`,
+    "send and receive hex payloads",
+  ],
+  "core.HealthCheck.TcpHealthCheck.receive": [
+    `${UP}health_check/health_checker_test.ts`,
+    "send and receive hex payloads",
+  ],
+  "core.HealthCheck.GrpcHealthCheck.service_name": [
+    `${UP}health_check/health_checker_test.ts`,
+    "grpc.health.v1.Health/Check over HTTP/2",
+  ],
+  "core.HealthCheck.GrpcHealthCheck.authority": [
+    `${UP}health_check/health_checker_test.ts`,
+    "grpc.health.v1.Health/Check over HTTP/2",
+  ],
+  "core.HealthCheck.TlsOptions.alpn_protocols": [
+    `${UP}health_check/health_checker_test.ts`,
+    "checks go over the cluster's TLS",
+  ],
+  "type.Int64Range.start": [
+    `${UP}health_check/health_checker_test.ts`,
+    "status, expected_statuses, headers to add and remove",
+  ],
+  "type.Int64Range.end": [
+    `${UP}health_check/health_checker_test.ts`,
+    "status, expected_statuses, headers to add and remove",
+  ],
+  "cluster.OutlierDetection.consecutive_5xx": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "ejected after consecutive_5xx, back after the ejection time",
+  ],
+  "cluster.OutlierDetection.interval": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "ejected after consecutive_5xx, back after the ejection time",
+  ],
+  "cluster.OutlierDetection.base_ejection_time": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "ejected after consecutive_5xx, back after the ejection time",
+  ],
+  "cluster.OutlierDetection.max_ejection_percent": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "ejections never exceed max_ejection_percent",
+  ],
+  "cluster.OutlierDetection.enforcing_consecutive_5xx": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "runtime values override the configuration without a restart",
+  ],
+  "cluster.OutlierDetection.enforcing_success_rate": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "success-rate outliers are ejected; figures are shown",
+  ],
+  "cluster.OutlierDetection.success_rate_minimum_hosts": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "success-rate outliers are ejected; figures are shown",
+  ],
+  "cluster.OutlierDetection.success_rate_request_volume": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "success-rate outliers are ejected; figures are shown",
+  ],
+  "cluster.OutlierDetection.success_rate_stdev_factor": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "success-rate outliers are ejected; figures are shown",
+  ],
+  "cluster.OutlierDetection.consecutive_gateway_failure": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "gateway failures eject only when enforced",
+  ],
+  "cluster.OutlierDetection.enforcing_consecutive_gateway_failure": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "gateway failures eject only when enforced",
+  ],
+  "cluster.OutlierDetection.split_external_local_origin_errors": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "local-origin failures count apart with the split",
+  ],
+  "cluster.OutlierDetection.consecutive_local_origin_failure": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "local-origin failures count apart with the split",
+  ],
+  "cluster.OutlierDetection.enforcing_consecutive_local_origin_failure": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "local-origin failures count apart with the split",
+  ],
+  "cluster.OutlierDetection.enforcing_local_origin_success_rate": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "local-origin failures count apart with the split",
+  ],
+  "cluster.OutlierDetection.failure_percentage_threshold": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "failure-percentage ejection when enforced",
+  ],
+  "cluster.OutlierDetection.enforcing_failure_percentage": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "failure-percentage ejection when enforced",
+  ],
+  "cluster.OutlierDetection.enforcing_failure_percentage_local_origin": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "failure-percentage ejection when enforced",
+  ],
+  "cluster.OutlierDetection.failure_percentage_minimum_hosts": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "failure-percentage ejection when enforced",
+  ],
+  "cluster.OutlierDetection.failure_percentage_request_volume": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "failure-percentage ejection when enforced",
+  ],
+  "cluster.OutlierDetection.max_ejection_time": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "repeated ejections back off, capped by max_ejection_time",
+  ],
+  "cluster.OutlierDetection.max_ejection_time_jitter": [
+    `${UP}outlier/outlier_detector_test.ts`,
+    "repeated ejections back off, capped by max_ejection_time",
+  ],
+  "cluster.OutlierDetection.successful_active_health_check_uneject_host": [
+    `${UP}health_check/health_checker_test.ts`,
+    "a passing active check returns an ejected host",
+  ],
+  "Cluster.health_checks": [
+    `${UP}health_check/health_checker_test.ts`,
+    "an origin that stops listening becomes /failed_active_hc",
+  ],
+  "Cluster.outlier_detection": [
+    `${UP}outlier/outlier_origin_test.ts`,
+    "an origin answering 503 is ejected after consecutive_5xx",
+  ],
+  "Cluster.CommonLbConfig.ignore_new_hosts_until_first_hc": [
+    `${UP}priority_load_test.ts`,
+    "hosts not checked yet leave the denominator but stay eligible in panic",
+  ],
   "Cluster.name": ["src/stats/naming_test.ts", "cluster.fields.name: stats use the name"],
   "Cluster.alt_stat_name": ["src/stats/naming_test.ts", "alt_stat_name replaces the name"],
   "Cluster.type": [`${UP}dns_test.ts`, "LOGICAL_DNS keeps one host, the first address"],

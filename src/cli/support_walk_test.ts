@@ -191,7 +191,46 @@ const PLACES: Record<string, Place> = {
       healthy_threshold: 1,
       tcp_health_check: {},
     }];
-    return [at(c0(b), "health_checks", 0), `${C}.health_checks`];
+    return [at(c0(b), "health_checks", 0), `${C}.health_checks[0]`];
+  },
+  "core.HealthCheck.HttpHealthCheck": (b) => {
+    c0(b).health_checks = [{
+      timeout: "1s",
+      interval: "1s",
+      unhealthy_threshold: 1,
+      healthy_threshold: 1,
+      http_health_check: { path: "/healthz" },
+    }];
+    return [
+      at(c0(b), "health_checks", 0, "http_health_check"),
+      `${C}.health_checks[0].http_health_check`,
+    ];
+  },
+  "core.HealthCheck.CustomHealthCheck": (b) => {
+    c0(b).health_checks = [{
+      timeout: "1s",
+      interval: "1s",
+      unhealthy_threshold: 1,
+      healthy_threshold: 1,
+      custom_health_check: { name: "x" },
+    }];
+    return [
+      at(c0(b), "health_checks", 0, "custom_health_check"),
+      `${C}.health_checks[0].custom_health_check`,
+    ];
+  },
+  "core.HealthCheck.Payload": (b) => {
+    c0(b).health_checks = [{
+      timeout: "1s",
+      interval: "1s",
+      unhealthy_threshold: 1,
+      healthy_threshold: 1,
+      tcp_health_check: { send: { text: "00" } },
+    }];
+    return [
+      at(c0(b), "health_checks", 0, "tcp_health_check", "send"),
+      `${C}.health_checks[0].tcp_health_check.send`,
+    ];
   },
   "cluster.OutlierDetection": (b) => [at(c0(b), "outlier_detection"), `${C}.outlier_detection`],
   "ClusterLoadAssignment": (b) => [at(c0(b), "load_assignment"), `${C}.load_assignment`],
@@ -317,6 +356,8 @@ const MESSAGE_SAMPLES: Record<string, unknown> = {
   "endpoint.Endpoint": { address: { socket_address: { address: "127.0.0.1", port_value: 1 } } },
   "Cluster.LbSubsetConfig.LbSubsetSelector": { keys: ["a"] },
   "core.Pipe": { path: "/tmp/p" },
+  "core.HealthCheck.Payload": { text: "00" },
+  "core.HealthCheck.CustomHealthCheck": { name: "x" },
 };
 
 /** What else a field needs set before the validator accepts it (cross-field rules). */
@@ -543,7 +584,7 @@ async function run(args: string[]): Promise<{ code: number; text: string }> {
 }
 
 Deno.test("support: real processes: validate exits 1 and serve refuses, naming the path, for a few refused settings", async () => {
-  const hc = clusterCases().find((c) => c.what === "cluster.fields.health-checks")!;
+  const hc = clusterCases().find((c) => c.what === "cluster.objects.core.health-check.alt-port")!;
   const lrc = supportCases().find((c) => c.what === "HttpConnectionManager.local_reply_config")!;
   const lds = supportCases().find((c) => c.what === "DynamicResources.lds_config")!;
   for (const c of [hc, lrc, lds]) {

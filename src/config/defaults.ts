@@ -388,6 +388,11 @@ export function effectiveCluster(
       valueOf("Cluster.CommonLbConfig", common, "healthy_panic_threshold") as number,
     ),
     updateMergeWindowMs: valueOf("Cluster.CommonLbConfig", common, "update_merge_window") as number,
+    ignoreNewHostsUntilFirstHc: valueOf(
+      "Cluster.CommonLbConfig",
+      common,
+      "ignore_new_hosts_until_first_hc",
+    ) as boolean,
     ringHash: {
       minimumRingSize: valueOf("Cluster.RingHashLbConfig", ring, "minimum_ring_size") as number,
       maximumRingSize: valueOf("Cluster.RingHashLbConfig", ring, "maximum_ring_size") as number,

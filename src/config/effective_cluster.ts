@@ -69,6 +69,8 @@ export interface EffectiveCluster {
   cleanupIntervalMs: number;
   healthyPanicThreshold: number;
   updateMergeWindowMs: number;
+  /** `common_lb_config.ignore_new_hosts_until_first_hc`. */
+  ignoreNewHostsUntilFirstHc: boolean;
   ringHash: { minimumRingSize: number; maximumRingSize: number; hashFunction: string };
   leastRequest: { choiceCount: number };
   useHttpHeader: boolean;

@@ -33,6 +33,7 @@ import {
   parseDouble,
   parseDuration,
   parseEnum,
+  parseInt64,
   parsePercent,
   parseUInt32,
   parseUInt64,
@@ -98,6 +99,8 @@ function parseScalar(row: FieldRow, v: unknown): Parsed<unknown> {
     case "uint64":
     case "UInt64Value":
       return parseUInt64(v);
+    case "int64":
+      return parseInt64(v);
     case "double":
       return parseDouble(v);
     case "Percent":
@@ -159,7 +162,7 @@ function checkElement(row: FieldRow, v: unknown, path: string, ctx: SchemaContex
   const p = parseScalar(row, v);
   if (!p.ok) return err(p.error);
   const n = row.kind === "duration" || row.kind === "Percent" ||
-      row.kind.toLowerCase().startsWith("uint") || row.kind === "double"
+      row.kind.toLowerCase().startsWith("uint") || row.kind === "double" || row.kind === "int64"
     ? p.value as number
     : null;
   if (n !== null) {

@@ -66,6 +66,7 @@ function kindOf(row: FieldRow): FieldKind | undefined {
     case "bool":
     case "uint32":
     case "uint64":
+    case "int64":
     case "double":
       return { scalar: row.kind };
     case "enum": {

@@ -30,6 +30,7 @@ import type { EffectiveCluster } from "./effective_cluster.ts";
 import { discoveryTypeOf, effectiveCluster, valueOf } from "./defaults.ts";
 import { isSet, MESSAGES, type SchemaContext, validateMessage } from "./nested_schema.ts";
 import { isObject, show } from "./values.ts";
+import { healthCheckErrors } from "./health_check_rules.ts";
 
 /** Options of {@linkcode validateClusters}. */
 export interface ValidateOptions {
@@ -304,6 +305,9 @@ export function validateClusters(
       policy: valueOf("Cluster", c, "lb_policy") as string,
     };
     checkAppliesTo(input, (e) => errors.push(e));
+    for (const e of healthCheckErrors(c.health_checks)) {
+      errors.push({ path: `${path}.${e.path}`, rule: e.rule, message: e.message });
+    }
     for (const row of CLUSTER_RULES) applyRule(row, input, (e) => errors.push(e));
     if (unique && name) {
       if (seen.has(name)) {

@@ -160,6 +160,21 @@ export function parseDouble(v: unknown): Parsed<number> {
 }
 
 /**
+ * A proto3 JSON int64: an integer, or a string of digits with an optional minus sign.
+ *
+ * @example
+ * ```ts
+ * import { parseInt64 } from "./values.ts";
+ * parseInt64("-5"); // { ok: true, value: -5 }
+ * ```
+ */
+export function parseInt64(v: unknown): Parsed<number> {
+  const n = typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v;
+  if (typeof n === "number" && Number.isSafeInteger(n)) return ok(n);
+  return fail(`invalid value ${show(v)} for type TYPE_INT64: expected an integer`);
+}
+
+/**
  * Parses a `type.Percent` object `{ value: <double> }` into its value.
  *
  * @example

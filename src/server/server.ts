@@ -237,6 +237,7 @@ function createManagers(
       | JsonObject
       | undefined,
     bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
+    runtime: server.runtime,
   });
   server.clusters = cm;
   cleanups.push(() => cm.close());
@@ -287,7 +288,14 @@ async function initialize(
     void store.settleInBackground(true);
   });
   await managers.clusters.start();
-  for (const t of managers.clusterTargets) t.ready();
+  // A cluster with active health checks is ready after their first round (Envoy's init).
+  const clusterList = managers.clusters.clusters();
+  await Promise.all(
+    managers.clusterTargets.map((t, i) => {
+      const c = clusterList[i];
+      return (c ? c.initialHealthChecks() : Promise.resolve()).then(() => t.ready());
+    }),
+  );
   await managers.listeners.start();
   for (const t of managers.listenerTargets) t.ready();
   if (server.machine.state(false) !== "LIVE") {

@@ -11,7 +11,7 @@
  */
 import type { EffectiveCluster, EffectiveHost } from "../config/effective_cluster.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import type { ClusterView } from "./types.ts";
+import type { ClusterView, OutlierFigures } from "./types.ts";
 import type { Thresholds } from "../config/effective_cluster.ts";
 import type { Scope } from "../stats/types.ts";
 import { CircuitBreaker } from "./circuit_breaker.ts";
@@ -26,6 +26,18 @@ import { forwardHttp1 } from "./forward_http1.ts";
 import { forwardHttp2 } from "./forward_http2.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import { DeadlineQueue } from "./deadline_queue.ts";
+import { ignoreNewHosts, onPanic } from "./priority_load.ts";
+import { HealthChecker } from "./health_check/health_checker.ts";
+import { healthCheckConfig } from "./health_check/health_check_config.ts";
+import { OutlierDetector } from "./outlier/outlier_detector.ts";
+import { OutlierConfig, type RuntimeLookup } from "./outlier/outlier_config.ts";
+
+/** What a cluster may use of the server. */
+export interface ClusterDeps {
+  /** Runtime values (outlier detection and health check overrides). */
+  runtime?: RuntimeLookup;
+  log?: (level: string, msg: string) => void;
+}
 
 /** Per-host pools, one per priority. */
 export interface HostPools {
@@ -56,6 +68,10 @@ export class Cluster implements ClusterView {
   initialized: boolean;
   /** Route timeouts of this cluster's requests. */
   readonly deadlines = new DeadlineQueue();
+  /** Active health checking (`health_checks`), when configured. */
+  readonly healthChecker: HealthChecker | null = null;
+  /** Outlier detection (`outlier_detection`), when configured. */
+  readonly outlier: OutlierDetector | null = null;
   #hosts: Host[];
   readonly #pools = new Map<Host, HostPools>();
   /** `cluster.<stat_name>`. */
@@ -64,7 +80,12 @@ export class Cluster implements ClusterView {
   readonly #retired = new Map<Host, HostPools>();
 
   /** Builds the cluster under the root scope (`cluster.<stat_name>`). */
-  constructor(readonly effective: EffectiveCluster, root: Scope, addedViaApi = false) {
+  constructor(
+    readonly effective: EffectiveCluster,
+    root: Scope,
+    addedViaApi = false,
+    deps: ClusterDeps = {},
+  ) {
     this.addedViaApi = addedViaApi;
     this.name = effective.name;
     this.statName = effective.statName;
@@ -80,13 +101,31 @@ export class Cluster implements ClusterView {
     // Discovered clusters (EDS, DNS) have no hosts until their first update.
     this.initialized = effective.type === "STATIC";
     this.#hosts = effective.type === "STATIC" ? effective.hosts.map((h) => new Host(h)) : [];
+    if (effective.outlierDetection) {
+      const od = new OutlierConfig(effective.outlierDetection, deps.runtime ?? null);
+      this.outlier = new OutlierDetector(od, scope, this);
+    }
+    if (effective.healthChecks.length > 0) {
+      const hc = new HealthChecker(this, healthCheckConfig(effective.healthChecks[0]), scope, {
+        log: deps.log,
+        runtime: deps.runtime,
+      });
+      this.healthChecker = hc;
+      hc.onCheckComplete((h, healthy) => {
+        const o = this.outlier;
+        if (healthy && o?.config.successfulActiveHealthCheckUnejectHost) o.uneject(h);
+      });
+      hc.addHosts(this.#hosts);
+    }
     this.lb = this.#newLb();
     this.#setMembership();
-    this.stats.membership_degraded.set(0);
-    this.stats.membership_excluded.set(0);
   }
 
   #newLb(): LoadBalancer {
+    onPanic(this.#hosts, () => this.stats.lb_healthy_panic.inc());
+    if (this.effective.ignoreNewHostsUntilFirstHc && this.healthChecker) {
+      ignoreNewHosts(this.#hosts);
+    }
     return createLoadBalancer(
       this.effective.lbPolicy,
       this.#hosts,
@@ -103,8 +142,79 @@ export class Cluster implements ClusterView {
   }
 
   #setMembership() {
+    let healthy = 0;
+    let degraded = 0;
+    let excluded = 0;
+    for (const h of this.#hosts) {
+      if (h.excluded()) excluded++;
+      else if (h.healthy()) {
+        if (h.degraded()) degraded++;
+        else healthy++;
+      }
+    }
     this.stats.membership_total.set(this.#hosts.length);
-    this.stats.membership_healthy.set(this.#hosts.filter((h) => h.healthy()).length);
+    this.stats.membership_healthy.set(healthy);
+    this.stats.membership_degraded.set(degraded);
+    this.stats.membership_excluded.set(excluded);
+  }
+
+  /** Outlier detection figures of the last interval; null when detection is off. */
+  outlierFigures(): OutlierFigures | null {
+    const o = this.outlier;
+    if (!o) return null;
+    return {
+      successRateAverage: o.external.average,
+      successRateEjectionThreshold: o.external.threshold,
+      localOriginSuccessRateAverage: o.local.average,
+      localOriginSuccessRateEjectionThreshold: o.local.threshold,
+    };
+  }
+
+  /** A host's health changed (checks, outlier detection): membership gauges follow. */
+  healthChanged(_host: Host): void {
+    this.#setMembership();
+  }
+
+  /** True once the cluster has opened a connection for traffic (health checks slow down before). */
+  hadTraffic(): boolean {
+    return this.stats.cx_total.value() > 0;
+  }
+
+  /** Resolves when the first round of active health checks is done (at once without checks). */
+  initialHealthChecks(): Promise<void> {
+    return this.healthChecker?.firstRound() ?? Promise.resolve();
+  }
+
+  /** Reports an answer from `host` to outlier detection and health checking. */
+  hostAnswered(host: Host, code: number, headers: readonly (readonly [string, string])[]): void {
+    const o = this.outlier;
+    if (o) {
+      o.putResult(host, "LOCAL_ORIGIN_CONNECT_SUCCESS");
+      o.putHttpResponseCode(host, code);
+    }
+    const hc = this.healthChecker;
+    if (hc) {
+      for (const [n] of headers) {
+        if (
+          n === "x-envoy-immediate-health-check-fail" || n === "x-proxy-immediate-health-check-fail"
+        ) {
+          hc.passiveFailure(host);
+          break;
+        }
+      }
+    }
+  }
+
+  /**
+   * Reports a request to `host` that got no answer: the connection failed, the route timed out,
+   * or the connection was reset after it was made (counted as a 503 answer).
+   */
+  hostFailed(host: Host, kind: "connect" | "timeout" | "reset"): void {
+    const o = this.outlier;
+    if (!o) return;
+    if (kind === "connect") o.putResult(host, "LOCAL_ORIGIN_CONNECT_FAILED");
+    else if (kind === "timeout") o.putResult(host, "LOCAL_ORIGIN_TIMEOUT");
+    else o.putHttpResponseCode(host, 503);
   }
 
   /**
@@ -121,26 +231,34 @@ export class Cluster implements ClusterView {
       list.push(h);
       old.set(h.key, list);
     }
-    let added = 0;
+    const fresh: Host[] = [];
     const hosts = next.map((e) => {
       const kept = old.get(hostPort(e.address, e.port))?.shift();
       if (kept) {
         kept.update(e);
         return kept;
       }
-      added++;
-      return new Host(e);
+      const h = new Host(e);
+      fresh.push(h);
+      return h;
     });
+    const added = fresh.length;
     let removed = 0;
+    const gone: Host[] = [];
     for (const list of old.values()) {
       for (const h of list) {
         removed++;
+        gone.push(h);
+        this.outlier?.removeHost(h);
         const p = this.#pools.get(h);
         this.#pools.delete(h);
         if (p) this.#retired.set(h, p);
       }
     }
     this.#hosts = hosts;
+    this.healthChecker?.removeHosts(gone);
+    for (const h of fresh) this.outlier?.addHost(h);
+    this.healthChecker?.addHosts(fresh);
     this.lb = this.#newLb();
     this.#setMembership();
     this.#sweepRetired(false);
@@ -207,6 +325,8 @@ export class Cluster implements ClusterView {
 
   /** Closes every pooled connection. */
   close(): void {
+    this.healthChecker?.close();
+    this.outlier?.close();
     for (const p of this.#pools.values()) closePools(p);
     this.#pools.clear();
     this.#sweepRetired(true);

@@ -27,6 +27,7 @@ import { EdsUpdater, type EndpointConfig } from "./eds.ts";
 import { edsSourceOf, fileSourceOf } from "./eds_source.ts";
 import { DnsUpdater, type Resolver } from "./dns.ts";
 import { dnsSupportErrors } from "./dns_support.ts";
+import { healthSupportErrors } from "./health_check/health_check_support.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { checkDynamicClusters } from "../config/dynamic_clusters.ts";
 import { clusterSupportErrors } from "../config/support_check.ts";
@@ -49,6 +50,8 @@ export interface ClusterManagerDeps {
   fileDebounceMs?: number;
   /** The bootstrap's `cluster_manager.upstream_bind_config`, for CDS clusters without one. */
   bindConfig?: unknown;
+  /** Runtime values: outlier detection and health check overrides. */
+  runtime?: { get(key: string): string | undefined };
 }
 
 /**
@@ -84,6 +87,9 @@ export function checkClusterSupport(
       const own = c.config.upstream_bind_config !== undefined;
       const where = own ? `${at}.upstream_bind_config` : "cluster_manager.upstream_bind_config";
       errors.push({ path: `${where}.source_address`, rule: "", message });
+    }
+    for (const e of healthSupportErrors(c.config)) {
+      errors.push({ path: `${at}.${e.path}`, rule: "", message: e.message });
     }
     if (c.type === "EDS") {
       const src = edsSourceOf(c.config);
@@ -182,7 +188,10 @@ export class ClusterManager implements ClusterManagerView {
   }
 
   #entry(c: EffectiveCluster, viaApi: boolean): Entry {
-    const cluster = new Cluster(c, this.deps.stats, viaApi);
+    const cluster = new Cluster(c, this.deps.stats, viaApi, {
+      runtime: this.deps.runtime,
+      log: this.#log,
+    });
     const src = c.type === "EDS" ? edsSourceOf(c.config) : null;
     const eds = src?.ok
       ? new EdsUpdater(cluster, src, {
@@ -249,7 +258,11 @@ export class ClusterManager implements ClusterManagerView {
         version_info: r.version_info,
         last_updated: new Date().toISOString(),
       };
-      const warm = e.eds?.start() ?? e.dns?.start();
+      const discovery = e.eds?.start() ?? e.dns?.start();
+      // Warming also waits for the first round of active health checks.
+      const warm = discovery || e.cluster.healthChecker
+        ? Promise.resolve(discovery).then(() => e.cluster.initialHealthChecks())
+        : undefined;
       if (!warm) {
         this.#warming.delete(c.name);
         this.#promote(c.name, e);

@@ -43,12 +43,21 @@ export class Exchange {
     r.upstream = host;
   }
 
-  /** Counts the response code once headers (or a local reply) are known. */
+  /** Counts the response code of a local reply (no outlier detection event). */
   status(code: number): void {
     this.cluster.stats.responseCode(code);
     const ok = code < 500;
     (ok ? this.host.stats.rq_success : this.host.stats.rq_error).inc();
     this.host.recordOutcome(ok);
+  }
+
+  /**
+   * Counts an answer from the host: its status code, and what its headers tell health checking
+   * and outlier detection.
+   */
+  response(code: number, headers: readonly (readonly [string, string])[]): void {
+    this.status(code);
+    this.cluster.hostAnswered(this.host, code, headers);
   }
 
   /** Ends the request (idempotent). */
@@ -67,6 +76,7 @@ export class Exchange {
   /** Counts a 503, ends the request and answers with the reset body of `reason`. */
   reset(reason: ResetReason): ProxyResponse {
     this.status(503);
+    this.cluster.hostFailed(this.host, reason === "connection failure" ? "connect" : "reset");
     this.finish();
     return localReply(503, resetBody(reason));
   }
@@ -81,6 +91,7 @@ export class Exchange {
   timeout(): ProxyResponse {
     this.countTimeout();
     this.status(504);
+    this.cluster.hostFailed(this.host, "timeout");
     this.finish();
     return localReply(504, UPSTREAM_TIMEOUT);
   }
@@ -169,7 +180,7 @@ function respond(
     pool.destroy(conn, true);
     return ex.reset("protocol error");
   }
-  ex.status(status);
+  ex.response(status, list);
   const headers = buildResponseHeaders(list, ex.t0);
   if (conn.bodyDone()) {
     pool.release(conn, !close);

@@ -56,7 +56,7 @@ export async function forwardHttp2(
     req.catch(() => {});
     const res = await Promise.race([req, timedOut]);
     if (res === "timeout") return ex.timeout();
-    ex.status(res.status);
+    ex.response(res.status, res.headers);
     const h = buildResponseHeaders(res.headers, ex.t0);
     let body = res.body;
     const st = res.stream;

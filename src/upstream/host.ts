@@ -20,6 +20,7 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import { newHostStats } from "./host_stats.ts";
 import { fieldRow } from "../config/nested_schema.ts";
 import { parseDuration } from "../config/values.ts";
+import { bumpHealthEpoch } from "./priority_load.ts";
 
 const outlierDefault = (field: string) => fieldRow("cluster.OutlierDetection", field).default;
 const interval = parseDuration(outlierDefault("interval"));
@@ -69,6 +70,13 @@ export class Host implements HostView {
   active = 0;
   /** Scratch value of the smooth weighted round-robin balancer. */
   lbCurrent = 0;
+  /** Envoy's `DEGRADED_ACTIVE_HC`: the last check answered with `x-envoy-degraded`. */
+  degradedActiveHc = false;
+  /** Envoy's `EXCLUDED_VIA_IMMEDIATE_HC_FAIL`: out of load balancing until a check passes. */
+  excludedViaImmediateHcFail = false;
+  #pending = false;
+  /** Success rate figures from the outlier detector, when the cluster has one. */
+  outlierRates: { external: number; local: number } | null = null;
   #windowStart = performance.now();
   #windowOk = 0;
   #windowTotal = 0;
@@ -104,9 +112,53 @@ export class Host implements HostView {
       (h.metadata?.["envoy.lb"] as JsonObject | undefined)?.canary ??
       (h.metadata?.["proxy.lb"] as JsonObject | undefined)?.canary;
     this.canary = canary === true;
-    this.health.failed_eds_health = ["UNHEALTHY", "DRAINING", "TIMEOUT"].includes(
-      h.health_status ?? "",
+    this.setFlag(
+      "failed_eds_health",
+      ["UNHEALTHY", "DRAINING", "TIMEOUT"].includes(h.health_status ?? ""),
     );
+  }
+
+  /** Sets or clears one health flag; load balancing sees the change at once. */
+  setFlag(flag: keyof HealthFlags, on: boolean): void {
+    if (this.health[flag] === on) return;
+    this.health[flag] = on;
+    bumpHealthEpoch();
+  }
+
+  /** Sets the degraded and excluded marks of active health checking. */
+  setMarks(m: { degraded?: boolean; excluded?: boolean }): void {
+    let changed = false;
+    if (m.degraded !== undefined && m.degraded !== this.degradedActiveHc) {
+      this.degradedActiveHc = m.degraded;
+      changed = true;
+    }
+    if (m.excluded !== undefined && m.excluded !== this.excludedViaImmediateHcFail) {
+      this.excludedViaImmediateHcFail = m.excluded;
+      changed = true;
+    }
+    if (changed) bumpHealthEpoch();
+  }
+
+  /** Envoy's `PENDING_ACTIVE_HC`: not checked yet by active health checking. */
+  get pendingActiveHc(): boolean {
+    return this.#pending;
+  }
+
+  /** Sets or clears `PENDING_ACTIVE_HC`. */
+  setPending(on: boolean): void {
+    if (this.#pending === on) return;
+    this.#pending = on;
+    bumpHealthEpoch();
+  }
+
+  /** True when the host is left out of load balancing altogether. */
+  excluded(): boolean {
+    return this.excludedViaImmediateHcFail;
+  }
+
+  /** True when the host passes its checks but answers as degraded. */
+  degraded(): boolean {
+    return this.degradedActiveHc;
   }
 
   /** True when no health flag is set. */
@@ -133,9 +185,18 @@ export class Host implements HostView {
     if (ok) this.#windowOk++;
   }
 
-  /** Success rate of the last completed interval, or -1 when its volume was too low. */
+  /**
+   * Success rate of the last completed interval, or -1 when its volume was too low. With outlier
+   * detection on, the detector's figure of its last interval.
+   */
   successRate(): number {
+    if (this.outlierRates) return this.outlierRates.external;
     this.#rotate(performance.now());
     return this.#lastRate;
+  }
+
+  /** The local-origin success rate of the outlier detector, or -1. */
+  localOriginSuccessRate(): number {
+    return this.outlierRates?.local ?? -1;
   }
 }

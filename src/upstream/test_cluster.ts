@@ -67,6 +67,7 @@ export function testCluster(
     cleanupIntervalMs: 5000,
     healthyPanicThreshold: 50,
     updateMergeWindowMs: 1000,
+    ignoreNewHostsUntilFirstHc: false,
     ringHash: { minimumRingSize: 1024, maximumRingSize: 8388608, hashFunction: "XX_HASH" },
     leastRequest: { choiceCount: 2 },
     useHttpHeader: false,

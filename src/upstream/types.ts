@@ -53,6 +53,20 @@ export interface HostView {
   priority: number;
   /** 0..100, or -1 when the request volume in the interval is too low. */
   successRate(): number;
+  /** The outlier detector's local-origin success rate, or -1 (absent: -1). */
+  localOriginSuccessRate?(): number;
+  /** Envoy's `DEGRADED_ACTIVE_HC` mark (absent: false). */
+  degraded?(): boolean;
+  /** Envoy's `EXCLUDED_VIA_IMMEDIATE_HC_FAIL` mark (absent: false). */
+  excluded?(): boolean;
+}
+
+/** Success-rate figures of outlier detection's last interval (-1: not computed). */
+export interface OutlierFigures {
+  successRateAverage: number;
+  successRateEjectionThreshold: number;
+  localOriginSuccessRateAverage: number;
+  localOriginSuccessRateEjectionThreshold: number;
 }
 
 /** What the admin interface sees of one cluster. */
@@ -65,6 +79,8 @@ export interface ClusterView {
   config: JsonObject;
   thresholds: readonly Thresholds[];
   hosts(): readonly HostView[];
+  /** Outlier detection figures; null (or absent) when detection is off. */
+  outlierFigures?(): OutlierFigures | null;
   /**
    * For a cluster from CDS: the `version_info` of the update that added or last changed it and
    * when (RFC 3339), for `/config_dump` `dynamic_active_clusters`. Absent or null: static.

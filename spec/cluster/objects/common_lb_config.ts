@@ -101,8 +101,7 @@ export const COMMON_LB_CONFIG = [
     number: 5,
     kind: "bool",
     default: false,
-    support: "default-only",
-    supportNote: "active health checking is not implemented: hosts stay healthy",
+    support: "honoured",
   },
   {
     id: "cluster.objects.common-lb-config.zone-aware-lb-config.routing-enabled",

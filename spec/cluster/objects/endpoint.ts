@@ -36,7 +36,7 @@ export const ENDPOINT_ENVOY = [
     kind: "message",
     type: "endpoint.Endpoint.HealthCheckConfig",
     support: "refused",
-    supportNote: "active health checking is not implemented: hosts stay healthy",
+    supportNote: "per-endpoint health check settings are not implemented",
   },
   {
     id: "cluster.objects.endpoint.endpoint.hostname",
@@ -64,7 +64,7 @@ export const ENDPOINT_ENVOY = [
     kind: "uint32",
     range: { max: 65535 },
     support: "refused",
-    supportNote: "active health checking is not implemented: hosts stay healthy",
+    supportNote: "per-endpoint health check settings are not implemented",
   },
   {
     id: "cluster.objects.endpoint.endpoint.health-check-config.hostname",
@@ -78,6 +78,6 @@ export const ENDPOINT_ENVOY = [
     number: 2,
     kind: "string",
     support: "refused",
-    supportNote: "active health checking is not implemented: hosts stay healthy",
+    supportNote: "per-endpoint health check settings are not implemented",
   },
 ] as const satisfies readonly FieldRow[];

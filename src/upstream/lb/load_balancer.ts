@@ -24,6 +24,7 @@ import { MaglevLoadBalancer } from "./maglev.ts";
 type LbPolicyRow = Extract<(typeof CLUSTER_ENUMS)[number], { name: "Cluster.LbPolicy" }>;
 /** The names of the `Cluster.LbPolicy` enum rows. */
 export type LbPolicy = LbPolicyRow["values"][number]["name"];
+import { candidateHosts as priorityCandidates } from "../priority_load.ts";
 
 /** What a balancer may look at for one request. */
 export interface LbContext {
@@ -145,25 +146,9 @@ export function createLoadBalancer(
 }
 
 /**
- * The hosts a balancer chooses among: the healthy hosts of the first priority that has any; when
- * the healthy share of priority 0 is below the panic threshold, every host of priority 0 (Envoy's
- * panic mode).
+ * The hosts a balancer chooses among for one request (Envoy's priority load, health and panic
+ * mode): see {@linkcode priorityCandidates}.
  */
 export function candidateHosts(hosts: readonly Host[], panicThreshold: number): readonly Host[] {
-  if (hosts.length === 0) return hosts;
-  let allHealthy = true;
-  for (const h of hosts) if (!h.healthy() || h.priority !== 0) allHealthy = false;
-  if (allHealthy) return hosts;
-  const p0 = hosts.filter((h) => h.priority === 0);
-  const healthy0 = p0.filter((h) => h.healthy());
-  if (p0.length > 0 && (100 * healthy0.length) / p0.length < panicThreshold) {
-    // Lower priorities may still hold healthy hosts.
-    const maxP = Math.max(...hosts.map((h) => h.priority));
-    for (let p = 1; p <= maxP; p++) {
-      const hp = hosts.filter((h) => h.priority === p && h.healthy());
-      if (hp.length > 0) return hp;
-    }
-    return p0;
-  }
-  return healthy0.length > 0 ? healthy0 : p0;
+  return priorityCandidates(hosts, panicThreshold);
 }

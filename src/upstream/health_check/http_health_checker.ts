@@ -1,0 +1,157 @@
+/**
+ * HTTP/1.1 health checks: `GET path` with `host` (the endpoint's hostname, else the cluster
+ * name), `user-agent: proxy/HC` and the configured headers, over the cluster's transport (TLS when
+ * the cluster uses it, from its `upstream_bind_config` source address). A status in
+ * `expected_statuses` (default 200) passes; `x-envoy-degraded` / `x-proxy-degraded` marks the
+ * host degraded; with `service_name_matcher` the `x-envoy-upstream-healthchecked-cluster` (or
+ * `x-proxy-...`) header must match. A status in `retriable_statuses` is a failure that counts
+ * towards `unhealthy_threshold`; any other status fails the host at once, and the
+ * `x-envoy-immediate-health-check-fail` / `x-proxy-immediate-health-check-fail` header also
+ * excludes it from balancing. The connection is kept between checks with `reuse_connection`.
+ *
+ * @example
+ * ```ts ignore
+ * const checker = new HttpChecker(config, stats);
+ * const s = checker.session(endpoint);
+ * console.log(await s.run(AbortSignal.timeout(1000)));
+ * ```
+ * @module
+ */
+import { Http1Connection } from "../http1_connection.ts";
+import { openTransport } from "../transport.ts";
+import type { HttpCheckerConfig, StatusRange } from "./health_check_config.ts";
+import {
+  type Checker,
+  type CheckResult,
+  type CheckSession,
+  type Endpoint,
+  networkFailure,
+} from "./checker.ts";
+import type { Counter } from "../../stats/types.ts";
+
+const BUFFER = 64 * 1024;
+const encoder = new TextEncoder();
+
+function inRanges(code: number, rs: readonly StatusRange[]): boolean {
+  return rs.some((r) => code >= r.start && code < r.end);
+}
+
+/** The request head of one check. */
+export function checkRequestHead(c: HttpCheckerConfig, e: Endpoint): string {
+  const headers: [string, string][] = [
+    ["host", c.host || e.hostname || e.clusterName],
+    ["user-agent", "proxy/HC"],
+  ];
+  for (const h of c.headersToAdd) {
+    if (!h.append) {
+      for (let i = headers.length - 1; i >= 0; i--) {
+        if (headers[i][0] === h.name) headers.splice(i, 1);
+      }
+    }
+    headers.push([h.name, h.value]);
+  }
+  const kept = headers.filter(([n]) => n === "host" || !c.headersToRemove.includes(n));
+  let out = `GET ${c.path} HTTP/1.1\r\n`;
+  for (const [n, v] of kept) out += `${n}: ${v}\r\n`;
+  return out + "\r\n";
+}
+
+/** Judges a response head. */
+export function judgeResponse(
+  c: HttpCheckerConfig,
+  status: number,
+  headers: readonly [string, string][],
+  verifyCluster?: Counter,
+): CheckResult {
+  const has = (suffix: string) =>
+    headers.some(([n]) => n === `x-envoy-${suffix}` || n === `x-proxy-${suffix}`);
+  if (!inRanges(status, c.expected)) {
+    return {
+      ok: false,
+      type: "ACTIVE",
+      retriable: inRanges(status, c.retriable),
+      excluded: has("immediate-health-check-fail"),
+      reason: `status ${status}`,
+    };
+  }
+  const degraded = has("degraded");
+  if (c.serviceNameMatcher) {
+    verifyCluster?.inc();
+    const v = headers.find(([n]) =>
+      n === "x-envoy-upstream-healthchecked-cluster" ||
+      n === "x-proxy-upstream-healthchecked-cluster"
+    )?.[1] ?? "";
+    if (!c.serviceNameMatcher(v)) {
+      return { ok: false, type: "ACTIVE", retriable: false, reason: `service name "${v}"` };
+    }
+  }
+  return { ok: true, degraded };
+}
+
+class HttpSession implements CheckSession {
+  #conn: Http1Connection | null = null;
+  constructor(
+    readonly c: HttpCheckerConfig,
+    readonly e: Endpoint,
+    readonly reuse: boolean,
+    readonly verify: Counter,
+  ) {}
+
+  async run(signal: AbortSignal): Promise<CheckResult> {
+    const onAbort = () => this.close();
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      if (!this.#conn) {
+        const t = await openTransport({
+          address: this.e.address,
+          port: this.e.port,
+          tls: this.e.tls,
+          timeoutMs: 0,
+          bind: this.e.bind,
+          ...(this.e.alpn ? { alpn: this.e.alpn } : {}),
+        });
+        if (signal.aborted) {
+          t.close();
+          return networkFailure("aborted");
+        }
+        this.#conn = new Http1Connection(t, BUFFER);
+      }
+      const conn = this.#conn;
+      await conn.writeAll(encoder.encode(checkRequestHead(this.c, this.e)));
+      const head = await conn.readHead("GET");
+      while ((await conn.readBody()) !== null) { /* drain the body */ }
+      const result = judgeResponse(this.c, head.status, head.headers, this.verify);
+      if (!this.reuse || head.close) this.close();
+      return result;
+    } catch (e) {
+      // A timed-out check may fail after the next one opened a new connection: keep that one.
+      if (!signal.aborted) this.close();
+      return networkFailure(e instanceof Error ? e.message : String(e));
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  close(): void {
+    const c = this.#conn;
+    this.#conn = null;
+    try {
+      c?.close();
+    } catch { /* already closed */ }
+  }
+}
+
+/** The HTTP/1.1 checker. */
+export class HttpChecker implements Checker {
+  readonly type = "HTTP" as const;
+  /** Checks with `c`; `verifyCluster` counts service-name verifications. */
+  constructor(
+    readonly c: HttpCheckerConfig,
+    readonly reuse: boolean,
+    readonly verifyCluster: Counter,
+  ) {}
+
+  session(e: Endpoint): CheckSession {
+    return new HttpSession(this.c, e, this.reuse, this.verifyCluster);
+  }
+}
