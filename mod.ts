@@ -23,7 +23,7 @@ export { CommandLineError, parseArgs } from "./src/config/args.ts";
 export { hotRestartVersion, versionString } from "./src/server/version.ts";
 export { loadBootstrap } from "./src/config/bootstrap.ts";
 export { validateClusters } from "./src/config/validate_cluster.ts";
-export { effectiveCluster } from "./src/config/defaults.ts";
+export { effectiveCluster } from "./src/config/effective_cluster.ts";
 export { type ConfigError, ConfigLoadError, formatConfigError } from "./src/config/errors.ts";
 export { type AdminPlugin, startServer } from "./src/server/server.ts";
 export { ADMIN } from "./src/admin/mod.ts";

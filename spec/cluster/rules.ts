@@ -8,8 +8,9 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { CLUSTER_RULES } from "./rules.ts";
- * const dup = CLUSTER_RULES.find((r) => r.rule.kind === "unique-name");
- * assert.equal(dup?.message, "cluster manager: duplicate cluster '{name}'");
+ * import { row } from "../mod.ts";
+ * const dup = row(CLUSTER_RULES, "cluster.rules.unique-name");
+ * assert.equal(dup.message, "cluster manager: duplicate cluster '{name}'");
  * ```
  * @module
  */

@@ -17,7 +17,7 @@ import type { Feature } from "../../spec/rule.ts";
 import { parseArgs } from "../config/args.ts";
 import type { Options } from "../config/options.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
-import { effectiveCluster } from "../config/defaults.ts";
+import { effectiveCluster } from "../config/effective_cluster.ts";
 import type { ServerContext, ServerState } from "../server/context.ts";
 import type { ClusterView, HostView } from "../upstream/types.ts";
 import type { ListenerView, TrafficDirection } from "../listener/types.ts";

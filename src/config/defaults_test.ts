@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { CLUSTER_FIELDS } from "../../spec/cluster/fields.ts";
-import { effectiveCluster, valueOf, withDefaults } from "./defaults.ts";
+import { valueOf, withDefaults } from "./defaults.ts";
+import { effectiveCluster } from "./effective_cluster.ts";
 import { fieldRow } from "./nested_schema.ts";
 import { ConfigLoadError } from "./errors.ts";
 import { validateClusters } from "./validate_cluster.ts";

@@ -1,11 +1,33 @@
 /**
- * The effective form of a validated cluster: every value after defaults, in the units the proxy
- * core uses. `defaults.ts` builds it from the spec tables; the proxy core reads only this.
+ * The effective form of a cluster: every value after defaults, in the units the proxy core
+ * uses. Every default comes from the `default` column of the
+ * `cluster.fields` / `cluster.objects` rows; nothing here restates a tabled value. Members come
+ * from `load_assignment` (or the deprecated `hosts`); TLS from `tls_context` or a TLS
+ * `transport_socket`, whose files are read relative to the working directory.
  *
+ * Call it on a cluster the validator accepted; invalid values fall back to their defaults.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { effectiveCluster } from "./effective_cluster.ts";
+ * const c = effectiveCluster({ name: "backend", connect_timeout: "0.25s" });
+ * assert.equal(c.lbPolicy, "ROUND_ROBIN");
+ * assert.equal(c.connectTimeoutMs, 250);
+ * assert.equal(c.perConnectionBufferLimitBytes, 1048576);
+ * ```
  * @module
  */
 import type { DiscoveryType } from "../../spec/rule.ts";
+import { CLUSTER_RULES, row } from "../../spec/mod.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
+import { discoveryTypeOf, valueOf, withDefaults } from "./defaults.ts";
+import { ConfigLoadError, fillMessage } from "./errors.ts";
+import { fieldRow } from "./nested_schema.ts";
+import { isObject, parseUInt64 } from "./values.ts";
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (isObject(v) ? v : undefined);
 
 /** Circuit-breaker thresholds of one priority. */
 export interface Thresholds {
@@ -80,4 +102,320 @@ export interface EffectiveCluster {
   drainConnectionsOnHostRemoval: boolean;
   /** The cluster as configured. */
   config: JsonObject;
+}
+
+function socketOf(addr: unknown): { address: string; port: number; resolver?: string } | null {
+  const a = obj(addr);
+  const sa = obj(a?.socket_address);
+  if (sa) {
+    const port = parseUInt64(sa.port_value);
+    return {
+      address: String(sa.address ?? ""),
+      port: port.ok ? port.value : 0,
+      resolver: typeof sa.resolver_name === "string" ? sa.resolver_name : undefined,
+    };
+  }
+  const pipe = obj(a?.pipe);
+  return pipe ? { address: String(pipe.path ?? ""), port: 0 } : null;
+}
+
+/** The members of a cluster, from `load_assignment` or else the deprecated `hosts`. */
+export function hostsOf(c: Obj, type: DiscoveryType): EffectiveHost[] {
+  const dns = type === "STRICT_DNS" || type === "LOGICAL_DNS";
+  const out: EffectiveHost[] = [];
+  const la = obj(c.load_assignment);
+  if (la) {
+    for (const lle of Array.isArray(la.endpoints) ? la.endpoints : []) {
+      const loc = obj(obj(lle)?.locality) ?? {};
+      const priority = valueOf("endpoint.LocalityLbEndpoints", obj(lle), "priority") as number;
+      const lbs = obj(lle)?.lb_endpoints;
+      for (const lbe of Array.isArray(lbs) ? lbs : []) {
+        const e = obj(lbe) ?? {};
+        const ep = obj(e.endpoint) ?? {};
+        const s = socketOf(ep.address);
+        if (!s) continue;
+        const fm = obj(obj(e.metadata)?.filter_metadata) ?? {};
+        const host: EffectiveHost = {
+          address: s.address,
+          port: s.port,
+          hostname: typeof ep.hostname === "string" && ep.hostname
+            ? ep.hostname
+            : dns
+            ? s.address
+            : "",
+          weight: valueOf("endpoint.LbEndpoint", e, "load_balancing_weight") as number,
+          priority,
+          region: String(loc.region ?? ""),
+          zone: String(loc.zone ?? ""),
+          sub_zone: String(loc.sub_zone ?? ""),
+          metadata: {
+            ...(obj(fm["envoy.lb"]) ?? {}),
+            ...(obj(fm["proxy.lb"]) ?? {}),
+          } as JsonObject,
+        };
+        if (isSetValue(e.health_status)) {
+          host.health_status = valueOf("endpoint.LbEndpoint", e, "health_status") as string;
+        }
+        out.push(host);
+      }
+    }
+    return out;
+  }
+  for (const h of Array.isArray(c.hosts) ? c.hosts : []) {
+    const s = socketOf(h);
+    if (!s) continue;
+    out.push({
+      address: s.address,
+      port: s.port,
+      hostname: dns ? s.address : "",
+      weight: fieldRow("endpoint.LbEndpoint", "load_balancing_weight").default as number,
+      priority: 0,
+      region: "",
+      zone: "",
+      sub_zone: "",
+      metadata: {},
+    });
+  }
+  return out;
+}
+
+const isSetValue = (v: unknown) => v !== undefined && v !== null;
+
+/** Receives a TLS file that cannot be read: where (relative to the cluster), what, and the rule. */
+export type TlsErrorSink = (path: string, message: string, rule: string) => void;
+
+/** Transport socket names that select TLS (both spellings, and the legacy short name). */
+const TLS_SOCKETS = new Set(["envoy.transport_sockets.tls", "proxy.transport_sockets.tls", "tls"]);
+
+/** The UpstreamTlsContext of a cluster and its path, from `tls_context` or `transport_socket`. */
+function tlsContextOf(c: Obj): { ctx: Obj; path: string } | null {
+  const legacy = obj(c.tls_context);
+  if (legacy) return { ctx: legacy, path: "tls_context" };
+  const ts = obj(c.transport_socket);
+  if (!ts || typeof ts.name !== "string" || !TLS_SOCKETS.has(ts.name)) return null;
+  const typed = obj(ts.typed_config);
+  if (typed) return { ctx: typed, path: "transport_socket.typed_config" };
+  const cfg = obj(ts.config);
+  return cfg
+    ? { ctx: cfg, path: "transport_socket.config" }
+    : { ctx: {}, path: "transport_socket" };
+}
+
+function readSource(
+  src: unknown,
+  path: string,
+  what: string,
+  sink: TlsErrorSink,
+): string | undefined {
+  const s = obj(src);
+  if (!s) return undefined;
+  if (typeof s.inline_string === "string") return s.inline_string;
+  if (typeof s.inline_bytes === "string") {
+    try {
+      return new TextDecoder().decode(
+        Uint8Array.from(atob(s.inline_bytes), (ch) => ch.charCodeAt(0)),
+      );
+    } catch {
+      sink(`${path}.inline_bytes`, `${what}: inline_bytes is not valid base64`, TLS_RULE.id);
+      return undefined;
+    }
+  }
+  if (typeof s.filename === "string") {
+    try {
+      return Deno.readTextFileSync(s.filename);
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      sink(
+        `${path}.filename`,
+        fillMessage(TLS_RULE, { what, file: s.filename, reason }),
+        TLS_RULE.id,
+      );
+    }
+  }
+  return undefined;
+}
+
+const TLS_RULE = row(CLUSTER_RULES, "cluster.rules.tls-files-readable");
+
+/**
+ * Upstream TLS settings of a cluster, or `null` without TLS. Files are read relative to the
+ * working directory; a file that cannot be read goes to `sink`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { effectiveTls } from "./effective_cluster.ts";
+ * assert.equal(
+ *   effectiveTls({ tls_context: { sni: "example.com" } }, () => {})?.sni,
+ *   "example.com",
+ * );
+ * ```
+ */
+export function effectiveTls(c: Obj, sink: TlsErrorSink): EffectiveTls | null {
+  const found = tlsContextOf(c);
+  if (!found) return null;
+  const { ctx, path } = found;
+  const out: EffectiveTls = {};
+  if (typeof ctx.sni === "string" && ctx.sni) out.sni = ctx.sni;
+  const common = obj(ctx.common_tls_context) ?? {};
+  const cp = `${path}.common_tls_context`;
+  const vc = obj(common.validation_context);
+  const ca = readSource(vc?.trusted_ca, `${cp}.validation_context.trusted_ca`, "trusted_ca", sink);
+  if (ca !== undefined) out.trustedCa = [ca];
+  const certs = Array.isArray(common.tls_certificates) ? common.tls_certificates : [];
+  const cert = obj(certs[0]);
+  if (cert) {
+    const tp = `${cp}.tls_certificates[0]`;
+    const chain = readSource(
+      cert.certificate_chain,
+      `${tp}.certificate_chain`,
+      "certificate_chain",
+      sink,
+    );
+    const key = readSource(cert.private_key, `${tp}.private_key`, "private_key", sink);
+    if (chain !== undefined) out.certChain = chain;
+    if (key !== undefined) out.privateKey = key;
+  }
+  if (Array.isArray(common.alpn_protocols)) {
+    out.alpn = common.alpn_protocols.filter((x): x is string => typeof x === "string");
+  }
+  return out;
+}
+
+function thresholdsOf(c: Obj): [Thresholds, Thresholds] {
+  const M = "cluster.CircuitBreakers.Thresholds";
+  const list = obj(c.circuit_breakers)?.thresholds;
+  const entries = (Array.isArray(list) ? list : []).map(obj).filter((x): x is Obj => !!x);
+  const one = (priority: "DEFAULT" | "HIGH"): Thresholds => {
+    const t = entries.find((e) => valueOf(M, e, "priority") === priority);
+    return {
+      priority,
+      max_connections: valueOf(M, t, "max_connections") as number,
+      max_pending_requests: valueOf(M, t, "max_pending_requests") as number,
+      max_requests: valueOf(M, t, "max_requests") as number,
+      max_retries: valueOf(M, t, "max_retries") as number,
+    };
+  };
+  return [one("DEFAULT"), one("HIGH")];
+}
+
+/**
+ * The local source address of a cluster's upstream connections: its own
+ * `upstream_bind_config.source_address` when it has one (an empty address and port there means no
+ * bind, also over a bootstrap default), else the bootstrap's `cluster_manager.upstream_bind_config`
+ * (`bootstrapBind`), else none. Both the specification's core.Address form
+ * (`{socket_address: {address, port_value}}`) and Envoy's core.SocketAddress form are read.
+ */
+function bindOf(c: Obj, bootstrapBind: unknown): { address: string; port: number } | null {
+  const own = obj(obj(c.upstream_bind_config)?.source_address);
+  const src = own ?? obj(obj(bootstrapBind)?.source_address);
+  if (!src) return null;
+  const s = socketOf(src) ?? socketOf({ socket_address: src });
+  if (!s || (s.address === "" && s.port === 0)) return null;
+  return { address: s.address, port: s.port };
+}
+
+function keepaliveOf(c: Obj): EffectiveCluster["tcpKeepalive"] {
+  const M = "core.TcpKeepalive";
+  const k = obj(obj(c.upstream_connection_options)?.tcp_keepalive);
+  if (!k) return null;
+  const out: { probes?: number; time?: number; interval?: number } = {};
+  const probes = valueOf(M, k, "keepalive_probes");
+  const time = valueOf(M, k, "keepalive_time");
+  const interval = valueOf(M, k, "keepalive_interval");
+  if (probes !== undefined) out.probes = probes as number;
+  if (time !== undefined) out.time = time as number;
+  if (interval !== undefined) out.interval = interval as number;
+  return out;
+}
+
+/**
+ * Every value of a cluster after defaults. TLS files that cannot be read go to `onTlsError`
+ * when given (the validator reports them); without it they throw a {@linkcode ConfigLoadError}.
+ * `bootstrapBind` is the bootstrap's `cluster_manager.upstream_bind_config`, the bind of clusters
+ * without their own `upstream_bind_config`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { effectiveCluster } from "./effective_cluster.ts";
+ * assert.equal(effectiveCluster({ name: "a:b" }).statName, "a_b");
+ * ```
+ */
+export function effectiveCluster(
+  cluster: JsonObject,
+  onTlsError?: TlsErrorSink,
+  bootstrapBind?: unknown,
+): EffectiveCluster {
+  const c = cluster as Obj;
+  const C = "Cluster";
+  const { type, customType } = discoveryTypeOf(c);
+  const name = typeof c.name === "string" ? c.name : "";
+  const alt = typeof c.alt_stat_name === "string" && c.alt_stat_name ? c.alt_stat_name : name;
+  const ring = obj(c.ring_hash_lb_config);
+  const common = obj(c.common_lb_config);
+  const sink: TlsErrorSink = onTlsError ?? ((path, message, rule) => {
+    throw new ConfigLoadError([{ path, rule, message }]);
+  });
+  const out: EffectiveCluster = {
+    name,
+    statName: alt.replaceAll(":", "_"),
+    type,
+    lbPolicy: valueOf(C, c, "lb_policy") as string,
+    connectTimeoutMs: valueOf(C, c, "connect_timeout") as number,
+    perConnectionBufferLimitBytes: valueOf(C, c, "per_connection_buffer_limit_bytes") as number,
+    maxRequestsPerConnection: valueOf(C, c, "max_requests_per_connection") as number,
+    hosts: hostsOf(c, type),
+    thresholds: thresholdsOf(c),
+    http2: isSetValue(c.http2_protocol_options),
+    protocolSelection: valueOf(C, c, "protocol_selection") as EffectiveCluster["protocolSelection"],
+    tls: effectiveTls(c, sink),
+    upstreamBind: bindOf(c, bootstrapBind),
+    tcpKeepalive: keepaliveOf(c),
+    dnsRefreshRateMs: valueOf(C, c, "dns_refresh_rate") as number,
+    respectDnsTtl: valueOf(C, c, "respect_dns_ttl") as boolean,
+    dnsLookupFamily: valueOf(C, c, "dns_lookup_family") as EffectiveCluster["dnsLookupFamily"],
+    cleanupIntervalMs: valueOf(C, c, "cleanup_interval") as number,
+    healthyPanicThreshold: Math.floor(
+      valueOf("Cluster.CommonLbConfig", common, "healthy_panic_threshold") as number,
+    ),
+    updateMergeWindowMs: valueOf("Cluster.CommonLbConfig", common, "update_merge_window") as number,
+    ignoreNewHostsUntilFirstHc: valueOf(
+      "Cluster.CommonLbConfig",
+      common,
+      "ignore_new_hosts_until_first_hc",
+    ) as boolean,
+    ringHash: {
+      minimumRingSize: valueOf("Cluster.RingHashLbConfig", ring, "minimum_ring_size") as number,
+      maximumRingSize: valueOf("Cluster.RingHashLbConfig", ring, "maximum_ring_size") as number,
+      hashFunction: valueOf("Cluster.RingHashLbConfig", ring, "hash_function") as string,
+    },
+    leastRequest: {
+      choiceCount: valueOf(
+        "Cluster.LeastRequestLbConfig",
+        obj(c.least_request_lb_config),
+        "choice_count",
+      ) as number,
+    },
+    useHttpHeader: valueOf(
+      "Cluster.OriginalDstLbConfig",
+      obj(c.original_dst_lb_config),
+      "use_http_header",
+    ) as boolean,
+    healthChecks: (Array.isArray(c.health_checks) ? c.health_checks : []).map(obj).filter((
+      x,
+    ): x is Obj => !!x).map((h) => withDefaults("core.HealthCheck", h)),
+    outlierDetection: obj(c.outlier_detection)
+      ? withDefaults("cluster.OutlierDetection", obj(c.outlier_detection)!)
+      : null,
+    closeConnectionsOnHostHealthFailure: valueOf(
+      C,
+      c,
+      "close_connections_on_host_health_failure",
+    ) as boolean,
+    drainConnectionsOnHostRemoval: valueOf(C, c, "drain_connections_on_host_removal") as boolean,
+    config: cluster,
+  };
+  if (customType !== undefined) out.customType = customType;
+  return out;
 }

@@ -24,10 +24,12 @@
  */
 import type { ClusterRuleRow, DiscoveryType, FieldRow } from "../../spec/rule.ts";
 import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
+import { row } from "../../spec/mod.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
 import { type ConfigError, fillMessage as fill } from "./errors.ts";
 import type { EffectiveCluster } from "./effective_cluster.ts";
-import { discoveryTypeOf, effectiveCluster, valueOf } from "./defaults.ts";
+import { discoveryTypeOf, valueOf } from "./defaults.ts";
+import { effectiveCluster } from "./effective_cluster.ts";
 import { isSet, MESSAGES, type SchemaContext, validateMessage } from "./nested_schema.ts";
 import { isObject, show } from "./values.ts";
 import { healthCheckErrors } from "./health_check_rules.ts";
@@ -120,8 +122,14 @@ function memberAddresses(c: Obj): { path: string; addr: Obj }[] {
 
 type Semantic = (i: RuleInput, row: ClusterRuleRow, err: (p: string, m: string) => void) => void;
 
-/** Checks of `semantic` rule rows, by the row's `rule.name`. */
-const SEMANTIC: Record<string, Semantic> = {
+/** The `rule.name` of every `semantic` row of the cluster rules table. */
+type SemanticName = Extract<(typeof CLUSTER_RULES)[number]["rule"], { kind: "semantic" }>["name"];
+
+/**
+ * Checks of `semantic` rule rows, by the row's `rule.name`: a new semantic row without its check
+ * does not compile.
+ */
+const SEMANTIC: Record<SemanticName, Semantic> = {
   "logical-dns-single-endpoint"(i, row, err) {
     const la = i.c.load_assignment;
     if (i.type !== "LOGICAL_DNS" || !isObject(la)) return;
@@ -248,8 +256,7 @@ function applyRule(row: ClusterRuleRow, i: RuleInput, push: (e: ConfigError) => 
       return;
     }
     case "semantic": {
-      const check = SEMANTIC[r.name];
-      if (!check) throw new Error(`no check for semantic rule ${r.name} (${row.id})`);
+      const check = SEMANTIC[r.name as SemanticName];
       check(i, row, err);
       return;
     }
@@ -279,7 +286,7 @@ export function validateClusters(
   const ctx: SchemaContext = { errors, allowUnknown: opts.allowUnknown, onUnknown: opts.onUnknown };
   const out: EffectiveCluster[] = [];
   const seen = new Map<string, number>();
-  const unique = CLUSTER_RULES.find((r) => r.rule.kind === "unique-name");
+  const unique = row(CLUSTER_RULES, "cluster.rules.unique-name");
   if (!Array.isArray(clusters)) {
     errors.push({
       path: opts.path,

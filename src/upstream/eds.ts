@@ -17,7 +17,7 @@
  * @module
  */
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import { hostsOf } from "../config/defaults.ts";
+import { hostsOf } from "../config/effective_cluster.ts";
 import type { DynamicFieldPolicy } from "../config/dynamic_fields.ts";
 import { messageSupportErrors } from "../config/support_check.ts";
 import type { ConfigError } from "../config/errors.ts";

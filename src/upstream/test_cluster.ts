@@ -1,6 +1,6 @@
 /**
  * Builds {@linkcode EffectiveCluster} objects for tests with Envoy's defaults filled in. The
- * proxy itself builds them with `effectiveCluster()` of `src/config/defaults.ts`.
+ * proxy itself builds them with `effectiveCluster()` of `src/config/effective_cluster.ts`.
  *
  * @example
  * ```ts
