@@ -7,9 +7,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { healthCheckErrors } from "./health_check_rules.ts";
  * const errs = healthCheckErrors([{ http_health_check: { path: "/", expected_statuses: [{ start: 99, end: 200 }] } }]);
- * console.log(errs[0].path); // "health_checks[0].http_health_check.expected_statuses[0]"
+ * assert.equal(errs[0].path, "health_checks[0].http_health_check.expected_statuses[0]");
  * ```
  * @module
  */

@@ -164,8 +164,9 @@ export function parseDouble(v: unknown): Parsed<number> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseInt64 } from "./values.ts";
- * parseInt64("-5"); // { ok: true, value: -5 }
+ * assert.deepEqual(parseInt64("-5"), { ok: true, value: -5 });
  * ```
  */
 export function parseInt64(v: unknown): Parsed<number> {

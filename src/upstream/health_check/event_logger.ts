@@ -3,8 +3,9 @@
  * `HealthCheckEvent` messages (primitive fields always printed): `health_checker_type`, `host`,
  * `cluster_name`, one event member and `timestamp`.
  *
- * @example
+ * @example Not run: it writes health events to a file.
  * ```ts ignore
+ * import { HealthEventLogger } from "./event_logger.ts";
  * const log = new HealthEventLogger("/tmp/hc.log", "HTTP", "web");
  * log.ejectUnhealthy({ address: "127.0.0.1", port: 8080 }, "ACTIVE");
  * ```

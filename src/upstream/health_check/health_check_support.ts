@@ -5,11 +5,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { healthSupportErrors } from "./health_check_support.ts";
  * const errs = healthSupportErrors({
  *   health_checks: [{ http_health_check: { path: "/", codec_client_type: "HTTP3" } }],
  * });
- * console.log(errs[0].path); // "health_checks[0].http_health_check.codec_client_type"
+ * assert.equal(errs[0].path, "health_checks[0].http_health_check.codec_client_type");
  * ```
  * @module
  */

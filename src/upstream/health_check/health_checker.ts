@@ -12,8 +12,9 @@
  * passive_failure,verify_cluster}` counters and `healthy` / `degraded` gauges. Checks do not go
  * through the cluster's pools, so they count in no per-host request statistic.
  *
- * @example
+ * @example Not run: it checks the hosts of a running cluster (`target`) over the network.
  * ```ts ignore
+ * import { HealthChecker } from "./health_checker.ts";
  * const hc = new HealthChecker(target, healthCheckConfig(json), clusterScope, { log });
  * hc.addHosts(target.hosts());
  * await hc.firstRound();

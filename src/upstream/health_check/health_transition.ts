@@ -8,11 +8,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HealthTransitions } from "./health_transition.ts";
  * const s = new HealthTransitions({ healthyThreshold: 2, unhealthyThreshold: 3 });
  * s.success(); // first check: healthy at once
  * s.failure("NETWORK", false);
- * console.log(s.failed); // false: 1 of 3 failures
+ * assert.equal(s.failed, false); // 1 of 3 failures
  * ```
  * @module
  */

@@ -4,8 +4,9 @@
  * session (prior knowledge in clear text, ALPN `h2` over TLS), from the cluster's source address.
  * With `reuse_connection` the session stays open between checks.
  *
- * @example
+ * @example Not run: it needs an upstream HTTP/2 server to check (`endpoint`).
  * ```ts ignore
+ * import { Http2Checker } from "./http2_health_checker.ts";
  * const s = new Http2Checker(config, true, verifyCounter).session(endpoint);
  * console.log(await s.run(AbortSignal.timeout(1000)));
  * ```

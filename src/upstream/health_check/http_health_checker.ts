@@ -9,8 +9,9 @@
  * `x-envoy-immediate-health-check-fail` / `x-proxy-immediate-health-check-fail` header also
  * excludes it from balancing. The connection is kept between checks with `reuse_connection`.
  *
- * @example
+ * @example Not run: it needs an upstream HTTP server to check (`endpoint`).
  * ```ts ignore
+ * import { HttpChecker } from "./http_health_checker.ts";
  * const checker = new HttpChecker(config, stats);
  * const s = checker.session(endpoint);
  * console.log(await s.run(AbortSignal.timeout(1000)));

@@ -4,8 +4,9 @@
  * read until every `receive` block has been found in order (Envoy's "fuzzy" match: blocks need
  * not be contiguous). A closed connection before that is a network failure.
  *
- * @example
+ * @example Not run: it needs an upstream server to connect to (`endpoint`).
  * ```ts ignore
+ * import { TcpChecker } from "./tcp_health_checker.ts";
  * const s = new TcpChecker(config, true).session(endpoint);
  * console.log(await s.run(AbortSignal.timeout(1000)));
  * ```

@@ -6,11 +6,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HostMonitor } from "./host_monitor.ts";
  * const m = new HostMonitor();
  * m.external.record(false);
  * m.external.rotate();
- * console.log(m.external.closed()); // { rate: 0, volume: 1 }
+ * assert.deepEqual(m.external.closed(), { rate: 0, volume: 1 });
  * ```
  * @module
  */

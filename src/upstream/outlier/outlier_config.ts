@@ -6,9 +6,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { OutlierConfig } from "./outlier_config.ts";
  * const c = new OutlierConfig({ consecutive_5xx: 3 }, { get: (k) => k === "outlier_detection.consecutive_5xx" ? "7" : undefined });
- * console.log(c.get("consecutive_5xx")); // 7
+ * assert.equal(c.get("consecutive_5xx"), 7);
  * ```
  * @module
  */

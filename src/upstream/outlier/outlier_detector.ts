@@ -17,8 +17,9 @@
  *
  * Statistics under `cluster.<name>.outlier_detection.` as Envoy names them.
  *
- * @example
+ * @example Not run: it needs the hosts of a running cluster (`cluster`, `host`).
  * ```ts ignore
+ * import { OutlierDetector } from "./outlier_detector.ts";
  * const d = new OutlierDetector(config, clusterScope, { hosts: () => cluster.hosts(), changed });
  * d.putHttpResponseCode(host, 503);
  * ```
