@@ -268,8 +268,11 @@ export type ClusterRuleKind =
   | { kind: "semantic"; name: string }
   /** A discovery type needs a field set (EDS needs eds_cluster_config). */
   | { kind: "type-requires"; type: DiscoveryType; field: string }
-  /** At most one of these fields may be set (not a proto oneof; a load-time check). */
-  | { kind: "exclusive"; fields: readonly string[] }
+  /**
+   * The citation of an exclusivity group of the field rows' `group` column (at most one member
+   * set): the schema check enforces every group alike and reports this row's ID and message.
+   */
+  | { kind: "group"; group: string }
   /** A field may not be set together with one of these policies. */
   | { kind: "policy-forbids"; field: string; policies: readonly string[] }
   /** When the dotted path `field` is true or set, the dotted path `requires` must be set. */

@@ -187,7 +187,8 @@ function messageCases(m: string, paths: Map<string, Step[]>, input: BuildInput):
     groups.set(f.group!, [...(groups.get(f.group!) ?? []), f]);
   }
   for (const [g, members] of groups) {
-    if (members.length < 2) continue;
+    // Groups of maps are checked with their values by cluster_extensions.ts.
+    if (members.length < 2 || members.some((f) => f.cardinality === "map")) continue;
     add(
       `group:${g}`,
       `${m}: two members of ${g} are rejected`,

@@ -237,8 +237,8 @@ export function clusterExtensionCases(input: BuildInput): Case[] {
     );
   }
   const exclusive = (CLUSTER_RULES as readonly ClusterRuleRow[]).find((r) =>
-    r.rule.kind === "exclusive" && maps.length === 2 &&
-    maps.every((m) => (r.rule as { fields: readonly string[] }).fields.includes(m.field))
+    r.rule.kind === "group" && maps.length === 2 &&
+    maps.every((m) => m.group === (r.rule as { group: string }).group)
   );
   if (exclusive) {
     add(

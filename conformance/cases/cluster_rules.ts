@@ -211,8 +211,10 @@ export function rulePairs(row: ClusterRuleRow, p: Profile): Pair | null {
         bad: { ...base, health_checks: Array.from({ length: n + 1 }, () => healthCheck()) },
       };
     }
-    case "exclusive": {
-      const [a, b] = r.fields as string[];
+    case "group": {
+      const [a, b] = FIELDS.filter((f) => f.message === "Cluster" && f.group === r.group).map((f) =>
+        f.field
+      );
       const value = (f: string) =>
         f.startsWith("typed_")
           ? { "conformance.extension": { "@type": "type.googleapis.com/google.protobuf.Struct" } }

@@ -290,10 +290,7 @@ export const CLUSTER_RULES = [
       quote: "typed_extension_protocol_options | map string to Any | Same purpose, typed values.",
     },
     check: "command",
-    rule: {
-      kind: "exclusive",
-      fields: ["typed_extension_protocol_options", "extension_protocol_options"],
-    },
+    rule: { kind: "group", group: "extension_protocol_options" },
     message:
       "Only one of typed_extension_protocol_options or extension_protocol_options can be specified",
   },

@@ -23,6 +23,7 @@
 import { CLUSTER_FIELDS } from "../../spec/cluster/fields.ts";
 import { CLUSTER_OBJECTS } from "../../spec/cluster/objects.ts";
 import { CLUSTER_ENUMS } from "../../spec/cluster/enums.ts";
+import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
 import { ERRORS, row } from "../../spec/mod.ts";
 import type { EnumRow, FieldRow } from "../../spec/rule.ts";
 import type { ConfigError } from "./errors.ts";
@@ -239,12 +240,14 @@ export function validateMessage(
       members.push(row);
       groups.set(row.group, members);
       if (members.length > 1) {
+        const cited = GROUP_RULES.get(row.group);
         ctx.errors.push({
           path: p,
-          rule: row.id,
-          message: `only one of ${groupMembers(rows, row.group)} may be set, and ${
-            members[0].field
-          } is already set (group ${row.group})`,
+          rule: cited?.id ?? row.id,
+          message: cited?.message ??
+            `only one of ${groupMembers(rows, row.group)} may be set, and ${
+              members[0].field
+            } is already set (group ${row.group})`,
         });
         continue;
       }
@@ -274,6 +277,11 @@ export function validateMessage(
   }
   return out;
 }
+
+/** Cluster rule rows that cite an exclusivity group, by group: their ID and message win. */
+const GROUP_RULES: ReadonlyMap<string, { id: string; message: string }> = new Map(
+  CLUSTER_RULES.flatMap((r) => r.rule.kind === "group" ? [[r.rule.group, r]] : []),
+);
 
 function groupMembers(rows: readonly FieldRow[], group: string): string {
   return rows.filter((r) => r.group === group).map((r) => r.field).join(", ");

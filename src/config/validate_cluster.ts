@@ -226,11 +226,8 @@ function applyRule(row: ClusterRuleRow, i: RuleInput, push: (e: ConfigError) => 
         err("", fill(row, { name: i.name, field: r.field }));
       }
       return;
-    case "exclusive": {
-      const set = r.fields.filter((f) => isSet(i.c[f]));
-      if (set.length > 1) err(set[1], fill(row, { name: i.name }));
+    case "group": // enforced with every other group by the schema check (nested_schema.ts)
       return;
-    }
     case "policy-forbids":
       if (isSet(i.c[r.field]) && r.policies.includes(i.policy)) {
         err(r.field, fill(row, { policy: i.policy, name: i.name }));
