@@ -14,8 +14,8 @@
  * ```
  * @module
  */
-import http2 from "node:http2";
-import { bindOptions } from "../transport.ts";
+import type http2 from "node:http2";
+import { connectCheckSession } from "./http2_health_checker.ts";
 import type { GrpcCheckerConfig } from "./health_check_config.ts";
 import {
   type Checker,
@@ -24,7 +24,6 @@ import {
   type Endpoint,
   networkFailure,
 } from "./checker.ts";
-import { hostPort } from "../host.ts";
 
 const encoder = new TextEncoder();
 
@@ -97,27 +96,9 @@ class GrpcSession implements CheckSession {
   #s: http2.ClientHttp2Session | null = null;
   constructor(readonly c: GrpcCheckerConfig, readonly e: Endpoint, readonly reuse: boolean) {}
 
-  #connect(): http2.ClientHttp2Session {
-    const tls = this.e.tls;
-    const url = `${tls ? "https" : "http"}://${hostPort(this.e.address, this.e.port)}`;
-    const s = http2.connect(url, {
-      ...(tls
-        ? {
-          ca: tls.trustedCa?.length ? tls.trustedCa : undefined,
-          rejectUnauthorized: !!tls.trustedCa?.length,
-          servername: tls.sni || undefined,
-          ALPNProtocols: this.e.alpn ?? ["h2"],
-        }
-        : {}),
-      ...bindOptions(this.e.bind),
-    } as http2.SecureClientSessionOptions);
-    s.on("error", () => {});
-    return s;
-  }
-
   run(signal: AbortSignal): Promise<CheckResult> {
     return new Promise<CheckResult>((resolve) => {
-      const session = this.#s ??= this.#connect();
+      const session = this.#s ??= connectCheckSession(this.e);
       let settled = false;
       const finish = (r: CheckResult, keep: boolean) => {
         if (settled) return;

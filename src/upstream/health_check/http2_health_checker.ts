@@ -45,6 +45,29 @@ function requestHeaders(c: HttpCheckerConfig, e: Endpoint): http2.OutgoingHttpHe
   return out;
 }
 
+/**
+ * An HTTP/2 session to a checked endpoint: TLS when the cluster uses it (its CA, SNI and ALPN,
+ * `h2` by default), from the cluster's bind address; session errors end the check, not the
+ * process. The HTTP/2 and gRPC checkers share it.
+ */
+export function connectCheckSession(e: Endpoint): http2.ClientHttp2Session {
+  const tls = e.tls;
+  const url = `${tls ? "https" : "http"}://${hostPort(e.address, e.port)}`;
+  const s = http2.connect(url, {
+    ...(tls
+      ? {
+        ca: tls.trustedCa?.length ? tls.trustedCa : undefined,
+        rejectUnauthorized: !!tls.trustedCa?.length,
+        servername: tls.sni || undefined,
+        ALPNProtocols: e.alpn ?? ["h2"],
+      }
+      : {}),
+    ...bindOptions(e.bind),
+  } as http2.SecureClientSessionOptions);
+  s.on("error", () => {});
+  return s;
+}
+
 class Http2Session implements CheckSession {
   #s: http2.ClientHttp2Session | null = null;
   constructor(
@@ -54,27 +77,9 @@ class Http2Session implements CheckSession {
     readonly verify: Counter,
   ) {}
 
-  #connect(): http2.ClientHttp2Session {
-    const tls = this.e.tls;
-    const url = `${tls ? "https" : "http"}://${hostPort(this.e.address, this.e.port)}`;
-    const s = http2.connect(url, {
-      ...(tls
-        ? {
-          ca: tls.trustedCa?.length ? tls.trustedCa : undefined,
-          rejectUnauthorized: !!tls.trustedCa?.length,
-          servername: tls.sni || undefined,
-          ALPNProtocols: this.e.alpn ?? ["h2"],
-        }
-        : {}),
-      ...bindOptions(this.e.bind),
-    } as http2.SecureClientSessionOptions);
-    s.on("error", () => {});
-    return s;
-  }
-
   run(signal: AbortSignal): Promise<CheckResult> {
     return new Promise<CheckResult>((resolve) => {
-      const session = this.#s ??= this.#connect();
+      const session = this.#s ??= connectCheckSession(this.e);
       let settled = false;
       const finish = (r: CheckResult, keep: boolean) => {
         if (settled) return;
