@@ -1,25 +1,6 @@
 import assert from "node:assert/strict";
+import { HC_BASE as base, healthCheckedCluster as cluster } from "./health_check_test_cluster.ts";
 import { validateClusters } from "./validate_cluster.ts";
-
-function cluster(health_checks: unknown[], extra: Record<string, unknown> = {}) {
-  return {
-    name: "c",
-    connect_timeout: "1s",
-    type: "STATIC",
-    load_assignment: {
-      cluster_name: "c",
-      endpoints: [{
-        lb_endpoints: [{
-          endpoint: { address: { socket_address: { address: "127.0.0.1", port_value: 80 } } },
-        }],
-      }],
-    },
-    health_checks,
-    ...extra,
-  };
-}
-
-const base = { timeout: "1s", interval: "1s", unhealthy_threshold: 2, healthy_threshold: 2 };
 
 function errors(c: unknown) {
   return validateClusters([c], { path: "static_resources.clusters", allowUnknown: false }).errors

@@ -15,15 +15,9 @@
  * @module
  */
 import type http2 from "node:http2";
-import { connectCheckSession } from "./http2_health_checker.ts";
+import { type FinishCheck, H2CheckSession } from "./http2_health_checker.ts";
 import type { GrpcCheckerConfig } from "./health_check_config.ts";
-import {
-  type Checker,
-  type CheckResult,
-  type CheckSession,
-  type Endpoint,
-  networkFailure,
-} from "./checker.ts";
+import type { Checker, CheckResult, CheckSession, Endpoint } from "./checker.ts";
 
 const encoder = new TextEncoder();
 
@@ -92,83 +86,55 @@ const fail = (reason: string): CheckResult => ({
   reason,
 });
 
-class GrpcSession implements CheckSession {
-  #s: http2.ClientHttp2Session | null = null;
-  constructor(readonly c: GrpcCheckerConfig, readonly e: Endpoint, readonly reuse: boolean) {}
+class GrpcSession extends H2CheckSession {
+  constructor(readonly c: GrpcCheckerConfig, e: Endpoint, reuse: boolean) {
+    super(e, reuse);
+  }
 
-  run(signal: AbortSignal): Promise<CheckResult> {
-    return new Promise<CheckResult>((resolve) => {
-      const session = this.#s ??= connectCheckSession(this.e);
-      let settled = false;
-      const finish = (r: CheckResult, keep: boolean) => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener("abort", onAbort);
-        if (!keep || !this.reuse) this.#drop(session);
-        resolve(r);
-      };
-      const onAbort = () => finish(networkFailure("aborted"), false);
-      signal.addEventListener("abort", onAbort, { once: true });
-      session.once("error", (e: Error) => finish(networkFailure(e.message), false));
-      session.once("close", () => finish(networkFailure("session closed"), false));
-      let stream: http2.ClientHttp2Stream;
-      try {
-        stream = session.request({
-          ":method": "POST",
-          ":path": "/grpc.health.v1.Health/Check",
-          ":authority": this.c.authority || this.e.hostname || this.e.clusterName,
-          "content-type": "application/grpc",
-          te: "trailers",
-        });
-        stream.end(encodeHealthCheckRequest(this.c.serviceName));
-      } catch (e) {
-        finish(networkFailure(e instanceof Error ? e.message : String(e)), false);
-        return;
-      }
-      stream.on("error", (e: Error) => finish(networkFailure(e.message), false));
-      let status = 0;
-      let contentType = "";
-      let grpcStatus: string | undefined;
-      const chunks: Uint8Array[] = [];
-      stream.on("response", (h) => {
-        status = Number(h[":status"]);
-        contentType = String(h["content-type"] ?? "");
-        if (h["grpc-status"] !== undefined) grpcStatus = String(h["grpc-status"]);
-      });
-      stream.on("trailers", (t) => {
-        if (t["grpc-status"] !== undefined) grpcStatus = String(t["grpc-status"]);
-      });
-      stream.on("data", (b: Uint8Array) => chunks.push(b));
-      stream.on("end", () => {
-        if (status !== 200) return finish(fail(`non-200 HTTP response ${status}`), true);
-        if (!contentType.startsWith("application/grpc")) {
-          return finish(fail(`content-type ${contentType}`), true);
-        }
-        if (grpcStatus !== "0") return finish(fail(`grpc-status ${grpcStatus ?? "missing"}`), true);
-        const body = new Uint8Array(chunks.reduce((a, b) => a + b.length, 0));
-        let at = 0;
-        for (const b of chunks) {
-          body.set(b, at);
-          at += b.length;
-        }
-        const serving = decodeServingStatus(body);
-        finish(
-          serving === 1 ? { ok: true, degraded: false } : fail(`serving status ${serving}`),
-          true,
-        );
-      });
+  protected exchange(
+    session: http2.ClientHttp2Session,
+    finish: FinishCheck,
+  ): http2.ClientHttp2Stream {
+    const stream = session.request({
+      ":method": "POST",
+      ":path": "/grpc.health.v1.Health/Check",
+      ":authority": this.c.authority || this.e.hostname || this.e.clusterName,
+      "content-type": "application/grpc",
+      te: "trailers",
     });
-  }
-
-  #drop(s: http2.ClientHttp2Session) {
-    if (this.#s === s) this.#s = null;
-    try {
-      s.destroy();
-    } catch { /* already closed */ }
-  }
-
-  close(): void {
-    if (this.#s) this.#drop(this.#s);
+    stream.end(encodeHealthCheckRequest(this.c.serviceName));
+    let status = 0;
+    let contentType = "";
+    let grpcStatus: string | undefined;
+    const chunks: Uint8Array[] = [];
+    stream.on("response", (h) => {
+      status = Number(h[":status"]);
+      contentType = String(h["content-type"] ?? "");
+      if (h["grpc-status"] !== undefined) grpcStatus = String(h["grpc-status"]);
+    });
+    stream.on("trailers", (t) => {
+      if (t["grpc-status"] !== undefined) grpcStatus = String(t["grpc-status"]);
+    });
+    stream.on("data", (b: Uint8Array) => chunks.push(b));
+    stream.on("end", () => {
+      if (status !== 200) return finish(fail(`non-200 HTTP response ${status}`), true);
+      if (!contentType.startsWith("application/grpc")) {
+        return finish(fail(`content-type ${contentType}`), true);
+      }
+      if (grpcStatus !== "0") return finish(fail(`grpc-status ${grpcStatus ?? "missing"}`), true);
+      const body = new Uint8Array(chunks.reduce((a, b) => a + b.length, 0));
+      let at = 0;
+      for (const b of chunks) {
+        body.set(b, at);
+        at += b.length;
+      }
+      const serving = decodeServingStatus(body);
+      finish(
+        serving === 1 ? { ok: true, degraded: false } : fail(`serving status ${serving}`),
+        true,
+      );
+    });
+    return stream;
   }
 }
 

@@ -1,26 +1,10 @@
 import assert from "node:assert/strict";
+import {
+  HC_BASE as base,
+  healthCheckedCluster as cluster,
+} from "../../config/health_check_test_cluster.ts";
 import { validateClusters } from "../../config/validate_cluster.ts";
 import { checkClusterSupport } from "../cluster_manager.ts";
-
-function cluster(health_checks: unknown[], extra: Record<string, unknown> = {}) {
-  return {
-    name: "c",
-    connect_timeout: "1s",
-    type: "STATIC",
-    load_assignment: {
-      cluster_name: "c",
-      endpoints: [{
-        lb_endpoints: [{
-          endpoint: { address: { socket_address: { address: "127.0.0.1", port_value: 80 } } },
-        }],
-      }],
-    },
-    health_checks,
-    ...extra,
-  };
-}
-
-const base = { timeout: "1s", interval: "1s", unhealthy_threshold: 2, healthy_threshold: 2 };
 
 Deno.test("cluster.objects.core.health-check.custom-health-check cluster.fields.outlier-detection: settings this build does not run are refused with their path", () => {
   const ok = validateClusters([

@@ -68,20 +68,29 @@ export function connectCheckSession(e: Endpoint): http2.ClientHttp2Session {
   return s;
 }
 
-class Http2Session implements CheckSession {
+/** Ends one check: its result, and whether the session may be kept for the next one. */
+export type FinishCheck = (r: CheckResult, keep: boolean) => void;
+
+/**
+ * The session side of an HTTP/2 check, shared by the HTTP/2 and gRPC checkers: one session per
+ * endpoint, kept between checks with `reuse` and dropped after any failure; an abort, a session
+ * error or close, or a stream error ends the check as a network failure.
+ */
+export abstract class H2CheckSession implements CheckSession {
   #s: http2.ClientHttp2Session | null = null;
-  constructor(
-    readonly c: HttpCheckerConfig,
-    readonly e: Endpoint,
-    readonly reuse: boolean,
-    readonly verify: Counter,
-  ) {}
+  constructor(readonly e: Endpoint, readonly reuse: boolean) {}
+
+  /** Opens the check's stream on `session` (it may throw) and ends the check through `finish`. */
+  protected abstract exchange(
+    session: http2.ClientHttp2Session,
+    finish: FinishCheck,
+  ): http2.ClientHttp2Stream;
 
   run(signal: AbortSignal): Promise<CheckResult> {
     return new Promise<CheckResult>((resolve) => {
       const session = this.#s ??= connectCheckSession(this.e);
       let settled = false;
-      const finish = (r: CheckResult, keep: boolean) => {
+      const finish: FinishCheck = (r, keep) => {
         if (settled) return;
         settled = true;
         signal.removeEventListener("abort", onAbort);
@@ -94,22 +103,12 @@ class Http2Session implements CheckSession {
       session.once("close", () => finish(networkFailure("session closed"), false));
       let stream: http2.ClientHttp2Stream;
       try {
-        stream = session.request(requestHeaders(this.c, this.e), { endStream: true });
+        stream = this.exchange(session, finish);
       } catch (e) {
         finish(networkFailure(e instanceof Error ? e.message : String(e)), false);
         return;
       }
       stream.on("error", (e: Error) => finish(networkFailure(e.message), false));
-      stream.on("response", (h) => {
-        const status = Number(h[":status"]);
-        const list: [string, string][] = [];
-        for (const [k, v] of Object.entries(h)) {
-          if (k.startsWith(":") || v === undefined) continue;
-          for (const x of Array.isArray(v) ? v : [v]) list.push([k, String(x)]);
-        }
-        stream.resume();
-        stream.on("end", () => finish(judgeResponse(this.c, status, list, this.verify), true));
-      });
     });
   }
 
@@ -122,6 +121,35 @@ class Http2Session implements CheckSession {
 
   close(): void {
     if (this.#s) this.#drop(this.#s);
+  }
+}
+
+class Http2Session extends H2CheckSession {
+  constructor(
+    readonly c: HttpCheckerConfig,
+    e: Endpoint,
+    reuse: boolean,
+    readonly verify: Counter,
+  ) {
+    super(e, reuse);
+  }
+
+  protected exchange(
+    session: http2.ClientHttp2Session,
+    finish: FinishCheck,
+  ): http2.ClientHttp2Stream {
+    const stream = session.request(requestHeaders(this.c, this.e), { endStream: true });
+    stream.on("response", (h) => {
+      const status = Number(h[":status"]);
+      const list: [string, string][] = [];
+      for (const [k, v] of Object.entries(h)) {
+        if (k.startsWith(":") || v === undefined) continue;
+        for (const x of Array.isArray(v) ? v : [v]) list.push([k, String(x)]);
+      }
+      stream.resume();
+      stream.on("end", () => finish(judgeResponse(this.c, status, list, this.verify), true));
+    });
+    return stream;
   }
 }
 
