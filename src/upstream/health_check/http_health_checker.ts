@@ -19,15 +19,10 @@
  * @module
  */
 import { Http1Connection } from "../http1_connection.ts";
-import { openTransport } from "../transport.ts";
+import type { Transport } from "../transport.ts";
+import { type ConnectionCheck, TransportCheckSession } from "./transport_session.ts";
 import type { HttpCheckerConfig, StatusRange } from "./health_check_config.ts";
-import {
-  type Checker,
-  type CheckResult,
-  type CheckSession,
-  type Endpoint,
-  networkFailure,
-} from "./checker.ts";
+import type { Checker, CheckResult, CheckSession, Endpoint } from "./checker.ts";
 import type { Counter } from "../../stats/types.ts";
 
 const BUFFER = 64 * 1024;
@@ -89,56 +84,28 @@ export function judgeResponse(
   return { ok: true, degraded };
 }
 
-class HttpSession implements CheckSession {
-  #conn: Http1Connection | null = null;
+class HttpSession extends TransportCheckSession<Http1Connection> {
   constructor(
     readonly c: HttpCheckerConfig,
-    readonly e: Endpoint,
-    readonly reuse: boolean,
+    e: Endpoint,
+    reuse: boolean,
     readonly verify: Counter,
-  ) {}
-
-  async run(signal: AbortSignal): Promise<CheckResult> {
-    const onAbort = () => this.close();
-    signal.addEventListener("abort", onAbort, { once: true });
-    try {
-      if (!this.#conn) {
-        const t = await openTransport({
-          address: this.e.address,
-          port: this.e.port,
-          tls: this.e.tls,
-          timeoutMs: 0,
-          bind: this.e.bind,
-          ...(this.e.alpn ? { alpn: this.e.alpn } : {}),
-        });
-        if (signal.aborted) {
-          t.close();
-          return networkFailure("aborted");
-        }
-        this.#conn = new Http1Connection(t, BUFFER);
-      }
-      const conn = this.#conn;
-      await conn.writeAll(encoder.encode(checkRequestHead(this.c, this.e)));
-      const head = await conn.readHead("GET");
-      while ((await conn.readBody()) !== null) { /* drain the body */ }
-      const result = judgeResponse(this.c, head.status, head.headers, this.verify);
-      if (!this.reuse || head.close) this.close();
-      return result;
-    } catch (e) {
-      // A timed-out check may fail after the next one opened a new connection: keep that one.
-      if (!signal.aborted) this.close();
-      return networkFailure(e instanceof Error ? e.message : String(e));
-    } finally {
-      signal.removeEventListener("abort", onAbort);
-    }
+  ) {
+    super(e, reuse);
   }
 
-  close(): void {
-    const c = this.#conn;
-    this.#conn = null;
-    try {
-      c?.close();
-    } catch { /* already closed */ }
+  protected wrap(t: Transport): Http1Connection {
+    return new Http1Connection(t, BUFFER);
+  }
+
+  protected async check(conn: Http1Connection): Promise<ConnectionCheck> {
+    await conn.writeAll(encoder.encode(checkRequestHead(this.c, this.e)));
+    const head = await conn.readHead("GET");
+    while ((await conn.readBody()) !== null) { /* drain the body */ }
+    return {
+      result: judgeResponse(this.c, head.status, head.headers, this.verify),
+      keep: !head.close,
+    };
   }
 }
 

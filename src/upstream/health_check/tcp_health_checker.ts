@@ -12,15 +12,10 @@
  * ```
  * @module
  */
-import { openTransport, type Transport } from "../transport.ts";
+import type { Transport } from "../transport.ts";
+import { type ConnectionCheck, TransportCheckSession } from "./transport_session.ts";
 import type { TcpCheckerConfig } from "./health_check_config.ts";
-import {
-  type Checker,
-  type CheckResult,
-  type CheckSession,
-  type Endpoint,
-  networkFailure,
-} from "./checker.ts";
+import { type Checker, type CheckSession, type Endpoint, networkFailure } from "./checker.ts";
 
 function indexOf(hay: Uint8Array, needle: Uint8Array, from: number): number {
   outer: for (let i = from; i + needle.length <= hay.length; i++) {
@@ -41,63 +36,39 @@ export function fuzzyMatch(data: Uint8Array, blocks: readonly Uint8Array[]): boo
   return true;
 }
 
-class TcpSession implements CheckSession {
-  #t: Transport | null = null;
-  constructor(readonly c: TcpCheckerConfig, readonly e: Endpoint, readonly reuse: boolean) {}
-
-  async run(signal: AbortSignal): Promise<CheckResult> {
-    const onAbort = () => this.close();
-    signal.addEventListener("abort", onAbort, { once: true });
-    try {
-      if (!this.#t) {
-        const fresh = await openTransport({
-          address: this.e.address,
-          port: this.e.port,
-          tls: this.e.tls,
-          timeoutMs: 0,
-          bind: this.e.bind,
-          ...(this.e.alpn ? { alpn: this.e.alpn } : {}),
-        });
-        if (signal.aborted) {
-          fresh.close();
-          return networkFailure("aborted");
-        }
-        this.#t = fresh;
-      }
-      const t = this.#t;
-      if (this.c.send) await t.write(this.c.send);
-      if (this.c.receive.length > 0) {
-        let data = new Uint8Array(0);
-        const buf = new Uint8Array(16 * 1024);
-        while (!fuzzyMatch(data, this.c.receive)) {
-          const n = await t.read(buf);
-          if (n === null) {
-            this.close();
-            return networkFailure("connection closed before the expected payload");
-          }
-          const next = new Uint8Array(data.length + n);
-          next.set(data);
-          next.set(buf.subarray(0, n), data.length);
-          data = next;
-        }
-      }
-      if (!this.reuse || (!this.c.send && this.c.receive.length === 0)) this.close();
-      return { ok: true, degraded: false };
-    } catch (e) {
-      // A timed-out check may fail after the next one opened a new connection: keep that one.
-      if (!signal.aborted) this.close();
-      return networkFailure(e instanceof Error ? e.message : String(e));
-    } finally {
-      signal.removeEventListener("abort", onAbort);
-    }
+class TcpSession extends TransportCheckSession<Transport> {
+  constructor(readonly c: TcpCheckerConfig, e: Endpoint, reuse: boolean) {
+    super(e, reuse);
   }
 
-  close(): void {
-    const t = this.#t;
-    this.#t = null;
-    try {
-      t?.close();
-    } catch { /* already closed */ }
+  protected wrap(t: Transport): Transport {
+    return t;
+  }
+
+  protected async check(t: Transport): Promise<ConnectionCheck> {
+    if (this.c.send) await t.write(this.c.send);
+    if (this.c.receive.length > 0) {
+      let data = new Uint8Array(0);
+      const buf = new Uint8Array(16 * 1024);
+      while (!fuzzyMatch(data, this.c.receive)) {
+        const n = await t.read(buf);
+        if (n === null) {
+          return {
+            result: networkFailure("connection closed before the expected payload"),
+            keep: false,
+          };
+        }
+        const next = new Uint8Array(data.length + n);
+        next.set(data);
+        next.set(buf.subarray(0, n), data.length);
+        data = next;
+      }
+    }
+    // A connect-only check closes its connection every time.
+    return {
+      result: { ok: true, degraded: false },
+      keep: !!this.c.send || this.c.receive.length > 0,
+    };
   }
 }
 
