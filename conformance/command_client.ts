@@ -61,6 +61,30 @@ export class CommandClient {
   }
 
   /**
+   * Starts the command with `args` appended and leaves it running (for a proxy a case serves
+   * traffic through); the caller stops it. Recorded like {@linkcode CommandClient.run}.
+   *
+   * @param args extra arguments
+   * @returns the child (stdin and stdout closed, stderr piped) and its shell line
+   * @throws {NotRun} when no `--command` was given
+   */
+  spawn(args: readonly string[]): { child: Deno.ChildProcess; line: string } {
+    if (this.#argv === null) {
+      throw new NotRun("no --command was given: behaviour rules need the binary");
+    }
+    const argv = [...this.#argv, ...args];
+    const line = shellJoin(argv);
+    this.log.push(line);
+    const child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    return { child, line };
+  }
+
+  /**
    * Runs the command with `args` appended.
    *
    * @param args extra arguments

@@ -15,6 +15,8 @@
  * @module
  */
 
+import { keepTail, waitForAddress } from "./admin_address.ts";
+
 const root = new URL("../", import.meta.url).pathname;
 
 /** A started `mod.ts`. */
@@ -26,46 +28,6 @@ export interface SelfTarget {
   failure: string | null;
   /** Sends SIGTERM (unless it already exited) and waits for the exit. */
   stop(): Promise<void>;
-}
-
-/** Waits up to `ms` for the admin address the proxy writes to `file`. */
-async function waitForAddress(
-  file: string,
-  child: Deno.ChildProcess,
-  ms: number,
-): Promise<{ address: string | null; failure: string | null; exited: boolean }> {
-  let exited: Deno.CommandStatus | null = null;
-  child.status.then((s) => exited = s);
-  for (let waited = 0; waited < ms && exited === null; waited += 100) {
-    try {
-      const a = (await Deno.readTextFile(file)).trim();
-      if (/:\d+$/.test(a)) return { address: a, failure: null, exited: false };
-    } catch { /* not written yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const s = exited as Deno.CommandStatus | null;
-  return {
-    address: null,
-    exited: s !== null,
-    failure: s !== null
-      ? `mod.ts exited (code ${s.code}${s.signal ? `, signal ${s.signal}` : ""}) before it ` +
-        `wrote its admin address to ${file}`
-      : `mod.ts did not write its admin address to ${file} within ${ms} ms`,
-  };
-}
-
-/** Reads a stream to its end in the background, keeping its last `max` characters. */
-function keepTail(
-  stream: ReadableStream<Uint8Array>,
-  max: number,
-): { text(): string; ended: Promise<void> } {
-  let kept = "";
-  const ended = (async () => {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      kept = (kept + chunk).slice(-max);
-    }
-  })().catch(() => {});
-  return { text: () => kept.trim(), ended };
 }
 
 /**
@@ -98,7 +60,7 @@ export async function startSelfTarget(
     stderr: "piped",
   }).spawn();
   const tail = keepTail(child.stderr, 2000);
-  const waited = await waitForAddress(addressFile, child, ms);
+  const waited = await waitForAddress(addressFile, child, ms, "mod.ts");
   const address = waited.address;
   if (waited.exited) await tail.ended;
   const failure = waited.failure === null

@@ -573,7 +573,7 @@ export const ENDPOINTS = [
         "/logging | none, or `level=<level>`, or `<logger_name>=<level>`, or `paths=<logger1>=<level1>,<logger2>=<level2>` | No parameter: lists the loggers.",
     },
     envoy:
-      "Real Envoy separates logger and level with `:` in paths (`paths=a:debug,b:trace`); invalid requests answer 400 (404 before v1.22) with an `error:` line, the usage and the logger list.",
+      "Real Envoy separates logger and level with `:` in paths (`paths=a:debug,b:trace`) and answers 400 to the specification's `=` form; this implementation accepts both; invalid requests answer 400 (404 before v1.22) with an `error:` line, the usage and the logger list.",
     check: "black-box",
     method: "POST",
     path: "/logging",

@@ -143,7 +143,7 @@ export const ADMIN_RESOURCES = [
       quote: "healthy | String | Health status (see below)",
     },
     envoy:
-      "Real Envoy prints the health string on a `health_flags` line: `<cluster>::<host>::health_flags::healthy`.",
+      "Real Envoy prints the health string only on a `health_flags` line (`<cluster>::<host>::health_flags::healthy`); this implementation prints both the `healthy` line the specification names and Envoy's `health_flags` line.",
     check: "black-box",
     resource: "/clusters",
     name: "healthy",

@@ -5,7 +5,8 @@
  * Text: first `version_info::static` (or `version_info::<last CDS version>`; the specification
  * keeps this line, Envoy ≥1.12 dropped it), then per cluster the circuit-breaker thresholds per
  * priority, `added_via_api`, and per host every per-host stat sorted by name followed by
- * `hostname`, `health_flags`, `weight`, `region`, `zone`, `sub_zone`, `canary`, `priority`,
+ * `hostname`, `healthy` (the specification's name for the health string), `health_flags` (Envoy's
+ * name for the same string), `weight`, `region`, `zone`, `sub_zone`, `canary`, `priority`,
  * `success_rate` (-1 when the volume is too low) and `local_origin_success_rate`. A cluster with
  * outlier detection first prints Envoy's `outlier::` lines: the success rate average and
  * ejection threshold of the detector's last interval (external and local origin; -1 when not
@@ -97,7 +98,7 @@ const HOST_LINES: HostLines = {
   "admin.resources.host-stat.rq_success": "stat",
   "admin.resources.host-stat.rq_error": "stat",
   "admin.resources.host-stat.rq_active": "stat",
-  "admin.resources.host-stat.healthy": { line: "health_flags", value: (h) => healthFlags(h) },
+  "admin.resources.host-stat.healthy": { line: "healthy", value: (h) => healthFlags(h) },
   "admin.resources.host-stat.weight": { line: "weight", value: (h) => h.weight },
   "admin.resources.host-stat.zone": { line: "zone", value: (h) => h.zone },
   "admin.resources.host-stat.canary": { line: "canary", value: (h) => h.canary },
@@ -122,6 +123,7 @@ const STAT_LINES = [...COUNTERS, ...GAUGES].sort((a, b) => a.line < b.line ? -1 
 /** Lines real Envoy prints per host that the specification's table does not list. */
 const ENVOY_LINES: Readonly<Record<string, HostLine["value"]>> = {
   hostname: (h) => h.hostname,
+  health_flags: (h) => healthFlags(h),
   region: (h) => h.region,
   sub_zone: (h) => h.sub_zone,
   priority: (h) => h.priority,
@@ -131,6 +133,7 @@ const ENVOY_LINES: Readonly<Record<string, HostLine["value"]>> = {
 /** The per-host text lines after the statistics, in Envoy's order. */
 const FACT_LINES: readonly HostLine[] = [
   "hostname",
+  "healthy",
   "health_flags",
   "weight",
   "region",

@@ -50,7 +50,7 @@ Deno.test("admin.endpoints.clusters, admin.resources.clusters.version_info-stati
     "web::high_priority::max_retries::3",
     "web::added_via_api::false",
   ]);
-  assert.deepEqual(lines.slice(10, 28), [
+  assert.deepEqual(lines.slice(10, 29), [
     "web::10.0.0.1:80::cx_active::2",
     "web::10.0.0.1:80::cx_connect_fail::0",
     "web::10.0.0.1:80::cx_total::0",
@@ -60,6 +60,7 @@ Deno.test("admin.endpoints.clusters, admin.resources.clusters.version_info-stati
     "web::10.0.0.1:80::rq_timeout::0",
     "web::10.0.0.1:80::rq_total::7",
     "web::10.0.0.1:80::hostname::a.example",
+    "web::10.0.0.1:80::healthy::healthy",
     "web::10.0.0.1:80::health_flags::healthy",
     "web::10.0.0.1:80::weight::5",
     "web::10.0.0.1:80::region::",

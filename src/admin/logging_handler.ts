@@ -1,6 +1,7 @@
 /**
  * `/logging` (Envoy ≥1.22 behaviour): no parameter lists the loggers; `level=<l>` sets all;
- * `<logger>=<l>` sets one; `paths=a:l,b:l` sets several (all validated before any is applied).
+ * `<logger>=<l>` sets one; `paths=a=l,b=l` (the specification's form) or `paths=a:l,b:l` (Envoy's)
+ * sets several (all validated before any is applied).
  * Errors answer 400 with `error: <why>`, the usage, the level names and the logger listing.
  * `/reopen_logs` reopens the log files (as SIGUSR1 does).
  *
@@ -30,7 +31,7 @@ export function loggerListing(log: LoggingView): string {
 
 function usage(log: LoggingView): string {
   return "usage: /logging?<name>=<level> (change single level)\n" +
-    "usage: /logging?paths=name1:level1,name2:level2,... (change multiple levels)\n" +
+    "usage: /logging?paths=name1=level1,name2=level2,... (change multiple levels)\n" +
     "usage: /logging?level=<level> (change all levels)\n" +
     `levels: ${LEVEL_NAMES.filter((l) => log.isLevel(l)).map((l) => `${l} `).join("")}\n`;
 }
@@ -61,7 +62,9 @@ const logging: Handler = (req, server) => {
     const changes: [string, string][] = [];
     for (const item of value.split(",")) {
       if (item === "") continue;
-      const i = item.indexOf(":");
+      // The specification writes `<logger>=<level>`; Envoy writes `<logger>:<level>`.
+      const eq = item.indexOf("=");
+      const i = eq >= 0 ? eq : item.lastIndexOf(":");
       const name = i < 0 ? item : item.slice(0, i), level = i < 0 ? "" : item.slice(i + 1);
       const why = check(log, name, level);
       if (why) return fail(log, why);

@@ -17,6 +17,9 @@ Deno.test("admin.endpoints.logging: level=, <logger>=, paths= change levels", as
   assert.ok(text.split("\n").slice(1, -2).every((l) => l.endsWith(": warning")));
   text = await (await call(ctx, "POST", "/logging?upstream=debug")).text();
   assert.ok(text.includes("  upstream: debug\n"));
+  text = await (await call(ctx, "POST", "/logging?paths=admin=debug,main=warning")).text();
+  assert.match(text, /^  admin: debug$/m);
+  assert.match(text, /^  main: warning$/m);
   text = await (await call(ctx, "POST", "/logging?paths=admin:trace,main:error,")).text();
   assert.ok(text.includes("  admin: trace\n") && text.includes("  main: error\n"));
 });
