@@ -82,14 +82,14 @@ export const OPTIONS = [
     id: "cli.options.mode",
     level: "MUST",
     statement:
-      "`--mode` is `serve` (default), `validate` (validate the configuration, print OK and exit 0, or print the errors and exit 1, with no network traffic) or `init_only`.",
+      "`--mode` is `serve` (default: validate the configuration, then serve) or `validate` (validate and exit: print OK and exit 0, or print the errors and exit 1, with no network traffic, no hot restart process, and other proxy processes undisturbed).",
     cite: {
       section: "Command-line options",
       quote:
         "`serve` (default): validate configuration then serve. `validate`: validate and exit; prints an OK message with exit code 0, or the errors with exit code 1; no network traffic, no hot restart process, other proxy processes undisturbed.",
     },
     envoy:
-      "`init_only` is not in the specification's table; Envoy accepts it (initialise, then exit 0) and proxyspec follows.",
+      "Envoy also accepts `init_only` (initialise, then exit 0), which the specification's table does not list; proxyspec accepts it too, as an extension.",
     check: "command",
     long: "--mode",
     arg: "string",
@@ -804,7 +804,8 @@ export const OPTION_CONSTRAINTS = [
   {
     id: "cli.constraints.mode",
     level: "MUST",
-    statement: "A `--mode` other than serve, validate or init_only is rejected, exit code 1.",
+    statement:
+      "A `--mode` other than serve or validate (or the init_only extension) is rejected, exit code 1.",
     cite: {
       section: "Command-line options",
       quote: "`serve` (default): validate configuration then serve.",
