@@ -129,6 +129,8 @@ export function httpBootstrap(
 export interface Served {
   admin: HttpClient;
   traffic: HttpClient;
+  /** The listener's port on 127.0.0.1. */
+  port: number;
 }
 
 /**
@@ -139,11 +141,13 @@ export interface Served {
  *
  * @param ctx the case's context
  * @param build the bootstrap for a listener port
- * @returns clients for the admin interface and the listener
+ * @param args more command-line arguments (e.g. `--drain-strategy immediate`)
+ * @returns clients for the admin interface and the listener, and the listener's port
  */
 export async function serveBootstrap(
   ctx: CaseContext,
   build: (listenerPort: number) => Obj,
+  args: readonly string[] = [],
 ): Promise<Served> {
   const dir = await ctx.tempDir();
   const port = freePort();
@@ -158,6 +162,7 @@ export async function serveBootstrap(
     "--concurrency",
     "1",
     "--disable-hot-restart",
+    ...args,
   ]);
   const tail = keepTail(child.stderr, 4000);
   let exited = false;
@@ -209,7 +214,7 @@ export async function serveBootstrap(
       return false;
     }
   }, 20_000);
-  return { admin, traffic };
+  return { admin, traffic, port };
 }
 
 function lastLine(text: string): string {
@@ -230,7 +235,7 @@ export async function until(
   ctx: Pick<CaseContext, "signal">,
   what: string,
   check: () => Promise<boolean>,
-  ms = 15_000,
+  ms = 10_000,
 ): Promise<void> {
   const deadline = Date.now() + ms;
   while (true) {
@@ -297,4 +302,53 @@ export async function statValue(admin: HttpClient, name: string): Promise<number
   const r = await admin.request("GET", `/stats?filter=${encodeURIComponent(`^${name}$`)}`);
   const m = r.body.split("\n").map((l) => l.split(": ")).find((p) => p[0] === name);
   return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Sends one HTTP/1.1 GET over a fresh raw connection and returns the response head (status line
+ * and headers as sent, hop-by-hop headers included, which `fetch` hides).
+ *
+ * @param port the listener's port on 127.0.0.1
+ * @param path request path
+ * @returns the head, or null when the connection is refused
+ */
+export async function rawHead(port: number, path = "/"): Promise<string | null> {
+  let conn: Deno.Conn;
+  try {
+    conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  } catch {
+    return null;
+  }
+  try {
+    await conn.write(new TextEncoder().encode(`GET ${path} HTTP/1.1\r\nhost: behaviour\r\n\r\n`));
+    let text = "";
+    const buf = new Uint8Array(8192);
+    while (!text.includes("\r\n\r\n")) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      text += new TextDecoder().decode(buf.subarray(0, n));
+    }
+    return text.split("\r\n\r\n")[0];
+  } catch {
+    return "";
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed by the peer */ }
+  }
+}
+
+/**
+ * Tells whether the listener on `port` still accepts connections.
+ *
+ * @param port the port on 127.0.0.1
+ * @returns true when a connection opens
+ */
+export async function accepts(port: number): Promise<boolean> {
+  try {
+    (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+    return true;
+  } catch {
+    return false;
+  }
 }

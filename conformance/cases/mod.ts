@@ -23,7 +23,7 @@ import { stateCases } from "./admin_states.ts";
 import { cliCases } from "./cli.ts";
 import { cliExtensionCases } from "./cli_extensions.ts";
 import { clusterCases } from "./cluster.ts";
-import { clusterBehaviourCases } from "./cluster_behaviour.ts";
+import { behaviourCases } from "./behaviour.ts";
 import { clusterExtensionCases } from "./cluster_extensions.ts";
 import { logFormatCases } from "./log_format.ts";
 
@@ -52,7 +52,7 @@ export function buildCases(input: BuildInput): Case[] {
     ...cliCases(input),
     ...cliExtensionCases(input),
     ...clusterCases(input),
-    ...clusterBehaviourCases(input),
+    ...behaviourCases(input),
     ...clusterExtensionCases(input),
     ...logFormatCases(input),
   ];

@@ -1,5 +1,6 @@
 /**
- * Behaviour cases: Cluster settings checked through traffic, not only through acceptance. Each
+ * Behaviour cases: Cluster settings and server actions checked through traffic, not only through
+ * acceptance. Each
  * case starts the `--command` binary on a bootstrap of its own (`served_target.ts`) in front of
  * origins the suite runs (`origin.ts`), sends requests through the listener and reads `/clusters`
  * and `/stats`. A target that accepts a setting and ignores it fails here; one that refuses it at
@@ -13,8 +14,8 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { allRules } from "../../spec/mod.ts";
- * import { clusterBehaviourCases } from "./cluster_behaviour.ts";
- * const cases = clusterBehaviourCases({ rules: allRules(), variant: "new" });
+ * import { behaviourCases } from "./behaviour.ts";
+ * const cases = behaviourCases({ rules: allRules(), variant: "new" });
  * assert.ok(cases.some((c) => c.rules.includes("cluster.fields.health-checks")));
  * ```
  * @module
@@ -22,10 +23,12 @@
 import type { Case, CaseContext } from "../types.ts";
 import { type Origin, type OriginMode, startOrigin } from "../origin.ts";
 import {
+  accepts,
   hostHealth,
   httpBootstrap,
   type Obj,
   originCluster,
+  rawHead,
   type RouteSpec,
   serveBootstrap,
   type Served,
@@ -440,6 +443,59 @@ const BEHAVIOURS: readonly Behaviour[] = [
       expect(seen.get("a") === 10, `traffic with b unhealthy by EDS: ${describe(seen)}`);
     },
   },
+  {
+    id: "drain-listeners",
+    title: "POST /drain_listeners stops the listener; the admin interface goes on answering",
+    rules: ["admin.endpoints.drain_listeners", "admin.states.drain-listeners"],
+    async run(ctx) {
+      const os = origins(ctx, 1);
+      const { admin, traffic, port } = await serveCluster(ctx, originCluster("drain", os));
+      const before = await traffic.request("GET", "/");
+      expect(before.status === 200, `before the drain the listener answered ${before.status}`);
+      const r = await admin.request("POST", "/drain_listeners");
+      expect(r.status === 200, `POST /drain_listeners answered ${r.status}`);
+      await until(ctx, "the listener to stop accepting", async () => !(await accepts(port)));
+      const ready = await admin.request("GET", "/ready");
+      expect(ready.status === 200, `after the drain GET /ready answered ${ready.status}`);
+    },
+  },
+  {
+    id: "drain-graceful",
+    title:
+      "POST /drain_listeners?graceful with --drain-strategy immediate: responses close their connections, then the listener stops after --drain-time-s",
+    rules: [
+      "admin.endpoints.drain_listeners-graceful",
+      "cli.options.drain-strategy",
+      "cli.options.drain-time-s",
+    ],
+    async run(ctx) {
+      const os = origins(ctx, 1);
+      const { admin, port } = await serveBootstrap(
+        ctx,
+        (p) =>
+          httpBootstrap(p, [{ prefix: "/", cluster: "graceful" }], [originCluster("graceful", os)]),
+        ["--drain-strategy", "immediate", "--drain-time-s", "2"],
+      );
+      const before = await rawHead(port);
+      expect(before !== null && /^HTTP\/1\.1 200/.test(before), `before the drain: ${before}`);
+      expect(
+        !/^connection:\s*close/im.test(before),
+        `before the drain the answer closed: ${before}`,
+      );
+      const r = await admin.request("POST", "/drain_listeners?graceful");
+      expect(r.status === 200, `POST /drain_listeners?graceful answered ${r.status}`);
+      const during = await rawHead(port);
+      expect(
+        during !== null && /^HTTP\/1\.1 200/.test(during) && /^connection:\s*close/im.test(during),
+        `during an immediate graceful drain the answer was: ${during}`,
+      );
+      await until(
+        ctx,
+        "the listener to stop after the drain time",
+        async () => !(await accepts(port)),
+      );
+    },
+  },
 ];
 
 /**
@@ -448,7 +504,7 @@ const BEHAVIOURS: readonly Behaviour[] = [
  * @param input the rules and variant
  * @returns one `command` case per behaviour
  */
-export function clusterBehaviourCases(input: BuildInput): Case[] {
+export function behaviourCases(input: BuildInput): Case[] {
   return BEHAVIOURS.map((b): Case => ({
     id: `behaviour:${b.id}`,
     title: b.title,
