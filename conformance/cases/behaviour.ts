@@ -1,8 +1,7 @@
 /**
  * Behaviour cases: Cluster settings and server actions checked through traffic, not only through
- * acceptance. Each
- * case starts the `--command` binary on a bootstrap of its own (`served_target.ts`) in front of
- * origins the suite runs (`origin.ts`), sends requests through the listener and reads `/clusters`
+ * acceptance. Each case starts the `--command` binary on a bootstrap of its own
+ * (`served_target.ts`) in front of origins the suite runs (`origin.ts`), sends requests through the listener and reads `/clusters`
  * and `/stats`. A target that accepts a setting and ignores it fails here; one that refuses it at
  * load gets NOT_APPLICABLE with its message.
  *
