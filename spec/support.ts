@@ -274,8 +274,8 @@ export const SUPPORT = [
   },
   {
     path: "HttpConnectionManager.common_http_protocol_options",
-    support: "refused",
-    supportNote: TIMEOUTS,
+    support: "honoured",
+    type: "DownstreamHttpProtocolOptions",
   },
   { path: "HttpConnectionManager.http_protocol_options", support: "refused" },
   { path: "HttpConnectionManager.http2_protocol_options", support: "refused" },
@@ -284,10 +284,11 @@ export const SUPPORT = [
     support: "default-only",
     accepts: ["OVERWRITE"],
   },
-  { path: "HttpConnectionManager.max_request_headers_kb", support: "refused" },
-  { path: "HttpConnectionManager.idle_timeout", support: "refused", supportNote: TIMEOUTS },
-  { path: "HttpConnectionManager.stream_idle_timeout", support: "refused", supportNote: TIMEOUTS },
-  { path: "HttpConnectionManager.request_timeout", support: "refused", supportNote: TIMEOUTS },
+  { path: "HttpConnectionManager.max_request_headers_kb", support: "honoured" },
+  { path: "HttpConnectionManager.idle_timeout", support: "honoured" },
+  { path: "HttpConnectionManager.stream_idle_timeout", support: "honoured" },
+  { path: "HttpConnectionManager.request_timeout", support: "honoured" },
+  { path: "HttpConnectionManager.request_headers_timeout", support: "honoured" },
   { path: "HttpConnectionManager.drain_timeout", support: "refused", supportNote: TIMEOUTS },
   {
     path: "HttpConnectionManager.delayed_close_timeout",
@@ -343,6 +344,16 @@ export const SUPPORT = [
     accepts: [false],
   },
   { path: "HttpConnectionManager.stream_error_on_invalid_http_message", support: "refused" },
+  // core.HttpProtocolOptions as the connection manager's common_http_protocol_options
+  { path: "DownstreamHttpProtocolOptions.idle_timeout", support: "honoured" },
+  { path: "DownstreamHttpProtocolOptions.max_connection_duration", support: "honoured" },
+  { path: "DownstreamHttpProtocolOptions.max_headers_count", support: "honoured" },
+  { path: "DownstreamHttpProtocolOptions.max_requests_per_connection", support: "honoured" },
+  {
+    path: "DownstreamHttpProtocolOptions.*",
+    support: "refused",
+    supportNote: "max_stream_duration and headers_with_underscores_action are not implemented",
+  },
   // Routes
   { path: "RouteConfiguration.name", support: "honoured" },
   { path: "RouteConfiguration.virtual_hosts", support: "honoured", type: "VirtualHost" },

@@ -29,6 +29,7 @@ const CB = `${UP}cluster_test.ts`;
 const WALK = "src/cli/support_walk_test.ts";
 const SERVED = "the walking test's minimal bootstrap itself is valid and served as written";
 const TCP = "src/listener/tcp_proxy_test.ts";
+const LIMITS = "src/listener/downstream_limits_test.ts";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -431,6 +432,22 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "HttpConnectionManager.use_remote_address": [HCM, "without use_remote_address leaves"],
   "HttpConnectionManager.server_name": [HCM, EFFECTS],
   "HttpConnectionManager.generate_request_id": [HCM, EFFECTS],
+  "HttpConnectionManager.common_http_protocol_options": [LIMITS, "downstream idle_timeout"],
+  "HttpConnectionManager.max_request_headers_kb": [LIMITS, "max_request_headers_kb answer 431"],
+  "HttpConnectionManager.idle_timeout": [LIMITS, "unset fields take Envoy's defaults"],
+  "HttpConnectionManager.stream_idle_timeout": [LIMITS, "downstream stream_idle_timeout"],
+  "HttpConnectionManager.request_timeout": [LIMITS, "downstream request_timeout"],
+  "HttpConnectionManager.request_headers_timeout": [LIMITS, "downstream request_headers_timeout"],
+  "DownstreamHttpProtocolOptions.idle_timeout": [LIMITS, "downstream idle_timeout"],
+  "DownstreamHttpProtocolOptions.max_connection_duration": [
+    LIMITS,
+    "downstream max_connection_duration",
+  ],
+  "DownstreamHttpProtocolOptions.max_headers_count": [LIMITS, "max_headers_count answers 431"],
+  "DownstreamHttpProtocolOptions.max_requests_per_connection": [
+    LIMITS,
+    "downstream max_requests_per_connection",
+  ],
   "RouteConfiguration.name": [DUMP, DUMPED],
   "RouteConfiguration.virtual_hosts": ["src/router/route_config_test.ts", "route virtual hosts"],
   "RouteConfiguration.validate_clusters": [

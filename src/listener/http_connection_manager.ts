@@ -44,6 +44,7 @@ import {
   parseHealthCheck,
 } from "../filters/health_check_filter.ts";
 import type { ProxyHooks } from "./hooks.ts";
+import { type DownstreamLimits, parseDownstreamLimits } from "./downstream_limits.ts";
 import { beginTap, parseTapFilter, type TapFilterConfig } from "../filters/tap_filter.ts";
 import { isLoopback, upstreamHeaders } from "../http/request_headers.ts";
 import { pickWeighted } from "../router/route_action.ts";
@@ -67,6 +68,8 @@ export interface HcmConfig {
   accessLogs: AccessLogConfig[];
   /** The tap filter (`admin_config`), if configured. */
   tap?: TapFilterConfig | null;
+  /** Downstream timeouts and header limits. */
+  limits: DownstreamLimits;
 }
 
 /** Parses the filter configuration `c` (found at `path`). */
@@ -113,6 +116,7 @@ export function parseHcm(
     }
   }
   const accessLogs = parseAccessLogs(c.access_log, `${path}.access_log`, errors);
+  const limits = parseDownstreamLimits(c, path, errors);
   if (!routes || typeof c.stat_prefix !== "string") return null;
   return {
     statPrefix: c.stat_prefix,
@@ -123,6 +127,7 @@ export function parseHcm(
     generateRequestId: unwrap(c.generate_request_id) !== false,
     accessLogs,
     tap,
+    limits,
   };
 }
 

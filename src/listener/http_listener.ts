@@ -20,6 +20,7 @@ import type { Counter, Gauge } from "../stats/types.ts";
 import { toResponse } from "../http/proxy_response.ts";
 import { type DownstreamConn, fromRequest } from "../http/downstream_request.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
+import { headerLimitError } from "./downstream_limits.ts";
 
 /** Handles one request of a connection. */
 export type ConnHandler = RequestHandler;
@@ -36,6 +37,8 @@ export class HttpListener {
   readonly #accepting: Promise<void>;
   #bridge: H2cBridge | null = null;
   #closed = false;
+  /** The connection manager's limits and timeouts for each new connection (none when unset). */
+  limits: Http1Control["limits"];
 
   /**
    * Binds `hostname:port` and serves `handler`; each connection increments every counter of
@@ -87,7 +90,9 @@ export class HttpListener {
       const ctl: Http1Control = {
         busy: false,
         closing: false,
-        onH2: (initial) => (this.#bridge ??= new H2cBridge(this.handler)).carry(c, dc, initial),
+        onH2: (initial) =>
+          (this.#bridge ??= new H2cBridge(this.handler, () => this.limits)).carry(c, dc, initial),
+        limits: this.limits,
       };
       this.#conns.set(c, ctl);
       const served = serveHttp1(c, dc, this.handler, ctl).finally(() => {
@@ -145,7 +150,7 @@ class H2cBridge {
   readonly #byPort = new Map<number, DownstreamConn>();
   readonly #links = new Set<Deno.Conn>();
 
-  constructor(handler: ConnHandler) {
+  constructor(handler: ConnHandler, limits: () => Http1Control["limits"]) {
     this.#server = Deno.serve({
       hostname: "127.0.0.1",
       port: 0,
@@ -156,6 +161,8 @@ class H2cBridge {
       if (dc === undefined) return new Response(null, { status: 421 });
       const r = fromRequest(req);
       r.h2 = true;
+      const l = limits();
+      if (l !== undefined) r.error = headerLimitError(r.headers, l.limits);
       return toResponse(await handler(r, dc));
     });
   }

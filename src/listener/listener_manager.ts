@@ -26,6 +26,7 @@ import { localAddress, type ProxyHooks } from "./hooks.ts";
 import { AccessLogFiles } from "../access_log/access_log_file.ts";
 import { HttpConnectionManager } from "./http_connection_manager.ts";
 import { HttpListener } from "./http_listener.ts";
+import { limitCounters } from "./downstream_limits.ts";
 import type { ListenerSpec } from "./listener_config.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
@@ -179,6 +180,7 @@ export class ListenerManager implements ListenerManagerView {
         actives,
       );
       b.port = b.http.port;
+      b.http.limits = { limits: f.hcm.limits, counters: limitCounters(hs) };
       const ls = this.#listenerScope(b);
       totals.push(ls.counter("downstream_cx_total"), hs.counter("downstream_cx_total"));
       actives.push(ls.gauge("downstream_cx_active"), hs.gauge("downstream_cx_active"));
