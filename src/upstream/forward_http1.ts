@@ -204,15 +204,21 @@ function respond(
         } else ctrl.enqueue(b);
       } catch (e) {
         pool.destroy(conn, !(e instanceof EofError));
-        if (ex.timedOut) ex.countTimeout();
-        else ex.cluster.stats.rq_rx_reset.inc();
+        // A route timeout after the response head is not counted as a timeout (as in Envoy):
+        // the response was already counted by its status.
+        if (!ex.timedOut) ex.cluster.stats.rq_rx_reset.inc();
         ex.finish();
         ctrl.error(e);
       }
     },
     cancel() {
-      pool.destroy(conn, true);
-      ex.cluster.stats.rq_cancelled.inc();
+      if (conn.bodyDone()) {
+        // Every byte was read: the response was delivered, not cancelled.
+        pool.release(conn, !close);
+      } else {
+        pool.destroy(conn, true);
+        ex.cluster.stats.rq_cancelled.inc();
+      }
       ex.finish();
     },
   }, { highWaterMark: 0 });
