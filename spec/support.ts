@@ -295,9 +295,13 @@ export const SUPPORT = [
     support: "refused",
     supportNote: TIMEOUTS,
   },
-  { path: "HttpConnectionManager.xff_num_trusted_hops", support: "default-only", accepts: [0] },
-  { path: "HttpConnectionManager.internal_address_config", support: "refused" },
-  { path: "HttpConnectionManager.skip_xff_append", support: "default-only", accepts: [false] },
+  { path: "HttpConnectionManager.xff_num_trusted_hops", support: "honoured" },
+  {
+    path: "HttpConnectionManager.internal_address_config",
+    support: "honoured",
+    type: "InternalAddressConfig",
+  },
+  { path: "HttpConnectionManager.skip_xff_append", support: "honoured" },
   { path: "HttpConnectionManager.via", support: "refused", supportNote: HDRS },
   {
     path: "HttpConnectionManager.preserve_external_request_id",
@@ -353,6 +357,13 @@ export const SUPPORT = [
     path: "DownstreamHttpProtocolOptions.*",
     support: "refused",
     supportNote: "max_stream_duration and headers_with_underscores_action are not implemented",
+  },
+  { path: "InternalAddressConfig.cidr_ranges", support: "honoured" },
+  {
+    path: "InternalAddressConfig.unix_sockets",
+    support: "default-only",
+    accepts: [false],
+    supportNote: "listeners accept TCP connections only",
   },
   // Routes
   { path: "RouteConfiguration.name", support: "honoured" },

@@ -30,6 +30,7 @@ const WALK = "src/cli/support_walk_test.ts";
 const SERVED = "the walking test's minimal bootstrap itself is valid and served as written";
 const TCP = "src/listener/tcp_proxy_test.ts";
 const LIMITS = "src/listener/downstream_limits_test.ts";
+const INTERNAL = "src/listener/internal_headers_test.ts";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -438,6 +439,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "HttpConnectionManager.stream_idle_timeout": [LIMITS, "downstream stream_idle_timeout"],
   "HttpConnectionManager.request_timeout": [LIMITS, "downstream request_timeout"],
   "HttpConnectionManager.request_headers_timeout": [LIMITS, "downstream request_headers_timeout"],
+  "HttpConnectionManager.xff_num_trusted_hops": [INTERNAL, "x-forwarded-for entry xff_num"],
+  "HttpConnectionManager.skip_xff_append": [INTERNAL, "skip_xff_append leaves"],
+  "HttpConnectionManager.internal_address_config": [INTERNAL, "never reach the upstream"],
+  "InternalAddressConfig.cidr_ranges": [INTERNAL, "never reach the upstream"],
   "DownstreamHttpProtocolOptions.idle_timeout": [LIMITS, "downstream idle_timeout"],
   "DownstreamHttpProtocolOptions.max_connection_duration": [
     LIMITS,

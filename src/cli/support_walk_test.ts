@@ -262,6 +262,10 @@ const PLACES: Record<string, Place> = {
     `${SR}.listeners[0].filter_chains[0]`,
   ],
   "HttpConnectionManager": (b) => [hcm(b), HCM_PATH],
+  "InternalAddressConfig": (b) => [
+    at(hcm(b), "internal_address_config"),
+    `${HCM_PATH}.internal_address_config`,
+  ],
   "DownstreamHttpProtocolOptions": (b) => [
     at(hcm(b), "common_http_protocol_options"),
     `${HCM_PATH}.common_http_protocol_options`,

@@ -45,8 +45,10 @@ import {
 } from "../filters/health_check_filter.ts";
 import type { ProxyHooks } from "./hooks.ts";
 import { type DownstreamLimits, parseDownstreamLimits } from "./downstream_limits.ts";
+import { parseForwarding } from "./forwarding_config.ts";
+import { type ForwardingConfig, sanitizeRequestHeaders } from "../http/internal_headers.ts";
 import { beginTap, parseTapFilter, type TapFilterConfig } from "../filters/tap_filter.ts";
-import { isLoopback, upstreamHeaders } from "../http/request_headers.ts";
+import { upstreamHeaders } from "../http/request_headers.ts";
 import { pickWeighted } from "../router/route_action.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
 import {
@@ -70,6 +72,8 @@ export interface HcmConfig {
   tap?: TapFilterConfig | null;
   /** Downstream timeouts and header limits. */
   limits: DownstreamLimits;
+  /** Forwarding and trust: x-forwarded-for, internal addresses. */
+  forwarding: ForwardingConfig;
 }
 
 /** Parses the filter configuration `c` (found at `path`). */
@@ -117,17 +121,19 @@ export function parseHcm(
   }
   const accessLogs = parseAccessLogs(c.access_log, `${path}.access_log`, errors);
   const limits = parseDownstreamLimits(c, path, errors);
+  const forwarding = parseForwarding(c, path, errors);
   if (!routes || typeof c.stat_prefix !== "string") return null;
   return {
     statPrefix: c.stat_prefix,
     routes,
     healthCheck: hc,
-    useRemoteAddress: unwrap(c.use_remote_address) === true,
+    useRemoteAddress: forwarding.useRemoteAddress,
     serverName: typeof c.server_name === "string" ? c.server_name : "proxy",
     generateRequestId: unwrap(c.generate_request_id) !== false,
     accessLogs,
     tap,
     limits,
+    forwarding,
   };
 }
 
@@ -219,6 +225,15 @@ export class HttpConnectionManager {
   #route(req: DownstreamRequest, conn: DownstreamConn, lg: LogCtx | null): Promise<ProxyResponse> {
     (req.h2 ? this.#h2 : this.#h1).inc();
     if (req.error !== null) return Promise.resolve(this.#codecError(req.error, lg));
+    const fwd = sanitizeRequestHeaders(
+      req.headers,
+      conn.remoteAddr.hostname,
+      req.scheme,
+      this.deps.localAddress,
+      this.cfg.forwarding,
+    );
+    // Edge requests get a request ID of this proxy's making (preserve_external_request_id off).
+    if (fwd.edge && this.cfg.generateRequestId) req.headers.delete("x-request-id");
     const tap = this.cfg.tap ? beginTap(this.cfg.tap, req) : null;
     if (tap) return this.#filters(tap.request, conn, lg).then(tap.finish);
     return this.#filters(req, conn, lg);
@@ -278,17 +293,15 @@ export class HttpConnectionManager {
         path = a.prefixRewrite + (q < 0 ? "" : path.slice(q));
       }
     }
-    const remote = conn.remoteAddr.hostname;
     const ur: UpstreamRequest = {
       method: m.method,
       path,
       authority: a.hostRewrite ?? m.authority,
+      // x-forwarded-for and -proto were settled when the request arrived.
       headers: upstreamHeaders(m.headers, {
-        appendXff: this.cfg.useRemoteAddress
-          ? (isLoopback(remote) ? this.deps.localAddress : remote)
-          : null,
+        appendXff: null,
         proto: m.scheme,
-        overwriteProto: this.cfg.useRemoteAddress,
+        overwriteProto: false,
         requestId: this.cfg.generateRequestId,
       }),
       body: lg === null || m.body === null ? m.body : lg.countRequestBody(m.body),

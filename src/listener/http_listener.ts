@@ -18,6 +18,7 @@
  */
 import type { Counter, Gauge } from "../stats/types.ts";
 import { toResponse } from "../http/proxy_response.ts";
+import { HeaderMap } from "../http/header_map.ts";
 import { type DownstreamConn, fromRequest } from "../http/downstream_request.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
 import { headerLimitError } from "./downstream_limits.ts";
@@ -161,6 +162,8 @@ class H2cBridge {
       if (dc === undefined) return new Response(null, { status: 421 });
       const r = fromRequest(req);
       r.h2 = true;
+      // The server's headers are immutable; the connection manager rewrites its own copy.
+      r.headers = new HeaderMap([...req.headers]);
       const l = limits();
       if (l !== undefined) r.error = headerLimitError(r.headers, l.limits);
       return toResponse(await handler(r, dc));
