@@ -166,8 +166,9 @@ export const SUPPORT = [
   },
   {
     path: "Listener.per_connection_buffer_limit_bytes",
-    support: "refused",
-    supportNote: "downstream buffers are not limited",
+    support: "honoured",
+    supportNote:
+      "bounds the request body read ahead of the upstream (at least 16 KiB); response bodies are pulled one chunk at a time as the client reads",
   },
   { path: "Listener.metadata", support: "honoured", supportNote: "shown by /config_dump" },
   { path: "Listener.deprecated_v1", support: "refused" },

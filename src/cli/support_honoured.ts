@@ -439,6 +439,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "HttpConnectionManager.stream_idle_timeout": [LIMITS, "downstream stream_idle_timeout"],
   "HttpConnectionManager.request_timeout": [LIMITS, "downstream request_timeout"],
   "HttpConnectionManager.request_headers_timeout": [LIMITS, "downstream request_headers_timeout"],
+  "Listener.per_connection_buffer_limit_bytes": [
+    "src/listener/back_pressure_test.ts",
+    "an upstream that does not read an upload",
+  ],
   "HttpConnectionManager.xff_num_trusted_hops": [INTERNAL, "x-forwarded-for entry xff_num"],
   "HttpConnectionManager.skip_xff_append": [INTERNAL, "skip_xff_append leaves"],
   "HttpConnectionManager.internal_address_config": [INTERNAL, "never reach the upstream"],

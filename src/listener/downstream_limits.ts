@@ -46,6 +46,11 @@ export interface DownstreamLimits {
   streamIdleTimeoutMs: number;
   /** Answer 408 when a request has not been received in full this long; 0: never. */
   requestTimeoutMs: number;
+  /**
+   * The listener's `per_connection_buffer_limit_bytes` (default 1 MiB): at most this many bytes
+   * of a request body are read ahead of the upstream (at least 16 KiB).
+   */
+  bufferLimitBytes: number;
 }
 
 /** Envoy's defaults. */
@@ -58,6 +63,7 @@ export const DEFAULT_LIMITS: DownstreamLimits = {
   requestHeadersTimeoutMs: 0,
   streamIdleTimeoutMs: 300_000,
   requestTimeoutMs: 0,
+  bufferLimitBytes: 1024 * 1024,
 };
 
 /** Envoy's upper bound of `max_request_headers_kb`. */
@@ -146,6 +152,7 @@ export function parseDownstreamLimits(
       DEFAULT_LIMITS.streamIdleTimeoutMs,
     ),
     requestTimeoutMs: duration(c.request_timeout, `${path}.request_timeout`, errors, 0),
+    bufferLimitBytes: DEFAULT_LIMITS.bufferLimitBytes,
   };
 }
 
@@ -176,6 +183,8 @@ export interface LimitCounters {
   rqHeaderTimeout: Counter;
   rqIdleTimeout: Counter;
   rqTimeout: Counter;
+  cxRxBytes: Counter;
+  cxTxBytes: Counter;
 }
 
 /** Creates the counters in the connection manager's scope `s` (`http.<stat_prefix>`). */
@@ -187,5 +196,7 @@ export function limitCounters(s: Scope): LimitCounters {
     rqHeaderTimeout: s.counter("downstream_rq_header_timeout"),
     rqIdleTimeout: s.counter("downstream_rq_idle_timeout"),
     rqTimeout: s.counter("downstream_rq_timeout"),
+    cxRxBytes: s.counter("downstream_cx_rx_bytes_total"),
+    cxTxBytes: s.counter("downstream_cx_tx_bytes_total"),
   };
 }

@@ -36,6 +36,7 @@ import {
   type LimitCounters,
 } from "./downstream_limits.ts";
 import { ConnectionTimers, type TimerKind } from "./downstream_timers.ts";
+import type { Counter } from "../stats/types.ts";
 
 /** Handles one request. */
 export type RequestHandler = (
@@ -76,6 +77,10 @@ class Http1ServerConn {
   out = new Uint8Array(INITIAL_BUFFER);
   /** Told of every read or write (stream activity). */
   activity: () => void = noop;
+  /** Counts bytes read and written, when set. */
+  bytes: { rx: Counter; tx: Counter } | null = null;
+  /** At most this many bytes of a request body are read ahead of the upstream. */
+  readAhead = Infinity;
   /** Told when the request body has been read to its end. */
   bodyDone: () => void = noop;
   /** Cancels the response body being copied, if any. */
@@ -84,7 +89,7 @@ class Http1ServerConn {
   constructor(readonly conn: Deno.Conn) {}
 
   /** Reads more bytes; false at end of stream. Grows the buffer up to `max` when full. */
-  async fill(max: number): Promise<boolean> {
+  async fill(max: number, ahead = Infinity): Promise<boolean> {
     if (this.start === this.end) this.start = this.end = 0;
     if (this.end === this.buf.length) {
       if (this.start > 0) {
@@ -97,9 +102,11 @@ class Http1ServerConn {
         this.buf = b;
       } else return true; // full: the caller sees no progress and decides
     }
-    const n = await this.conn.read(this.buf.subarray(this.end));
+    const room = Math.min(this.buf.length, this.end + ahead);
+    const n = await this.conn.read(this.buf.subarray(this.end, room));
     if (n === null) return false;
     this.end += n;
+    this.bytes?.rx.inc(n);
     this.activity();
     return true;
   }
@@ -108,7 +115,9 @@ class Http1ServerConn {
     try {
       let off = 0;
       while (off < data.length) {
-        off += await this.conn.write(off ? data.subarray(off) : data);
+        const n = await this.conn.write(off ? data.subarray(off) : data);
+        off += n;
+        this.bytes?.tx.inc(n);
         this.activity();
       }
     } catch {
@@ -167,6 +176,11 @@ export async function serveHttp1(
       conn.close();
     } catch { /* closed */ }
   };
+  if (ctl.limits) {
+    const { counters, limits } = ctl.limits;
+    c.bytes = { rx: counters.cxRxBytes, tx: counters.cxTxBytes };
+    c.readAhead = limits.bufferLimitBytes;
+  }
   if (timers !== null) {
     c.activity = () => timers.activity();
     c.bodyDone = () => timers.requestDone();
@@ -462,7 +476,8 @@ class RequestBody {
   }
 
   async #more(): Promise<void> {
-    if (!await this.c.fill(this.c.buf.length)) throw new Error("client closed during the body");
+    const c = this.c;
+    if (!await c.fill(c.buf.length, c.readAhead)) throw new Error("client closed during the body");
   }
 
   async #next(): Promise<Uint8Array | null> {

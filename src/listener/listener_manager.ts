@@ -180,7 +180,11 @@ export class ListenerManager implements ListenerManagerView {
         actives,
       );
       b.port = b.http.port;
-      b.http.limits = { limits: f.hcm.limits, counters: limitCounters(hs) };
+      b.http.limits = {
+        // A request body is read ahead in pieces of at least 16 KiB, as upstream.
+        limits: { ...f.hcm.limits, bufferLimitBytes: Math.max(16384, b.spec.bufferLimitBytes) },
+        counters: limitCounters(hs),
+      };
       const ls = this.#listenerScope(b);
       totals.push(ls.counter("downstream_cx_total"), hs.counter("downstream_cx_total"));
       actives.push(ls.gauge("downstream_cx_active"), hs.gauge("downstream_cx_active"));
