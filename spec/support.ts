@@ -68,11 +68,7 @@ export const SUPPORT = [
     supportNote: "custom tags, stats matchers and bucket settings are not implemented",
   },
   { path: "Bootstrap.hds_config", support: "refused", supportNote: HC },
-  {
-    path: "Bootstrap.overload_manager",
-    support: "refused",
-    supportNote: "the overload manager is not implemented",
-  },
+  { path: "Bootstrap.overload_manager", support: "honoured", type: "OverloadManager" },
   {
     path: "Bootstrap.enable_dispatcher_stats",
     support: "default-only",
@@ -349,6 +345,24 @@ export const SUPPORT = [
     accepts: [false],
   },
   { path: "HttpConnectionManager.stream_error_on_invalid_http_message", support: "refused" },
+  // Overload manager
+  { path: "OverloadManager.refresh_interval", support: "honoured" },
+  {
+    path: "OverloadManager.resource_monitors",
+    support: "honoured",
+    supportNote: "the fixed_heap monitor; others are refused",
+  },
+  {
+    path: "OverloadManager.actions",
+    support: "honoured",
+    supportNote:
+      "stop_accepting_connections, stop_accepting_requests, disable_http_keepalive; shrink_heap and reset_high_memory_stream are refused",
+  },
+  {
+    path: "OverloadManager.*",
+    support: "refused",
+    supportNote: "buffer accounting is not implemented",
+  },
   // core.HttpProtocolOptions as the connection manager's common_http_protocol_options
   { path: "DownstreamHttpProtocolOptions.idle_timeout", support: "honoured" },
   { path: "DownstreamHttpProtocolOptions.max_connection_duration", support: "honoured" },

@@ -31,6 +31,7 @@ const SERVED = "the walking test's minimal bootstrap itself is valid and served 
 const TCP = "src/listener/tcp_proxy_test.ts";
 const LIMITS = "src/listener/downstream_limits_test.ts";
 const INTERNAL = "src/listener/internal_headers_test.ts";
+const OVERLOAD = "src/server/overload_manager_test.ts";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -443,6 +444,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "src/listener/back_pressure_test.ts",
     "an upstream that does not read an upload",
   ],
+  "Bootstrap.overload_manager": [OVERLOAD, "stop_accepting_requests: 503"],
+  "OverloadManager.refresh_interval": [OVERLOAD, "refresh_interval: the monitors are read"],
+  "OverloadManager.resource_monitors": [OVERLOAD, "stop_accepting_requests: 503"],
+  "OverloadManager.actions": [OVERLOAD, "stop_accepting_connections: no connection"],
   "HttpConnectionManager.xff_num_trusted_hops": [INTERNAL, "x-forwarded-for entry xff_num"],
   "HttpConnectionManager.skip_xff_append": [INTERNAL, "skip_xff_append leaves"],
   "HttpConnectionManager.internal_address_config": [INTERNAL, "never reach the upstream"],

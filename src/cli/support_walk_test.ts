@@ -262,6 +262,7 @@ const PLACES: Record<string, Place> = {
     `${SR}.listeners[0].filter_chains[0]`,
   ],
   "HttpConnectionManager": (b) => [hcm(b), HCM_PATH],
+  "OverloadManager": (b) => [at(b, "overload_manager"), "overload_manager"],
   "InternalAddressConfig": (b) => [
     at(hcm(b), "internal_address_config"),
     `${HCM_PATH}.internal_address_config`,

@@ -46,6 +46,7 @@ import {
 import type { ProxyHooks } from "./hooks.ts";
 import { type DownstreamLimits, parseDownstreamLimits } from "./downstream_limits.ts";
 import { parseForwarding } from "./forwarding_config.ts";
+import type { OverloadView } from "./overload_state.ts";
 import { type ForwardingConfig, sanitizeRequestHeaders } from "../http/internal_headers.ts";
 import { beginTap, parseTapFilter, type TapFilterConfig } from "../filters/tap_filter.ts";
 import { upstreamHeaders } from "../http/request_headers.ts";
@@ -151,7 +152,15 @@ export interface HcmDeps {
   drainShare(): number;
   /** Where access log lines go (required when `accessLogs` is not empty). */
   accessLogFiles?: AccessLogFiles;
+  /** The overload manager's actions, when one is configured. */
+  overload?: OverloadView;
 }
+
+/** Envoy's local reply body for a request refused by `stop_accepting_requests`. */
+export const OVERLOADED = "proxy overloaded";
+
+/** True with probability `p` (0 to 1): how a partly engaged overload action applies. */
+const engaged = (p: number) => p > 0 && (p >= 1 || Math.random() < p);
 
 /** Handles requests of one listener. */
 export class HttpConnectionManager {
@@ -169,6 +178,8 @@ export class HttpConnectionManager {
   readonly #redirect: Counter;
   readonly #logger: RequestLogger | null;
   readonly #protocolError: Counter;
+  readonly #overloadClose: Counter | null;
+  readonly #overloadKeepalive: Counter | null;
 
   /** Creates the manager for `cfg`. */
   constructor(readonly cfg: HcmConfig, readonly deps: HcmDeps) {
@@ -187,6 +198,10 @@ export class HttpConnectionManager {
     this.#direct = s.counter("rq_direct_response");
     this.#redirect = s.counter("rq_redirect");
     this.#protocolError = s.counter("downstream_cx_protocol_error");
+    this.#overloadClose = deps.overload ? s.counter("downstream_rq_overload_close") : null;
+    this.#overloadKeepalive = deps.overload
+      ? s.counter("downstream_cx_overload_disable_keepalive")
+      : null;
     this.#logger = cfg.accessLogs.length === 0 ? null : new RequestLogger(
       openLogSinks(cfg.accessLogs, deps.accessLogFiles),
     );
@@ -199,8 +214,13 @@ export class HttpConnectionManager {
     this.#rqActive.inc();
     const lg = this.#logger === null ? null : this.#logger.start(req, conn);
     let res: ProxyResponse;
+    const ov = this.deps.overload;
     try {
-      res = await this.#route(req, conn, lg);
+      if (ov !== undefined && engaged(ov.value("stop_accepting_requests"))) {
+        this.#overloadClose!.inc();
+        if (req.body !== null) req.body.cancel().catch(() => {});
+        res = localReply(503, OVERLOADED, { connection: "close" });
+      } else res = await this.#route(req, conn, lg);
     } catch (e) {
       this.deps.hooks.log("error", `http.${this.cfg.statPrefix}: ${(e as Error).message}`);
       res = localReply(500, "internal error");
@@ -217,6 +237,12 @@ export class HttpConnectionManager {
     h.set("server", this.cfg.serverName);
     const share = this.deps.drainShare();
     if (share > 0 && !req.h2 && (share >= 1 || Math.random() < share)) {
+      h.set("connection", "close");
+    } else if (
+      ov !== undefined && !req.h2 && h.get("connection") !== "close" &&
+      engaged(ov.value("disable_http_keepalive"))
+    ) {
+      this.#overloadKeepalive!.inc();
       h.set("connection", "close");
     }
     return lg === null ? res : this.#logger!.finish(lg, res);

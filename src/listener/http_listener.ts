@@ -22,6 +22,7 @@ import { HeaderMap } from "../http/header_map.ts";
 import { type DownstreamConn, fromRequest } from "../http/downstream_request.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
 import { headerLimitError } from "./downstream_limits.ts";
+import type { ConnectionGate } from "./overload_state.ts";
 
 /** Handles one request of a connection. */
 export type ConnHandler = RequestHandler;
@@ -40,6 +41,10 @@ export class HttpListener {
   #closed = false;
   /** The connection manager's limits and timeouts for each new connection (none when unset). */
   limits: Http1Control["limits"];
+  /** Connection limits and overload actions (none when unset). */
+  gate: ConnectionGate | null = null;
+  #wakeClosed: () => void = noop;
+  readonly #closedSignal = new Promise<void>((r) => this.#wakeClosed = r);
 
   /**
    * Binds `hostname:port` and serves `handler`; each connection increments every counter of
@@ -66,6 +71,12 @@ export class HttpListener {
   async #accept(): Promise<void> {
     const { totals, actives } = this;
     while (!this.#closed) {
+      // While stop_accepting_connections is engaged, connections wait in the kernel's queue.
+      const paused = this.gate?.view.acceptResumed();
+      if (paused) {
+        await Promise.race([paused, this.#closedSignal]);
+        continue;
+      }
       let c: Deno.TcpConn;
       try {
         c = await this.#listener.accept();
@@ -76,6 +87,11 @@ export class HttpListener {
         continue;
       }
       if (this.#closed) {
+        c.close();
+        continue;
+      }
+      const gate = this.gate;
+      if (gate !== null && !gate.admit(this.#conns.size)) {
         c.close();
         continue;
       }
@@ -99,6 +115,7 @@ export class HttpListener {
       const served = serveHttp1(c, dc, this.handler, ctl).finally(() => {
         this.#conns.delete(c);
         this.#served.delete(served);
+        gate?.closed();
         for (let i = 0; i < actives.length; i++) actives[i].dec();
       });
       this.#served.add(served);
@@ -112,6 +129,7 @@ export class HttpListener {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#wakeClosed();
     try {
       this.#listener.close();
     } catch { /* closed */ }
