@@ -46,7 +46,7 @@
  * ```
  * @module
  */
-import type { Json, JsonObject } from "../config/bootstrap_types.ts";
+import type { Json } from "../config/bootstrap_types.ts";
 import type { ConfigError } from "../config/errors.ts";
 import { durationMs, isObject, unwrap } from "../config/config_values.ts";
 import { refusal } from "../config/support_check.ts";
