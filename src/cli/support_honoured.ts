@@ -457,7 +457,7 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     LIMITS,
     "downstream max_connection_duration",
   ],
-  "DownstreamHttpProtocolOptions.max_headers_count": [LIMITS, "max_headers_count answers 431"],
+  "DownstreamHttpProtocolOptions.max_headers_count": [LIMITS, "max_request_headers_kb answer 431"],
   "DownstreamHttpProtocolOptions.max_requests_per_connection": [
     LIMITS,
     "downstream max_requests_per_connection",

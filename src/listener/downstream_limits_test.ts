@@ -253,7 +253,7 @@ Deno.test("downstream max_headers_count and max_request_headers_kb answer 431 ov
   });
 });
 
-Deno.test("downstream max_headers_count answers 431 over h2c too", async () => {
+Deno.test("downstream max_headers_count and a 100 KB header answer 431 over h2c too", async () => {
   await withProxy({ common_http_protocol_options: { max_headers_count: 3 } }, async (p) => {
     const client = Deno.createHttpClient({ http1: false, http2: true });
     try {
@@ -262,6 +262,13 @@ Deno.test("downstream max_headers_count answers 431 over h2c too", async () => {
       const r = await fetch(`http://127.0.0.1:${p.port()}/`, { client, headers });
       await r.body?.cancel();
       assert.equal(r.status, 431);
+      // A 100 KB header is answered 431 too, not a dropped connection.
+      const big = await fetch(`http://127.0.0.1:${p.port()}/`, {
+        client,
+        headers: { "x-big": "a".repeat(100_000) },
+      });
+      await big.body?.cancel();
+      assert.equal(big.status, 431);
     } finally {
       client.close();
     }
