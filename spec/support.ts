@@ -68,11 +68,7 @@ export const SUPPORT = [
     supportNote: "custom tags, stats matchers and bucket settings are not implemented",
   },
   { path: "Bootstrap.hds_config", support: "refused", supportNote: HC },
-  {
-    path: "Bootstrap.overload_manager",
-    support: "refused",
-    supportNote: "the overload manager is not implemented",
-  },
+  { path: "Bootstrap.overload_manager", support: "honoured", type: "OverloadManager" },
   {
     path: "Bootstrap.enable_dispatcher_stats",
     support: "default-only",
@@ -166,8 +162,9 @@ export const SUPPORT = [
   },
   {
     path: "Listener.per_connection_buffer_limit_bytes",
-    support: "refused",
-    supportNote: "downstream buffers are not limited",
+    support: "honoured",
+    supportNote:
+      "bounds the request body read ahead of the upstream (at least 16 KiB); response bodies are pulled one chunk at a time as the client reads",
   },
   { path: "Listener.metadata", support: "honoured", supportNote: "shown by /config_dump" },
   { path: "Listener.deprecated_v1", support: "refused" },
@@ -274,8 +271,8 @@ export const SUPPORT = [
   },
   {
     path: "HttpConnectionManager.common_http_protocol_options",
-    support: "refused",
-    supportNote: TIMEOUTS,
+    support: "honoured",
+    type: "DownstreamHttpProtocolOptions",
   },
   { path: "HttpConnectionManager.http_protocol_options", support: "refused" },
   { path: "HttpConnectionManager.http2_protocol_options", support: "refused" },
@@ -284,19 +281,24 @@ export const SUPPORT = [
     support: "default-only",
     accepts: ["OVERWRITE"],
   },
-  { path: "HttpConnectionManager.max_request_headers_kb", support: "refused" },
-  { path: "HttpConnectionManager.idle_timeout", support: "refused", supportNote: TIMEOUTS },
-  { path: "HttpConnectionManager.stream_idle_timeout", support: "refused", supportNote: TIMEOUTS },
-  { path: "HttpConnectionManager.request_timeout", support: "refused", supportNote: TIMEOUTS },
+  { path: "HttpConnectionManager.max_request_headers_kb", support: "honoured" },
+  { path: "HttpConnectionManager.idle_timeout", support: "honoured" },
+  { path: "HttpConnectionManager.stream_idle_timeout", support: "honoured" },
+  { path: "HttpConnectionManager.request_timeout", support: "honoured" },
+  { path: "HttpConnectionManager.request_headers_timeout", support: "honoured" },
   { path: "HttpConnectionManager.drain_timeout", support: "refused", supportNote: TIMEOUTS },
   {
     path: "HttpConnectionManager.delayed_close_timeout",
     support: "refused",
     supportNote: TIMEOUTS,
   },
-  { path: "HttpConnectionManager.xff_num_trusted_hops", support: "default-only", accepts: [0] },
-  { path: "HttpConnectionManager.internal_address_config", support: "refused" },
-  { path: "HttpConnectionManager.skip_xff_append", support: "default-only", accepts: [false] },
+  { path: "HttpConnectionManager.xff_num_trusted_hops", support: "honoured" },
+  {
+    path: "HttpConnectionManager.internal_address_config",
+    support: "honoured",
+    type: "InternalAddressConfig",
+  },
+  { path: "HttpConnectionManager.skip_xff_append", support: "honoured" },
   { path: "HttpConnectionManager.via", support: "refused", supportNote: HDRS },
   {
     path: "HttpConnectionManager.preserve_external_request_id",
@@ -343,6 +345,41 @@ export const SUPPORT = [
     accepts: [false],
   },
   { path: "HttpConnectionManager.stream_error_on_invalid_http_message", support: "refused" },
+  // Overload manager
+  { path: "OverloadManager.refresh_interval", support: "honoured" },
+  {
+    path: "OverloadManager.resource_monitors",
+    support: "honoured",
+    supportNote: "the fixed_heap monitor; others are refused",
+  },
+  {
+    path: "OverloadManager.actions",
+    support: "honoured",
+    supportNote:
+      "stop_accepting_connections, stop_accepting_requests, disable_http_keepalive; shrink_heap and reset_high_memory_stream are refused",
+  },
+  {
+    path: "OverloadManager.*",
+    support: "refused",
+    supportNote: "buffer accounting is not implemented",
+  },
+  // core.HttpProtocolOptions as the connection manager's common_http_protocol_options
+  { path: "DownstreamHttpProtocolOptions.idle_timeout", support: "honoured" },
+  { path: "DownstreamHttpProtocolOptions.max_connection_duration", support: "honoured" },
+  { path: "DownstreamHttpProtocolOptions.max_headers_count", support: "honoured" },
+  { path: "DownstreamHttpProtocolOptions.max_requests_per_connection", support: "honoured" },
+  {
+    path: "DownstreamHttpProtocolOptions.*",
+    support: "refused",
+    supportNote: "max_stream_duration and headers_with_underscores_action are not implemented",
+  },
+  { path: "InternalAddressConfig.cidr_ranges", support: "honoured" },
+  {
+    path: "InternalAddressConfig.unix_sockets",
+    support: "default-only",
+    accepts: [false],
+    supportNote: "listeners accept TCP connections only",
+  },
   // Routes
   { path: "RouteConfiguration.name", support: "honoured" },
   { path: "RouteConfiguration.virtual_hosts", support: "honoured", type: "VirtualHost" },

@@ -29,6 +29,9 @@ const CB = `${UP}cluster_test.ts`;
 const WALK = "src/cli/support_walk_test.ts";
 const SERVED = "the walking test's minimal bootstrap itself is valid and served as written";
 const TCP = "src/listener/tcp_proxy_test.ts";
+const LIMITS = "src/listener/downstream_limits_test.ts";
+const INTERNAL = "src/listener/internal_headers_test.ts";
+const OVERLOAD = "src/server/overload_manager_test.ts";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -431,6 +434,34 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "HttpConnectionManager.use_remote_address": [HCM, "without use_remote_address leaves"],
   "HttpConnectionManager.server_name": [HCM, EFFECTS],
   "HttpConnectionManager.generate_request_id": [HCM, EFFECTS],
+  "HttpConnectionManager.common_http_protocol_options": [LIMITS, "downstream idle_timeout"],
+  "HttpConnectionManager.max_request_headers_kb": [LIMITS, "max_request_headers_kb answer 431"],
+  "HttpConnectionManager.idle_timeout": [LIMITS, "unset fields take Envoy's defaults"],
+  "HttpConnectionManager.stream_idle_timeout": [LIMITS, "downstream stream_idle_timeout"],
+  "HttpConnectionManager.request_timeout": [LIMITS, "downstream request_timeout"],
+  "HttpConnectionManager.request_headers_timeout": [LIMITS, "downstream request_headers_timeout"],
+  "Listener.per_connection_buffer_limit_bytes": [
+    "src/listener/back_pressure_test.ts",
+    "an upstream that does not read an upload",
+  ],
+  "Bootstrap.overload_manager": [OVERLOAD, "stop_accepting_requests: 503"],
+  "OverloadManager.refresh_interval": [OVERLOAD, "refresh_interval: the monitors are read"],
+  "OverloadManager.resource_monitors": [OVERLOAD, "stop_accepting_requests: 503"],
+  "OverloadManager.actions": [OVERLOAD, "stop_accepting_connections: no connection"],
+  "HttpConnectionManager.xff_num_trusted_hops": [INTERNAL, "x-forwarded-for entry xff_num"],
+  "HttpConnectionManager.skip_xff_append": [INTERNAL, "skip_xff_append leaves"],
+  "HttpConnectionManager.internal_address_config": [INTERNAL, "never reach the upstream"],
+  "InternalAddressConfig.cidr_ranges": [INTERNAL, "never reach the upstream"],
+  "DownstreamHttpProtocolOptions.idle_timeout": [LIMITS, "downstream idle_timeout"],
+  "DownstreamHttpProtocolOptions.max_connection_duration": [
+    LIMITS,
+    "downstream max_connection_duration",
+  ],
+  "DownstreamHttpProtocolOptions.max_headers_count": [LIMITS, "max_request_headers_kb answer 431"],
+  "DownstreamHttpProtocolOptions.max_requests_per_connection": [
+    LIMITS,
+    "downstream max_requests_per_connection",
+  ],
   "RouteConfiguration.name": [DUMP, DUMPED],
   "RouteConfiguration.virtual_hosts": ["src/router/route_config_test.ts", "route virtual hosts"],
   "RouteConfiguration.validate_clusters": [

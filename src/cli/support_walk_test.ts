@@ -262,6 +262,15 @@ const PLACES: Record<string, Place> = {
     `${SR}.listeners[0].filter_chains[0]`,
   ],
   "HttpConnectionManager": (b) => [hcm(b), HCM_PATH],
+  "OverloadManager": (b) => [at(b, "overload_manager"), "overload_manager"],
+  "InternalAddressConfig": (b) => [
+    at(hcm(b), "internal_address_config"),
+    `${HCM_PATH}.internal_address_config`,
+  ],
+  "DownstreamHttpProtocolOptions": (b) => [
+    at(hcm(b), "common_http_protocol_options"),
+    `${HCM_PATH}.common_http_protocol_options`,
+  ],
   "RouteConfiguration": (b) => [at(hcm(b), "route_config"), `${HCM_PATH}.route_config`],
   "VirtualHost": (b) => [vh(b), VH],
   "Route": (b) => [at(vh(b), "routes", 1), `${VH}.routes[1]`],

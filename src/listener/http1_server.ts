@@ -22,6 +22,7 @@ import type { ProxyResponse, ResponseEnd } from "../http/proxy_response.ts";
 import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
 import type { CodecError, DownstreamRequest } from "../http/downstream_request.ts";
 import type { DownstreamConn } from "../http/downstream_request.ts";
+import { localReply } from "../http/local_reply.ts";
 import {
   type BodyFraming,
   MAX_HEAD_BYTES,
@@ -29,6 +30,13 @@ import {
   type RequestHead,
   responseHead,
 } from "../http/http1_codec.ts";
+import {
+  type DownstreamLimits,
+  headerLimitError,
+  type LimitCounters,
+} from "./downstream_limits.ts";
+import { ConnectionTimers, type TimerKind } from "./downstream_timers.ts";
+import type { Counter } from "../stats/types.ts";
 
 /** Handles one request. */
 export type RequestHandler = (
@@ -44,6 +52,8 @@ export interface Http1Control {
   closing: boolean;
   /** Hands the connection over to HTTP/2 with the bytes already read. */
   onH2?: (initial: Uint8Array) => Promise<void>;
+  /** The connection manager's limits and timeouts, and their counters (none when unset). */
+  limits?: { limits: DownstreamLimits; counters: LimitCounters };
 }
 
 const INITIAL_BUFFER = 16 * 1024;
@@ -54,6 +64,8 @@ const CONTINUE = encoder.encode("HTTP/1.1 100 Continue\r\n\r\n");
 const CRLF = encoder.encode("\r\n");
 const LAST_CHUNK = encoder.encode("0\r\n\r\n");
 
+const noop = () => {};
+
 class ClientGone extends Error {}
 class MalformedBody extends Error {}
 
@@ -63,11 +75,21 @@ class Http1ServerConn {
   start = 0;
   end = 0;
   out = new Uint8Array(INITIAL_BUFFER);
+  /** Told of every read or write (stream activity). */
+  activity: () => void = noop;
+  /** Counts bytes read and written, when set. */
+  bytes: { rx: Counter; tx: Counter } | null = null;
+  /** At most this many bytes of a request body are read ahead of the upstream. */
+  readAhead = Infinity;
+  /** Told when the request body has been read to its end. */
+  bodyDone: () => void = noop;
+  /** Cancels the response body being copied, if any. */
+  abortBody: () => void = noop;
 
   constructor(readonly conn: Deno.Conn) {}
 
   /** Reads more bytes; false at end of stream. Grows the buffer up to `max` when full. */
-  async fill(max: number): Promise<boolean> {
+  async fill(max: number, ahead = Infinity): Promise<boolean> {
     if (this.start === this.end) this.start = this.end = 0;
     if (this.end === this.buf.length) {
       if (this.start > 0) {
@@ -80,29 +102,59 @@ class Http1ServerConn {
         this.buf = b;
       } else return true; // full: the caller sees no progress and decides
     }
-    const n = await this.conn.read(this.buf.subarray(this.end));
+    const room = Math.min(this.buf.length, this.end + ahead);
+    const n = await this.conn.read(this.buf.subarray(this.end, room));
     if (n === null) return false;
     this.end += n;
+    this.bytes?.rx.inc(n);
+    this.activity();
     return true;
   }
 
   async write(data: Uint8Array): Promise<void> {
     try {
       let off = 0;
-      while (off < data.length) off += await this.conn.write(off ? data.subarray(off) : data);
+      while (off < data.length) {
+        const n = await this.conn.write(off ? data.subarray(off) : data);
+        off += n;
+        this.bytes?.tx.inc(n);
+        this.activity();
+      }
     } catch {
       throw new ClientGone();
     }
   }
 
-  /** Finds the end of the request head (index of CRLFCRLF) at or after `from`, or -1. */
+  /**
+   * Finds the end of the request head (index of CRLFCRLF) at or after `from`, or -1. A head that
+   * ends with bare LF line endings (LF LF, or LF CR LF) gives -2: it is answered 400.
+   */
   headEnd(from: number): number {
     const b = this.buf;
-    for (let i = from + 3; i < this.end; i++) {
-      if (b[i] === 10 && b[i - 1] === 13 && b[i - 2] === 10 && b[i - 3] === 13) return i - 3;
+    for (let i = Math.max(from + 1, this.start + 1); i < this.end; i++) {
+      if (b[i] !== 10) continue;
+      if (b[i - 1] === 10) return -2;
+      if (b[i - 1] === 13 && i >= 3 && b[i - 2] === 10) {
+        if (i - 3 >= this.start && b[i - 3] === 13) return i - 3;
+        return -2;
+      }
     }
     return -1;
   }
+}
+
+/** Where a connection is: between requests, reading a head, in the handler, writing, closed. */
+type Phase = "wait" | "head" | "handler" | "write" | "closed";
+const isClosed = (s: { phase: Phase }) => s.phase === "closed";
+
+/** The local reply of a stream timeout: its status and Envoy's body. */
+function timeoutReply(kind: TimerKind, requestComplete: boolean): ProxyResponse {
+  const [status, body] = kind === "header"
+    ? [408, "request header timeout"]
+    : kind === "request"
+    ? [408, "request timeout"]
+    : [requestComplete ? 504 : 408, "stream timeout"];
+  return localReply(status, body, { connection: "close" });
 }
 
 /** Serves requests on `conn` until it closes; never rejects. */
@@ -113,7 +165,46 @@ export async function serveHttp1(
   ctl: Http1Control,
 ): Promise<void> {
   const c = new Http1ServerConn(conn);
+  const maxHead = ctl.limits?.limits.requestHeadersBytes ?? MAX_HEAD_BYTES;
+  const timers = ctl.limits ? new ConnectionTimers(ctl.limits.limits, ctl.limits.counters) : null;
+  const st = { phase: "wait" as Phase };
+  let body: RequestBody | null = null;
+  let expire: (res: ProxyResponse) => void = noop;
+  const closeNow = () => {
+    st.phase = "closed";
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  };
+  if (ctl.limits) {
+    const { counters, limits } = ctl.limits;
+    c.bytes = { rx: counters.cxRxBytes, tx: counters.cxTxBytes };
+    c.readAhead = limits.bufferLimitBytes;
+  }
+  if (timers !== null) {
+    c.activity = () => timers.activity();
+    c.bodyDone = () => timers.requestDone();
+    timers.onFire = (kind) => {
+      if (kind === "idle" || kind === "max_duration") {
+        ctl.closing = true;
+        if (st.phase === "wait") closeNow();
+        return;
+      }
+      const reply = timeoutReply(kind, body === null || body.done);
+      if (st.phase === "head") {
+        st.phase = "closed";
+        const h = parseRequestHead("");
+        writeResponse(c, reply, h, true).catch(noop).finally(closeNow);
+      } else if (st.phase === "handler") expire(reply);
+      else if (st.phase === "write") {
+        closeNow();
+        c.abortBody();
+      }
+    };
+    timers.start();
+  }
   let first = true;
+  let served = 0;
   try {
     for (;;) {
       // Read a request head.
@@ -124,38 +215,53 @@ export async function serveHttp1(
         while (c.end - c.start >= 2 && c.buf[c.start] === 13 && c.buf[c.start + 1] === 10) {
           c.start += 2;
         }
+        if (timers !== null && c.end > c.start && st.phase === "wait") {
+          st.phase = "head";
+          timers.streamStart();
+        }
         he = c.headEnd(Math.max(c.start, scan));
-        if (he >= 0) break;
-        if (c.end - c.start > MAX_HEAD_BYTES) break;
+        if (he !== -1) break;
+        if (c.end - c.start > maxHead) break;
         scan = Math.max(c.start, c.end - 3);
         const before = c.start;
         const had = c.end - c.start;
-        if (!await c.fill(MAX_HEAD_BYTES + 4)) return;
+        if (!await c.fill(maxHead + 4)) return;
+        if (isClosed(st)) return;
         scan -= before - c.start;
         if (c.end - c.start === had) break; // buffer full without a head end
       }
+      timers?.headDone();
       ctl.busy = true;
       let head: RequestHead;
       const headStart = c.start;
-      if (he < 0 || he - c.start > MAX_HEAD_BYTES) {
+      if (he === -2) {
+        head = parseRequestHead("");
+        head.error = { status: 400, details: "bare LF line ending in the request head" };
+        c.start = c.end;
+      } else if (he < 0 || he - c.start > maxHead) {
         head = parseRequestHead("");
         head.error = { status: 431, details: "headers too large" };
         c.start = c.end;
       } else {
         head = parseRequestHead(decodeHead(c.buf, c.start, he));
         c.start = he + 4;
+        if (head.error === null && ctl.limits) {
+          head.error = headerLimitError(head.headers, ctl.limits.limits);
+        }
       }
       if (head.h2Preface) {
         if (first && ctl.onH2) {
+          timers?.stop();
           await ctl.onH2(c.buf.slice(headStart, c.end));
           return;
         }
         head.error = { status: 400, details: "unexpected HTTP/2 preface" };
       }
       first = false;
-      const body = head.error === null && head.contentLength !== 0
+      body = head.error === null && head.contentLength !== 0
         ? new RequestBody(c, head.contentLength, head.expectContinue)
         : null;
+      if (body === null) timers?.requestDone();
       const req: DownstreamRequest = {
         method: head.method,
         path: head.path,
@@ -167,24 +273,59 @@ export async function serveHttp1(
         h2: false,
         error: head.error,
       };
-      if (body !== null) req.bodyError = () => body.error;
+      const rb = body;
+      if (rb !== null) req.bodyError = () => rb.error;
       let res: ProxyResponse;
+      let timedOut = false;
+      st.phase = "handler";
       try {
-        res = await handler(req, dc);
+        const pending = handler(req, dc);
+        if (timers === null) res = await pending;
+        else {
+          const expired = new Promise<ProxyResponse>((r) => expire = r);
+          const first = await Promise.race([
+            pending.then((r) => ({ r, late: false })),
+            expired.then((r) => ({ r, late: true })),
+          ]);
+          expire = noop;
+          res = first.r;
+          if (first.late) {
+            // A timeout answered first; the handler's answer is dropped when it comes.
+            timedOut = true;
+            pending.then((late) => {
+              if (late.body instanceof ReadableStream) late.body.cancel().catch(noop);
+            }, noop);
+          }
+        }
       } catch {
         res = { status: 500, headers: new HeaderMap(), body: null };
       }
-      const close = !head.keepAlive || ctl.closing || res.headers.get("connection") === "close" ||
-        (body !== null && !body.done);
+      if (isClosed(st)) return;
+      st.phase = "write";
+      timers?.requestDone();
+      served++;
+      const max = ctl.limits?.limits.maxRequestsPerConnection ?? 0;
+      let close = timedOut || !head.keepAlive || ctl.closing ||
+        res.headers.get("connection") === "close" || (body !== null && !body.done);
+      if (max > 0 && served >= max) {
+        if (!close) ctl.limits!.counters.cxMaxRequestsReached.inc();
+        close = true;
+      }
       const keep = await writeResponse(c, res, head, close);
       ctl.busy = false;
+      if (isClosed(st)) return;
+      st.phase = "wait";
+      timers?.streamEnd(!keep);
       if (!keep) return;
       if (body !== null && !body.done) return;
+      body = null;
+      if (ctl.closing) return;
     }
   } catch {
     // Client gone or connection closed under us: nothing more to do.
   } finally {
     ctl.busy = false;
+    timers?.stop();
     try {
       conn.close();
     } catch { /* already closed */ }
@@ -259,6 +400,7 @@ async function pipeBody(
   report: (sent: number, how: ResponseEnd) => void,
 ): Promise<boolean> {
   const rd = body.getReader();
+  c.abortBody = () => void rd.cancel().catch(noop);
   const chunked = framing === "chunked";
   let sent = 0;
   for (;;) {
@@ -334,7 +476,8 @@ class RequestBody {
   }
 
   async #more(): Promise<void> {
-    if (!await this.c.fill(this.c.buf.length)) throw new Error("client closed during the body");
+    const c = this.c;
+    if (!await c.fill(c.buf.length, c.readAhead)) throw new Error("client closed during the body");
   }
 
   async #next(): Promise<Uint8Array | null> {
@@ -350,7 +493,10 @@ class RequestBody {
       const out = c.buf.slice(c.start, c.start + n);
       c.start += n;
       this.#remaining -= n;
-      if (this.#remaining === 0) this.done = true;
+      if (this.#remaining === 0) {
+        this.done = true;
+        c.bodyDone();
+      }
       return out;
     }
     for (;;) {
@@ -376,6 +522,7 @@ class RequestBody {
         // Trailers are read and dropped, up to the empty line.
         while ((await this.#line()) !== "");
         this.done = true;
+        c.bodyDone();
         return null;
       }
       this.#chunkLeft = size;

@@ -44,8 +44,12 @@ import {
   parseHealthCheck,
 } from "../filters/health_check_filter.ts";
 import type { ProxyHooks } from "./hooks.ts";
+import { type DownstreamLimits, parseDownstreamLimits } from "./downstream_limits.ts";
+import { parseForwarding } from "./forwarding_config.ts";
+import type { OverloadView } from "./overload_state.ts";
+import { type ForwardingConfig, sanitizeRequestHeaders } from "../http/internal_headers.ts";
 import { beginTap, parseTapFilter, type TapFilterConfig } from "../filters/tap_filter.ts";
-import { isLoopback, upstreamHeaders } from "../http/request_headers.ts";
+import { upstreamHeaders } from "../http/request_headers.ts";
 import { pickWeighted } from "../router/route_action.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
 import {
@@ -67,6 +71,10 @@ export interface HcmConfig {
   accessLogs: AccessLogConfig[];
   /** The tap filter (`admin_config`), if configured. */
   tap?: TapFilterConfig | null;
+  /** Downstream timeouts and header limits. */
+  limits: DownstreamLimits;
+  /** Forwarding and trust: x-forwarded-for, internal addresses. */
+  forwarding: ForwardingConfig;
 }
 
 /** Parses the filter configuration `c` (found at `path`). */
@@ -113,16 +121,20 @@ export function parseHcm(
     }
   }
   const accessLogs = parseAccessLogs(c.access_log, `${path}.access_log`, errors);
+  const limits = parseDownstreamLimits(c, path, errors);
+  const forwarding = parseForwarding(c, path, errors);
   if (!routes || typeof c.stat_prefix !== "string") return null;
   return {
     statPrefix: c.stat_prefix,
     routes,
     healthCheck: hc,
-    useRemoteAddress: unwrap(c.use_remote_address) === true,
+    useRemoteAddress: forwarding.useRemoteAddress,
     serverName: typeof c.server_name === "string" ? c.server_name : "proxy",
     generateRequestId: unwrap(c.generate_request_id) !== false,
     accessLogs,
     tap,
+    limits,
+    forwarding,
   };
 }
 
@@ -140,7 +152,15 @@ export interface HcmDeps {
   drainShare(): number;
   /** Where access log lines go (required when `accessLogs` is not empty). */
   accessLogFiles?: AccessLogFiles;
+  /** The overload manager's actions, when one is configured. */
+  overload?: OverloadView;
 }
+
+/** Envoy's local reply body for a request refused by `stop_accepting_requests`. */
+export const OVERLOADED = "proxy overloaded";
+
+/** True with probability `p` (0 to 1): how a partly engaged overload action applies. */
+const engaged = (p: number) => p > 0 && (p >= 1 || Math.random() < p);
 
 /** Handles requests of one listener. */
 export class HttpConnectionManager {
@@ -158,6 +178,8 @@ export class HttpConnectionManager {
   readonly #redirect: Counter;
   readonly #logger: RequestLogger | null;
   readonly #protocolError: Counter;
+  readonly #overloadClose: Counter | null;
+  readonly #overloadKeepalive: Counter | null;
 
   /** Creates the manager for `cfg`. */
   constructor(readonly cfg: HcmConfig, readonly deps: HcmDeps) {
@@ -176,6 +198,10 @@ export class HttpConnectionManager {
     this.#direct = s.counter("rq_direct_response");
     this.#redirect = s.counter("rq_redirect");
     this.#protocolError = s.counter("downstream_cx_protocol_error");
+    this.#overloadClose = deps.overload ? s.counter("downstream_rq_overload_close") : null;
+    this.#overloadKeepalive = deps.overload
+      ? s.counter("downstream_cx_overload_disable_keepalive")
+      : null;
     this.#logger = cfg.accessLogs.length === 0 ? null : new RequestLogger(
       openLogSinks(cfg.accessLogs, deps.accessLogFiles),
     );
@@ -188,8 +214,13 @@ export class HttpConnectionManager {
     this.#rqActive.inc();
     const lg = this.#logger === null ? null : this.#logger.start(req, conn);
     let res: ProxyResponse;
+    const ov = this.deps.overload;
     try {
-      res = await this.#route(req, conn, lg);
+      if (ov !== undefined && engaged(ov.value("stop_accepting_requests"))) {
+        this.#overloadClose!.inc();
+        if (req.body !== null) req.body.cancel().catch(() => {});
+        res = localReply(503, OVERLOADED, { connection: "close" });
+      } else res = await this.#route(req, conn, lg);
     } catch (e) {
       this.deps.hooks.log("error", `http.${this.cfg.statPrefix}: ${(e as Error).message}`);
       res = localReply(500, "internal error");
@@ -207,6 +238,12 @@ export class HttpConnectionManager {
     const share = this.deps.drainShare();
     if (share > 0 && !req.h2 && (share >= 1 || Math.random() < share)) {
       h.set("connection", "close");
+    } else if (
+      ov !== undefined && !req.h2 && h.get("connection") !== "close" &&
+      engaged(ov.value("disable_http_keepalive"))
+    ) {
+      this.#overloadKeepalive!.inc();
+      h.set("connection", "close");
     }
     return lg === null ? res : this.#logger!.finish(lg, res);
   };
@@ -214,6 +251,15 @@ export class HttpConnectionManager {
   #route(req: DownstreamRequest, conn: DownstreamConn, lg: LogCtx | null): Promise<ProxyResponse> {
     (req.h2 ? this.#h2 : this.#h1).inc();
     if (req.error !== null) return Promise.resolve(this.#codecError(req.error, lg));
+    const fwd = sanitizeRequestHeaders(
+      req.headers,
+      conn.remoteAddr.hostname,
+      req.scheme,
+      this.deps.localAddress,
+      this.cfg.forwarding,
+    );
+    // Edge requests get a request ID of this proxy's making (preserve_external_request_id off).
+    if (fwd.edge && this.cfg.generateRequestId) req.headers.delete("x-request-id");
     const tap = this.cfg.tap ? beginTap(this.cfg.tap, req) : null;
     if (tap) return this.#filters(tap.request, conn, lg).then(tap.finish);
     return this.#filters(req, conn, lg);
@@ -273,17 +319,15 @@ export class HttpConnectionManager {
         path = a.prefixRewrite + (q < 0 ? "" : path.slice(q));
       }
     }
-    const remote = conn.remoteAddr.hostname;
     const ur: UpstreamRequest = {
       method: m.method,
       path,
       authority: a.hostRewrite ?? m.authority,
+      // x-forwarded-for and -proto were settled when the request arrived.
       headers: upstreamHeaders(m.headers, {
-        appendXff: this.cfg.useRemoteAddress
-          ? (isLoopback(remote) ? this.deps.localAddress : remote)
-          : null,
+        appendXff: null,
         proto: m.scheme,
-        overwriteProto: this.cfg.useRemoteAddress,
+        overwriteProto: false,
         requestId: this.cfg.generateRequestId,
       }),
       body: lg === null || m.body === null ? m.body : lg.countRequestBody(m.body),

@@ -18,8 +18,11 @@
  */
 import type { Counter, Gauge } from "../stats/types.ts";
 import { toResponse } from "../http/proxy_response.ts";
+import { HeaderMap } from "../http/header_map.ts";
 import { type DownstreamConn, fromRequest } from "../http/downstream_request.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
+import { headerLimitError } from "./downstream_limits.ts";
+import type { ConnectionGate } from "./overload_state.ts";
 
 /** Handles one request of a connection. */
 export type ConnHandler = RequestHandler;
@@ -36,6 +39,12 @@ export class HttpListener {
   readonly #accepting: Promise<void>;
   #bridge: H2cBridge | null = null;
   #closed = false;
+  /** The connection manager's limits and timeouts for each new connection (none when unset). */
+  limits: Http1Control["limits"];
+  /** Connection limits and overload actions (none when unset). */
+  gate: ConnectionGate | null = null;
+  #wakeClosed: () => void = noop;
+  readonly #closedSignal = new Promise<void>((r) => this.#wakeClosed = r);
 
   /**
    * Binds `hostname:port` and serves `handler`; each connection increments every counter of
@@ -62,6 +71,12 @@ export class HttpListener {
   async #accept(): Promise<void> {
     const { totals, actives } = this;
     while (!this.#closed) {
+      // While stop_accepting_connections is engaged, connections wait in the kernel's queue.
+      const paused = this.gate?.view.acceptResumed();
+      if (paused) {
+        await Promise.race([paused, this.#closedSignal]);
+        continue;
+      }
       let c: Deno.TcpConn;
       try {
         c = await this.#listener.accept();
@@ -72,6 +87,11 @@ export class HttpListener {
         continue;
       }
       if (this.#closed) {
+        c.close();
+        continue;
+      }
+      const gate = this.gate;
+      if (gate !== null && !gate.admit(this.#conns.size)) {
         c.close();
         continue;
       }
@@ -87,12 +107,15 @@ export class HttpListener {
       const ctl: Http1Control = {
         busy: false,
         closing: false,
-        onH2: (initial) => (this.#bridge ??= new H2cBridge(this.handler)).carry(c, dc, initial),
+        onH2: (initial) =>
+          (this.#bridge ??= new H2cBridge(this.handler, () => this.limits)).carry(c, dc, initial),
+        limits: this.limits,
       };
       this.#conns.set(c, ctl);
       const served = serveHttp1(c, dc, this.handler, ctl).finally(() => {
         this.#conns.delete(c);
         this.#served.delete(served);
+        gate?.closed();
         for (let i = 0; i < actives.length; i++) actives[i].dec();
       });
       this.#served.add(served);
@@ -106,6 +129,7 @@ export class HttpListener {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#wakeClosed();
     try {
       this.#listener.close();
     } catch { /* closed */ }
@@ -145,7 +169,7 @@ class H2cBridge {
   readonly #byPort = new Map<number, DownstreamConn>();
   readonly #links = new Set<Deno.Conn>();
 
-  constructor(handler: ConnHandler) {
+  constructor(handler: ConnHandler, limits: () => Http1Control["limits"]) {
     this.#server = Deno.serve({
       hostname: "127.0.0.1",
       port: 0,
@@ -156,6 +180,10 @@ class H2cBridge {
       if (dc === undefined) return new Response(null, { status: 421 });
       const r = fromRequest(req);
       r.h2 = true;
+      // The server's headers are immutable; the connection manager rewrites its own copy.
+      r.headers = new HeaderMap([...req.headers]);
+      const l = limits();
+      if (l !== undefined) r.error = headerLimitError(r.headers, l.limits);
       return toResponse(await handler(r, dc));
     });
   }

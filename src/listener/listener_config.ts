@@ -25,6 +25,7 @@ import {
   filterKind,
   isObject,
   typeName,
+  unwrap,
 } from "../config/config_values.ts";
 import { type HcmConfig, parseHcm } from "./http_connection_manager.ts";
 import { parseTcpProxy, type TcpProxyConfig } from "./tcp_proxy.ts";
@@ -43,6 +44,8 @@ export interface ListenerSpec {
   direction: TrafficDirection;
   filter: ListenerFilter;
   config: JsonObject;
+  /** `per_connection_buffer_limit_bytes` (default 1 MiB). */
+  bufferLimitBytes: number;
 }
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -155,6 +158,10 @@ export function parseListener(
   if (l.name !== undefined && typeof l.name !== "string") {
     fail(errors, `${path}.name`, "name must be a string");
   }
+  const limit = unwrap(l.per_connection_buffer_limit_bytes) ?? 1024 * 1024;
+  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 0 || limit > 4294967295) {
+    fail(errors, `${path}.per_connection_buffer_limit_bytes`, "must be an unsigned 32-bit integer");
+  }
   if (!filter || port < 0 || !address) return null;
   return {
     // Envoy gives a static listener without a name a generated UUID.
@@ -164,5 +171,6 @@ export function parseListener(
     direction: dir as TrafficDirection,
     filter,
     config: l,
+    bufferLimitBytes: typeof limit === "number" ? limit : 1024 * 1024,
   };
 }

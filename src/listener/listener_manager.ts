@@ -26,6 +26,8 @@ import { localAddress, type ProxyHooks } from "./hooks.ts";
 import { AccessLogFiles } from "../access_log/access_log_file.ts";
 import { HttpConnectionManager } from "./http_connection_manager.ts";
 import { HttpListener } from "./http_listener.ts";
+import { limitCounters } from "./downstream_limits.ts";
+import { ConnectionGate, type OverloadView } from "./overload_state.ts";
 import type { ListenerSpec } from "./listener_config.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
@@ -54,6 +56,8 @@ export interface ListenerManagerDeps {
   server?: ServerHooks;
   /** `--file-flush-interval-msec` when `server` is not given (default 10 s). */
   fileFlushIntervalMs?: number;
+  /** The overload manager: connection limits and overload actions. */
+  overload?: OverloadView;
 }
 
 function hooksOf(d: ListenerManagerDeps): ProxyHooks {
@@ -179,7 +183,13 @@ export class ListenerManager implements ListenerManagerView {
         actives,
       );
       b.port = b.http.port;
+      b.http.limits = {
+        // A request body is read ahead in pieces of at least 16 KiB, as upstream.
+        limits: { ...f.hcm.limits, bufferLimitBytes: Math.max(16384, b.spec.bufferLimitBytes) },
+        counters: limitCounters(hs),
+      };
       const ls = this.#listenerScope(b);
+      if (this.deps.overload) b.http.gate = new ConnectionGate(this.deps.overload, b.name, ls);
       totals.push(ls.counter("downstream_cx_total"), hs.counter("downstream_cx_total"));
       actives.push(ls.gauge("downstream_cx_active"), hs.gauge("downstream_cx_active"));
       hcm = new HttpConnectionManager(f.hcm, {
@@ -190,6 +200,7 @@ export class ListenerManager implements ListenerManagerView {
         localAddress: this.#local,
         drainShare: () => this.#drainShare(b),
         accessLogFiles: this.#logs,
+        overload: this.deps.overload,
       });
     } else {
       b.tcp = Deno.listen({ hostname: b.address, port: b.port });
@@ -204,12 +215,23 @@ export class ListenerManager implements ListenerManagerView {
       const total = ls.counter("downstream_cx_total");
       const active = ls.gauge("downstream_cx_active");
       const listener = b.tcp;
+      const gate = this.deps.overload ? new ConnectionGate(this.deps.overload, b.name, ls) : null;
+      let open = 0;
       b.accepting = (async () => {
         try {
           for await (const c of listener) {
+            if (gate !== null && !gate.admit(open)) {
+              c.close();
+              continue;
+            }
+            open++;
             total.inc();
             active.inc();
-            proxy.handle(c).finally(() => active.dec());
+            proxy.handle(c).finally(() => {
+              open--;
+              gate?.closed();
+              active.dec();
+            });
           }
         } catch { /* listener closed */ }
       })();

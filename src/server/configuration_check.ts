@@ -32,6 +32,7 @@ import { refusal, supportErrors } from "../config/support_check.ts";
 import { checkClusterSupport } from "../upstream/cluster_manager.ts";
 import { fileSourceOf } from "../upstream/eds_source.ts";
 import { validateListeners } from "../listener/validate_listeners.ts";
+import { parseOverloadManager } from "./overload_manager.ts";
 
 /** Settings of {@linkcode checkConfiguration}. */
 export interface CheckSettings {
@@ -124,6 +125,9 @@ export function checkConfiguration(
     const src = fileSourceOf(cds as JsonObject, "dynamic_resources.cds_config");
     if (!src.ok) errors.push({ path: src.at, rule: "", message: src.message });
   }
+  errors.push(
+    ...parseOverloadManager((bootstrap as JsonObject).overload_manager, "overload_manager").errors,
+  );
   // A refusal by the support column replaces a parser's own complaint about the same field, so
   // every unsupported field reads the same way.
   const refused = supportErrors(bootstrap as Record<string, unknown>);

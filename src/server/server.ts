@@ -44,6 +44,7 @@ import type { RuntimeView, ServerContext, ServerState } from "./context.ts";
 import type { ClusterManagerView } from "../upstream/types.ts";
 import type { ListenerManagerView } from "../listener/types.ts";
 import { LayeredRuntime, RuntimeConfigError } from "./runtime.ts";
+import { OverloadManager, parseOverloadManager } from "./overload_manager.ts";
 import { ServerStateMachine } from "./state.ts";
 import { type InitManager, InitManagers, type InitTarget } from "./init_manager.ts";
 import { denoVersionWarning, Signals } from "./lifecycle.ts";
@@ -241,12 +242,20 @@ function createManagers(
   });
   server.clusters = cm;
   cleanups.push(() => cm.close());
+  const overload = new OverloadManager(
+    parseOverloadManager((bootstrap as JsonObject).overload_manager, "overload_manager").config,
+    store,
+    (key) => server.runtime.get(key),
+  );
+  overload.start();
+  cleanups.push(() => overload.stop());
   const clusterTargets = cm.clusters().map((c) => serverInit.add(`cluster ${c.name}`));
   const lm = new ListenerManager(
     (bootstrap.static_resources?.listeners ?? []) as JsonObject[],
     {
       clusters: cm,
       stats: store,
+      overload,
       server: {
         healthCheckFailed: () => server.healthCheckFailed,
         draining: () => server.state() === "DRAINING",

@@ -97,7 +97,7 @@ export class Exchange {
   }
 }
 
-async function writeBody(c: Http1Connection, r: UpstreamRequest): Promise<void> {
+async function writeBody(c: Http1Connection, r: UpstreamRequest, pool: Http1Pool): Promise<void> {
   const rd = r.body!.getReader();
   const chunked = r.contentLength < 0;
   for (;;) {
@@ -109,6 +109,7 @@ async function writeBody(c: Http1Connection, r: UpstreamRequest): Promise<void> 
       await c.writeAll(value);
       await c.writeAll(CRLF);
     } else await c.writeAll(value);
+    pool.countBytes(c);
   }
   if (chunked) await c.writeAll(LAST_CHUNK);
 }
@@ -152,7 +153,7 @@ export async function forwardHttp1(
     conn.requests++;
     try {
       await conn.writeHead(head);
-      if (r.body) await writeBody(conn, r);
+      if (r.body) await writeBody(conn, r, pool);
       const rh = await conn.readHead(r.method);
       return respond(ex, pool, conn, rh.status, rh.headers, rh.close);
     } catch (e) {
@@ -197,6 +198,8 @@ function respond(
     async pull(ctrl) {
       try {
         const b = await conn.readBody();
+        // Bytes count as they arrive, so a long body shows in the totals while it streams.
+        pool.countBytes(conn);
         if (b === null) {
           ctrl.close();
           pool.release(conn, !close);
@@ -204,15 +207,21 @@ function respond(
         } else ctrl.enqueue(b);
       } catch (e) {
         pool.destroy(conn, !(e instanceof EofError));
-        if (ex.timedOut) ex.countTimeout();
-        else ex.cluster.stats.rq_rx_reset.inc();
+        // A route timeout after the response head is not counted as a timeout (as in Envoy):
+        // the response was already counted by its status.
+        if (!ex.timedOut) ex.cluster.stats.rq_rx_reset.inc();
         ex.finish();
         ctrl.error(e);
       }
     },
     cancel() {
-      pool.destroy(conn, true);
-      ex.cluster.stats.rq_cancelled.inc();
+      if (conn.bodyDone()) {
+        // Every byte was read: the response was delivered, not cancelled.
+        pool.release(conn, !close);
+      } else {
+        pool.destroy(conn, true);
+        ex.cluster.stats.rq_cancelled.inc();
+      }
       ex.finish();
     },
   }, { highWaterMark: 0 });

@@ -60,10 +60,8 @@ export async function forwardHttp2(
     const h = buildResponseHeaders(res.headers, ex.t0);
     let body = res.body;
     const st = res.stream;
-    st.once("close", () => {
-      if (ex.timedOut && !ex.done) ex.countTimeout();
-      ex.finish();
-    });
+    // A route timeout after the response head is not counted as a timeout (as in Envoy).
+    st.once("close", () => ex.finish());
     if (res.status === 204 || res.status === 304 || r.method === "HEAD") {
       body?.cancel().catch(() => {});
       body = null;

@@ -168,6 +168,11 @@ export class Http1Pool {
     }
   }
 
+  /** Brings `upstream_cx_rx_bytes_total` and `_tx_` up to date with `c`'s traffic so far. */
+  countBytes(c: Http1Connection): void {
+    this.#countBytes(c);
+  }
+
   #countBytes(c: Http1Connection) {
     const seen = this.#counted.get(c);
     if (!seen) return;

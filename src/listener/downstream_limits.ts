@@ -1,0 +1,202 @@
+/**
+ * The downstream limits of an HTTP connection manager, as Envoy has them: the connection's
+ * `common_http_protocol_options` (`idle_timeout`, default 1 h; `max_connection_duration`;
+ * `max_headers_count`, default 100; `max_requests_per_connection`) and the manager's own
+ * `request_headers_timeout`, `stream_idle_timeout` (default 5 min), `request_timeout` and
+ * `max_request_headers_kb` (default 60). A zero duration turns a timeout off. The v2 top-level
+ * `idle_timeout` is read too when the common options do not set it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { headerLimitError, parseDownstreamLimits } from "./downstream_limits.ts";
+ * const errors: { path: string; rule: string; message: string }[] = [];
+ * const l = parseDownstreamLimits({
+ *   common_http_protocol_options: { idle_timeout: "0.5s", max_headers_count: 2 },
+ *   stream_idle_timeout: "0s",
+ * }, "hcm", errors);
+ * assert.equal(l.idleTimeoutMs, 500);
+ * assert.equal(l.streamIdleTimeoutMs, 0);
+ * assert.equal(l.requestHeadersBytes, 60 * 1024);
+ * const h = new Headers([["a", "1"], ["b", "2"], ["c", "3"]]);
+ * assert.equal(headerLimitError(h, l)?.status, 431);
+ * ```
+ * @module
+ */
+import type { Json, JsonObject } from "../config/bootstrap_types.ts";
+import { durationMs, type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
+import type { CodecError } from "../http/downstream_request.ts";
+import type { Counter, Scope } from "../stats/types.ts";
+
+/** The limits one downstream connection of a connection manager is held to. */
+export interface DownstreamLimits {
+  /** Close a connection without requests after this long; 0: never. */
+  idleTimeoutMs: number;
+  /** Drain a connection this long after it was accepted; 0: never. */
+  maxConnectionDurationMs: number;
+  /** Close a connection after this many requests; 0: unlimited. */
+  maxRequestsPerConnection: number;
+  /** Answer 431 to a request with more header fields. */
+  maxHeadersCount: number;
+  /** Answer 431 to a request whose header block is larger (bytes). */
+  requestHeadersBytes: number;
+  /** Answer 408 when a request head takes longer; 0: never. */
+  requestHeadersTimeoutMs: number;
+  /** Answer 408 (or 504, or reset) when a stream sees no activity this long; 0: never. */
+  streamIdleTimeoutMs: number;
+  /** Answer 408 when a request has not been received in full this long; 0: never. */
+  requestTimeoutMs: number;
+  /**
+   * The listener's `per_connection_buffer_limit_bytes` (default 1 MiB): at most this many bytes
+   * of a request body are read ahead of the upstream (at least 16 KiB).
+   */
+  bufferLimitBytes: number;
+}
+
+/** Envoy's defaults. */
+export const DEFAULT_LIMITS: DownstreamLimits = {
+  idleTimeoutMs: 3_600_000,
+  maxConnectionDurationMs: 0,
+  maxRequestsPerConnection: 0,
+  maxHeadersCount: 100,
+  requestHeadersBytes: 60 * 1024,
+  requestHeadersTimeoutMs: 0,
+  streamIdleTimeoutMs: 300_000,
+  requestTimeoutMs: 0,
+  bufferLimitBytes: 1024 * 1024,
+};
+
+/** Envoy's upper bound of `max_request_headers_kb`. */
+const MAX_HEADERS_KB = 8192;
+
+function duration(v: Json | undefined, path: string, errors: Errors, dflt: number): number {
+  if (v === undefined || v === null) return dflt;
+  const ms = durationMs(v, path, errors);
+  return ms === null ? dflt : ms;
+}
+
+function uint(
+  v: Json | undefined,
+  path: string,
+  errors: Errors,
+  dflt: number,
+  min: number,
+  max = 4294967295,
+): number {
+  const x = unwrap(v);
+  if (x === undefined || x === null) return dflt;
+  const n = typeof x === "string" && /^\d+$/.test(x) ? Number(x) : x;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max) {
+    fail(errors, path, `must be an integer from ${min} to ${max}, got ${JSON.stringify(x)}`);
+    return dflt;
+  }
+  return n;
+}
+
+/** Reads the limits from the connection manager's configuration `c` (found at `path`). */
+export function parseDownstreamLimits(
+  c: JsonObject,
+  path: string,
+  errors: Errors,
+): DownstreamLimits {
+  const at = `${path}.common_http_protocol_options`;
+  let p: JsonObject = {};
+  if (c.common_http_protocol_options !== undefined) {
+    if (isObject(c.common_http_protocol_options)) p = c.common_http_protocol_options;
+    else fail(errors, at, "common_http_protocol_options must be an object");
+  }
+  const idle = p.idle_timeout !== undefined
+    ? duration(p.idle_timeout, `${at}.idle_timeout`, errors, DEFAULT_LIMITS.idleTimeoutMs)
+    : duration(c.idle_timeout, `${path}.idle_timeout`, errors, DEFAULT_LIMITS.idleTimeoutMs);
+  const kb = uint(
+    c.max_request_headers_kb,
+    `${path}.max_request_headers_kb`,
+    errors,
+    DEFAULT_LIMITS.requestHeadersBytes / 1024,
+    1,
+    MAX_HEADERS_KB,
+  );
+  return {
+    idleTimeoutMs: idle,
+    maxConnectionDurationMs: duration(
+      p.max_connection_duration,
+      `${at}.max_connection_duration`,
+      errors,
+      0,
+    ),
+    maxRequestsPerConnection: uint(
+      p.max_requests_per_connection,
+      `${at}.max_requests_per_connection`,
+      errors,
+      0,
+      0,
+    ),
+    maxHeadersCount: uint(
+      p.max_headers_count,
+      `${at}.max_headers_count`,
+      errors,
+      DEFAULT_LIMITS.maxHeadersCount,
+      1,
+    ),
+    requestHeadersBytes: kb * 1024,
+    requestHeadersTimeoutMs: duration(
+      c.request_headers_timeout,
+      `${path}.request_headers_timeout`,
+      errors,
+      0,
+    ),
+    streamIdleTimeoutMs: duration(
+      c.stream_idle_timeout,
+      `${path}.stream_idle_timeout`,
+      errors,
+      DEFAULT_LIMITS.streamIdleTimeoutMs,
+    ),
+    requestTimeoutMs: duration(c.request_timeout, `${path}.request_timeout`, errors, 0),
+    bufferLimitBytes: DEFAULT_LIMITS.bufferLimitBytes,
+  };
+}
+
+/**
+ * The codec error of a request head over the limits (431, as Envoy answers), or null. The size
+ * counts each field as name, value and the four bytes of `: ` and CRLF.
+ */
+export function headerLimitError(
+  headers: Headers,
+  limits: DownstreamLimits,
+): CodecError | null {
+  let n = 0;
+  let bytes = 0;
+  headers.forEach((v, k) => {
+    n++;
+    bytes += k.length + v.length + 4;
+  });
+  if (n > limits.maxHeadersCount) return { status: 431, details: "too many headers" };
+  if (bytes > limits.requestHeadersBytes) return { status: 431, details: "headers too large" };
+  return null;
+}
+
+/** The counters the limits are counted with, in `http.<stat_prefix>.`. */
+export interface LimitCounters {
+  cxIdleTimeout: Counter;
+  cxMaxDurationReached: Counter;
+  cxMaxRequestsReached: Counter;
+  rqHeaderTimeout: Counter;
+  rqIdleTimeout: Counter;
+  rqTimeout: Counter;
+  cxRxBytes: Counter;
+  cxTxBytes: Counter;
+}
+
+/** Creates the counters in the connection manager's scope `s` (`http.<stat_prefix>`). */
+export function limitCounters(s: Scope): LimitCounters {
+  return {
+    cxIdleTimeout: s.counter("downstream_cx_idle_timeout"),
+    cxMaxDurationReached: s.counter("downstream_cx_max_duration_reached"),
+    cxMaxRequestsReached: s.counter("downstream_cx_max_requests_reached"),
+    rqHeaderTimeout: s.counter("downstream_rq_header_timeout"),
+    rqIdleTimeout: s.counter("downstream_rq_idle_timeout"),
+    rqTimeout: s.counter("downstream_rq_timeout"),
+    cxRxBytes: s.counter("downstream_cx_rx_bytes_total"),
+    cxTxBytes: s.counter("downstream_cx_tx_bytes_total"),
+  };
+}

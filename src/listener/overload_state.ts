@@ -1,0 +1,89 @@
+/**
+ * What listeners and connection managers read of the overload manager: how far each overload
+ * action is engaged (0 to 1), the runtime (for connection limits), and one count of open
+ * downstream connections across listeners. {@linkcode ConnectionGate} applies the connection
+ * limits Envoy has: the global `overload.global_downstream_max_connections` runtime key
+ * (refusals counted `listener.<address>.downstream_global_cx_overflow`) and the per-listener
+ * `envoy.resource_limits.listener.<name>.connection_limit` key (also spelled `proxy.`; counted
+ * `downstream_cx_overflow`). A refused connection is closed as soon as it is accepted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ConnectionGate, type OverloadView } from "./overload_state.ts";
+ * import { Store } from "../stats/store.ts";
+ * const view: OverloadView = {
+ *   value: () => 0,
+ *   runtime: (k) => k === "overload.global_downstream_max_connections" ? "1" : undefined,
+ *   connections: 0,
+ *   acceptResumed: () => null,
+ * };
+ * const store = new Store();
+ * const gate = new ConnectionGate(view, "l", store);
+ * assert.equal(gate.admit(0), true);
+ * assert.equal(gate.admit(1), false);
+ * assert.equal(store.counter("downstream_global_cx_overflow").value(), 1);
+ * gate.closed();
+ * assert.equal(view.connections, 0);
+ * ```
+ * @module
+ */
+import type { Counter, Scope } from "../stats/types.ts";
+
+/** The overload actions this build carries out. */
+export type OverloadActionKind =
+  | "stop_accepting_connections"
+  | "stop_accepting_requests"
+  | "disable_http_keepalive";
+
+/** The overload manager as listeners see it. */
+export interface OverloadView {
+  /** How far `action` is engaged: 0 (off) to 1 (saturated). */
+  value(action: OverloadActionKind): number;
+  /** A runtime value. */
+  runtime(key: string): string | undefined;
+  /** Downstream connections open on all listeners (the gates keep it). */
+  connections: number;
+  /** While `stop_accepting_connections` is engaged, a promise of its end; else null. */
+  acceptResumed(): Promise<void> | null;
+}
+
+function limitOf(v: string | undefined): number {
+  if (v === undefined) return Infinity;
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 0 ? n : Infinity;
+}
+
+/** Admits or refuses the connections of one listener. */
+export class ConnectionGate {
+  readonly #global: Counter;
+  readonly #listener: Counter;
+
+  /** The gate of listener `name`, counting refusals in its scope `scope`. */
+  constructor(readonly view: OverloadView, readonly name: string, scope: Scope) {
+    this.#global = scope.counter("downstream_global_cx_overflow");
+    this.#listener = scope.counter("downstream_cx_overflow");
+  }
+
+  /** True when a connection may be served, given the listener's open connections. */
+  admit(listenerActive: number): boolean {
+    const v = this.view;
+    if (v.connections >= limitOf(v.runtime("overload.global_downstream_max_connections"))) {
+      this.#global.inc();
+      return false;
+    }
+    const own = v.runtime(`envoy.resource_limits.listener.${this.name}.connection_limit`) ??
+      v.runtime(`proxy.resource_limits.listener.${this.name}.connection_limit`);
+    if (listenerActive >= limitOf(own)) {
+      this.#listener.inc();
+      return false;
+    }
+    v.connections++;
+    return true;
+  }
+
+  /** An admitted connection closed. */
+  closed(): void {
+    this.view.connections--;
+  }
+}
