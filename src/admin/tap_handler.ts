@@ -25,6 +25,7 @@ import type { ServerContext } from "../server/context.ts";
 import type { Json } from "../config/bootstrap_types.ts";
 import type { ConfigError } from "../config/errors.ts";
 import type { Handler } from "./types.ts";
+import { loadYamlBounded } from "../config/yaml_limits.ts";
 import { textResponse } from "../config/proto_json.ts";
 import { attachTapSession, compileTapMatch, type TapMatch } from "../filters/tap_filter.ts";
 
@@ -164,7 +165,7 @@ const tap: Handler = async (req, server) => {
   if (text.trim() === "") return textResponse("/tap requires a JSON/YAML body", 400);
   let parsed: unknown;
   try {
-    parsed = yaml.load(text, { schema: yaml.JSON_SCHEMA });
+    parsed = loadYamlBounded(text, {}, yaml.JSON_SCHEMA);
   } catch (e) {
     return textResponse(
       `/tap: unable to parse the body as JSON/YAML: ${(e as Error).message}`,
