@@ -119,13 +119,16 @@ export function createAdminRouter(server: ServerContext, config: RouterConfig): 
     const handler = config.handlers[path];
     if (!handler) return text(`${path} is not implemented in this build\n`, 501);
     let query = url.search.startsWith("?") ? url.search.slice(1) : url.search;
+    let formBody: string | undefined;
     if (query === "" && req.method === "POST") {
       const body = await formParams(req);
       if (body instanceof Response) return body;
       query = body;
+      if (req.bodyUsed) formBody = body;
     }
     const { params, pairs } = parseQuery(query);
     const adminReq: AdminRequest = { method: req.method, path, params, pairs, raw: req };
+    if (formBody !== undefined) adminReq.formBody = formBody;
     try {
       return await handler(adminReq, server);
     } catch (e) {
