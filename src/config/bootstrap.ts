@@ -32,6 +32,7 @@ import { decodeText } from "./proto_text.ts";
 import { isJsonObject as isObj } from "./values.ts";
 import { allowsUnknownStaticFields } from "./args.ts";
 import { loadYamlBounded } from "./yaml_limits.ts";
+import { parseJsonLocated } from "./json_location.ts";
 
 /** What {@linkcode loadBootstrap} returns. */
 export interface BootstrapLoad {
@@ -77,7 +78,7 @@ function readConfigFile(path: string): Json {
   const text = new TextDecoder().decode(bytes);
   if (format === "pb_text") return decodeText(text, BOOTSTRAP);
   if (format === "yaml") return parseYaml(text) ?? {};
-  return JSON.parse(text);
+  return parseJsonLocated(text) as Json;
 }
 
 function describe(e: unknown): string {
