@@ -39,12 +39,34 @@ function lineColumn(text: string, offset: number): string {
   return `at position ${offset} (line ${line} column ${offset - start + 1})`;
 }
 
+/** Deepest nesting of objects and lists a JSON bootstrap may have (as YAML and proto files). */
+export const MAX_JSON_NESTING = 100;
+
+/** The path of the first value nested deeper than `max`, or null (an iterative walk). */
+function tooDeep(root: unknown, max: number): string | null {
+  const stack: [unknown, string, number][] = [[root, "", 0]];
+  while (stack.length > 0) {
+    const [v, path, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= max) return path || "(root)";
+    if (Array.isArray(v)) v.forEach((c, i) => stack.push([c, `${path}[${i}]`, depth + 1]));
+    else {
+      for (const [k, c] of Object.entries(v)) {
+        stack.push([c, path ? `${path}.${k}` : k, depth + 1]);
+      }
+    }
+  }
+  return null;
+}
+
 /**
- * `JSON.parse(text)`, whose `SyntaxError` always names a position.
+ * `JSON.parse(text)`, whose `SyntaxError` always names a position; a value nested deeper than
+ * {@linkcode MAX_JSON_NESTING} levels is a `SyntaxError` naming its path.
  */
 export function parseJsonLocated(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     if (!(e instanceof SyntaxError) || /at position \d+/.test(e.message)) throw e;
     const m = /^Unexpected token '(.)'/.exec(e.message);
@@ -53,4 +75,11 @@ export function parseJsonLocated(text: string): unknown {
     const first = e.message.split(",")[0];
     throw new SyntaxError(`${first} in JSON ${where}`);
   }
+  const deep = tooDeep(value, MAX_JSON_NESTING);
+  if (deep !== null) {
+    throw new SyntaxError(
+      `${deep}: objects and lists nested deeper than ${MAX_JSON_NESTING} levels`,
+    );
+  }
+  return value;
 }

@@ -80,3 +80,11 @@ Deno.test("cli.options.config-path: JSON with NaN or Infinity names the line and
   assert.throws(() => parseJsonLocated(""), /end of input/);
   assert.deepEqual(parseJsonLocated('{"a": [1]}'), { a: [1] });
 });
+
+Deno.test("cli.options.config-path: JSON nested deeper than the limit is an error naming the path", async () => {
+  let v: unknown = "x";
+  for (let i = 0; i < 50_000; i++) v = { a: v };
+  const errors = await loadFile("deep.json", JSON.stringify({ node: { id: "n", metadata: v } }));
+  assert.equal(errors.length, 1);
+  assert.match(errors[0].message, /^node\.metadata\.a\.a.*nested deeper than 100 levels/);
+});
