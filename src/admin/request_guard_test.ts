@@ -23,17 +23,17 @@ async function raw(port: number, head: string): Promise<{ status: number; text: 
 
 async function withAdmin(fn: (port: number, ctx: ReturnType<typeof testContext>) => Promise<void>) {
   const ctx = testContext();
-  let address: string | undefined;
+  const bound: { address?: string } = {};
   const route = createAdminRouter(ctx, {
     handlers: ADMIN_HANDLERS,
-    guard: adminRequestGuard(ctx, () => address),
+    guard: adminRequestGuard(ctx, () => bound.address),
   });
   const admin = await startAdminListener(
     { address: { socket_address: { address: "127.0.0.1", port_value: 0 } } },
     route,
     "",
   );
-  address = admin!.address;
+  bound.address = admin!.address;
   try {
     await fn(admin!.port, ctx);
   } finally {
