@@ -287,4 +287,24 @@ export const ADMIN_GENERAL = [
       "Real Envoy takes a JSON or YAML TapRequest body (`config_id`, `tap_config`) and answers 400 `/tap requires a JSON/YAML body` without one.",
     check: "internal",
   },
+  {
+    id: "admin.general.cross-site-refused",
+    level: "SHOULD",
+    statement:
+      "A request to a mutating admin path that a browser marks as cross-site (an `Origin` header that does not name the host the request was sent to, or `Sec-Fetch-Site: cross-site`) answers 403, changes nothing and is counted in `http.admin.downstream_rq_cross_site_refused`; a request without these headers is unaffected.",
+    cite: { section: "What the service does", quote: "to avoid cross-site request forgery." },
+    envoy:
+      "Real Envoy does not check `Origin` or `Sec-Fetch-Site`; a web page can post to its admin interface through the operator's browser.",
+    check: "internal",
+  },
+  {
+    id: "admin.general.foreign-host-refused",
+    level: "SHOULD",
+    statement:
+      "An admin request whose `Host` header names neither the bound address, a loopback name (`localhost`, `127.0.0.0/8`, `::1`), an IP literal when bound to a wildcard address, nor the machine's host name answers 403 and is counted in `http.admin.downstream_rq_host_refused` (DNS rebinding); a request without `Host` is unaffected.",
+    cite: { section: "What the service does", quote: "to avoid cross-site request forgery." },
+    envoy:
+      "Real Envoy does not check the `Host` header of admin requests, so a DNS-rebinding page can read its admin interface.",
+    check: "internal",
+  },
 ] as const satisfies readonly Rule[];

@@ -27,6 +27,7 @@ import type { Handler } from "./types.ts";
 import { jsonResponse, textResponse } from "../config/proto_json.ts";
 import { applyMask, parseMask } from "./field_mask.ts";
 import { redact } from "./config_redact.ts";
+import { ADMIN_REGEX_MAX_LENGTH, compileLinear, type LinearRegex } from "../platform/re2.ts";
 
 const ADMIN = "type.googleapis.com/envoy.admin.v3.";
 const CLUSTER_TYPE = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
@@ -226,11 +227,11 @@ function nameOf(element: unknown, path: readonly string[]): string {
   return typeof v === "string" ? v : "";
 }
 
-function filterByName(dump: Obj, re: RegExp): Obj {
+function filterByName(dump: Obj, re: LinearRegex): Obj {
   const out: Obj = { ...dump };
   for (const f of schemaOf(dump)) {
     if (f.namePath && Array.isArray(out[f.name])) {
-      out[f.name] = (out[f.name] as unknown[]).filter((e) => re.test(nameOf(e, f.namePath!)));
+      out[f.name] = (out[f.name] as unknown[]).filter((e) => re.fullMatch(nameOf(e, f.namePath!)));
     }
   }
   return out;
@@ -245,14 +246,14 @@ const configDump: Handler = (req, server) => {
   const resource = param(req, "resource");
   const mask = param(req, "mask");
   const nameRegex = param(req, "name_regex");
-  let re: RegExp | undefined;
+  let re: LinearRegex | undefined;
   if (nameRegex !== undefined) {
-    try {
-      re = new RegExp(`^(?:${nameRegex})$`, "u");
-    } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
-      return textResponse(`Error while parsing name_regex from ${nameRegex}: ${why}`, 400);
+    const c = compileLinear(nameRegex, ADMIN_REGEX_MAX_LENGTH);
+    if (!c.ok) {
+      const shown = c.tooLong ? "the query" : nameRegex;
+      return textResponse(`Error while parsing name_regex from ${shown}: ${c.error}`, 400);
     }
+    re = c.re;
   }
   let dumps = buildConfigDumps(server, { includeEds: req.params.has("include_eds") });
   if (re) dumps = dumps.map((d) => filterByName(d, re));

@@ -113,6 +113,24 @@ Deno.test("admin.endpoints.config_dump-name_regex: filters by resource name; an 
   assert.ok((await bad.text()).startsWith("Error while parsing name_regex"));
 });
 
+Deno.test("admin.endpoints.config_dump-name_regex: linear-time engine; a 33,000-character pattern is a 400 naming the limit", async () => {
+  const c = ctx();
+  const bomb = await call(
+    c,
+    "GET",
+    `/config_dump?resource=static_clusters&name_regex=${encodeURIComponent("(.|.|.|.|.|.|.|.)*Z")}`,
+  );
+  assert.equal(bomb.status, 200);
+  const dumped = await bomb.text();
+  assert.ok(!dumped.includes("alpha") && !dumped.includes("beta"));
+  const long = await call(c, "GET", `/config_dump?name_regex=${"a".repeat(33_000)}`);
+  assert.equal(long.status, 400);
+  const text = await long.text();
+  assert.match(text, /^Error while parsing name_regex/);
+  assert.match(text, /the limit is 1024/);
+  assert.ok(text.length < 300);
+});
+
 Deno.test("admin.endpoints.config_dump-mask: field masks and redaction helpers", () => {
   assert.deepEqual(parseMask("a.b, c,,"), [["a", "b"], ["c"]]);
   assert.deepEqual(

@@ -20,11 +20,14 @@ import { ADMIN_HANDLERS } from "./handlers.ts";
 import { closeHystrixStreams, hystrixFlush } from "./hystrix_handler.ts";
 import { stopProfilers } from "./profiling_handler.ts";
 import { createAdminRouter } from "./router.ts";
+import { adminRequestGuard } from "./request_guard.ts";
 import { detachTap } from "./tap_handler.ts";
 
 async function start(server: ServerContext): Promise<AdminHandle | null> {
-  const route = createAdminRouter(server, { handlers: ADMIN_HANDLERS });
-  const listener = await startAdminListener(
+  let listener: AdminHandle | null = null;
+  const guard = adminRequestGuard(server, () => listener?.address);
+  const route = createAdminRouter(server, { handlers: ADMIN_HANDLERS, guard });
+  listener = await startAdminListener(
     server.bootstrap.admin,
     route,
     server.options.admin_address_path,

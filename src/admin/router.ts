@@ -29,6 +29,7 @@ import { type EndpointEntry, indexEndpoints } from "./endpoint_index.ts";
 import { ABSENT_FEATURE } from "./feature_gate.ts";
 import { helpText } from "./help_text.ts";
 import { parseQuery } from "./query.ts";
+import type { AdminGuard } from "./request_guard.ts";
 
 /** The status of a mutating path requested with another method (`errors.get-on-mutating-path`). */
 const NOT_POST_STATUS = row(ERRORS, "errors.get-on-mutating-path").status;
@@ -42,6 +43,8 @@ export interface RouterConfig {
   rows?: readonly EndpointRow[];
   /** Handlers by path; a path of the table with no handler answers 501. */
   handlers: Readonly<Record<string, Handler>>;
+  /** Refuses requests before dispatch (`request_guard.ts`); none by default. */
+  guard?: AdminGuard;
 }
 
 /** Answers an admin request. */
@@ -102,6 +105,8 @@ export function createAdminRouter(server: ServerContext, config: RouterConfig): 
     const url = new URL(req.url);
     const path = url.pathname;
     const entry = index.get(path);
+    const refused = config.guard?.(req, entry?.mutating === true);
+    if (refused) return refused;
     if (!entry) return notFound();
     const absent = entry.requires && !server.features.has(entry.requires)
       ? ABSENT_FEATURE[entry.requires]
@@ -119,13 +124,16 @@ export function createAdminRouter(server: ServerContext, config: RouterConfig): 
     const handler = config.handlers[path];
     if (!handler) return text(`${path} is not implemented in this build\n`, 501);
     let query = url.search.startsWith("?") ? url.search.slice(1) : url.search;
+    let formBody: string | undefined;
     if (query === "" && req.method === "POST") {
       const body = await formParams(req);
       if (body instanceof Response) return body;
       query = body;
+      if (req.bodyUsed) formBody = body;
     }
     const { params, pairs } = parseQuery(query);
     const adminReq: AdminRequest = { method: req.method, path, params, pairs, raw: req };
+    if (formBody !== undefined) adminReq.formBody = formBody;
     try {
       return await handler(adminReq, server);
     } catch (e) {

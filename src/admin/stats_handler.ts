@@ -16,7 +16,7 @@ import { ENDPOINTS, row } from "../../spec/mod.ts";
 import type { ServerContext } from "../server/context.ts";
 import type { AdminRequest, Handler } from "./types.ts";
 import { parseStatsQuery, type StatsFormat } from "./stats_params.ts";
-import { chunkStream } from "./stats_stream.ts";
+import { chunkStream, nextTurn } from "./stats_stream.ts";
 import { renderText } from "../stats/render_text.ts";
 import { renderJson } from "../stats/render_json.ts";
 import { renderPrometheus } from "../stats/render_prometheus.ts";
@@ -41,11 +41,29 @@ function runtimeGetter(server: ServerContext): (key: string) => string | undefin
   return (key) => server.runtime?.get(key);
 }
 
-function renderStats(req: AdminRequest, server: ServerContext, forced?: StatsFormat): Response {
+function statNames(store: ServerContext["stats"]): string[] {
+  const names: string[] = [];
+  for (const s of store.sortedNumeric()) names.push(s.name);
+  for (const s of store.sortedHistograms()) names.push(s.name);
+  for (const s of store.sortedTextReadouts()) names.push(s.name);
+  return names;
+}
+
+async function renderStats(
+  req: AdminRequest,
+  server: ServerContext,
+  forced?: StatsFormat,
+): Promise<Response> {
   const q = parseStatsQuery(req.params, runtimeGetter(server), forced);
   if (!q.ok) return text(q.body, q.status);
   const store = server.stats;
   if (server.bootstrap?.stats_flush_on_admin === true) store.flush();
+  if (q.select) {
+    while (!store.settle(SETTLE_BUDGET)) await nextTurn();
+    const picked = await q.select(statNames(store));
+    if (!picked.ok) return text(`${picked.error}\n`, 400);
+    q.opts.filter = picked.test;
+  }
   const render = q.format === "json"
     ? renderJson
     : q.format === "prometheus"

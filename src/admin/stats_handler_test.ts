@@ -286,3 +286,26 @@ Deno.test({
     }
   },
 });
+
+Deno.test("admin.stats_shapes.filter-runtime-switch: a backtracking ECMAScript filter is a 400 at its deadline, the thread stays free", async () => {
+  const store = populated();
+  store.counter("x".repeat(40));
+  const ctx = fakeStatsContext({
+    store,
+    runtime: { "proxy.reloadable_features.admin_stats_filter_use_re2": "false" },
+  });
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 10);
+  const [status, , body] = await fetchStats(ctx, "/stats?filter=%5E(%5Cw%7C%5Cw)*Z%24");
+  clearInterval(timer);
+  assert.equal(status, 400);
+  assert.match(body, /did not finish within \d+ ms/);
+  assert.ok(ticks > 0);
+});
+
+Deno.test("admin.stats_shapes.filter-linear-engine: a filter over the length limit is a 400 naming the limit", async () => {
+  const ctx = fakeStatsContext({ store: populated() });
+  const [status, , body] = await fetchStats(ctx, `/stats?filter=${"a".repeat(20_000)}`);
+  assert.equal(status, 400);
+  assert.match(body, /the limit is 1024/);
+});

@@ -16,14 +16,20 @@
 import { ENDPOINTS } from "../../spec/admin/endpoints.ts";
 import type { EndpointRow } from "../../spec/rule.ts";
 import type { BucketMode, RenderOptions } from "../stats/render_options.ts";
-import { compileStatFilter, filterEngine } from "../stats/stats_filter.ts";
+import { compileStatFilter, filterEngine, type Selection } from "../stats/stats_filter.ts";
 
 /** Output formats of `/stats`. */
 export type StatsFormat = "text" | "json" | "prometheus";
 
 /** A parsed query, or the 400 answer. */
 export type StatsQuery =
-  | { ok: true; format: StatsFormat; opts: RenderOptions }
+  | {
+    ok: true;
+    format: StatsFormat;
+    opts: RenderOptions;
+    /** Set for the ECMAScript filter: picks the matching names off the serving thread. */
+    select?: (names: readonly string[]) => Promise<Selection>;
+  }
   | { ok: false; status: number; body: string };
 
 function enumValues(name: string): string[] {
@@ -89,6 +95,7 @@ export function parseStatsQuery(
   if (pattern !== undefined) {
     const f = compileStatFilter(pattern, filterEngine(runtime));
     if (!f.ok) return { ok: false, status: 400, body: `${f.error}\n` };
+    if (f.engine === "ecmascript") return { ok: true, format, opts, select: f.select };
     opts.filter = f.test;
   }
   return { ok: true, format, opts };

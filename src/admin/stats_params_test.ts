@@ -39,7 +39,7 @@ Deno.test("admin.endpoints.stats-prometheus: the path forces prometheus; buckets
   assert.equal(r.opts.histogramBuckets, undefined);
 });
 
-Deno.test("admin.stats_shapes.filter-runtime-switch: the runtime picks the filter engine", () => {
+Deno.test("admin.stats_shapes.filter-runtime-switch: the runtime picks the filter engine", async () => {
   const look = new Map([["filter", "(?<=a)b"]]);
   const re2 = parseStatsQuery(look, none);
   assert.ok(!re2.ok && re2.status === 400 && re2.body.startsWith("Invalid re2 regex: "));
@@ -47,5 +47,7 @@ Deno.test("admin.stats_shapes.filter-runtime-switch: the runtime picks the filte
     look,
     (k) => k === "proxy.reloadable_features.admin_stats_filter_use_re2" ? "false" : undefined,
   );
-  assert.ok(ecma.ok && ecma.opts.filter?.("ab"));
+  assert.ok(ecma.ok && ecma.select);
+  const picked = await ecma.select(["ab", "cb"]);
+  assert.ok(picked.ok && picked.test("ab") && !picked.test("cb"));
 });

@@ -25,6 +25,7 @@ import type { ServerContext } from "../server/context.ts";
 import type { Json } from "../config/bootstrap_types.ts";
 import type { ConfigError } from "../config/errors.ts";
 import type { Handler } from "./types.ts";
+import { loadYamlBounded } from "../config/yaml_limits.ts";
 import { textResponse } from "../config/proto_json.ts";
 import { attachTapSession, compileTapMatch, type TapMatch } from "../filters/tap_filter.ts";
 
@@ -151,20 +152,41 @@ export function validateTapRequest(v: unknown): string | null {
   return null;
 }
 
+/**
+ * Reads the body, checking {@linkcode MAX_TAP_BODY} as the bytes arrive: a larger body is
+ * cancelled at the first chunk past the limit (null), never buffered whole.
+ */
 async function readBody(req: Request): Promise<string | null> {
-  if (!req.body) return "";
-  const buf = await new Response(req.body).arrayBuffer();
-  if (buf.byteLength > MAX_TAP_BODY) return null;
-  return new TextDecoder().decode(buf);
+  if (!req.body || req.bodyUsed) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_TAP_BODY) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }
 
 const tap: Handler = async (req, server) => {
-  const text = await readBody(req.raw);
+  const text = req.formBody ?? await readBody(req.raw);
   if (text === null) return textResponse(`/tap body larger than ${MAX_TAP_BODY} bytes`, 413);
   if (text.trim() === "") return textResponse("/tap requires a JSON/YAML body", 400);
   let parsed: unknown;
   try {
-    parsed = yaml.load(text, { schema: yaml.JSON_SCHEMA });
+    parsed = loadYamlBounded(text, {}, yaml.JSON_SCHEMA);
   } catch (e) {
     return textResponse(
       `/tap: unable to parse the body as JSON/YAML: ${(e as Error).message}`,

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { detectFeatures } from "../server/lifecycle_features.ts";
 import { call, testContext } from "./testing_context.ts";
-import { DEFAULT_MAX_BUFFERED_BYTES, tapConfigIds, tapOutput } from "./tap_handler.ts";
+import {
+  DEFAULT_MAX_BUFFERED_BYTES,
+  MAX_TAP_BODY,
+  tapConfigIds,
+  tapOutput,
+} from "./tap_handler.ts";
+import { createAdminRouter } from "./router.ts";
+import { ADMIN_HANDLERS } from "./handlers.ts";
 
 function withTap(name: string): JsonObject {
   return {
@@ -56,4 +63,35 @@ Deno.test("admin.endpoints.tap: output_config buffer sizes default to 1024 and a
   assert.match(tapOutput({ format: "PROTO_BINARY" }) as string, /format/);
   const sinkFormat = tapOutput({ sinks: [{ format: "JSON_BODY_AS_STRING", streaming_admin: {} }] });
   assert.equal((sinkFormat as { asString: boolean }).asString, true);
+});
+
+Deno.test("admin.endpoints.tap: the 1 MiB body limit is checked while streaming; a 200 MB body is not read", async () => {
+  const ctx = testContext({ features: ["tap"] });
+  const route = createAdminRouter(ctx, { handlers: ADMIN_HANDLERS });
+  let pulled = 0;
+  const chunk = new Uint8Array(64 * 1024).fill(0x20);
+  const body = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (pulled >= 200 * 1024 * 1024) return c.close();
+      pulled += chunk.byteLength;
+      c.enqueue(chunk);
+    },
+  });
+  const res = await route(new Request("http://127.0.0.1/tap", { method: "POST", body }));
+  assert.equal(res.status, 413);
+  await res.body?.cancel();
+  assert.ok(pulled <= MAX_TAP_BODY + 4 * chunk.byteLength, `read ${pulled} bytes`);
+});
+
+Deno.test("admin.endpoints.tap: a form content type or a URL fragment is a 4xx, not a 500", async () => {
+  const ctx = testContext({ features: ["tap"] });
+  const form = await call(ctx, "POST", "/tap", {
+    body: "config_id: x",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+  assert.equal(form.status, 400);
+  assert.match(await form.text(), /^TapRequest\./);
+  const frag = await call(ctx, "POST", "/tap#frag", { body: "{}" });
+  assert.equal(frag.status, 400);
+  await frag.body?.cancel();
 });

@@ -18,6 +18,11 @@ export interface AdminRequest {
   pairs: ReadonlyArray<[string, string]>;
   /** The raw request, for handlers that stream or read headers. */
   raw: Request;
+  /**
+   * The body when the router has already read it as a form (a POST with a form content type and
+   * no query string): `raw.body` is consumed then.
+   */
+  formBody?: string;
 }
 
 /** An admin endpoint handler. */

@@ -19,8 +19,6 @@
  * ```
  * @module
  */
-// @ts-types="@types/js-yaml"
-import yaml from "js-yaml";
 import type { Options } from "./options.ts";
 import type { Bootstrap, Json, JsonObject } from "./bootstrap_types.ts";
 import type { ConfigError } from "./errors.ts";
@@ -33,6 +31,8 @@ import { decodeBinary, ProtoDecodeError } from "./proto_binary.ts";
 import { decodeText } from "./proto_text.ts";
 import { isJsonObject as isObj } from "./values.ts";
 import { allowsUnknownStaticFields } from "./args.ts";
+import { loadYamlBounded } from "./yaml_limits.ts";
+import { parseJsonLocated } from "./json_location.ts";
 
 /** What {@linkcode loadBootstrap} returns. */
 export interface BootstrapLoad {
@@ -68,7 +68,7 @@ export function formatOf(path: string): "yaml" | "json" | "pb" | "pb_text" {
 }
 
 function parseYaml(text: string): Json {
-  return yaml.load(text, { schema: yaml.CORE_SCHEMA }) as Json;
+  return loadYamlBounded(text) as Json;
 }
 
 function readConfigFile(path: string): Json {
@@ -78,7 +78,7 @@ function readConfigFile(path: string): Json {
   const text = new TextDecoder().decode(bytes);
   if (format === "pb_text") return decodeText(text, BOOTSTRAP);
   if (format === "yaml") return parseYaml(text) ?? {};
-  return JSON.parse(text);
+  return parseJsonLocated(text) as Json;
 }
 
 function describe(e: unknown): string {

@@ -16,6 +16,7 @@
  */
 import { isObject } from "./values.ts";
 import { fieldRow } from "./nested_schema.ts";
+import { compileLinear, CONFIG_REGEX_MAX_LENGTH } from "../platform/re2.ts";
 
 const HTTP = "core.HealthCheck.HttpHealthCheck";
 const rule = (message: string, field: string) => fieldRow(message, field).id;
@@ -111,6 +112,20 @@ function httpErrors(h: Record<string, unknown>, at: string, out: HealthCheckErro
       });
     }
   });
+  const sm = h.service_name_matcher;
+  const re = isObject(sm) && isObject(sm.safe_regex) ? sm.safe_regex.regex : undefined;
+  if (re !== undefined) {
+    const c = typeof re === "string"
+      ? compileLinear(re, CONFIG_REGEX_MAX_LENGTH)
+      : { ok: false as const, error: "regex must be a string" };
+    if (!c.ok) {
+      out.push({
+        path: `${at}.service_name_matcher.safe_regex.regex`,
+        rule: rule(HTTP, "service_name_matcher"),
+        message: `invalid regex: ${c.error}`,
+      });
+    }
+  }
   statusRanges(h.expected_statuses, `${at}.expected_statuses`, "expected_statuses", out);
   statusRanges(h.retriable_statuses, `${at}.retriable_statuses`, "retriable_statuses", out);
 }

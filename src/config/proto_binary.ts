@@ -102,21 +102,30 @@ class Reader {
   get done(): boolean {
     return this.pos >= this.buf.length;
   }
+  /** Where the reader is, counted from the start of the buffer the file was read into. */
+  get offset(): number {
+    return this.buf.byteOffset + this.pos;
+  }
   varint(): bigint {
     let result = 0n;
     let shift = 0n;
     for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.buf.length) throw new ProtoDecodeError(this.path, "truncated varint");
+      if (this.pos >= this.buf.length) {
+        throw new ProtoDecodeError(this.path, `truncated varint at byte ${this.offset}`);
+      }
       const b = this.buf[this.pos++];
       result |= BigInt(b & 0x7f) << shift;
       if ((b & 0x80) === 0) return result;
       shift += 7n;
     }
-    throw new ProtoDecodeError(this.path, "varint longer than 10 bytes");
+    throw new ProtoDecodeError(this.path, `varint longer than 10 bytes at byte ${this.offset}`);
   }
   bytes(n: number): Uint8Array {
     if (n < 0 || this.pos + n > this.buf.length) {
-      throw new ProtoDecodeError(this.path, `length ${n} runs past the end of the data`);
+      throw new ProtoDecodeError(
+        this.path,
+        `length ${n} at byte ${this.offset} runs past the end of the data`,
+      );
     }
     const out = this.buf.subarray(this.pos, this.pos + n);
     this.pos += n;
@@ -239,6 +248,22 @@ function structValue(o: JsonObject): Json {
  * ```
  */
 export function decodeMessage(buf: Uint8Array, type: string, path = ""): Json {
+  if (depth >= MAX_BINARY_NESTING) {
+    throw new ProtoDecodeError(path, `messages nested deeper than ${MAX_BINARY_NESTING} levels`);
+  }
+  depth++;
+  try {
+    return decodeMessageAt(buf, type, path);
+  } finally {
+    depth--;
+  }
+}
+
+/** Deepest nesting of messages a binary proto may have (protobuf's own parsers stop at 100). */
+export const MAX_BINARY_NESTING = 100;
+let depth = 0;
+
+function decodeMessageAt(buf: Uint8Array, type: string, path: string): Json {
   const desc = PROTO_MESSAGES[type];
   if (!desc) throw new ProtoDecodeError(path, notDescribed(type));
   if (desc.wellKnown === "any") return decodeAny(buf, path);

@@ -111,9 +111,21 @@ function tokenize(src: string): Tok[] {
   return out;
 }
 
-function parseBlock(toks: Tok[], pos: { i: number }, close: string | null, open: Tok): Node {
+/** Deepest nesting of messages a text proto may have (protobuf's own parsers stop at 100). */
+export const MAX_TEXT_NESTING = 100;
+
+function parseBlock(
+  toks: Tok[],
+  pos: { i: number },
+  close: string | null,
+  open: Tok,
+  depth = 0,
+): Node {
   const fields: [string, Node][] = [];
   const at = (t?: Tok) => (t ? `line ${t.line}:${t.col}` : "end of input");
+  if (depth > MAX_TEXT_NESTING) {
+    throw new ProtoDecodeError(at(open), `messages nested deeper than ${MAX_TEXT_NESTING} levels`);
+  }
   for (;;) {
     const t = toks[pos.i];
     if (!t) {
@@ -138,7 +150,7 @@ function parseBlock(toks: Tok[], pos: { i: number }, close: string | null, open:
       if (!v) throw new ProtoDecodeError(at(t), `value of '${t.v}' expected`);
       if (v.t === "punct" && (v.v === "{" || v.v === "<")) {
         pos.i++;
-        return parseBlock(toks, pos, v.v === "{" ? "}" : ">", v);
+        return parseBlock(toks, pos, v.v === "{" ? "}" : ">", v, depth + 1);
       }
       if (!colon) throw new ProtoDecodeError(at(v), `':' expected after '${t.v}'`);
       if (v.t === "punct") throw new ProtoDecodeError(at(v), `value expected, found '${v.v}'`);

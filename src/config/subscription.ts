@@ -19,8 +19,7 @@
  * ```
  * @module
  */
-// @ts-types="@types/js-yaml"
-import yaml from "js-yaml";
+import { loadYamlBounded } from "./yaml_limits.ts";
 import { basename, dirname, resolve } from "node:path";
 import type { JsonObject } from "./bootstrap_types.ts";
 import type { ConfigError } from "./errors.ts";
@@ -72,7 +71,7 @@ export function parseDiscoveryResponse(
   let v: unknown;
   const isYaml = /\.ya?ml$/i.test(path);
   try {
-    v = isYaml ? yaml.load(text, { schema: yaml.CORE_SCHEMA }) : JSON.parse(text);
+    v = isYaml ? loadYamlBounded(text) : JSON.parse(text);
   } catch (e) {
     const msg = e instanceof Error ? e.message.split("\n")[0] : String(e);
     throw new SubscriptionError(path, `cannot parse ${isYaml ? "YAML" : "JSON"}: ${msg}`);

@@ -1,7 +1,8 @@
 /**
- * RE2 patterns of `safe_regex` (`google_re2`) compiled as JavaScript regular expressions that
- * must match the whole input. Constructs RE2 does not have (look-around, back-references) are
- * rejected, because they would change what the configuration means.
+ * RE2 patterns of `safe_regex` (`google_re2`) compiled on a linear-time RE2 engine
+ * (`src/platform/re2.ts`) to match the whole input, so no pattern in a configuration can make a
+ * request stall the process. Constructs RE2 does not have (look-around, back-references) are
+ * rejected with a clear message, and so is a pattern over the configuration length limit.
  *
  * @example
  * ```ts
@@ -13,41 +14,41 @@
  * @module
  */
 import { type Errors, fail } from "../config/config_values.ts";
+import { compileLinear, CONFIG_REGEX_MAX_LENGTH } from "../platform/re2.ts";
 
-/** Compiles an RE2 pattern for a full match, or reports why it cannot. */
-export function compileRe2(pattern: unknown, path: string, errors: Errors): RegExp | null {
+/** A compiled `safe_regex`: `test` is true when the pattern matches the whole input. */
+export interface Re2Matcher {
+  test(s: string): boolean;
+}
+
+/**
+ * Compiles an RE2 pattern for a full match on the linear-time engine, or reports why it cannot
+ * (look-around, back-references, a syntax error, or more than
+ * {@linkcode CONFIG_REGEX_MAX_LENGTH} characters).
+ */
+export function compileRe2(pattern: unknown, path: string, errors: Errors): Re2Matcher | null {
   if (typeof pattern !== "string") {
     fail(errors, path, "regex must be a string");
     return null;
   }
-  let src = pattern;
-  let flags = "";
-  const m = /^\(\?([imsU]+)\)/.exec(src);
-  if (m) {
-    if (m[1].includes("U")) {
-      fail(errors, path, "the (?U) flag is not supported");
-      return null;
-    }
-    flags = m[1].replace(/[^is]/g, "");
-    src = src.slice(m[0].length);
-  }
-  if (/\(\?<?[=!]/.test(src)) {
+  if (/\(\?<?[=!]/.test(pattern)) {
     fail(errors, path, `invalid regex ${JSON.stringify(pattern)}: look-around is not RE2 syntax`);
     return null;
   }
-  if (/\\[1-9]/.test(src)) {
+  if (/\\[1-9]/.test(pattern)) {
     fail(
       errors,
       path,
-      `invalid regex ${JSON.stringify(pattern)}: back-references are not RE2 syntax`,
+      `invalid regex ${JSON.stringify(pattern.slice(0, 200))}: back-references are not RE2 syntax`,
     );
     return null;
   }
-  src = src.replace(/\\z/g, "$").replace(/\\A/g, "^");
-  try {
-    return new RegExp(`^(?:${src})$`, flags);
-  } catch (e) {
-    fail(errors, path, `invalid regex ${JSON.stringify(pattern)}: ${(e as Error).message}`);
+  const c = compileLinear(pattern, CONFIG_REGEX_MAX_LENGTH);
+  if (!c.ok) {
+    const shown = c.tooLong ? "" : ` ${JSON.stringify(pattern)}`;
+    fail(errors, path, `invalid regex${shown}: ${c.error}`);
     return null;
   }
+  const re = c.re;
+  return { test: (s) => re.fullMatch(s) };
 }

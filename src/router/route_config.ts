@@ -18,14 +18,14 @@ import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject } from "../config/config_values.ts";
 import { type HeaderMatcher, matchHeaders, parseHeaderMatchers } from "./header_matcher.ts";
 import type { MatchInput } from "../http/downstream_request.ts";
-import { compileRe2 } from "./regex.ts";
+import { compileRe2, type Re2Matcher } from "./regex.ts";
 import { parseRouteAction, type RouteAction } from "./route_action.ts";
 
 /** How a route matches the path. */
 export type PathMatch =
   | { kind: "prefix"; value: string; caseSensitive: boolean }
   | { kind: "path"; value: string; caseSensitive: boolean }
-  | { kind: "regex"; re: RegExp };
+  | { kind: "regex"; re: Re2Matcher };
 
 /** One compiled route. */
 export interface Route {

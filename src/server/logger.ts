@@ -54,10 +54,31 @@ function callerLocation(): { file?: string; line?: number; func?: string } {
   return {};
 }
 
-/** A glob (`*` any run of characters, `?` one character) as an anchored regular expression. */
-function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return new RegExp(`^${body}$`);
+/**
+ * A glob (`*` any run of characters, `?` one character) as a whole-string matcher. Matching
+ * takes at most glob length × name length steps (one backtrack point, the last `*`), so a glob
+ * from an admin request cannot stall the process as a backtracking regular expression could.
+ */
+function globToRegExp(glob: string): { test(s: string): boolean } {
+  return {
+    test(s) {
+      let g = 0, i = 0, star = -1, mark = 0;
+      while (i < s.length) {
+        if (g < glob.length && (glob[g] === "?" || glob[g] === s[i])) {
+          g++;
+          i++;
+        } else if (g < glob.length && glob[g] === "*") {
+          star = g++;
+          mark = i;
+        } else if (star >= 0) {
+          g = star + 1;
+          i = ++mark;
+        } else return false;
+      }
+      while (g < glob.length && glob[g] === "*") g++;
+      return g === glob.length;
+    },
+  };
 }
 
 /** A file buffer is written out once it holds this many bytes (as Envoy's log files). */
@@ -194,7 +215,7 @@ export function createLogging(options: Options, settings: LoggingSettings = {}):
     if (name && level && isLevelName(level)) levels.set(name, normaliseLevel(level));
   }
   let defaultLevel: LogLevel = base;
-  const patterns: [RegExp, LogLevel][] = [];
+  const patterns: [{ test(s: string): boolean }, LogLevel][] = [];
   const format: CompiledLogFormat = compileLogFormat(options.log_format, {
     variant: options.variant,
     escaped: options.log_format_escaped,

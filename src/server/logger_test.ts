@@ -96,6 +96,20 @@ Deno.test("cli.options.enable-fine-grain-logging: loggers are named by source fi
   assert.equal(sink.lines.at(-1), "src/upstream/cluster_manager.ts|by path\n");
 });
 
+Deno.test("cli.options.enable-fine-grain-logging: globs match without backtracking (many stars, ?, no match)", () => {
+  const sink = memorySink();
+  const l = createLogging(parseArgs(["--enable-fine-grain-logging", "--log-format", "%n|%v"]), {
+    sink,
+  });
+  l.log("upstream", "info", "hi");
+  l.set(`${"*s".repeat(40)}*!`, "error");
+  assert.deepEqual(l.loggers(), [["src/server/logger_test.ts", "info"]]);
+  l.set("src/?erver/*_test.ts", "debug");
+  assert.deepEqual(l.loggers(), [["src/server/logger_test.ts", "debug"]]);
+  l.set("*.ts", "warning");
+  assert.deepEqual(l.loggers(), [["src/server/logger_test.ts", "warning"]]);
+});
+
 Deno.test("cli.log-format.source-line: the default newer format shows the caller's file and line", () => {
   const sink = memorySink();
   const l = createLogging(parseArgs([]), { sink, now: FIXED });

@@ -19,6 +19,7 @@
  */
 import type { JsonObject } from "../../config/bootstrap_types.ts";
 import { isObject, parseBool, parseDuration, parseUInt32 } from "../../config/values.ts";
+import { compileLinear, CONFIG_REGEX_MAX_LENGTH } from "../../platform/re2.ts";
 
 /** A half-open range of HTTP statuses `[start, end)`. */
 export interface StatusRange {
@@ -137,8 +138,10 @@ export function stringMatcher(m: unknown): StringPredicate | null {
   if (contains !== null) return (s) => norm(s).includes(contains);
   const re = isObject(m.safe_regex) ? m.safe_regex.regex : undefined;
   if (typeof re === "string") {
-    const rx = new RegExp(`^(?:${re})$`);
-    return (s) => rx.test(s);
+    const c = compileLinear(re, CONFIG_REGEX_MAX_LENGTH);
+    if (!c.ok) return null;
+    const rx = c.re;
+    return (s) => rx.fullMatch(s);
   }
   return null;
 }

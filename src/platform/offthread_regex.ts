@@ -1,0 +1,65 @@
+/**
+ * Evaluates an ECMAScript regular expression (which may backtrack exponentially) over a list of
+ * strings on a worker thread, with a deadline: when the worker has not answered in time it is
+ * terminated and the caller gets `timedOut`. The serving thread never runs the pattern, so
+ * `/ready` and proxied requests keep being answered meanwhile.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { matchOffThread } from "./offthread_regex.ts";
+ * const r = await matchOffThread("(?<=a)b", ["ab", "cb"], 5000);
+ * assert.ok(r.ok);
+ * assert.deepEqual([...r.matched], ["ab"]);
+ * ```
+ * @module
+ */
+import type { RegexAnswer } from "./regex_worker.ts";
+
+/** How long the ECMAScript stats filter may run, in milliseconds. */
+export const OFFTHREAD_REGEX_DEADLINE_MS = 1000;
+
+/** The strings that matched, or why there is no answer. */
+export type OffThreadResult =
+  | { ok: true; matched: ReadonlySet<string> }
+  | { ok: false; timedOut: boolean; error: string };
+
+/**
+ * Matches `pattern` against each of `names` on a worker; resolves within about `deadlineMs`.
+ */
+export function matchOffThread(
+  pattern: string,
+  names: readonly string[],
+  deadlineMs: number = OFFTHREAD_REGEX_DEADLINE_MS,
+): Promise<OffThreadResult> {
+  const worker = new Worker(new URL("./regex_worker.ts", import.meta.url), { type: "module" });
+  return new Promise<OffThreadResult>((resolve) => {
+    const timer = setTimeout(() => {
+      worker.terminate();
+      resolve({
+        ok: false,
+        timedOut: true,
+        error: `evaluation did not finish within ${deadlineMs} ms`,
+      });
+    }, deadlineMs);
+    const done = (r: OffThreadResult) => {
+      clearTimeout(timer);
+      worker.terminate();
+      resolve(r);
+    };
+    worker.onmessage = (ev: MessageEvent<RegexAnswer>) => {
+      const a = ev.data;
+      if ("error" in a) return done({ ok: false, timedOut: false, error: a.error });
+      const matched = new Set<string>();
+      names.forEach((n, i) => {
+        if (a.hits[i] === 1) matched.add(n);
+      });
+      done({ ok: true, matched });
+    };
+    worker.onerror = (ev) => {
+      ev.preventDefault();
+      done({ ok: false, timedOut: false, error: ev.message });
+    };
+    worker.postMessage({ pattern, names });
+  });
+}

@@ -1,0 +1,24 @@
+import assert from "node:assert/strict";
+import { TARGETS } from "./targets.ts";
+import { formatReport } from "./target.ts";
+import { errorIsLocated } from "./bootstrap_target.ts";
+
+/** Bounded runs with fixed seeds: a few seconds each; `deno task fuzz` runs longer ones. */
+const CI_RUNS = { admin: 600, http1: 3000, bootstrap: 300 } as const;
+
+for (const [name, runs] of Object.entries(CI_RUNS) as [keyof typeof CI_RUNS, number][]) {
+  Deno.test(`fuzz ${name}: ${runs} inputs with a fixed seed find no failure`, async () => {
+    const report = await TARGETS[name].run(runs, 20261124);
+    console.log(formatReport(report).trimEnd());
+    assert.deepEqual(report.failures, []);
+  });
+}
+
+Deno.test("fuzz bootstrap: an error is located by its field path or its place in the file", () => {
+  const file = "/tmp/b.yaml";
+  assert.ok(errorIsLocated({ path: "admin.bogus", rule: "", message: "unknown field" }, file));
+  assert.ok(errorIsLocated({ path: file, rule: "", message: "bad indentation (3:5)" }, file));
+  assert.ok(errorIsLocated({ path: file, rule: "", message: "truncated varint at byte 7" }, file));
+  assert.ok(!errorIsLocated({ path: file, rule: "", message: "truncated varint" }, file));
+  assert.ok(!errorIsLocated({ path: "", rule: "", message: "x" }, file));
+});
