@@ -47,6 +47,11 @@ import type { ProxyHooks } from "./hooks.ts";
 import { beginTap, parseTapFilter, type TapFilterConfig } from "../filters/tap_filter.ts";
 import { isLoopback, upstreamHeaders } from "../http/request_headers.ts";
 import { pickWeighted } from "../router/route_action.ts";
+import { redirectLocation } from "../router/redirect.ts";
+import { applyRegexRewrite, type MatchedPrefix, rewritePath } from "../router/path_rewrite.ts";
+import { applyHeaderMutations, mutateHeaderList } from "../router/header_mutation.ts";
+import { headerRecord } from "../router/header_context.ts";
+import { forwardWithRetries } from "../router/retry_forward.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
 import {
   parseRouteConfig,
@@ -235,7 +240,14 @@ export class HttpConnectionManager {
       if (lg !== null) lg.flags.push("NR");
       return Promise.resolve(proxyResponse(404));
     }
-    return this.#act(route, req, conn, lg);
+    if (route.responseHeaders.length === 0) return this.#act(route, req, conn, lg);
+    const startMs = Date.now();
+    return this.#act(route, req, conn, lg).then((res) => {
+      const up = lg?.upstreamRequest?.upstream;
+      const rec = headerRecord(req, conn, startMs, up, res, lg?.cluster ?? null);
+      applyHeaderMutations(route.responseHeaders, res.headers, rec);
+      return res;
+    });
   }
 
   #act(
@@ -249,10 +261,15 @@ export class HttpConnectionManager {
       this.#direct.inc();
       return Promise.resolve(localReply(a.status, a.body));
     }
+    const matched: MatchedPrefix = route.match.kind === "prefix"
+      ? { kind: "prefix", length: route.match.value.length }
+      : route.match.kind === "path"
+      ? { kind: "path" }
+      : null;
     if (a.kind === "redirect") {
       this.#redirect.inc();
-      const loc = `${a.https ? "https" : m.scheme}://${a.host ?? m.authority}${a.path ?? m.path}`;
-      return Promise.resolve(proxyResponse(a.status, new HeaderMap([["location", loc]])));
+      const loc = redirectLocation(a.redirect, m, matched);
+      return Promise.resolve(proxyResponse(a.redirect.status, new HeaderMap([["location", loc]])));
     }
     let name: string | null;
     if (a.kind === "cluster") name = a.cluster;
@@ -264,20 +281,18 @@ export class HttpConnectionManager {
       if (lg !== null) lg.flags.push("NC");
       return Promise.resolve(proxyResponse(503));
     }
-    let path = m.path;
-    if (a.prefixRewrite !== null) {
-      if (route.match.kind === "prefix") {
-        path = a.prefixRewrite + path.slice(route.match.value.length);
-      } else if (route.match.kind === "path") {
-        const q = path.indexOf("?");
-        path = a.prefixRewrite + (q < 0 ? "" : path.slice(q));
-      }
+    const path = rewritePath(m.path, a.prefixRewrite, a.regexRewrite, matched);
+    let authority = a.hostRewrite ?? m.authority;
+    if (a.hostRewriteHeader !== null) authority = m.headers.get(a.hostRewriteHeader) || authority;
+    if (a.hostRewritePathRegex !== null) {
+      const q = m.path.indexOf("?");
+      authority = applyRegexRewrite(q < 0 ? m.path : m.path.slice(0, q), a.hostRewritePathRegex);
     }
     const remote = conn.remoteAddr.hostname;
     const ur: UpstreamRequest = {
       method: m.method,
       path,
-      authority: a.hostRewrite ?? m.authority,
+      authority,
       headers: upstreamHeaders(m.headers, {
         appendXff: this.cfg.useRemoteAddress
           ? (isLoopback(remote) ? this.deps.localAddress : remote)
@@ -293,13 +308,26 @@ export class HttpConnectionManager {
       downstreamH2: m.h2,
       upstream: null,
     };
+    if (route.requestHeaders.length > 0) {
+      const rec = headerRecord(m, conn, Date.now(), null, null, cluster.name);
+      ur.headers = mutateHeaderList(route.requestHeaders, ur.headers, rec);
+    }
     const cookies = a.hashPolicy.length === 0 ? null : this.#hashContext(ur, a.hashPolicy, m, conn);
     if (lg !== null) {
       lg.cluster = cluster.name;
       lg.upstreamRequest = ur;
     }
     const bodyError = m.bodyError;
-    const sent = cookies === null ? cluster.forward(ur) : cluster.forward(ur).then((res) => {
+    const forwarded = forwardWithRetries(cluster, ur, m.headers, {
+      policy: a.retry,
+      attemptCountInRequest: route.attemptCountInRequest,
+      attemptCountInResponse: route.attemptCountInResponse,
+      bufferLimit: route.bufferLimit,
+    }).then((r) => {
+      if (lg !== null) { for (const f of r.flags) lg.flags.push(f); }
+      return r.res;
+    });
+    const sent = cookies === null ? forwarded : forwarded.then((res) => {
       // Cookies a hash policy generated go out with the upstream's answer, as in Envoy.
       if (ur.upstream) { for (const c of cookies) res.headers.append("set-cookie", c); }
       return res;
