@@ -318,7 +318,7 @@ export class HttpConnectionManager {
       lg.upstreamRequest = ur;
     }
     const bodyError = m.bodyError;
-    const forwarded = forwardWithRetries(cluster, ur, m.headers, {
+    const forwarded = forwardWithRetries(cluster, ur, m, {
       policy: a.retry,
       attemptCountInRequest: route.attemptCountInRequest,
       attemptCountInResponse: route.attemptCountInResponse,

@@ -9,7 +9,7 @@
  * @example Not run: it needs a cluster with hosts.
  * ```ts ignore
  * import { forwardWithRetries } from "./retry_forward.ts";
- * const { res, flags } = await forwardWithRetries(cluster, upstreamRequest, downstreamHeaders, opts);
+ * const { res, flags } = await forwardWithRetries(cluster, upstreamRequest, downstreamRequest, opts);
  * ```
  * @module
  */
@@ -17,6 +17,7 @@ import type { Cluster } from "../upstream/cluster.ts";
 import type { Host } from "../upstream/host.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
+import type { MatchInput } from "../http/downstream_request.ts";
 import { localReply, UPSTREAM_TIMEOUT } from "../http/local_reply.ts";
 import { NO_RETRY_POLICY, type RetryPolicy } from "./retry_policy.ts";
 import { CONSUMED_HEADERS, proxyHeader, type ResetKind, RetryState } from "./retry_state.ts";
@@ -127,20 +128,20 @@ function perTryMs(policy: RetryPolicy, h: Headers, globalMs: number): number {
 
 /**
  * Forwards `ur` (whose route timeout is the global timeout) to `cluster`, retrying as `o` and
- * the downstream request headers `h` say. Never rejects.
+ * the downstream request `m` says. Never rejects.
  */
 export async function forwardWithRetries(
   cluster: Cluster,
   ur: UpstreamRequest,
-  h: Headers,
+  m: MatchInput,
   o: RetryOptions,
 ): Promise<RetryResult> {
   const policy = o.policy ?? NO_RETRY_POLICY;
   const counter = (n: string) => cluster.stats.s.counter(n);
-  const state = RetryState.create(policy, h, cluster.breakers[ur.priority].retries, counter);
+  const state = RetryState.create(policy, m, cluster.breakers[ur.priority].retries, counter);
   const headers = ur.headers.filter(([k]) => !CONSUMED_HEADERS.has(k));
   const globalMs = ur.timeoutMs;
-  const perTry = perTryMs(policy, h, globalMs);
+  const perTry = perTryMs(policy, m.headers, globalMs);
   const flags: string[] = [];
   let body: Buffered | null = null;
   if (ur.body !== null && state !== null) {

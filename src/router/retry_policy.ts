@@ -66,20 +66,21 @@ export interface RetryPolicy {
 }
 
 /**
- * Parses a comma-separated list of conditions; `strict` reports unknown ones (configuration),
- * otherwise they are ignored (request headers, as Envoy).
+ * Parses a comma-separated list of conditions of `kinds` (`x-envoy-retry-on` has the HTTP ones,
+ * `x-envoy-retry-grpc-on` the gRPC ones, `retry_on` both); `unknown` hears the others (request
+ * headers ignore them, as Envoy).
  */
 export function parseRetryOn(
   v: string,
-  grpcOnly: boolean,
+  kinds: "http" | "grpc" | "both",
   unknown?: (token: string) => void,
 ): number {
   let bits = 0;
   for (const raw of v.split(",")) {
     const t = raw.trim();
     if (t === "") continue;
-    const http = grpcOnly ? undefined : RETRY_ON[t as keyof typeof RETRY_ON];
-    const grpc = RETRY_GRPC_ON[t as keyof typeof RETRY_GRPC_ON];
+    const http = kinds === "grpc" ? undefined : RETRY_ON[t as keyof typeof RETRY_ON];
+    const grpc = kinds === "http" ? undefined : RETRY_GRPC_ON[t as keyof typeof RETRY_GRPC_ON];
     if (http !== undefined) bits |= http;
     else if (grpc !== undefined) bits |= grpc[0];
     else unknown?.(t);
@@ -196,7 +197,7 @@ export function parseRetryPolicy(
     if (typeof v.retry_on !== "string") {
       fail(errors, `${path}.retry_on`, "retry_on must be a string");
     } else {
-      retryOn = parseRetryOn(v.retry_on, false, (t) =>
+      retryOn = parseRetryOn(v.retry_on, "both", (t) =>
         fail(
           errors,
           `${path}.retry_on`,

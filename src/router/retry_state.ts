@@ -10,14 +10,16 @@
  * import assert from "node:assert/strict";
  * import { NO_RETRY_POLICY } from "./retry_policy.ts";
  * import { RetryState } from "./retry_state.ts";
- * const h = new Headers({ "x-envoy-retry-on": "5xx" });
- * const s = RetryState.create(NO_RETRY_POLICY, h, { canCreate: () => true, inc() {}, dec() {} },
+ * const headers = new Headers({ "x-envoy-retry-on": "5xx" });
+ * const req = { path: "/", method: "GET", authority: "a", scheme: "http", headers };
+ * const s = RetryState.create(NO_RETRY_POLICY, req, { canCreate: () => true, inc() {}, dec() {} },
  *   () => ({ inc() {} }))!;
  * assert.equal(s.wouldRetryFromHeaders(503, new Headers()), true);
  * ```
  * @module
  */
 import { type HeaderMatcher, matchHeaders } from "./header_matcher.ts";
+import type { MatchInput } from "../http/downstream_request.ts";
 import { parseRetryOn, RETRY_GRPC_ON, RETRY_ON, type RetryPolicy } from "./retry_policy.ts";
 
 /** The `max_retries` circuit breaker of the request's priority. */
@@ -80,24 +82,23 @@ export class RetryState {
   }
 
   /**
-   * The state for a request with headers `h` under `policy`, or null when nothing asks for
-   * retries.
+   * The state for request `req` under `policy`, or null when nothing asks for retries.
    */
   static create(
     policy: RetryPolicy,
-    h: Headers,
+    req: MatchInput,
     breaker: RetryBreaker,
     counter: (name: string) => RetryCounter,
     random: () => number = Math.random,
   ): RetryState | null {
+    const h = req.headers;
     let on = policy.retryOn;
     const ro = proxyHeader(h, "retry-on");
-    if (ro !== null) on |= parseRetryOn(ro, false);
+    if (ro !== null) on |= parseRetryOn(ro, "http");
     const go = proxyHeader(h, "retry-grpc-on");
-    if (go !== null) on |= parseRetryOn(go, true);
+    if (go !== null) on |= parseRetryOn(go, "grpc");
     if (policy.retriableRequestHeaders.length > 0) {
-      const input = { path: "", method: "", authority: "", scheme: "", headers: h };
-      if (!policy.retriableRequestHeaders.some((m) => matchHeaders([m], input))) on = 0;
+      if (!policy.retriableRequestHeaders.some((m) => matchHeaders([m], req))) on = 0;
     }
     if (on === 0) return null;
     let remaining = policy.numRetries;
