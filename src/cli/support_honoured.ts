@@ -29,6 +29,15 @@ const CB = `${UP}cluster_test.ts`;
 const WALK = "src/cli/support_walk_test.ts";
 const SERVED = "the walking test's minimal bootstrap itself is valid and served as written";
 const TCP = "src/listener/tcp_proxy_test.ts";
+const HEADERS = [
+  "src/router/header_mutation_test.ts",
+  "route, virtual host and route table in Envoy's order",
+] as const;
+const REDIRECTS = ["src/router/redirect_test.ts", "as Envoy builds it"] as const;
+const REWRITES = [
+  "src/router/redirect_test.ts",
+  "regex_rewrite, host_rewrite_header, host_rewrite_path_regex",
+] as const;
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -358,8 +367,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "cluster.CircuitBreakers.Thresholds.max_pending_requests": [CB, "the third request overflows"],
   "cluster.CircuitBreakers.Thresholds.max_requests": [CB, "max_requests overflow counts"],
   "cluster.CircuitBreakers.Thresholds.max_retries": [
-    "src/admin/clusters_handler_test.ts",
-    "admin.general.thresholds-fields",
+    "src/router/retry_forward_test.ts",
+    "max_retries 0 stops every retry",
   ],
   "ClusterLoadAssignment.cluster_name": [EDS, EDS_LOAD],
   "ClusterLoadAssignment.endpoints": [DEFAULTS, HOSTS],
@@ -465,6 +474,51 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "RedirectAction.path_redirect": [HCM, EFFECTS],
   "RedirectAction.https_redirect": [HCM, EFFECTS],
   "RedirectAction.response_code": [HCM, EFFECTS],
+  "RouteConfiguration.response_headers_to_add": HEADERS,
+  "RouteConfiguration.response_headers_to_remove": HEADERS,
+  "RouteConfiguration.request_headers_to_add": HEADERS,
+  "RouteConfiguration.request_headers_to_remove": HEADERS,
+  "VirtualHost.response_headers_to_add": HEADERS,
+  "VirtualHost.response_headers_to_remove": HEADERS,
+  "VirtualHost.request_headers_to_add": HEADERS,
+  "VirtualHost.request_headers_to_remove": HEADERS,
+  "Route.response_headers_to_add": HEADERS,
+  "Route.response_headers_to_remove": HEADERS,
+  "Route.request_headers_to_add": HEADERS,
+  "Route.request_headers_to_remove": HEADERS,
+  "RouteConfiguration.most_specific_header_mutations_wins": HEADERS,
+  "VirtualHost.include_request_attempt_count": [
+    "src/router/retry_forward_test.ts",
+    "attempt counts go upstream and back",
+  ],
+  "VirtualHost.include_attempt_count_in_response": [
+    "src/router/retry_forward_test.ts",
+    "attempt counts go upstream and back",
+  ],
+  "VirtualHost.retry_policy": [
+    "src/router/retry_forward_test.ts",
+    "its policy applies to routes without one",
+  ],
+  "VirtualHost.per_request_buffer_limit_bytes": [
+    "src/router/retry_forward_test.ts",
+    "retries are abandoned",
+  ],
+  "Route.per_request_buffer_limit_bytes": [
+    "src/router/retry_forward_test.ts",
+    "retries are abandoned",
+  ],
+  "RouteAction.retry_policy": [
+    "src/router/retry_forward_test.ts",
+    "an origin that fails twice is retried",
+  ],
+  "RouteAction.regex_rewrite": REWRITES,
+  "RouteAction.host_rewrite_header": REWRITES,
+  "RouteAction.host_rewrite_path_regex": REWRITES,
+  "RedirectAction.scheme_redirect": REDIRECTS,
+  "RedirectAction.port_redirect": REDIRECTS,
+  "RedirectAction.prefix_rewrite": REDIRECTS,
+  "RedirectAction.regex_rewrite": REDIRECTS,
+  "RedirectAction.strip_query": REDIRECTS,
   "HttpFilter.name": [HCM, HC_FILTER],
   "HttpFilter.config": [HCM, HC_FILTER],
   "HttpFilter.typed_config": [HCM, HC_FILTER],

@@ -242,9 +242,9 @@ export class HttpConnectionManager {
     }
     if (route.responseHeaders.length === 0) return this.#act(route, req, conn, lg);
     const startMs = Date.now();
-    return this.#act(route, req, conn, lg).then((res) => {
-      const up = lg?.upstreamRequest?.upstream;
-      const rec = headerRecord(req, conn, startMs, up, res, lg?.cluster ?? null);
+    const sent: { ur?: UpstreamRequest } = {};
+    return this.#act(route, req, conn, lg, sent).then((res) => {
+      const rec = headerRecord(req, conn, startMs, sent.ur?.upstream, res, lg?.cluster ?? null);
       applyHeaderMutations(route.responseHeaders, res.headers, rec);
       return res;
     });
@@ -255,6 +255,7 @@ export class HttpConnectionManager {
     m: DownstreamRequest,
     conn: DownstreamConn,
     lg: LogCtx | null,
+    hold?: { ur?: UpstreamRequest },
   ): Promise<ProxyResponse> {
     const a = route.action;
     if (a.kind === "direct") {
@@ -308,6 +309,7 @@ export class HttpConnectionManager {
       downstreamH2: m.h2,
       upstream: null,
     };
+    if (hold !== undefined) hold.ur = ur;
     if (route.requestHeaders.length > 0) {
       const rec = headerRecord(m, conn, Date.now(), null, null, cluster.name);
       ur.headers = mutateHeaderList(route.requestHeaders, ur.headers, rec);
