@@ -444,8 +444,8 @@ export const SUPPORT = [
   { path: "RouteAction.host_rewrite_path_regex", support: "honoured" },
   {
     path: "RouteAction.auto_host_rewrite",
-    support: "refused",
-    supportNote: "use host_rewrite_literal or host_rewrite_header",
+    support: "honoured",
+    supportNote: "the chosen host's hostname (DNS clusters, endpoint hostname)",
   },
   {
     path: "RouteAction.request_mirror_policy",

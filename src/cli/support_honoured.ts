@@ -513,6 +513,7 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   ],
   "RouteAction.regex_rewrite": REWRITES,
   "RouteAction.host_rewrite_header": REWRITES,
+  "RouteAction.auto_host_rewrite": REWRITES,
   "RouteAction.host_rewrite_path_regex": REWRITES,
   "RedirectAction.scheme_redirect": REDIRECTS,
   "RedirectAction.port_redirect": REDIRECTS,

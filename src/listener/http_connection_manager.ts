@@ -308,6 +308,7 @@ export class HttpConnectionManager {
       priority: a.priority,
       downstreamH2: m.h2,
       upstream: null,
+      autoHostRewrite: a.autoHostRewrite,
     };
     if (hold !== undefined) hold.ur = ur;
     if (route.requestHeaders.length > 0) {

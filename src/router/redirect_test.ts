@@ -80,7 +80,7 @@ Deno.test("route.redirect errors name their path: response code, one path kind, 
   ]);
 });
 
-Deno.test("route.redirect and rewrites through a listener: 302 with location, regex_rewrite, host_rewrite_header, host_rewrite_path_regex", async () => {
+Deno.test("route.redirect and rewrites through a listener: 302 with location, regex_rewrite, host_rewrite_header, host_rewrite_path_regex, auto_host_rewrite", async () => {
   const o = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     (r) =>
@@ -108,6 +108,7 @@ Deno.test("route.redirect and rewrites through a listener: 302 with location, re
           },
         },
         { match: { prefix: "/hh" }, route: { cluster: "c", host_rewrite_header: "x-host" } },
+        { match: { prefix: "/auto" }, route: { cluster: "c", auto_host_rewrite: true } },
         {
           match: { prefix: "/hp/" },
           route: {
@@ -121,9 +122,9 @@ Deno.test("route.redirect and rewrites through a listener: 302 with location, re
       ],
     }],
   };
-  const p = await startTestProxy([httpListener(rc)], [
-    testCluster("c", [["127.0.0.1", o.addr.port]]),
-  ]);
+  const c = testCluster("c", [["127.0.0.1", o.addr.port]]);
+  c.hosts[0].hostname = "named.test";
+  const p = await startTestProxy([httpListener(rc)], [c]);
   try {
     const base = `http://127.0.0.1:${p.port()}`;
     const r = await fetch(`${base}/go/a?b`, { redirect: "manual" });
@@ -137,6 +138,7 @@ Deno.test("route.redirect and rewrites through a listener: 302 with location, re
     );
     assert.deepEqual((await (await fetch(`${base}/hh`)).json()).host, `127.0.0.1:${p.port()}`);
     assert.deepEqual((await (await fetch(`${base}/hp/svc/y`)).json()).host, "svc.internal");
+    assert.deepEqual((await (await fetch(`${base}/auto`)).json()).host, "named.test");
   } finally {
     await p.close();
     await o.shutdown();

@@ -30,6 +30,8 @@ export interface ForwardOptions {
   /** `regex_rewrite` of the path. */
   regexRewrite: RegexRewrite | null;
   hostRewrite: string | null;
+  /** `auto_host_rewrite`: the chosen host's hostname becomes the authority. */
+  autoHostRewrite: boolean;
   /** `host_rewrite_header`: the host comes from this request header when it has a value. */
   hostRewriteHeader: string | null;
   /** `host_rewrite_path_regex`: the host is the path rewritten by this pattern. */
@@ -83,18 +85,16 @@ function forwardOptions(a: JsonObject, path: string, errors: Errors): ForwardOpt
   if (a.prefix_rewrite !== undefined && typeof a.prefix_rewrite !== "string") {
     fail(errors, `${path}.prefix_rewrite`, "must be a string");
   }
-  if (a.auto_host_rewrite !== undefined) {
-    fail(
-      errors,
-      `${path}.auto_host_rewrite`,
-      "auto_host_rewrite is not supported by this build (use host_rewrite_literal or host_rewrite_header)",
-    );
+  const auto = unwrap(a.auto_host_rewrite);
+  if (auto !== undefined && typeof auto !== "boolean") {
+    fail(errors, `${path}.auto_host_rewrite`, "must be a bool");
   }
   const hosts = [
     "host_rewrite_literal",
     "host_rewrite",
     "host_rewrite_header",
     "host_rewrite_path_regex",
+    "auto_host_rewrite",
   ]
     .filter((k) => a[k] !== undefined);
   if (hosts.length > 1) fail(errors, path, `only one of ${hosts.join(", ")} may be set`);
@@ -114,6 +114,7 @@ function forwardOptions(a: JsonObject, path: string, errors: Errors): ForwardOpt
       ? null
       : parseRegexRewrite(a.regex_rewrite, `${path}.regex_rewrite`, errors),
     hostRewrite: typeof host === "string" ? host : null,
+    autoHostRewrite: auto === true,
     hostRewriteHeader: typeof hdr === "string" && hdr !== "" ? hdr.toLowerCase() : null,
     hostRewritePathRegex: a.host_rewrite_path_regex === undefined
       ? null

@@ -321,6 +321,7 @@ export class Cluster implements ClusterView {
       return Promise.resolve(localReply(503, NO_HEALTHY_UPSTREAM));
     }
     r.upstream = host;
+    if (r.autoHostRewrite && host.hostname !== "") r.authority = host.hostname;
     return this.usesHttp2(r) ? forwardHttp2(this, host, r) : forwardHttp1(this, host, r);
   }
 
