@@ -42,6 +42,8 @@ const HDRS = "header manipulation is not implemented";
 const PER_FILTER = "per-route filter configuration is not implemented";
 const TIMEOUTS = "this timeout is not implemented";
 const TLS_DOWN = "downstream TLS is not implemented";
+const MIRROR =
+  "cluster, cluster_header, runtime_fraction.default_value, disable_shadow_host_suffix_append; runtime keys and trace_sampled are refused";
 const RETRY =
   "every retry_on condition, num_retries, per_try_timeout, retry_back_off, retriable_status_codes, retriable_headers, retriable_request_headers, the previous_hosts predicate and host_selection_retry_max_attempts; per_try_idle_timeout, retry_priority, retry_options_predicates and rate_limited_retry_back_off are refused";
 
@@ -449,13 +451,13 @@ export const SUPPORT = [
   },
   {
     path: "RouteAction.request_mirror_policy",
-    support: "refused",
-    supportNote: "mirroring is not implemented",
+    support: "honoured",
+    supportNote: MIRROR,
   },
   {
     path: "RouteAction.request_mirror_policies",
-    support: "refused",
-    supportNote: "mirroring is not implemented",
+    support: "honoured",
+    supportNote: MIRROR,
   },
   {
     path: "RouteAction.rate_limits",

@@ -33,6 +33,7 @@ const HEADERS = [
   "src/router/header_mutation_test.ts",
   "route, virtual host and route table in Envoy's order",
 ] as const;
+const MIRROR = ["src/router/mirror_policy_test.ts", "a shadow copy with its body"] as const;
 const REDIRECTS = ["src/router/redirect_test.ts", "as Envoy builds it"] as const;
 const REWRITES = [
   "src/router/redirect_test.ts",
@@ -513,6 +514,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   ],
   "RouteAction.regex_rewrite": REWRITES,
   "RouteAction.host_rewrite_header": REWRITES,
+  "RouteAction.request_mirror_policy": MIRROR,
+  "RouteAction.request_mirror_policies": MIRROR,
   "RouteAction.auto_host_rewrite": REWRITES,
   "RouteAction.host_rewrite_path_regex": REWRITES,
   "RedirectAction.scheme_redirect": REDIRECTS,

@@ -52,6 +52,8 @@ import { applyRegexRewrite, type MatchedPrefix, rewritePath } from "../router/pa
 import { applyHeaderMutations, mutateHeaderList } from "../router/header_mutation.ts";
 import { headerRecord } from "../router/header_context.ts";
 import { forwardWithRetries } from "../router/retry_forward.ts";
+import type { MirrorPolicy } from "../router/mirror_policy.ts";
+import type { Cluster } from "../upstream/cluster.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
 import {
   parseRouteConfig,
@@ -326,6 +328,7 @@ export class HttpConnectionManager {
       attemptCountInRequest: route.attemptCountInRequest,
       attemptCountInResponse: route.attemptCountInResponse,
       bufferLimit: route.bufferLimit,
+      shadows: a.mirrors.length === 0 ? undefined : this.#shadows(a.mirrors, m),
     }).then((r) => {
       if (lg !== null) { for (const f of r.flags) lg.flags.push(f); }
       return r.res;
@@ -343,6 +346,18 @@ export class HttpConnectionManager {
       if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
       return this.#codecError(e, lg);
     });
+  }
+
+  /** The clusters that get a shadow of request `m` this time (each drawn by its fraction). */
+  #shadows(mirrors: readonly MirrorPolicy[], m: DownstreamRequest) {
+    const out: { cluster: Cluster; hostSuffix: boolean }[] = [];
+    for (const mp of mirrors) {
+      if (mp.fraction < 1 && Math.random() >= mp.fraction) continue;
+      const name = mp.cluster ?? m.headers.get(mp.clusterHeader!);
+      const c = name === null ? undefined : this.deps.clusters.get(name);
+      if (c) out.push({ cluster: c, hostSuffix: mp.hostSuffix });
+    }
+    return out;
   }
 
   /**

@@ -20,6 +20,7 @@ import type { ProxyResponse } from "../http/proxy_response.ts";
 import type { MatchInput } from "../http/downstream_request.ts";
 import { localReply, UPSTREAM_TIMEOUT } from "../http/local_reply.ts";
 import { NO_RETRY_POLICY, type RetryPolicy } from "./retry_policy.ts";
+import { shadowHost } from "./mirror_policy.ts";
 import { CONSUMED_HEADERS, proxyHeader, type ResetKind, RetryState } from "./retry_state.ts";
 
 /** Envoy's default buffer limit (`per_connection_buffer_limit_bytes`, 1 MiB). */
@@ -38,6 +39,8 @@ export interface RetryOptions {
   attemptCountInResponse: boolean;
   /** The request body buffer limit in bytes. */
   bufferLimit: number;
+  /** Clusters that get a shadow copy of the request (already drawn by their fraction). */
+  shadows?: readonly { cluster: Cluster; hostSuffix: boolean }[];
 }
 
 /** What the attempts produced. */
@@ -114,6 +117,13 @@ function resetOf(flag: string | undefined): ResetKind | "timeout" | "none" | nul
   }
 }
 
+/** Sends a shadow request and discards its answer. */
+function shadow(cluster: Cluster, r: UpstreamRequest): void {
+  cluster.forward(r).then((res) => {
+    if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
+  }).catch(() => {});
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
@@ -144,12 +154,30 @@ export async function forwardWithRetries(
   const perTry = perTryMs(policy, m.headers, globalMs);
   const flags: string[] = [];
   let body: Buffered | null = null;
-  if (ur.body !== null && state !== null) {
+  const shadows = o.shadows ?? [];
+  if (ur.body !== null && (state !== null || shadows.length > 0)) {
     body = await buffer(ur.body, o.bufferLimit);
     if ("stream" in body) counter("retry_or_shadow_abandoned").inc();
   }
+  if (body === null || "bytes" in body) {
+    for (const s of shadows) {
+      shadow(s.cluster, {
+        ...ur,
+        authority: s.hostSuffix ? shadowHost(ur.authority) : ur.authority,
+        headers,
+        body: body === null ? null : oneChunk(body.bytes),
+        contentLength: body === null ? ur.contentLength : body.bytes.length,
+        upstream: null,
+        lb: undefined,
+      });
+    }
+  }
   if (state === null && perTry === 0 && !o.attemptCountInRequest) {
     ur.headers = headers;
+    if (body !== null && "bytes" in body) {
+      ur.body = oneChunk(body.bytes);
+      ur.contentLength = body.bytes.length;
+    } else if (body !== null) ur.body = body.stream;
     return done(await cluster.forward(ur), 1);
   }
   const retries = body === null || "bytes" in body ? state : null;

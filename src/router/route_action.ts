@@ -20,6 +20,7 @@ import { type HashPolicy, parseHashPolicies } from "./hash_policy.ts";
 import { parseRetryPolicy, type RetryPolicy } from "./retry_policy.ts";
 import { parseRedirect, type Redirect } from "./redirect.ts";
 import { parseRegexRewrite, type RegexRewrite } from "./path_rewrite.ts";
+import { type MirrorPolicy, parseMirrorPolicies } from "./mirror_policy.ts";
 
 /** Envoy's default route timeout. */
 export const DEFAULT_ROUTE_TIMEOUT_MS = 15_000;
@@ -42,6 +43,8 @@ export interface ForwardOptions {
   hashPolicy: HashPolicy[];
   /** `retry_policy` (the virtual host's when the route has none). */
   retry: RetryPolicy | null;
+  /** `request_mirror_policies`. */
+  mirrors: MirrorPolicy[];
 }
 
 /** One weighted cluster. */
@@ -75,7 +78,12 @@ function checkCluster(
   return name;
 }
 
-function forwardOptions(a: JsonObject, path: string, errors: Errors): ForwardOptions {
+function forwardOptions(
+  a: JsonObject,
+  path: string,
+  errors: Errors,
+  clusters: ReadonlySet<string> | null,
+): ForwardOptions {
   let timeoutMs = DEFAULT_ROUTE_TIMEOUT_MS;
   if (a.timeout !== undefined) timeoutMs = durationMs(a.timeout, `${path}.timeout`, errors) ?? 0;
   const host = a.host_rewrite_literal ?? a.host_rewrite;
@@ -125,6 +133,13 @@ function forwardOptions(a: JsonObject, path: string, errors: Errors): ForwardOpt
     retry: a.retry_policy === undefined
       ? null
       : parseRetryPolicy(a.retry_policy, `${path}.retry_policy`, errors),
+    mirrors: parseMirrorPolicies(
+      a.request_mirror_policies,
+      a.request_mirror_policy,
+      path,
+      errors,
+      clusters,
+    ),
   };
 }
 
@@ -195,7 +210,7 @@ export function parseRouteAction(
     fail(errors, at, "route needs exactly one of cluster, weighted_clusters, cluster_header");
     return null;
   }
-  const fo = forwardOptions(a, at, errors);
+  const fo = forwardOptions(a, at, errors, clusters);
   if (a.cluster !== undefined) {
     const c = checkCluster(a.cluster, `${at}.cluster`, errors, clusters);
     return c ? { kind: "cluster", cluster: c, ...fo } : null;
