@@ -30,13 +30,13 @@ const WALK = "src/cli/support_walk_test.ts";
 const SERVED = "the walking test's minimal bootstrap itself is valid and served as written";
 const TCP = "src/listener/tcp_proxy_test.ts";
 const HEADERS = [
-  "src/router/header_mutation_test.ts",
+  "src/listener/route_headers_test.ts",
   "route, virtual host and route table in Envoy's order",
 ] as const;
-const MIRROR = ["src/router/mirror_policy_test.ts", "a shadow copy with its body"] as const;
-const REDIRECTS = ["src/router/redirect_test.ts", "as Envoy builds it"] as const;
+const MIRROR = ["src/listener/route_mirror_test.ts", "a shadow copy with its body"] as const;
+const REDIRECTS = ["src/listener/route_redirect_test.ts", "as Envoy builds it"] as const;
 const REWRITES = [
-  "src/router/redirect_test.ts",
+  "src/listener/route_redirect_test.ts",
   "regex_rewrite, host_rewrite_header, host_rewrite_path_regex",
 ] as const;
 
@@ -368,7 +368,7 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "cluster.CircuitBreakers.Thresholds.max_pending_requests": [CB, "the third request overflows"],
   "cluster.CircuitBreakers.Thresholds.max_requests": [CB, "max_requests overflow counts"],
   "cluster.CircuitBreakers.Thresholds.max_retries": [
-    "src/router/retry_forward_test.ts",
+    "src/listener/route_retry_test.ts",
     "max_retries 0 stops every retry",
   ],
   "ClusterLoadAssignment.cluster_name": [EDS, EDS_LOAD],
@@ -489,27 +489,27 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "Route.request_headers_to_remove": HEADERS,
   "RouteConfiguration.most_specific_header_mutations_wins": HEADERS,
   "VirtualHost.include_request_attempt_count": [
-    "src/router/retry_forward_test.ts",
+    "src/listener/route_retry_test.ts",
     "attempt counts go upstream and back",
   ],
   "VirtualHost.include_attempt_count_in_response": [
-    "src/router/retry_forward_test.ts",
+    "src/listener/route_retry_test.ts",
     "attempt counts go upstream and back",
   ],
   "VirtualHost.retry_policy": [
-    "src/router/retry_forward_test.ts",
+    "src/listener/route_retry_test.ts",
     "its policy applies to routes without one",
   ],
   "VirtualHost.per_request_buffer_limit_bytes": [
-    "src/router/retry_forward_test.ts",
+    "src/listener/route_retry_test.ts",
     "retries are abandoned",
   ],
   "Route.per_request_buffer_limit_bytes": [
-    "src/router/retry_forward_test.ts",
+    "src/listener/route_retry_test.ts",
     "retries are abandoned",
   ],
   "RouteAction.retry_policy": [
-    "src/router/retry_forward_test.ts",
+    "src/listener/route_retry_test.ts",
     "an origin that fails twice is retried",
   ],
   "RouteAction.regex_rewrite": REWRITES,

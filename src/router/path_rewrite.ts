@@ -46,7 +46,7 @@ export function parseRegexRewrite(
   // RE2 substitutions name groups as \0..\9; a `$` is literal.
   const substitution = v.substitution.replace(/\$/g, "$$$$").replace(
     /\\(\d)|\\\\/g,
-    (m, d) => d === undefined ? "\\" : d === "0" ? "$&" : `$${d}`,
+    (_m, d) => d === undefined ? "\\" : d === "0" ? "$&" : `$${d}`,
   );
   return { re, substitution };
 }

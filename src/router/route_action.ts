@@ -1,8 +1,11 @@
 /**
  * What a matched route does: forward to a `cluster`, to one of `weighted_clusters`, to the cluster
- * named by a request header (`cluster_header`), answer with a `direct_response`, or `redirect`;
- * with `prefix_rewrite`, `host_rewrite` (v2) / `host_rewrite_literal` (v3), `timeout` (default
- * 15 s as in Envoy; `0s` disables it), `priority` and `hash_policy`.
+ * named by a request header (`cluster_header`), answer with a `direct_response`, or `redirect`
+ * (`redirect.ts`); with `prefix_rewrite` or `regex_rewrite`, `host_rewrite` (v2) /
+ * `host_rewrite_literal` (v3), `host_rewrite_header`, `host_rewrite_path_regex` or
+ * `auto_host_rewrite`, `timeout` (default 15 s as in Envoy; `0s` disables it), `priority`,
+ * `hash_policy`, `retry_policy` (`retry_policy.ts`) and `request_mirror_policies`
+ * (`mirror_policy.ts`).
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { testCluster } from "../upstream/test_cluster.ts";
-import { httpListener, startTestProxy, type TestProxy } from "../listener/test_proxy.ts";
+import { httpListener, startTestProxy, type TestProxy } from "./test_proxy.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { testCluster } from "../upstream/test_cluster.ts";
-import { httpListener, startTestProxy } from "../listener/test_proxy.ts";
+import { httpListener, startTestProxy } from "./test_proxy.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import { parseMirrorPolicies, shadowHost } from "./mirror_policy.ts";
+import { parseMirrorPolicies, shadowHost } from "../router/mirror_policy.ts";
 
 function recorder(answer: string) {
   const seen: { host: string | null; body: string; path: string }[] = [];

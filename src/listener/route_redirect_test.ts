@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import { parseRedirect, redirectLocation } from "./redirect.ts";
-import type { MatchedPrefix } from "./path_rewrite.ts";
+import { parseRedirect, redirectLocation } from "../router/redirect.ts";
+import type { MatchedPrefix } from "../router/path_rewrite.ts";
 import { testCluster } from "../upstream/test_cluster.ts";
-import { httpListener, startTestProxy } from "../listener/test_proxy.ts";
+import { httpListener, startTestProxy } from "./test_proxy.ts";
 
 function loc(
   d: JsonObject,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { testCluster } from "../upstream/test_cluster.ts";
-import { httpListener, startTestProxy, type TestProxy } from "../listener/test_proxy.ts";
+import { httpListener, startTestProxy, type TestProxy } from "./test_proxy.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import { parseRouteConfig } from "./route_config.ts";
+import { parseRouteConfig } from "../router/route_config.ts";
 
 function echo() {
   return Deno.serve(
