@@ -42,6 +42,8 @@ const HDRS = "header manipulation is not implemented";
 const PER_FILTER = "per-route filter configuration is not implemented";
 const TIMEOUTS = "this timeout is not implemented";
 const TLS_DOWN = "downstream TLS is not implemented";
+const UPGRADES =
+  "HTTP/1.1 Upgrade types (websocket, ...) over HTTP/1.1 downstream connections; CONNECT, connect_config and upgrade filters are refused";
 const MIRROR =
   "cluster, cluster_header, runtime_fraction.default_value, disable_shadow_host_suffix_append; runtime keys and trace_sampled are refused";
 const RETRY =
@@ -326,8 +328,8 @@ export const SUPPORT = [
   },
   {
     path: "HttpConnectionManager.upgrade_configs",
-    support: "refused",
-    supportNote: "upgrades (WebSocket, CONNECT) are not implemented",
+    support: "honoured",
+    supportNote: UPGRADES,
   },
   {
     path: "HttpConnectionManager.normalize_path",
@@ -466,7 +468,7 @@ export const SUPPORT = [
   },
   { path: "RouteAction.cors", support: "refused", supportNote: "CORS is not implemented" },
   { path: "RouteAction.max_grpc_timeout", support: "refused", supportNote: TIMEOUTS },
-  { path: "RouteAction.upgrade_configs", support: "refused" },
+  { path: "RouteAction.upgrade_configs", support: "honoured", supportNote: UPGRADES },
   { path: "RouteAction.max_stream_duration", support: "refused", supportNote: TIMEOUTS },
   { path: "WeightedCluster.clusters", support: "honoured", type: "ClusterWeight" },
   { path: "WeightedCluster.total_weight", support: "honoured" },

@@ -33,6 +33,10 @@ const HEADERS = [
   "src/listener/route_headers_test.ts",
   "route, virtual host and route table in Envoy's order",
 ] as const;
+const UPGRADE = [
+  "src/listener/route_upgrade_test.ts",
+  "messages flow both ways; a route can turn it off",
+] as const;
 const MIRROR = ["src/listener/route_mirror_test.ts", "a shadow copy with its body"] as const;
 const REDIRECTS = ["src/listener/route_redirect_test.ts", "as Envoy builds it"] as const;
 const REWRITES = [
@@ -515,6 +519,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "RouteAction.regex_rewrite": REWRITES,
   "RouteAction.host_rewrite_header": REWRITES,
   "RouteAction.request_mirror_policy": MIRROR,
+  "RouteAction.upgrade_configs": UPGRADE,
+  "HttpConnectionManager.upgrade_configs": UPGRADE,
   "RouteAction.request_mirror_policies": MIRROR,
   "RouteAction.auto_host_rewrite": REWRITES,
   "RouteAction.host_rewrite_path_regex": REWRITES,

@@ -53,6 +53,12 @@ import { applyHeaderMutations, mutateHeaderList } from "../router/header_mutatio
 import { headerRecord } from "../router/header_context.ts";
 import { forwardWithRetries } from "../router/retry_forward.ts";
 import type { MirrorPolicy } from "../router/mirror_policy.ts";
+import {
+  forwardUpgrade,
+  parseUpgradeConfigs,
+  upgradeAllowed,
+  type UpgradeConfigs,
+} from "../router/upgrade.ts";
 import type { Cluster } from "../upstream/cluster.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
 import {
@@ -74,6 +80,8 @@ export interface HcmConfig {
   accessLogs: AccessLogConfig[];
   /** The tap filter (`admin_config`), if configured. */
   tap?: TapFilterConfig | null;
+  /** `upgrade_configs`: upgrade type → enabled. */
+  upgrades?: UpgradeConfigs;
 }
 
 /** Parses the filter configuration `c` (found at `path`). */
@@ -130,6 +138,7 @@ export function parseHcm(
     generateRequestId: unwrap(c.generate_request_id) !== false,
     accessLogs,
     tap,
+    upgrades: parseUpgradeConfigs(c.upgrade_configs, `${path}.upgrade_configs`, errors, false),
   };
 }
 
@@ -313,6 +322,14 @@ export class HttpConnectionManager {
       autoHostRewrite: a.autoHostRewrite,
     };
     if (hold !== undefined) hold.ur = ur;
+    const up = m.upgrade === undefined ? null : m.headers.get("upgrade");
+    if (up && this.cfg.upgrades && upgradeAllowed(this.cfg.upgrades, a.upgrades, up)) {
+      if (lg !== null) {
+        lg.cluster = cluster.name;
+        lg.upstreamRequest = ur;
+      }
+      return forwardUpgrade(cluster, ur, up, m.upgrade!);
+    }
     if (route.requestHeaders.length > 0) {
       const rec = headerRecord(m, conn, Date.now(), null, null, cluster.name);
       ur.headers = mutateHeaderList(route.requestHeaders, ur.headers, rec);

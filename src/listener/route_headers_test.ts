@@ -80,7 +80,7 @@ function table(mostSpecific: boolean): JsonObject {
   };
 }
 
-Deno.test("route.headers_to_add: route, virtual host and route table in Envoy's order, append actions, keep_empty_value, command operators", async () => {
+Deno.test("route headers_to_add: route, virtual host and route table in Envoy's order, append actions, keep_empty_value, command operators", async () => {
   await withProxy(table(false), async (p, port) => {
     const r = await fetch(`http://127.0.0.1:${p.port()}/x`, {
       headers: { "x-in": "v", "x-present": "yes", "x-secret": "s" },
@@ -116,7 +116,7 @@ Deno.test("route.headers_to_add: route, virtual host and route table in Envoy's 
   });
 });
 
-Deno.test("route.headers_to_add errors name their path: pseudo-headers, host, unknown operators, both append fields", () => {
+Deno.test("route headers_to_add errors name their path: pseudo-headers, host, unknown operators, both append fields", () => {
   const errors: { path: string; message: string; rule: string }[] = [];
   parseRouteConfig(
     {

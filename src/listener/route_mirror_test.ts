@@ -16,7 +16,7 @@ function recorder(answer: string) {
   return { server, seen, next };
 }
 
-Deno.test("route.request_mirror_policies: a shadow copy with its body goes to the mirror cluster with -shadow on the host; the answer is the main cluster's", async () => {
+Deno.test("route request_mirror_policies: a shadow copy with its body goes to the mirror cluster with -shadow on the host; the answer is the main cluster's", async () => {
   const main = recorder("main");
   const mirror = recorder("mirror");
   const rc: JsonObject = {
@@ -75,7 +75,7 @@ Deno.test("route.request_mirror_policies: a shadow copy with its body goes to th
   }
 });
 
-Deno.test("route.request_mirror_policies errors name their path; shadow hosts keep the port", () => {
+Deno.test("route request_mirror_policies errors name their path; shadow hosts keep the port", () => {
   const errors: { path: string; message: string; rule: string }[] = [];
   parseMirrorPolicies(
     [{ cluster: "nope" }, { cluster: "c", runtime_fraction: { runtime_key: "k" } }, {}],

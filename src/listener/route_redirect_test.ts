@@ -23,7 +23,7 @@ function loc(
   }, matched);
 }
 
-Deno.test("route.redirect location: scheme, host, port, path, prefix and regex rewrites, strip_query, as Envoy builds it", () => {
+Deno.test("route redirect location: scheme, host, port, path, prefix and regex rewrites, strip_query, as Envoy builds it", () => {
   assert.equal(
     loc({ https_redirect: true }, "/a?b=1", "example.com:80"),
     "https://example.com/a?b=1",
@@ -65,7 +65,7 @@ Deno.test("route.redirect location: scheme, host, port, path, prefix and regex r
   );
 });
 
-Deno.test("route.redirect errors name their path: response code, one path kind, one scheme kind, unknown fields", () => {
+Deno.test("route redirect errors name their path: response code, one path kind, one scheme kind, unknown fields", () => {
   const errors: { path: string; message: string; rule: string }[] = [];
   parseRedirect({ response_code: "GONE" }, "a", errors);
   parseRedirect({ path_redirect: "/x", prefix_rewrite: "/y" }, "b", errors);
@@ -80,7 +80,7 @@ Deno.test("route.redirect errors name their path: response code, one path kind, 
   ]);
 });
 
-Deno.test("route.redirect and rewrites through a listener: 302 with location, regex_rewrite, host_rewrite_header, host_rewrite_path_regex, auto_host_rewrite", async () => {
+Deno.test("route redirect and rewrites through a listener: 302 with location, regex_rewrite, host_rewrite_header, host_rewrite_path_regex, auto_host_rewrite", async () => {
   const o = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     (r) =>

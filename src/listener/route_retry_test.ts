@@ -68,7 +68,7 @@ async function send(p: TestProxy, init: RequestInit & { path?: string } = {}) {
   return { status: r.status, headers: r.headers, text: await r.text() };
 }
 
-Deno.test("route.retry_policy 5xx: an origin that fails twice is retried and the body is sent again each time", async () => {
+Deno.test("route retry_policy 5xx: an origin that fails twice is retried and the body is sent again each time", async () => {
   const o = origin((n) => new Response(n <= 2 ? "bad" : "ok", { status: n <= 2 ? 503 : 200 }));
   try {
     await withProxy(
@@ -97,7 +97,7 @@ Deno.test("route.retry_policy 5xx: an origin that fails twice is retried and the
   }
 });
 
-Deno.test("route.retry_policy num_retries: when retries run out the last answer goes downstream and limit_exceeded counts", async () => {
+Deno.test("route retry_policy num_retries: when retries run out the last answer goes downstream and limit_exceeded counts", async () => {
   const o = origin(() => new Response("down", { status: 500 }));
   try {
     await withProxy(
@@ -124,7 +124,7 @@ Deno.test("route.retry_policy num_retries: when retries run out the last answer 
   }
 });
 
-Deno.test("route.retry_policy conditions: gateway-error skips 500, retriable-4xx retries 409, retriable_status_codes, retriable_headers", async () => {
+Deno.test("route retry_policy conditions: gateway-error skips 500, retriable-4xx retries 409, retriable_status_codes, retriable_headers", async () => {
   const cases: [JsonObject, number, number][] = [
     [{ retry_on: "gateway-error" }, 500, 1],
     [{ retry_on: "gateway-error" }, 502, 2],
@@ -160,7 +160,7 @@ Deno.test("route.retry_policy conditions: gateway-error skips 500, retriable-4xx
   }
 });
 
-Deno.test("route.retry_policy headers: x-envoy-retry-on, x-proxy-retry-on, x-envoy-max-retries and x-envoy-retriable-status-codes ask for retries and are not forwarded", async () => {
+Deno.test("route retry_policy headers: x-envoy-retry-on, x-proxy-retry-on, x-envoy-max-retries and x-envoy-retriable-status-codes ask for retries and are not forwarded", async () => {
   const o = origin((n) => new Response(null, { status: n % 3 === 0 ? 200 : 418 }));
   try {
     await withProxy(routes({}), [["127.0.0.1", o.port]], async (p) => {
@@ -195,7 +195,7 @@ Deno.test("route.retry_policy headers: x-envoy-retry-on, x-proxy-retry-on, x-env
   }
 });
 
-Deno.test("route.retry_policy connect-failure and previous_hosts: a dead host is retried on the live one", async () => {
+Deno.test("route retry_policy connect-failure and previous_hosts: a dead host is retried on the live one", async () => {
   const o = origin(() => new Response("live"));
   try {
     await withProxy(
@@ -226,7 +226,7 @@ Deno.test("route.retry_policy connect-failure and previous_hosts: a dead host is
   }
 });
 
-Deno.test("route.retry_policy reset: a connection closed before the answer is retried with reset, not with connect-failure", async () => {
+Deno.test("route retry_policy reset: a connection closed before the answer is retried with reset, not with connect-failure", async () => {
   const bad = resetter();
   const o = origin(() => new Response("live"));
   try {
@@ -282,7 +282,7 @@ Deno.test("cluster.objects.cluster.circuit-breakers.thresholds.max-retries: max_
   }
 });
 
-Deno.test("route.retry_policy per_try_timeout: a slow first attempt times out alone and the retry answers; x-envoy-upstream-rq-per-try-timeout-ms sets it too", async () => {
+Deno.test("route retry_policy per_try_timeout: a slow first attempt times out alone and the retry answers; x-envoy-upstream-rq-per-try-timeout-ms sets it too", async () => {
   const o = origin(async (n) => {
     if (n % 2 === 1) await new Promise((r) => setTimeout(r, 1500));
     return new Response("ok");
@@ -317,7 +317,7 @@ Deno.test("route.retry_policy per_try_timeout: a slow first attempt times out al
   }
 });
 
-Deno.test("route.retry_policy virtual host: its policy applies to routes without one; attempt counts go upstream and back", async () => {
+Deno.test("route retry_policy virtual host: its policy applies to routes without one; attempt counts go upstream and back", async () => {
   const o = origin((n) => new Response(null, { status: n === 1 ? 503 : 204 }));
   try {
     await withProxy(
@@ -339,7 +339,7 @@ Deno.test("route.retry_policy virtual host: its policy applies to routes without
   }
 });
 
-Deno.test("route.per_request_buffer_limit_bytes: a body larger than the limit is streamed once and its retries are abandoned", async () => {
+Deno.test("route per_request_buffer_limit_bytes: a body larger than the limit is streamed once and its retries are abandoned", async () => {
   const o = origin(() => new Response(null, { status: 503 }));
   try {
     const rc = routes({ retry_policy: { retry_on: "5xx" } });

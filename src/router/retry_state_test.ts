@@ -21,7 +21,7 @@ function state(
   return { s, counts, open: () => open };
 }
 
-Deno.test("route.retry_policy retry_back_off: full jitter below an interval that doubles up to max_interval", () => {
+Deno.test("route retry_policy retry_back_off: full jitter below an interval that doubles up to max_interval", () => {
   const { s } = state({ retryOn: 1, baseIntervalMs: 25, maxIntervalMs: 250 });
   assert.deepEqual([1, 2, 3, 4, 5, 6].map(() => s!.nextBackOffMs()), [24, 49, 99, 199, 249, 249]);
   const low = state({ retryOn: 1 }, {}, () => 0).s!;
@@ -29,7 +29,7 @@ Deno.test("route.retry_policy retry_back_off: full jitter below an interval that
   assert.deepEqual(parseRetryPolicy({}, "r", [])!.maxIntervalMs, 250);
 });
 
-Deno.test("route.retry_policy resets: overflow never, connect-failure only for connect, reset and 5xx for any, reset-before-request before the request", () => {
+Deno.test("route retry_policy resets: overflow never, connect-failure only for connect, reset and 5xx for any, reset-before-request before the request", () => {
   const on = (v: string) => state({}, { "x-envoy-retry-on": v }).s!;
   assert.equal(on("5xx").wouldRetryFromReset("overflow", false), false);
   assert.equal(on("connect-failure").wouldRetryFromReset("connect", false), true);
@@ -41,7 +41,7 @@ Deno.test("route.retry_policy resets: overflow never, connect-failure only for c
   assert.equal(on("refused-stream").wouldRetryFromReset("reset", true), false);
 });
 
-Deno.test("route.retry_policy answers: envoy-ratelimited, gRPC status conditions and x-envoy-retry-grpc-on", () => {
+Deno.test("route retry_policy answers: envoy-ratelimited, gRPC status conditions and x-envoy-retry-grpc-on", () => {
   const rl = new Headers({ "x-envoy-ratelimited": "true" });
   assert.equal(state({}, { "x-envoy-retry-on": "5xx" }).s!.wouldRetryFromHeaders(503, rl), false);
   assert.equal(
@@ -68,7 +68,7 @@ Deno.test("route.retry_policy answers: envoy-ratelimited, gRPC status conditions
   assert.equal(state({}, { "x-envoy-retry-on": "bogus" }).s, null);
 });
 
-Deno.test("route.retry_policy retriable_request_headers: a request that matches none gets no retries", () => {
+Deno.test("route retry_policy retriable_request_headers: a request that matches none gets no retries", () => {
   const p = parseRetryPolicy(
     { retry_on: "5xx", retriable_request_headers: [{ name: ":method", exact_match: "GET" }] },
     "r",
@@ -79,7 +79,7 @@ Deno.test("route.retry_policy retriable_request_headers: a request that matches 
   assert.equal(state({}, { "x-envoy-retry-on": "unavailable" }).s, null);
 });
 
-Deno.test("route.retry_policy shouldRetry: counts, the limit and the breaker's unit", () => {
+Deno.test("route retry_policy shouldRetry: counts, the limit and the breaker's unit", () => {
   const { s, counts, open } = state({ retryOn: 1, numRetries: 1 });
   assert.equal(s!.shouldRetry(true), "yes");
   assert.equal(open(), 1);
@@ -92,7 +92,7 @@ Deno.test("route.retry_policy shouldRetry: counts, the limit and the breaker's u
   });
 });
 
-Deno.test("route.retry_policy errors name their path: unknown condition, refused fields, bad back-off, unknown predicate", () => {
+Deno.test("route retry_policy errors name their path: unknown condition, refused fields, bad back-off, unknown predicate", () => {
   const errors: { path: string; message: string; rule: string }[] = [];
   parseRetryPolicy(
     {

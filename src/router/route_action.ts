@@ -24,6 +24,7 @@ import { parseRetryPolicy, type RetryPolicy } from "./retry_policy.ts";
 import { parseRedirect, type Redirect } from "./redirect.ts";
 import { parseRegexRewrite, type RegexRewrite } from "./path_rewrite.ts";
 import { type MirrorPolicy, parseMirrorPolicies } from "./mirror_policy.ts";
+import { parseUpgradeConfigs, type UpgradeConfigs } from "./upgrade.ts";
 
 /** Envoy's default route timeout. */
 export const DEFAULT_ROUTE_TIMEOUT_MS = 15_000;
@@ -48,6 +49,8 @@ export interface ForwardOptions {
   retry: RetryPolicy | null;
   /** `request_mirror_policies`. */
   mirrors: MirrorPolicy[];
+  /** `upgrade_configs` of the route (null: the connection manager's decide). */
+  upgrades: UpgradeConfigs | null;
 }
 
 /** One weighted cluster. */
@@ -143,6 +146,9 @@ function forwardOptions(
       errors,
       clusters,
     ),
+    upgrades: a.upgrade_configs === undefined
+      ? null
+      : parseUpgradeConfigs(a.upgrade_configs, `${path}.upgrade_configs`, errors, true),
   };
 }
 
