@@ -322,14 +322,6 @@ export class HttpConnectionManager {
       autoHostRewrite: a.autoHostRewrite,
     };
     if (hold !== undefined) hold.ur = ur;
-    const up = m.upgrade === undefined ? null : m.headers.get("upgrade");
-    if (up && this.cfg.upgrades && upgradeAllowed(this.cfg.upgrades, a.upgrades, up)) {
-      if (lg !== null) {
-        lg.cluster = cluster.name;
-        lg.upstreamRequest = ur;
-      }
-      return forwardUpgrade(cluster, ur, up, m.upgrade!);
-    }
     if (route.requestHeaders.length > 0) {
       const rec = headerRecord(m, conn, Date.now(), null, null, cluster.name);
       ur.headers = mutateHeaderList(route.requestHeaders, ur.headers, rec);
@@ -338,6 +330,10 @@ export class HttpConnectionManager {
     if (lg !== null) {
       lg.cluster = cluster.name;
       lg.upstreamRequest = ur;
+    }
+    const up = m.upgrade === undefined ? null : m.headers.get("upgrade");
+    if (up && this.cfg.upgrades && upgradeAllowed(this.cfg.upgrades, a.upgrades, up)) {
+      return forwardUpgrade(cluster, ur, up, m.upgrade!);
     }
     const bodyError = m.bodyError;
     const forwarded = forwardWithRetries(cluster, ur, m, {
