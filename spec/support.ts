@@ -42,6 +42,12 @@ const HDRS = "header manipulation is not implemented";
 const PER_FILTER = "per-route filter configuration is not implemented";
 const TIMEOUTS = "this timeout is not implemented";
 const TLS_DOWN = "downstream TLS is not implemented";
+const UPGRADES =
+  "HTTP/1.1 Upgrade types (websocket, ...) over HTTP/1.1 downstream connections; CONNECT, connect_config and upgrade filters are refused";
+const MIRROR =
+  "cluster, cluster_header, runtime_fraction.default_value, disable_shadow_host_suffix_append; runtime keys and trace_sampled are refused";
+const RETRY =
+  "every retry_on condition, num_retries, per_try_timeout, retry_back_off, retriable_status_codes, retriable_headers, retriable_request_headers, the previous_hosts predicate and host_selection_retry_max_attempts; per_try_idle_timeout, retry_priority, retry_options_predicates and rate_limited_retry_back_off are refused";
 
 /** Rows of the `support` table. */
 export const SUPPORT = [
@@ -324,8 +330,8 @@ export const SUPPORT = [
   },
   {
     path: "HttpConnectionManager.upgrade_configs",
-    support: "refused",
-    supportNote: "upgrades (WebSocket, CONNECT) are not implemented",
+    support: "honoured",
+    supportNote: UPGRADES,
   },
   {
     path: "HttpConnectionManager.normalize_path",
@@ -384,16 +390,17 @@ export const SUPPORT = [
   { path: "RouteConfiguration.name", support: "honoured" },
   { path: "RouteConfiguration.virtual_hosts", support: "honoured", type: "VirtualHost" },
   { path: "RouteConfiguration.internal_only_headers", support: "refused", supportNote: HDRS },
-  { path: "RouteConfiguration.response_headers_to_add", support: "refused", supportNote: HDRS },
-  { path: "RouteConfiguration.response_headers_to_remove", support: "refused", supportNote: HDRS },
-  { path: "RouteConfiguration.request_headers_to_add", support: "refused", supportNote: HDRS },
-  { path: "RouteConfiguration.request_headers_to_remove", support: "refused", supportNote: HDRS },
+  { path: "RouteConfiguration.response_headers_to_add", support: "honoured" },
+  { path: "RouteConfiguration.response_headers_to_remove", support: "honoured" },
+  { path: "RouteConfiguration.request_headers_to_add", support: "honoured" },
+  { path: "RouteConfiguration.request_headers_to_remove", support: "honoured" },
   {
     path: "RouteConfiguration.validate_clusters",
     support: "honoured",
     supportNote: "route clusters are always checked against the static clusters",
   },
   { path: "RouteConfiguration.vhds", support: "refused", supportNote: XDS },
+  { path: "RouteConfiguration.most_specific_header_mutations_wins", support: "honoured" },
   { path: "VirtualHost.name", support: "honoured" },
   { path: "VirtualHost.domains", support: "honoured" },
   { path: "VirtualHost.routes", support: "honoured", type: "Route" },
@@ -404,18 +411,20 @@ export const SUPPORT = [
     support: "refused",
     supportNote: "rate limiting is not implemented",
   },
-  { path: "VirtualHost.request_headers_to_add", support: "refused", supportNote: HDRS },
-  { path: "VirtualHost.request_headers_to_remove", support: "refused", supportNote: HDRS },
-  { path: "VirtualHost.response_headers_to_add", support: "refused", supportNote: HDRS },
-  { path: "VirtualHost.response_headers_to_remove", support: "refused", supportNote: HDRS },
+  { path: "VirtualHost.request_headers_to_add", support: "honoured" },
+  { path: "VirtualHost.request_headers_to_remove", support: "honoured" },
+  { path: "VirtualHost.response_headers_to_add", support: "honoured" },
+  { path: "VirtualHost.response_headers_to_remove", support: "honoured" },
   { path: "VirtualHost.cors", support: "refused", supportNote: "CORS is not implemented" },
   { path: "VirtualHost.per_filter_config", support: "refused", supportNote: PER_FILTER },
   { path: "VirtualHost.typed_per_filter_config", support: "refused", supportNote: PER_FILTER },
-  { path: "VirtualHost.include_request_attempt_count", support: "default-only", accepts: [false] },
+  { path: "VirtualHost.include_request_attempt_count", support: "honoured" },
+  { path: "VirtualHost.include_attempt_count_in_response", support: "honoured" },
+  { path: "VirtualHost.per_request_buffer_limit_bytes", support: "honoured" },
   {
     path: "VirtualHost.retry_policy",
-    support: "refused",
-    supportNote: "retries are not implemented",
+    support: "honoured",
+    supportNote: RETRY,
   },
   { path: "VirtualHost.hedge_policy", support: "refused" },
   { path: "Route.name", support: "honoured" },
@@ -435,12 +444,12 @@ export const SUPPORT = [
   { path: "Route.decorator", support: "refused", supportNote: "tracing is not implemented" },
   { path: "Route.per_filter_config", support: "refused", supportNote: PER_FILTER },
   { path: "Route.typed_per_filter_config", support: "refused", supportNote: PER_FILTER },
-  { path: "Route.request_headers_to_add", support: "refused", supportNote: HDRS },
-  { path: "Route.request_headers_to_remove", support: "refused", supportNote: HDRS },
-  { path: "Route.response_headers_to_add", support: "refused", supportNote: HDRS },
-  { path: "Route.response_headers_to_remove", support: "refused", supportNote: HDRS },
+  { path: "Route.request_headers_to_add", support: "honoured" },
+  { path: "Route.request_headers_to_remove", support: "honoured" },
+  { path: "Route.response_headers_to_add", support: "honoured" },
+  { path: "Route.response_headers_to_remove", support: "honoured" },
   { path: "Route.tracing", support: "refused", supportNote: "tracing is not implemented" },
-  { path: "Route.per_request_buffer_limit_bytes", support: "refused" },
+  { path: "Route.per_request_buffer_limit_bytes", support: "honoured" },
   { path: "RouteAction.cluster", support: "honoured" },
   { path: "RouteAction.cluster_header", support: "honoured" },
   { path: "RouteAction.weighted_clusters", support: "honoured", type: "WeightedCluster" },
@@ -462,8 +471,8 @@ export const SUPPORT = [
   { path: "RouteAction.idle_timeout", support: "refused", supportNote: TIMEOUTS },
   {
     path: "RouteAction.retry_policy",
-    support: "refused",
-    supportNote: "retries are not implemented",
+    support: "honoured",
+    supportNote: RETRY,
   },
   {
     path: "RouteAction.hash_policy",
@@ -471,17 +480,23 @@ export const SUPPORT = [
     supportNote:
       "header, cookie (generated with a ttl), connection_properties.source_ip, query_parameter and terminal; filter_state is refused",
   },
-  { path: "RouteAction.regex_rewrite", support: "refused" },
-  { path: "RouteAction.auto_host_rewrite", support: "refused" },
+  { path: "RouteAction.regex_rewrite", support: "honoured" },
+  { path: "RouteAction.host_rewrite_header", support: "honoured" },
+  { path: "RouteAction.host_rewrite_path_regex", support: "honoured" },
+  {
+    path: "RouteAction.auto_host_rewrite",
+    support: "honoured",
+    supportNote: "the chosen host's hostname (DNS clusters, endpoint hostname)",
+  },
   {
     path: "RouteAction.request_mirror_policy",
-    support: "refused",
-    supportNote: "mirroring is not implemented",
+    support: "honoured",
+    supportNote: MIRROR,
   },
   {
     path: "RouteAction.request_mirror_policies",
-    support: "refused",
-    supportNote: "mirroring is not implemented",
+    support: "honoured",
+    supportNote: MIRROR,
   },
   {
     path: "RouteAction.rate_limits",
@@ -490,7 +505,7 @@ export const SUPPORT = [
   },
   { path: "RouteAction.cors", support: "refused", supportNote: "CORS is not implemented" },
   { path: "RouteAction.max_grpc_timeout", support: "refused", supportNote: TIMEOUTS },
-  { path: "RouteAction.upgrade_configs", support: "refused" },
+  { path: "RouteAction.upgrade_configs", support: "honoured", supportNote: UPGRADES },
   { path: "RouteAction.max_stream_duration", support: "refused", supportNote: TIMEOUTS },
   { path: "WeightedCluster.clusters", support: "honoured", type: "ClusterWeight" },
   { path: "WeightedCluster.total_weight", support: "honoured" },
@@ -505,9 +520,12 @@ export const SUPPORT = [
   { path: "RedirectAction.host_redirect", support: "honoured" },
   { path: "RedirectAction.path_redirect", support: "honoured" },
   { path: "RedirectAction.https_redirect", support: "honoured" },
-  { path: "RedirectAction.scheme_redirect", support: "default-only", accepts: ["https"] },
+  { path: "RedirectAction.scheme_redirect", support: "honoured" },
+  { path: "RedirectAction.port_redirect", support: "honoured" },
+  { path: "RedirectAction.prefix_rewrite", support: "honoured" },
+  { path: "RedirectAction.regex_rewrite", support: "honoured" },
   { path: "RedirectAction.response_code", support: "honoured" },
-  { path: "RedirectAction.strip_query", support: "default-only", accepts: [false] },
+  { path: "RedirectAction.strip_query", support: "honoured" },
   // HTTP filters
   { path: "HttpFilter.name", support: "honoured", supportNote: "router, health_check and tap" },
   { path: "HttpFilter.config", support: "honoured", type: "@http" },

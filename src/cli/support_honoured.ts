@@ -32,6 +32,20 @@ const TCP = "src/listener/tcp_proxy_test.ts";
 const LIMITS = "src/listener/downstream_limits_test.ts";
 const INTERNAL = "src/listener/internal_headers_test.ts";
 const OVERLOAD = "src/server/overload_manager_test.ts";
+const HEADERS = [
+  "src/listener/route_headers_test.ts",
+  "route, virtual host and route table in Envoy's order",
+] as const;
+const UPGRADE = [
+  "src/listener/route_upgrade_test.ts",
+  "messages flow both ways; a route can turn it off",
+] as const;
+const MIRROR = ["src/listener/route_mirror_test.ts", "a shadow copy with its body"] as const;
+const REDIRECTS = ["src/listener/route_redirect_test.ts", "as Envoy builds it"] as const;
+const REWRITES = [
+  "src/listener/route_redirect_test.ts",
+  "regex_rewrite, host_rewrite_header, host_rewrite_path_regex",
+] as const;
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -361,8 +375,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "cluster.CircuitBreakers.Thresholds.max_pending_requests": [CB, "the third request overflows"],
   "cluster.CircuitBreakers.Thresholds.max_requests": [CB, "max_requests overflow counts"],
   "cluster.CircuitBreakers.Thresholds.max_retries": [
-    "src/admin/clusters_handler_test.ts",
-    "admin.general.thresholds-fields",
+    "src/listener/route_retry_test.ts",
+    "max_retries 0 stops every retry",
   ],
   "ClusterLoadAssignment.cluster_name": [EDS, EDS_LOAD],
   "ClusterLoadAssignment.endpoints": [DEFAULTS, HOSTS],
@@ -496,6 +510,56 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "RedirectAction.path_redirect": [HCM, EFFECTS],
   "RedirectAction.https_redirect": [HCM, EFFECTS],
   "RedirectAction.response_code": [HCM, EFFECTS],
+  "RouteConfiguration.response_headers_to_add": HEADERS,
+  "RouteConfiguration.response_headers_to_remove": HEADERS,
+  "RouteConfiguration.request_headers_to_add": HEADERS,
+  "RouteConfiguration.request_headers_to_remove": HEADERS,
+  "VirtualHost.response_headers_to_add": HEADERS,
+  "VirtualHost.response_headers_to_remove": HEADERS,
+  "VirtualHost.request_headers_to_add": HEADERS,
+  "VirtualHost.request_headers_to_remove": HEADERS,
+  "Route.response_headers_to_add": HEADERS,
+  "Route.response_headers_to_remove": HEADERS,
+  "Route.request_headers_to_add": HEADERS,
+  "Route.request_headers_to_remove": HEADERS,
+  "RouteConfiguration.most_specific_header_mutations_wins": HEADERS,
+  "VirtualHost.include_request_attempt_count": [
+    "src/listener/route_retry_test.ts",
+    "attempt counts go upstream and back",
+  ],
+  "VirtualHost.include_attempt_count_in_response": [
+    "src/listener/route_retry_test.ts",
+    "attempt counts go upstream and back",
+  ],
+  "VirtualHost.retry_policy": [
+    "src/listener/route_retry_test.ts",
+    "its policy applies to routes without one",
+  ],
+  "VirtualHost.per_request_buffer_limit_bytes": [
+    "src/listener/route_retry_test.ts",
+    "retries are abandoned",
+  ],
+  "Route.per_request_buffer_limit_bytes": [
+    "src/listener/route_retry_test.ts",
+    "retries are abandoned",
+  ],
+  "RouteAction.retry_policy": [
+    "src/listener/route_retry_test.ts",
+    "an origin that fails twice is retried",
+  ],
+  "RouteAction.regex_rewrite": REWRITES,
+  "RouteAction.host_rewrite_header": REWRITES,
+  "RouteAction.request_mirror_policy": MIRROR,
+  "RouteAction.upgrade_configs": UPGRADE,
+  "HttpConnectionManager.upgrade_configs": UPGRADE,
+  "RouteAction.request_mirror_policies": MIRROR,
+  "RouteAction.auto_host_rewrite": REWRITES,
+  "RouteAction.host_rewrite_path_regex": REWRITES,
+  "RedirectAction.scheme_redirect": REDIRECTS,
+  "RedirectAction.port_redirect": REDIRECTS,
+  "RedirectAction.prefix_rewrite": REDIRECTS,
+  "RedirectAction.regex_rewrite": REDIRECTS,
+  "RedirectAction.strip_query": REDIRECTS,
   "HttpFilter.name": [HCM, HC_FILTER],
   "HttpFilter.config": [HCM, HC_FILTER],
   "HttpFilter.typed_config": [HCM, HC_FILTER],

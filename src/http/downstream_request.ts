@@ -54,6 +54,11 @@ export interface DownstreamRequest extends MatchInput {
   error: CodecError | null;
   /** The codec error found in the body while it was read, if any (HTTP/1.1 codec only). */
   bodyError?: () => CodecError | null;
+  /**
+   * On an HTTP/1.1 `Upgrade` request: takes over the connection's following bytes (the upgraded
+   * protocol's) as a stream; a 101 answer then goes out as is, followed by its body's bytes.
+   */
+  upgrade?: () => ReadableStream<Uint8Array>;
 }
 
 /**

@@ -275,6 +275,10 @@ export async function serveHttp1(
       };
       const rb = body;
       if (rb !== null) req.bodyError = () => rb.error;
+      let raw: ReadableStream<Uint8Array> | null = null;
+      if (head.error === null && head.contentLength === 0 && isUpgrade(head.headers)) {
+        req.upgrade = () => raw ??= rawStream(c);
+      }
       let res: ProxyResponse;
       let timedOut = false;
       st.phase = "handler";
@@ -301,6 +305,13 @@ export async function serveHttp1(
         res = { status: 500, headers: new HeaderMap(), body: null };
       }
       if (isClosed(st)) return;
+      if (raw !== null) {
+        // The connection's bytes now belong to the upgraded exchange: it ends with it.
+        timers?.requestDone();
+        if (res.status === 101) await writeSwitched(c, res);
+        else await writeResponse(c, res, head, true);
+        return;
+      }
       st.phase = "write";
       timers?.requestDone();
       served++;
@@ -329,6 +340,61 @@ export async function serveHttp1(
     try {
       conn.close();
     } catch { /* already closed */ }
+  }
+}
+
+function isUpgrade(h: Headers): boolean {
+  const u = h.get("upgrade");
+  const c = h.get("connection");
+  return u !== null && u !== "" && c !== null && /(^|,)\s*upgrade\s*(,|$)/i.test(c);
+}
+
+/** The bytes after the request head, as they arrive. */
+function rawStream(c: Http1ServerConn): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      if (c.start === c.end) {
+        c.start = c.end = 0;
+        let n: number | null = null;
+        try {
+          n = await c.conn.read(c.buf);
+        } catch { /* closed */ }
+        if (n === null) return ctrl.close();
+        c.end = n;
+      }
+      ctrl.enqueue(c.buf.slice(c.start, c.end));
+      c.start = c.end;
+    },
+  }, { highWaterMark: 0 });
+}
+
+/** Writes a 101 head as the handler made it, then the upgraded protocol's bytes. */
+async function writeSwitched(c: Http1ServerConn, res: ProxyResponse): Promise<void> {
+  let text = "HTTP/1.1 101 Switching Protocols\r\n";
+  res.headers.forEach((v, k) => text += k + ": " + v + "\r\n");
+  let sent = 0;
+  let how: ResponseEnd = "complete";
+  try {
+    await c.write(encodeHead(text + "\r\n"));
+    if (res.body instanceof ReadableStream) {
+      const rd = res.body.getReader();
+      for (;;) {
+        let r: ReadableStreamReadResult<Uint8Array>;
+        try {
+          r = await rd.read();
+        } catch {
+          how = "body_failed";
+          break;
+        }
+        if (r.done) break;
+        await c.write(r.value);
+        sent += r.value.byteLength;
+      }
+    }
+  } catch {
+    how = "client_gone";
+  } finally {
+    res.onEnd?.(sent, how);
   }
 }
 

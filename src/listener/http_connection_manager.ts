@@ -51,6 +51,19 @@ import { type ForwardingConfig, sanitizeRequestHeaders } from "../http/internal_
 import { beginTap, parseTapFilter, type TapFilterConfig } from "../filters/tap_filter.ts";
 import { upstreamHeaders } from "../http/request_headers.ts";
 import { pickWeighted } from "../router/route_action.ts";
+import { redirectLocation } from "../router/redirect.ts";
+import { applyRegexRewrite, type MatchedPrefix, rewritePath } from "../router/path_rewrite.ts";
+import { applyHeaderMutations, mutateHeaderList } from "../router/header_mutation.ts";
+import { headerRecord } from "../router/header_context.ts";
+import { forwardWithRetries } from "../router/retry_forward.ts";
+import type { MirrorPolicy } from "../router/mirror_policy.ts";
+import {
+  forwardUpgrade,
+  parseUpgradeConfigs,
+  upgradeAllowed,
+  type UpgradeConfigs,
+} from "../router/upgrade.ts";
+import type { Cluster } from "../upstream/cluster.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
 import {
   parseRouteConfig,
@@ -75,6 +88,8 @@ export interface HcmConfig {
   limits: DownstreamLimits;
   /** Forwarding and trust: x-forwarded-for, internal addresses. */
   forwarding: ForwardingConfig;
+  /** `upgrade_configs`: upgrade type → enabled. */
+  upgrades?: UpgradeConfigs;
 }
 
 /** Parses the filter configuration `c` (found at `path`). */
@@ -135,6 +150,7 @@ export function parseHcm(
     tap,
     limits,
     forwarding,
+    upgrades: parseUpgradeConfigs(c.upgrade_configs, `${path}.upgrade_configs`, errors, false),
   };
 }
 
@@ -281,7 +297,14 @@ export class HttpConnectionManager {
       if (lg !== null) lg.flags.push("NR");
       return Promise.resolve(proxyResponse(404));
     }
-    return this.#act(route, req, conn, lg);
+    if (route.responseHeaders.length === 0) return this.#act(route, req, conn, lg);
+    const startMs = Date.now();
+    const sent: { ur?: UpstreamRequest } = {};
+    return this.#act(route, req, conn, lg, sent).then((res) => {
+      const rec = headerRecord(req, conn, startMs, sent.ur?.upstream, res, lg?.cluster ?? null);
+      applyHeaderMutations(route.responseHeaders, res.headers, rec);
+      return res;
+    });
   }
 
   #act(
@@ -289,16 +312,22 @@ export class HttpConnectionManager {
     m: DownstreamRequest,
     conn: DownstreamConn,
     lg: LogCtx | null,
+    hold?: { ur?: UpstreamRequest },
   ): Promise<ProxyResponse> {
     const a = route.action;
     if (a.kind === "direct") {
       this.#direct.inc();
       return Promise.resolve(localReply(a.status, a.body));
     }
+    const matched: MatchedPrefix = route.match.kind === "prefix"
+      ? { kind: "prefix", length: route.match.value.length }
+      : route.match.kind === "path"
+      ? { kind: "path" }
+      : null;
     if (a.kind === "redirect") {
       this.#redirect.inc();
-      const loc = `${a.https ? "https" : m.scheme}://${a.host ?? m.authority}${a.path ?? m.path}`;
-      return Promise.resolve(proxyResponse(a.status, new HeaderMap([["location", loc]])));
+      const loc = redirectLocation(a.redirect, m, matched);
+      return Promise.resolve(proxyResponse(a.redirect.status, new HeaderMap([["location", loc]])));
     }
     let name: string | null;
     if (a.kind === "cluster") name = a.cluster;
@@ -310,19 +339,17 @@ export class HttpConnectionManager {
       if (lg !== null) lg.flags.push("NC");
       return Promise.resolve(proxyResponse(503));
     }
-    let path = m.path;
-    if (a.prefixRewrite !== null) {
-      if (route.match.kind === "prefix") {
-        path = a.prefixRewrite + path.slice(route.match.value.length);
-      } else if (route.match.kind === "path") {
-        const q = path.indexOf("?");
-        path = a.prefixRewrite + (q < 0 ? "" : path.slice(q));
-      }
+    const path = rewritePath(m.path, a.prefixRewrite, a.regexRewrite, matched);
+    let authority = a.hostRewrite ?? m.authority;
+    if (a.hostRewriteHeader !== null) authority = m.headers.get(a.hostRewriteHeader) || authority;
+    if (a.hostRewritePathRegex !== null) {
+      const q = m.path.indexOf("?");
+      authority = applyRegexRewrite(q < 0 ? m.path : m.path.slice(0, q), a.hostRewritePathRegex);
     }
     const ur: UpstreamRequest = {
       method: m.method,
       path,
-      authority: a.hostRewrite ?? m.authority,
+      authority,
       // x-forwarded-for and -proto were settled when the request arrived.
       headers: upstreamHeaders(m.headers, {
         appendXff: null,
@@ -336,14 +363,34 @@ export class HttpConnectionManager {
       priority: a.priority,
       downstreamH2: m.h2,
       upstream: null,
+      autoHostRewrite: a.autoHostRewrite,
     };
+    if (hold !== undefined) hold.ur = ur;
+    if (route.requestHeaders.length > 0) {
+      const rec = headerRecord(m, conn, Date.now(), null, null, cluster.name);
+      ur.headers = mutateHeaderList(route.requestHeaders, ur.headers, rec);
+    }
     const cookies = a.hashPolicy.length === 0 ? null : this.#hashContext(ur, a.hashPolicy, m, conn);
     if (lg !== null) {
       lg.cluster = cluster.name;
       lg.upstreamRequest = ur;
     }
+    const up = m.upgrade === undefined ? null : m.headers.get("upgrade");
+    if (up && this.cfg.upgrades && upgradeAllowed(this.cfg.upgrades, a.upgrades, up)) {
+      return forwardUpgrade(cluster, ur, up, m.upgrade!);
+    }
     const bodyError = m.bodyError;
-    const sent = cookies === null ? cluster.forward(ur) : cluster.forward(ur).then((res) => {
+    const forwarded = forwardWithRetries(cluster, ur, m, {
+      policy: a.retry,
+      attemptCountInRequest: route.attemptCountInRequest,
+      attemptCountInResponse: route.attemptCountInResponse,
+      bufferLimit: route.bufferLimit,
+      shadows: a.mirrors.length === 0 ? undefined : this.#shadows(a.mirrors, m),
+    }).then((r) => {
+      if (lg !== null) { for (const f of r.flags) lg.flags.push(f); }
+      return r.res;
+    });
+    const sent = cookies === null ? forwarded : forwarded.then((res) => {
       // Cookies a hash policy generated go out with the upstream's answer, as in Envoy.
       if (ur.upstream) { for (const c of cookies) res.headers.append("set-cookie", c); }
       return res;
@@ -356,6 +403,18 @@ export class HttpConnectionManager {
       if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
       return this.#codecError(e, lg);
     });
+  }
+
+  /** The clusters that get a shadow of request `m` this time (each drawn by its fraction). */
+  #shadows(mirrors: readonly MirrorPolicy[], m: DownstreamRequest) {
+    const out: { cluster: Cluster; hostSuffix: boolean }[] = [];
+    for (const mp of mirrors) {
+      if (mp.fraction < 1 && Math.random() >= mp.fraction) continue;
+      const name = mp.cluster ?? m.headers.get(mp.clusterHeader!);
+      const c = name === null ? undefined : this.deps.clusters.get(name);
+      if (c) out.push({ cluster: c, hostSuffix: mp.hostSuffix });
+    }
+    return out;
   }
 
   /**

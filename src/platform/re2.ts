@@ -29,6 +29,10 @@ export interface LinearRegex {
   test(s: string): boolean;
   /** The pattern matches all of `s`. */
   fullMatch(s: string): boolean;
+  /**
+   * Replaces every match in `s`; `replacement` uses JavaScript's syntax (`$1`, `$&`, `$$`).
+   */
+  replaceAll(s: string, replacement: string): string;
 }
 
 /** A compiled pattern, or why it could not be compiled (`tooLong` when over the cap). */
@@ -69,7 +73,11 @@ export function compileLinear(pattern: string, maxLength: number): LinearCompile
     const re = RE2JS.compile(pattern);
     return {
       ok: true,
-      re: { test: (s) => re.test(s), fullMatch: (s) => re.matches(s) },
+      re: {
+        test: (s) => re.test(s),
+        fullMatch: (s) => re.matches(s),
+        replaceAll: (s, replacement) => re.matcher(s).replaceAll(replacement),
+      },
     };
   } catch (e) {
     return { ok: false, tooLong: false, error: e instanceof Error ? e.message : String(e) };

@@ -1,8 +1,11 @@
 /**
  * What a matched route does: forward to a `cluster`, to one of `weighted_clusters`, to the cluster
- * named by a request header (`cluster_header`), answer with a `direct_response`, or `redirect`;
- * with `prefix_rewrite`, `host_rewrite` (v2) / `host_rewrite_literal` (v3), `timeout` (default
- * 15 s as in Envoy; `0s` disables it), `priority` and `hash_policy`.
+ * named by a request header (`cluster_header`), answer with a `direct_response`, or `redirect`
+ * (`redirect.ts`); with `prefix_rewrite` or `regex_rewrite`, `host_rewrite` (v2) /
+ * `host_rewrite_literal` (v3), `host_rewrite_header`, `host_rewrite_path_regex` or
+ * `auto_host_rewrite`, `timeout` (default 15 s as in Envoy; `0s` disables it), `priority`,
+ * `hash_policy`, `retry_policy` (`retry_policy.ts`) and `request_mirror_policies`
+ * (`mirror_policy.ts`).
  *
  * @example
  * ```ts
@@ -17,6 +20,11 @@
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import { durationMs, type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
 import { type HashPolicy, parseHashPolicies } from "./hash_policy.ts";
+import { parseRetryPolicy, type RetryPolicy } from "./retry_policy.ts";
+import { parseRedirect, type Redirect } from "./redirect.ts";
+import { parseRegexRewrite, type RegexRewrite } from "./path_rewrite.ts";
+import { type MirrorPolicy, parseMirrorPolicies } from "./mirror_policy.ts";
+import { parseUpgradeConfigs, type UpgradeConfigs } from "./upgrade.ts";
 
 /** Envoy's default route timeout. */
 export const DEFAULT_ROUTE_TIMEOUT_MS = 15_000;
@@ -24,11 +32,25 @@ export const DEFAULT_ROUTE_TIMEOUT_MS = 15_000;
 /** Settings shared by the forwarding actions. */
 export interface ForwardOptions {
   prefixRewrite: string | null;
+  /** `regex_rewrite` of the path. */
+  regexRewrite: RegexRewrite | null;
   hostRewrite: string | null;
+  /** `auto_host_rewrite`: the chosen host's hostname becomes the authority. */
+  autoHostRewrite: boolean;
+  /** `host_rewrite_header`: the host comes from this request header when it has a value. */
+  hostRewriteHeader: string | null;
+  /** `host_rewrite_path_regex`: the host is the path rewritten by this pattern. */
+  hostRewritePathRegex: RegexRewrite | null;
   timeoutMs: number;
   priority: 0 | 1;
   /** `hash_policy`, in order (empty: requests have no hash). */
   hashPolicy: HashPolicy[];
+  /** `retry_policy` (the virtual host's when the route has none). */
+  retry: RetryPolicy | null;
+  /** `request_mirror_policies`. */
+  mirrors: MirrorPolicy[];
+  /** `upgrade_configs` of the route (null: the connection manager's decide). */
+  upgrades: UpgradeConfigs | null;
 }
 
 /** One weighted cluster. */
@@ -43,7 +65,7 @@ export type RouteAction =
   | ({ kind: "weighted"; clusters: WeightedCluster[]; total: number } & ForwardOptions)
   | ({ kind: "cluster_header"; header: string } & ForwardOptions)
   | { kind: "direct"; status: number; body: string }
-  | { kind: "redirect"; status: number; host: string | null; path: string | null; https: boolean };
+  | { kind: "redirect"; redirect: Redirect };
 
 function checkCluster(
   name: Json | undefined,
@@ -62,7 +84,12 @@ function checkCluster(
   return name;
 }
 
-function forwardOptions(a: JsonObject, path: string, errors: Errors): ForwardOptions {
+function forwardOptions(
+  a: JsonObject,
+  path: string,
+  errors: Errors,
+  clusters: ReadonlySet<string> | null,
+): ForwardOptions {
   let timeoutMs = DEFAULT_ROUTE_TIMEOUT_MS;
   if (a.timeout !== undefined) timeoutMs = durationMs(a.timeout, `${path}.timeout`, errors) ?? 0;
   const host = a.host_rewrite_literal ?? a.host_rewrite;
@@ -72,18 +99,56 @@ function forwardOptions(a: JsonObject, path: string, errors: Errors): ForwardOpt
   if (a.prefix_rewrite !== undefined && typeof a.prefix_rewrite !== "string") {
     fail(errors, `${path}.prefix_rewrite`, "must be a string");
   }
-  for (const k of ["auto_host_rewrite", "regex_rewrite", "retry_policy"]) {
-    if (a[k] !== undefined) fail(errors, `${path}.${k}`, `${k} is not supported yet`);
+  const auto = unwrap(a.auto_host_rewrite);
+  if (auto !== undefined && typeof auto !== "boolean") {
+    fail(errors, `${path}.auto_host_rewrite`, "must be a bool");
+  }
+  const hosts = [
+    "host_rewrite_literal",
+    "host_rewrite",
+    "host_rewrite_header",
+    "host_rewrite_path_regex",
+    "auto_host_rewrite",
+  ]
+    .filter((k) => a[k] !== undefined);
+  if (hosts.length > 1) fail(errors, path, `only one of ${hosts.join(", ")} may be set`);
+  if (a.prefix_rewrite !== undefined && a.regex_rewrite !== undefined) {
+    fail(errors, path, "only one of prefix_rewrite, regex_rewrite may be set");
   }
   if (a.priority !== undefined && a.priority !== "DEFAULT" && a.priority !== "HIGH") {
     fail(errors, `${path}.priority`, `unknown priority ${JSON.stringify(a.priority)}`);
   }
+  const hdr = a.host_rewrite_header;
+  if (hdr !== undefined && (typeof hdr !== "string" || hdr === "")) {
+    fail(errors, `${path}.host_rewrite_header`, "must be a header name");
+  }
   return {
     prefixRewrite: typeof a.prefix_rewrite === "string" ? a.prefix_rewrite : null,
+    regexRewrite: a.regex_rewrite === undefined
+      ? null
+      : parseRegexRewrite(a.regex_rewrite, `${path}.regex_rewrite`, errors),
     hostRewrite: typeof host === "string" ? host : null,
+    autoHostRewrite: auto === true,
+    hostRewriteHeader: typeof hdr === "string" && hdr !== "" ? hdr.toLowerCase() : null,
+    hostRewritePathRegex: a.host_rewrite_path_regex === undefined
+      ? null
+      : parseRegexRewrite(a.host_rewrite_path_regex, `${path}.host_rewrite_path_regex`, errors),
     timeoutMs,
     priority: a.priority === "HIGH" ? 1 : 0,
     hashPolicy: parseHashPolicies(a.hash_policy, `${path}.hash_policy`, errors),
+    retry: a.retry_policy === undefined
+      ? null
+      : parseRetryPolicy(a.retry_policy, `${path}.retry_policy`, errors),
+    mirrors: parseMirrorPolicies(
+      a.request_mirror_policies,
+      a.request_mirror_policy,
+      path,
+      errors,
+      clusters,
+    ),
+    upgrades: a.upgrade_configs === undefined
+      ? null
+      : parseUpgradeConfigs(a.upgrade_configs, `${path}.upgrade_configs`, errors, true),
   };
 }
 
@@ -137,31 +202,9 @@ export function parseRouteAction(
       body: directBody(d.body, `${path}.direct_response.body`, errors),
     };
   }
-  if (isObject(r.redirect)) {
-    const d = r.redirect;
-    const codes: Record<string, number> = {
-      MOVED_PERMANENTLY: 301,
-      FOUND: 302,
-      SEE_OTHER: 303,
-      TEMPORARY_REDIRECT: 307,
-      PERMANENT_REDIRECT: 308,
-    };
-    const code = d.response_code === undefined ? 301 : codes[String(d.response_code)];
-    if (!code) {
-      fail(
-        errors,
-        `${path}.redirect.response_code`,
-        `unknown code ${JSON.stringify(d.response_code)}`,
-      );
-      return null;
-    }
-    return {
-      kind: "redirect",
-      status: code,
-      host: typeof d.host_redirect === "string" ? d.host_redirect : null,
-      path: typeof d.path_redirect === "string" ? d.path_redirect : null,
-      https: d.https_redirect === true || d.scheme_redirect === "https",
-    };
+  if (r.redirect !== undefined) {
+    const d = parseRedirect(r.redirect, `${path}.redirect`, errors);
+    return d ? { kind: "redirect", redirect: d } : null;
   }
   const a = r.route;
   const at = `${path}.route`;
@@ -176,7 +219,7 @@ export function parseRouteAction(
     fail(errors, at, "route needs exactly one of cluster, weighted_clusters, cluster_header");
     return null;
   }
-  const fo = forwardOptions(a, at, errors);
+  const fo = forwardOptions(a, at, errors, clusters);
   if (a.cluster !== undefined) {
     const c = checkCluster(a.cluster, `${at}.cluster`, errors, clusters);
     return c ? { kind: "cluster", cluster: c, ...fo } : null;

@@ -15,11 +15,14 @@
  * @module
  */
 import type { Json } from "../config/bootstrap_types.ts";
-import { type Errors, fail, isObject } from "../config/config_values.ts";
+import { type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
 import { type HeaderMatcher, matchHeaders, parseHeaderMatchers } from "./header_matcher.ts";
 import type { MatchInput } from "../http/downstream_request.ts";
 import { compileRe2, type Re2Matcher } from "./regex.ts";
 import { parseRouteAction, type RouteAction } from "./route_action.ts";
+import { type HeaderMutation, parseHeaderMutation } from "./header_mutation.ts";
+import { parseRetryPolicy } from "./retry_policy.ts";
+import { DEFAULT_BUFFER_LIMIT } from "./retry_forward.ts";
 
 /** How a route matches the path. */
 export type PathMatch =
@@ -33,6 +36,16 @@ export interface Route {
   match: PathMatch;
   headers: HeaderMatcher[];
   action: RouteAction;
+  /** Request header mutations of the route, its virtual host and the route table, in order. */
+  requestHeaders: HeaderMutation[];
+  /** Response header mutations, in the same order. */
+  responseHeaders: HeaderMutation[];
+  /** The virtual host's `include_request_attempt_count`. */
+  attemptCountInRequest: boolean;
+  /** The virtual host's `include_attempt_count_in_response`. */
+  attemptCountInResponse: boolean;
+  /** `per_request_buffer_limit_bytes` of the route or virtual host (default 1 MiB). */
+  bufferLimit: number;
 }
 
 /** One compiled virtual host. */
@@ -60,9 +73,22 @@ function parseMatch(m: Json | undefined, path: string, errors: Errors): PathMatc
   const cs = m.case_sensitive === undefined
     ? true
     : (isObject(m.case_sensitive) ? m.case_sensitive.value !== false : m.case_sensitive !== false);
+  if (m.connect_matcher !== undefined) {
+    fail(
+      errors,
+      `${path}.connect_matcher`,
+      "connect_matcher is not supported by this build (CONNECT requests are not forwarded)",
+    );
+    return null;
+  }
   const kinds = ["prefix", "path", "safe_regex", "regex"].filter((k) => m[k] !== undefined);
   if (kinds.length !== 1) {
-    fail(errors, path, "match needs exactly one of prefix, path, safe_regex");
+    const other = ["path_separated_prefix", "path_match_policy"].find((k) => m[k] !== undefined);
+    if (other) {
+      fail(errors, `${path}.${other}`, `route match field ${other} is not supported`);
+      return null;
+    }
+    fail(errors, path, "match needs exactly one of prefix, path, safe_regex (or connect_matcher)");
     return null;
   }
   for (const k of Object.keys(m)) {
@@ -78,11 +104,38 @@ function parseMatch(m: Json | undefined, path: string, errors: Errors): PathMatc
   return re ? { kind: "regex", re } : null;
 }
 
+/** What a virtual host takes from its route table. */
+interface TableLevel {
+  headers: { request: HeaderMutation | null; response: HeaderMutation | null };
+  mostSpecificWins: boolean;
+}
+
+function bufferLimit(v: Json | undefined, path: string, errors: Errors): number | null {
+  if (v === undefined) return null;
+  const n = Number(unwrap(v));
+  if (!Number.isInteger(n) || n < 0 || n > 4294967295) {
+    fail(errors, path, "must be an integer from 0 to 4294967295");
+    return null;
+  }
+  return n;
+}
+
+function levels(
+  route: HeaderMutation | null,
+  vhost: HeaderMutation | null,
+  table: HeaderMutation | null,
+  mostSpecificWins: boolean,
+): HeaderMutation[] {
+  const order = mostSpecificWins ? [table, vhost, route] : [route, vhost, table];
+  return order.filter((m): m is HeaderMutation => m !== null);
+}
+
 function parseVirtualHost(
   v: Json,
   path: string,
   errors: Errors,
   clusters: ReadonlySet<string> | null,
+  table: TableLevel,
 ): [VirtualHost, string[]] | null {
   if (!isObject(v)) {
     fail(errors, path, "virtual host must be an object");
@@ -96,6 +149,26 @@ function parseVirtualHost(
     return null;
   }
   const routes: Route[] = [];
+  const vhReq = parseHeaderMutation(
+    v.request_headers_to_add,
+    v.request_headers_to_remove,
+    `${path}.request_headers`,
+    errors,
+  );
+  const vhRes = parseHeaderMutation(
+    v.response_headers_to_add,
+    v.response_headers_to_remove,
+    `${path}.response_headers`,
+    errors,
+  );
+  const vhRetry = v.retry_policy === undefined
+    ? null
+    : parseRetryPolicy(v.retry_policy, `${path}.retry_policy`, errors);
+  const vhLimit = bufferLimit(
+    v.per_request_buffer_limit_bytes,
+    `${path}.per_request_buffer_limit_bytes`,
+    errors,
+  );
   const list = v.routes ?? [];
   if (!Array.isArray(list)) fail(errors, `${path}.routes`, "routes must be a list");
   else {
@@ -107,7 +180,38 @@ function parseVirtualHost(
         ? parseHeaderMatchers(r.match.headers, `${at}.match.headers`, errors)
         : [];
       const action = parseRouteAction(r, at, errors, clusters);
-      if (match && action) routes.push({ name: String(r.name ?? ""), match, headers, action });
+      const req = parseHeaderMutation(
+        r.request_headers_to_add,
+        r.request_headers_to_remove,
+        `${at}.request_headers`,
+        errors,
+      );
+      const res = parseHeaderMutation(
+        r.response_headers_to_add,
+        r.response_headers_to_remove,
+        `${at}.response_headers`,
+        errors,
+      );
+      const limit = bufferLimit(
+        r.per_request_buffer_limit_bytes,
+        `${at}.per_request_buffer_limit_bytes`,
+        errors,
+      );
+      if (!match || !action) return;
+      if (action.kind !== "direct" && action.kind !== "redirect" && action.retry === null) {
+        action.retry = vhRetry;
+      }
+      routes.push({
+        name: String(r.name ?? ""),
+        match,
+        headers,
+        action,
+        requestHeaders: levels(req, vhReq, table.headers.request, table.mostSpecificWins),
+        responseHeaders: levels(res, vhRes, table.headers.response, table.mostSpecificWins),
+        attemptCountInRequest: unwrap(v.include_request_attempt_count) === true,
+        attemptCountInResponse: unwrap(v.include_attempt_count_in_response) === true,
+        bufferLimit: limit ?? vhLimit ?? DEFAULT_BUFFER_LIMIT,
+      });
     });
   }
   return [{ name: String(v.name ?? ""), routes }, domains as string[]];
@@ -137,9 +241,26 @@ export function parseRouteConfig(
     fail(errors, `${path}.virtual_hosts`, "virtual_hosts must be a list");
     return null;
   }
+  const table: TableLevel = {
+    headers: {
+      request: parseHeaderMutation(
+        rc.request_headers_to_add,
+        rc.request_headers_to_remove,
+        `${path}.request_headers`,
+        errors,
+      ),
+      response: parseHeaderMutation(
+        rc.response_headers_to_add,
+        rc.response_headers_to_remove,
+        `${path}.response_headers`,
+        errors,
+      ),
+    },
+    mostSpecificWins: unwrap(rc.most_specific_header_mutations_wins) === true,
+  };
   vhs.forEach((v, i) => {
     const at = `${path}.virtual_hosts[${i}]`;
-    const parsed = parseVirtualHost(v, at, errors, clusters);
+    const parsed = parseVirtualHost(v, at, errors, clusters, table);
     if (!parsed) return;
     const [vh, domains] = parsed;
     for (const d0 of domains) {

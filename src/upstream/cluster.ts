@@ -309,12 +309,19 @@ export class Cluster implements ClusterView {
       this.stats.rq_pending_overflow.inc();
       return Promise.resolve(this.overflowReply());
     }
-    const host = this.lb.choose(r.lb ?? {});
+    const ctx = r.lb ?? {};
+    let host = this.lb.choose(ctx);
+    const again = ctx.shouldSelectAnotherHost;
+    if (again !== undefined) {
+      const n = ctx.hostSelectionRetryCount?.() ?? 0;
+      for (let i = 0; i < n && host !== null && again(host); i++) host = this.lb.choose(ctx);
+    }
     if (!host) {
       this.stats.cx_none_healthy.inc();
       return Promise.resolve(localReply(503, NO_HEALTHY_UPSTREAM));
     }
     r.upstream = host;
+    if (r.autoHostRewrite && host.hostname !== "") r.authority = host.hostname;
     return this.usesHttp2(r) ? forwardHttp2(this, host, r) : forwardHttp1(this, host, r);
   }
 

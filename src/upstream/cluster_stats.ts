@@ -90,7 +90,16 @@ export class ClusterStats {
     this.membership_excluded = g("membership_excluded");
     this.lb_healthy_panic = c("lb_healthy_panic");
     for (
-      const n of ["upstream_rq_retry", "upstream_rq_retry_overflow", "upstream_rq_per_try_timeout"]
+      const n of [
+        "upstream_rq_retry",
+        "upstream_rq_retry_overflow",
+        "upstream_rq_per_try_timeout",
+        "upstream_rq_retry_success",
+        "upstream_rq_retry_limit_exceeded",
+        "upstream_rq_retry_backoff_exponential",
+        "upstream_rq_retry_backoff_ratelimited",
+        "retry_or_shadow_abandoned",
+      ]
     ) {
       c(n);
     }

@@ -83,7 +83,8 @@ export class Exchange {
 
   /** Counts a route timeout against the cluster and the host. */
   countTimeout(): void {
-    this.cluster.stats.rq_timeout.inc();
+    if (this.r.perTryTimeout) this.cluster.stats.s.counter("upstream_rq_per_try_timeout").inc();
+    else this.cluster.stats.rq_timeout.inc();
     this.host.stats.rq_timeout.inc();
   }
 

@@ -35,6 +35,10 @@ export interface UpstreamRequest {
   /** The downstream connection speaks HTTP/2 (for USE_DOWNSTREAM_PROTOCOL). */
   downstreamH2: boolean;
   lb?: LbContext;
+  /** The timeout is the route's per-try timeout (counted as `upstream_rq_per_try_timeout`). */
+  perTryTimeout?: boolean;
+  /** `auto_host_rewrite`: the chosen host's hostname, when it has one, becomes the authority. */
+  autoHostRewrite?: boolean;
   /** Set by the pool when a host was chosen (for `%UPSTREAM_HOST%`). */
   upstream?: { readonly address: string; readonly port: number } | null;
 }

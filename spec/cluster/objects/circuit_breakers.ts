@@ -99,7 +99,7 @@ export const CIRCUIT_BREAKERS_ENVOY = [
     kind: "UInt32Value",
     default: 3,
     support: "honoured",
-    supportNote: "retries are refused on routes, so the limit is never reached",
+    supportNote: "limits the retries in flight of route retry policies",
   },
   {
     id: "cluster.objects.cluster.circuit-breakers.thresholds.retry-budget",

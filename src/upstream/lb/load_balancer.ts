@@ -34,6 +34,10 @@ export interface LbContext {
    * `computeHashKey()` (a cookie policy with a `ttl` sets its cookie only then).
    */
   computeHashKey?: () => bigint | undefined;
+  /** A retry host predicate: true when `host` should be chosen again (Envoy's name). */
+  shouldSelectAnotherHost?: (host: Host) => boolean;
+  /** How many times host selection may be repeated when the predicate rejects a host. */
+  hostSelectionRetryCount?: () => number;
 }
 
 /** Chooses a host for each request. */

@@ -1,0 +1,251 @@
+/**
+ * Sends a request to a cluster with the route's retries, as Envoy's router does: the request
+ * body is buffered (up to the buffer limit) so every attempt can send it again; each attempt
+ * has the per-try timeout (when it is shorter than what is left of the route timeout); an
+ * answer or a reset the {@linkcode RetryState} asks to retry is discarded and the request sent
+ * again after a back-off; the `previous_hosts` predicate steers host selection away from hosts
+ * already tried; the attempt number goes upstream (and back) when the virtual host asks for it.
+ *
+ * @example Not run: it needs a cluster with hosts.
+ * ```ts ignore
+ * import { forwardWithRetries } from "./retry_forward.ts";
+ * const { res, flags } = await forwardWithRetries(cluster, upstreamRequest, downstreamRequest, opts);
+ * ```
+ * @module
+ */
+import type { Cluster } from "../upstream/cluster.ts";
+import type { Host } from "../upstream/host.ts";
+import type { UpstreamRequest } from "../upstream/upstream_request.ts";
+import type { ProxyResponse } from "../http/proxy_response.ts";
+import type { MatchInput } from "../http/downstream_request.ts";
+import { localReply, UPSTREAM_TIMEOUT } from "../http/local_reply.ts";
+import { NO_RETRY_POLICY, type RetryPolicy } from "./retry_policy.ts";
+import { shadowHost } from "./mirror_policy.ts";
+import { CONSUMED_HEADERS, proxyHeader, type ResetKind, RetryState } from "./retry_state.ts";
+
+/** Envoy's default buffer limit (`per_connection_buffer_limit_bytes`, 1 MiB). */
+export const DEFAULT_BUFFER_LIMIT = 1024 * 1024;
+
+/** The request header (and response header) that carries the attempt number. */
+export const ATTEMPT_COUNT_HEADER = "x-proxy-attempt-count";
+
+/** How one request is retried. */
+export interface RetryOptions {
+  /** The route's (or its virtual host's) policy; null: only request headers can ask. */
+  policy: RetryPolicy | null;
+  /** `include_request_attempt_count`. */
+  attemptCountInRequest: boolean;
+  /** `include_attempt_count_in_response`. */
+  attemptCountInResponse: boolean;
+  /** The request body buffer limit in bytes. */
+  bufferLimit: number;
+  /** Clusters that get a shadow copy of the request (already drawn by their fraction). */
+  shadows?: readonly { cluster: Cluster; hostSuffix: boolean }[];
+}
+
+/** What the attempts produced. */
+export interface RetryResult {
+  res: ProxyResponse;
+  /** Access log response flags to add (`URX` when the retry limit was reached). */
+  flags: string[];
+  attempts: number;
+}
+
+type Buffered = { bytes: Uint8Array } | { stream: ReadableStream<Uint8Array> };
+
+/** Reads `body` up to `limit` bytes: the whole of it, or a stream that replays what was read. */
+async function buffer(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffered> {
+  const rd = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let n = 0;
+  for (;;) {
+    const { done, value } = await rd.read();
+    if (done) break;
+    chunks.push(value);
+    n += value.length;
+    if (n > limit) {
+      let i = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        async pull(ctrl) {
+          if (i < chunks.length) return ctrl.enqueue(chunks[i++]);
+          const r = await rd.read();
+          if (r.done) ctrl.close();
+          else ctrl.enqueue(r.value);
+        },
+        cancel(reason) {
+          return rd.cancel(reason);
+        },
+      }, { highWaterMark: 0 });
+      return { stream };
+    }
+  }
+  const bytes = new Uint8Array(n);
+  let o = 0;
+  for (const c of chunks) {
+    bytes.set(c, o);
+    o += c.length;
+  }
+  return { bytes };
+}
+
+function oneChunk(b: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(ctrl) {
+      if (b.length > 0) ctrl.enqueue(b);
+      ctrl.close();
+    },
+  });
+}
+
+/** Why an attempt ended without an answer from the upstream, from its local reply's flag. */
+function resetOf(flag: string | undefined): ResetKind | "timeout" | "none" | null {
+  switch (flag) {
+    case undefined:
+      return null;
+    case "UF":
+      return "connect";
+    case "UC":
+    case "UR":
+    case "UPE":
+      return "reset";
+    case "UO":
+      return "overflow";
+    case "UT":
+      return "timeout";
+    default:
+      return "none";
+  }
+}
+
+/** Sends a shadow request and discards its answer. */
+function shadow(cluster: Cluster, r: UpstreamRequest): void {
+  cluster.forward(r).then((res) => {
+    if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
+  }).catch(() => {});
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** The per-try timeout: the request header's, else the policy's; ignored when not shorter. */
+function perTryMs(policy: RetryPolicy, h: Headers, globalMs: number): number {
+  let t = policy.perTryTimeoutMs;
+  const v = proxyHeader(h, "upstream-rq-per-try-timeout-ms");
+  if (v !== null && /^\d+$/.test(v.trim())) t = Number(v.trim());
+  return globalMs > 0 && t >= globalMs ? 0 : t;
+}
+
+/**
+ * Forwards `ur` (whose route timeout is the global timeout) to `cluster`, retrying as `o` and
+ * the downstream request `m` says. Never rejects.
+ */
+export async function forwardWithRetries(
+  cluster: Cluster,
+  ur: UpstreamRequest,
+  m: MatchInput,
+  o: RetryOptions,
+): Promise<RetryResult> {
+  const policy = o.policy ?? NO_RETRY_POLICY;
+  const counter = (n: string) => cluster.stats.s.counter(n);
+  const state = RetryState.create(policy, m, cluster.breakers[ur.priority].retries, counter);
+  const headers = ur.headers.filter(([k]) => !CONSUMED_HEADERS.has(k));
+  const globalMs = ur.timeoutMs;
+  const perTry = perTryMs(policy, m.headers, globalMs);
+  const flags: string[] = [];
+  let body: Buffered | null = null;
+  const shadows = o.shadows ?? [];
+  if (ur.body !== null && (state !== null || shadows.length > 0)) {
+    body = await buffer(ur.body, o.bufferLimit);
+    if ("stream" in body) counter("retry_or_shadow_abandoned").inc();
+  }
+  if (body === null || "bytes" in body) {
+    for (const s of shadows) {
+      shadow(s.cluster, {
+        ...ur,
+        authority: s.hostSuffix ? shadowHost(ur.authority) : ur.authority,
+        headers,
+        body: body === null ? null : oneChunk(body.bytes),
+        contentLength: body === null ? ur.contentLength : body.bytes.length,
+        upstream: null,
+        lb: undefined,
+      });
+    }
+  }
+  if (state === null && perTry === 0 && !o.attemptCountInRequest) {
+    ur.headers = headers;
+    if (body !== null && "bytes" in body) {
+      ur.body = oneChunk(body.bytes);
+      ur.contentLength = body.bytes.length;
+    } else if (body !== null) ur.body = body.stream;
+    return done(await cluster.forward(ur), 1);
+  }
+  const retries = body === null || "bytes" in body ? state : null;
+  const tried: Host[] = [];
+  const t0 = performance.now();
+  for (let attempt = 1;; attempt++) {
+    let timeoutMs = globalMs;
+    let perTryBinding = false;
+    if (globalMs > 0) {
+      timeoutMs = Math.max(1, Math.ceil(globalMs - (performance.now() - t0)));
+    }
+    if (perTry > 0 && (globalMs === 0 || perTry < timeoutMs)) {
+      timeoutMs = perTry;
+      perTryBinding = true;
+    }
+    const req: UpstreamRequest = {
+      ...ur,
+      headers: o.attemptCountInRequest
+        ? [...headers.filter(([k]) => k !== ATTEMPT_COUNT_HEADER), [
+          ATTEMPT_COUNT_HEADER,
+          String(attempt),
+        ]]
+        : headers,
+      body: body === null ? ur.body : "bytes" in body ? oneChunk(body.bytes) : body.stream,
+      contentLength: body !== null && "bytes" in body ? body.bytes.length : ur.contentLength,
+      timeoutMs,
+      perTryTimeout: perTryBinding,
+      upstream: null,
+    };
+    if (retries !== null && policy.previousHosts) {
+      req.lb = {
+        ...ur.lb,
+        shouldSelectAnotherHost: (host) => tried.includes(host as Host),
+        hostSelectionRetryCount: () => policy.hostSelectionMaxAttempts,
+      };
+    }
+    const res = await cluster.forward(req);
+    ur.upstream = req.upstream;
+    if (req.upstream) tried.push(req.upstream as Host);
+    if (retries === null) return done(res, attempt);
+    const kind = resetOf(res.flag);
+    let would: boolean;
+    if (kind === null) would = retries.wouldRetryFromHeaders(res.status, res.headers);
+    else if (kind === "timeout") {
+      would = perTryBinding && retries.wouldRetryFromReset("reset", true);
+    } else if (kind === "none") would = false;
+    else would = retries.wouldRetryFromReset(kind, kind !== "connect");
+    const st = retries.shouldRetry(would);
+    if (st !== "yes") {
+      if (st === "limit") flags.push("URX");
+      return done(res, attempt);
+    }
+    if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
+    const wait = retries.nextBackOffMs();
+    if (globalMs > 0) {
+      const left = globalMs - (performance.now() - t0);
+      if (left <= wait) {
+        if (left > 0) await sleep(left);
+        retries.finish();
+        cluster.stats.rq_timeout.inc();
+        return done(localReply(504, UPSTREAM_TIMEOUT), attempt);
+      }
+    }
+    if (wait > 0) await sleep(wait);
+  }
+
+  function done(res: ProxyResponse, attempts: number): RetryResult {
+    if (o.attemptCountInResponse) res.headers.set(ATTEMPT_COUNT_HEADER, String(attempts));
+    return { res, flags, attempts };
+  }
+}
