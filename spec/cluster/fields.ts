@@ -71,7 +71,7 @@ export const CLUSTER_FIELDS = [
     group: "cluster_discovery_type",
     number: 2,
     support: "honoured",
-    supportNote: "STATIC, STRICT_DNS, LOGICAL_DNS and EDS (from a file); ORIGINAL_DST is refused",
+    supportNote: "STATIC, STRICT_DNS, LOGICAL_DNS, EDS (from a file) and ORIGINAL_DST",
   },
   {
     id: "cluster.fields.cluster-type",
@@ -171,7 +171,7 @@ export const CLUSTER_FIELDS = [
     number: 6,
     support: "honoured",
     supportNote:
-      "ROUND_ROBIN, LEAST_REQUEST, RING_HASH, RANDOM and MAGLEV (picks identical to Envoy's); ORIGINAL_DST_LB and CLUSTER_PROVIDED are refused",
+      "ROUND_ROBIN, LEAST_REQUEST, RING_HASH, RANDOM and MAGLEV (picks identical to Envoy's); ORIGINAL_DST_LB and CLUSTER_PROVIDED on ORIGINAL_DST clusters",
   },
   {
     id: "cluster.fields.hosts",
@@ -499,8 +499,7 @@ export const CLUSTER_FIELDS = [
     appliesTo: ["ORIGINAL_DST"],
     outside: "ignored",
     number: 20,
-    support: "default-only",
-    supportNote: "only ORIGINAL_DST clusters read it, and ORIGINAL_DST is refused",
+    support: "honoured",
   },
   {
     id: "cluster.fields.upstream-bind-config",
@@ -572,8 +571,7 @@ export const CLUSTER_FIELDS = [
     type: "Cluster.OriginalDstLbConfig",
     group: "lb_config",
     number: 34,
-    support: "refused",
-    supportNote: "ORIGINAL_DST is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.fields.least-request-lb-config",

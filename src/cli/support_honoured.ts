@@ -284,6 +284,18 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "Cluster.connect_timeout": [TLS, "a TLS handshake that never completes ends at connect_timeout"],
   "Cluster.per_connection_buffer_limit_bytes": [CB, "a large response is read ahead by a bounded"],
   "Cluster.lb_policy": [`${UP}lb/load_balancer_test.ts`, "LEAST_REQUEST compares choice_count"],
+  "Cluster.original_dst_lb_config": [
+    "src/listener/original_dst_routing_test.ts",
+    "ORIGINAL_DST with use_http_header reaches the origin the header names",
+  ],
+  "Cluster.OriginalDstLbConfig.use_http_header": [
+    "src/listener/original_dst_routing_test.ts",
+    "without use_http_header the header is not read",
+  ],
+  "Cluster.cleanup_interval": [
+    "src/listener/original_dst_routing_test.ts",
+    "the ORIGINAL_DST clean-up timer removes an unused host by itself",
+  ],
   "Cluster.ring_hash_lb_config": [`${UP}lb/lb_config_test.ts`, "their settings reach the balancer"],
   "Cluster.hosts": [DEFAULTS, HOSTS],
   "Cluster.load_assignment": [DEFAULTS, HOSTS],

@@ -291,6 +291,7 @@ export class HttpConnectionManager {
       timeoutMs: a.timeoutMs,
       priority: a.priority,
       downstreamH2: m.h2,
+      downstreamLocal: conn.localAddr,
       upstream: null,
     };
     const cookies = a.hashPolicy.length === 0 ? null : this.#hashContext(ur, a.hashPolicy, m, conn);

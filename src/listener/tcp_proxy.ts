@@ -119,7 +119,7 @@ export class TcpProxy {
   async #handle(down: Deno.Conn, rec: LogRecord | null): Promise<void> {
     this.#cxTotal.inc();
     const cluster = this.clusters.get(this.cfg.cluster);
-    const host = cluster?.lb.choose({});
+    const host = cluster?.lb.choose({ downstreamLocal: down.localAddr as Deno.NetAddr });
     const flags = rec?.flags as string[] | undefined;
     if (rec && cluster) rec.upstreamCluster = cluster.name;
     if (!cluster || !host) {

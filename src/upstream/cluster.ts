@@ -31,6 +31,7 @@ import { HealthChecker } from "./health_check/health_checker.ts";
 import { healthCheckConfig } from "./health_check/health_check_config.ts";
 import { OutlierDetector } from "./outlier/outlier_detector.ts";
 import { OutlierConfig, type RuntimeLookup } from "./outlier/outlier_config.ts";
+import { OriginalDstHosts } from "./original_dst.ts";
 
 /** What a cluster may use of the server. */
 export interface ClusterDeps {
@@ -72,6 +73,8 @@ export class Cluster implements ClusterView {
   readonly healthChecker: HealthChecker | null = null;
   /** Outlier detection (`outlier_detection`), when configured. */
   readonly outlier: OutlierDetector | null = null;
+  /** The on-demand hosts of an ORIGINAL_DST cluster. */
+  readonly originalDst: OriginalDstHosts | null = null;
   #hosts: Host[];
   readonly #pools = new Map<Host, HostPools>();
   /** `cluster.<stat_name>`. */
@@ -99,7 +102,7 @@ export class Cluster implements ClusterView {
       new CircuitBreaker(effective.thresholds[1], scope),
     ];
     // Discovered clusters (EDS, DNS) have no hosts until their first update.
-    this.initialized = effective.type === "STATIC";
+    this.initialized = effective.type === "STATIC" || effective.type === "ORIGINAL_DST";
     this.#hosts = effective.type === "STATIC" ? effective.hosts.map((h) => new Host(h)) : [];
     if (effective.outlierDetection) {
       const od = new OutlierConfig(effective.outlierDetection, deps.runtime ?? null);
@@ -117,6 +120,20 @@ export class Cluster implements ClusterView {
       });
       hc.addHosts(this.#hosts);
     }
+    if (effective.type === "ORIGINAL_DST") {
+      this.originalDst = new OriginalDstHosts(this, {
+        useHttpHeader: effective.useHttpHeader,
+        cleanupIntervalMs: effective.cleanupIntervalMs,
+        invalid: scope.counter("original_dst_host_invalid"),
+      });
+      if (effective.useHttpHeader) {
+        deps.log?.(
+          "warning",
+          `cluster ${this.name}: original_dst_lb_config.use_http_header is on; the ` +
+            "x-proxy-original-dst-host header is not sanitized: any client can pick the destination",
+        );
+      }
+    }
     this.lb = this.#newLb();
     this.#setMembership();
   }
@@ -133,6 +150,7 @@ export class Cluster implements ClusterView {
         choiceCount: this.effective.leastRequest.choiceCount,
         panicThreshold: this.effective.healthyPanicThreshold,
         ringHash: this.effective.ringHash,
+        originalDst: this.originalDst ?? undefined,
         gauge: (name, value) => {
           const dot = name.indexOf(".");
           this.#scope.scope(name.slice(0, dot)).gauge(name.slice(dot + 1)).set(value);
@@ -309,7 +327,11 @@ export class Cluster implements ClusterView {
       this.stats.rq_pending_overflow.inc();
       return Promise.resolve(this.overflowReply());
     }
-    const host = this.lb.choose(r.lb ?? {});
+    const host = this.lb.choose(
+      this.originalDst
+        ? { ...r.lb, headers: r.headers, downstreamLocal: r.downstreamLocal }
+        : r.lb ?? {},
+    );
     if (!host) {
       this.stats.cx_none_healthy.inc();
       return Promise.resolve(localReply(503, NO_HEALTHY_UPSTREAM));
@@ -327,6 +349,7 @@ export class Cluster implements ClusterView {
   close(): void {
     this.healthChecker?.close();
     this.outlier?.close();
+    this.originalDst?.close();
     for (const p of this.#pools.values()) closePools(p);
     this.#pools.clear();
     this.#sweepRetired(true);

@@ -21,7 +21,7 @@ import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
 import type { ClusterManagerView } from "./types.ts";
 import type { Scope } from "../stats/types.ts";
 import { Cluster } from "./cluster.ts";
-import { lbFactory, UnsupportedLbPolicyError } from "./lb/load_balancer.ts";
+import { lbPolicyError } from "./lb/load_balancer.ts";
 import { type DynamicFieldOptions, DynamicFieldPolicy } from "../config/dynamic_fields.ts";
 import { EdsUpdater, type EndpointConfig } from "./eds.ts";
 import { edsSourceOf, fileSourceOf } from "./eds_source.ts";
@@ -76,13 +76,8 @@ export function checkClusterSupport(
       rows.add(row);
       errors.push(row);
     }
-    if (!lbFactory(c.lbPolicy)) {
-      errors.push({
-        path: `${at}.lb_policy`,
-        rule: "",
-        message: new UnsupportedLbPolicyError(c.lbPolicy).message,
-      });
-    }
+    const lbError = lbPolicyError(c.lbPolicy, c.type, c.name);
+    if (lbError) errors.push({ path: `${at}.lb_policy`, rule: "", message: lbError });
     for (const message of bindErrors(c)) {
       const own = c.config.upstream_bind_config !== undefined;
       const where = own ? `${at}.upstream_bind_config` : "cluster_manager.upstream_bind_config";
@@ -96,12 +91,18 @@ export function checkClusterSupport(
       if (!src.ok) errors.push({ path: `${at}.${src.at}`, rule: "", message: src.message });
     } else if (c.type === "STRICT_DNS" || c.type === "LOGICAL_DNS") {
       for (const e of dnsSupportErrors(c)) errors.push({ ...e, path: `${at}.${e.path}` });
-    } else if (c.type !== "STATIC") {
+    } else if (c.type === "ORIGINAL_DST" && c.hosts.length > 0) {
+      errors.push({
+        path: `${at}.load_assignment`,
+        rule: "",
+        message: "ORIGINAL_DST clusters must have no load assignment configured",
+      });
+    } else if (c.type !== "STATIC" && c.type !== "ORIGINAL_DST") {
       errors.push({
         path: `${at}.type`,
         rule: "",
         message: `cluster type ${c.type} is not supported by this build (STATIC, STRICT_DNS, ` +
-          "LOGICAL_DNS and EDS are)",
+          "LOGICAL_DNS, EDS and ORIGINAL_DST are)",
       });
     }
     c.hosts.forEach((h, j) => {

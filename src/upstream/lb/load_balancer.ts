@@ -20,6 +20,7 @@ import { RandomLoadBalancer } from "./random.ts";
 import { LeastRequestLoadBalancer } from "./least_request.ts";
 import { RingHashLoadBalancer } from "./ring_hash.ts";
 import { MaglevLoadBalancer } from "./maglev.ts";
+import { type OriginalDstHosts, OriginalDstLoadBalancer } from "../original_dst.ts";
 
 type LbPolicyRow = Extract<(typeof CLUSTER_ENUMS)[number], { name: "Cluster.LbPolicy" }>;
 /** The names of the `Cluster.LbPolicy` enum rows. */
@@ -34,6 +35,10 @@ export interface LbContext {
    * `computeHashKey()` (a cookie policy with a `ttl` sets its cookie only then).
    */
   computeHashKey?: () => bigint | undefined;
+  /** The request's headers (lower-case names), for balancers that read one. */
+  headers?: readonly (readonly [string, string])[];
+  /** The downstream connection's local (original destination) address. */
+  downstreamLocal?: { readonly hostname: string; readonly port: number };
 }
 
 /** Chooses a host for each request. */
@@ -75,6 +80,8 @@ export interface LbOptions {
    * `maglev_lb.min_entries_per_host`, `maglev_lb.max_entries_per_host`).
    */
   gauge?: (name: string, value: number) => void;
+  /** The on-demand hosts of an ORIGINAL_DST cluster (its balancer chooses through them). */
+  originalDst?: OriginalDstHosts;
 }
 
 /** Envoy's Maglev table size. */
@@ -115,9 +122,15 @@ export const LB_FACTORIES: Readonly<Record<LbPolicy, Factory | null>> = {
   LEAST_REQUEST: (h, o) => new LeastRequestLoadBalancer(h, o),
   RING_HASH: (h, o) => new RingHashLoadBalancer(h, o),
   MAGLEV: (h, o) => new MaglevLoadBalancer(h, o),
-  ORIGINAL_DST_LB: null,
-  CLUSTER_PROVIDED: null,
+  ORIGINAL_DST_LB: (_h, o) => originalDst(o),
+  // The cluster type provides the balancer: ORIGINAL_DST's (validation refuses other types).
+  CLUSTER_PROVIDED: (_h, o) => originalDst(o),
 };
+
+function originalDst(o: LbOptions): LoadBalancer {
+  if (!o.originalDst) throw new Error("ORIGINAL_DST_LB needs an ORIGINAL_DST cluster");
+  return new OriginalDstLoadBalancer(o.originalDst);
+}
 
 /** The factory of `policy`, or null when it has none. */
 export function lbFactory(policy: string): Factory | null {
@@ -132,6 +145,26 @@ export class UnsupportedLbPolicyError extends Error {
     super(`lb_policy ${policy} is not supported by this build (${supported.join(", ")} are)`);
     this.name = "UnsupportedLbPolicyError";
   }
+}
+
+/** The policies whose balancer the cluster type provides, and the types that provide one. */
+const PROVIDED: Readonly<Record<string, readonly string[]>> = {
+  ORIGINAL_DST_LB: ["ORIGINAL_DST"],
+  CLUSTER_PROVIDED: ["ORIGINAL_DST"],
+};
+
+/**
+ * Why a cluster of discovery type `type` cannot balance with `policy`, or null when it can: a
+ * policy without an implementation, or one the cluster type has to provide and does not.
+ */
+export function lbPolicyError(policy: string, type: string, name: string): string | null {
+  if (!lbFactory(policy)) return new UnsupportedLbPolicyError(policy).message;
+  const types = PROVIDED[policy];
+  if (types && !types.includes(type)) {
+    return `cluster provided LB specified but cluster '${name}' did not provide one (lb_policy ` +
+      `${policy} needs a cluster of type ${types.join(" or ")})`;
+  }
+  return null;
 }
 
 /** Builds the balancer of `policy` over `hosts`. */
