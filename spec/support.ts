@@ -414,8 +414,8 @@ export const SUPPORT = [
   },
   {
     path: "RouteAction.metadata_match",
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
+    supportNote: "the proxy.lb / envoy.lb criteria select a subset of the cluster",
   },
   { path: "RouteAction.prefix_rewrite", support: "honoured" },
   { path: "RouteAction.host_rewrite", support: "honoured" },
@@ -462,8 +462,8 @@ export const SUPPORT = [
   { path: "ClusterWeight.weight", support: "honoured" },
   {
     path: "ClusterWeight.metadata_match",
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
+    supportNote: "the proxy.lb / envoy.lb criteria select a subset of the cluster",
   },
   { path: "RedirectAction.host_redirect", support: "honoured" },
   { path: "RedirectAction.path_redirect", support: "honoured" },
@@ -498,7 +498,7 @@ export const SUPPORT = [
   {
     path: "TcpProxy.metadata_match",
     support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    supportNote: "the TCP proxy does not pass metadata_match criteria to subset load balancing",
   },
   { path: "TcpProxy.idle_timeout", support: "refused", supportNote: TIMEOUTS },
   { path: "TcpProxy.downstream_idle_timeout", support: "refused", supportNote: TIMEOUTS },

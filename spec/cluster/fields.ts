@@ -533,8 +533,7 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "Cluster.LbSubsetConfig",
     number: 22,
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.fields.ring-hash-lb-config",

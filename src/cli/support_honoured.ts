@@ -29,6 +29,9 @@ const CB = `${UP}cluster_test.ts`;
 const WALK = "src/cli/support_walk_test.ts";
 const SERVED = "the walking test's minimal bootstrap itself is valid and served as written";
 const TCP = "src/listener/tcp_proxy_test.ts";
+const SUBSET = `${UP}lb/subset_test.ts`;
+const SUBSET_ROUTING = "src/listener/subset_routing_test.ts";
+const SUBSET_THROUGH = "route and weighted-cluster metadata_match route to the matching subset";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -296,6 +299,20 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "src/listener/original_dst_routing_test.ts",
     "the ORIGINAL_DST clean-up timer removes an unused host by itself",
   ],
+  "Cluster.lb_subset_config": [SUBSET_ROUTING, SUBSET_THROUGH],
+  "Cluster.LbSubsetConfig.fallback_policy": [
+    SUBSET,
+    "NO_FALLBACK, ANY_ENDPOINT and DEFAULT_SUBSET",
+  ],
+  "Cluster.LbSubsetConfig.default_subset": [SUBSET, "NO_FALLBACK, ANY_ENDPOINT and DEFAULT_SUBSET"],
+  "Cluster.LbSubsetConfig.subset_selectors": [SUBSET, "criteria select the hosts with exactly"],
+  "Cluster.LbSubsetConfig.panic_mode_any": [SUBSET, "a fallback that finds no host uses any"],
+  "Cluster.LbSubsetConfig.list_as_any": [SUBSET, "an endpoint list value matches each element"],
+  "Cluster.LbSubsetConfig.LbSubsetSelector.keys": [SUBSET, "criteria select the hosts with"],
+  "Cluster.LbSubsetConfig.LbSubsetSelector.fallback_policy": [
+    SUBSET,
+    "a selector's own policy overrides the top-level one",
+  ],
   "Cluster.ring_hash_lb_config": [`${UP}lb/lb_config_test.ts`, "their settings reach the balancer"],
   "Cluster.hosts": [DEFAULTS, HOSTS],
   "Cluster.load_assignment": [DEFAULTS, HOSTS],
@@ -383,6 +400,7 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "core.Locality.sub_zone": ["src/admin/clusters_handler_test.ts", CLUSTERS_TEXT],
   "endpoint.LbEndpoint.endpoint": [DEFAULTS, HOSTS],
   "endpoint.LbEndpoint.health_status": [EDS, EDS_LOAD],
+  "endpoint.LbEndpoint.metadata": [SUBSET_ROUTING, SUBSET_THROUGH],
   "endpoint.LbEndpoint.load_balancing_weight": [DEFAULTS, HOSTS],
   "endpoint.Endpoint.address": [DEFAULTS, HOSTS],
   "endpoint.Endpoint.hostname": [DEFAULTS, HOSTS],
@@ -458,6 +476,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "Route.redirect": [HCM, EFFECTS],
   "Route.direct_response": [HCM, "listener http direct_response, 404 when no route"],
   "RouteAction.cluster": [HCM, ROUTING],
+  "RouteAction.metadata_match": [SUBSET_ROUTING, SUBSET_THROUGH],
+  "ClusterWeight.metadata_match": [SUBSET_ROUTING, SUBSET_THROUGH],
   "RouteAction.cluster_header": [HCM, ROUTING],
   "RouteAction.weighted_clusters": [HCM, ROUTING],
   "RouteAction.prefix_rewrite": [HCM, ROUTING],

@@ -17,6 +17,7 @@
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import { durationMs, type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
 import { type HashPolicy, parseHashPolicies } from "./hash_policy.ts";
+import { type MetadataMatch, parseMetadataMatch } from "./metadata_match.ts";
 
 /** Envoy's default route timeout. */
 export const DEFAULT_ROUTE_TIMEOUT_MS = 15_000;
@@ -29,12 +30,16 @@ export interface ForwardOptions {
   priority: 0 | 1;
   /** `hash_policy`, in order (empty: requests have no hash). */
   hashPolicy: HashPolicy[];
+  /** `metadata_match` criteria for subset balancing; null when unset. */
+  metadataMatch: MetadataMatch | null;
 }
 
 /** One weighted cluster. */
 export interface WeightedCluster {
   name: string;
   weight: number;
+  /** This cluster's `metadata_match`, merged over the route's. */
+  metadataMatch?: MetadataMatch | null;
 }
 
 /** A route's action. */
@@ -84,6 +89,7 @@ function forwardOptions(a: JsonObject, path: string, errors: Errors): ForwardOpt
     timeoutMs,
     priority: a.priority === "HIGH" ? 1 : 0,
     hashPolicy: parseHashPolicies(a.hash_policy, `${path}.hash_policy`, errors),
+    metadataMatch: parseMetadataMatch(a.metadata_match, `${path}.metadata_match`, errors),
   };
 }
 
@@ -202,8 +208,9 @@ export function parseRouteAction(
     if (!Number.isInteger(weight) || weight < 0) {
       fail(errors, `${cat}.weight`, "weight must be a non-negative integer");
     }
+    const mm = parseMetadataMatch(c.metadata_match, `${cat}.metadata_match`, errors);
     if (name) {
-      list.push({ name, weight });
+      list.push(mm ? { name, weight, metadataMatch: mm } : { name, weight });
     }
   });
   const sum = list.reduce((s, c) => s + c.weight, 0);

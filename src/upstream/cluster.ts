@@ -32,6 +32,7 @@ import { healthCheckConfig } from "./health_check/health_check_config.ts";
 import { OutlierDetector } from "./outlier/outlier_detector.ts";
 import { OutlierConfig, type RuntimeLookup } from "./outlier/outlier_config.ts";
 import { OriginalDstHosts } from "./original_dst.ts";
+import { type SubsetConfig, subsetConfig, SubsetLoadBalancer, SubsetStats } from "./lb/subset.ts";
 
 /** What a cluster may use of the server. */
 export interface ClusterDeps {
@@ -76,6 +77,8 @@ export class Cluster implements ClusterView {
   /** The on-demand hosts of an ORIGINAL_DST cluster. */
   readonly originalDst: OriginalDstHosts | null = null;
   #hosts: Host[];
+  /** `lb_subset_config` and the `lb_subsets_*` statistics, when subsets are configured. */
+  readonly #subsets: { config: SubsetConfig; stats: SubsetStats } | null = null;
   readonly #pools = new Map<Host, HostPools>();
   /** `cluster.<stat_name>`. */
   readonly #scope: Scope;
@@ -120,6 +123,21 @@ export class Cluster implements ClusterView {
       });
       hc.addHosts(this.#hosts);
     }
+    const sc = subsetConfig(effective.config.lb_subset_config);
+    if (sc) {
+      const sub = scope.scope("lb_subsets");
+      this.#subsets = {
+        config: sc,
+        stats: new SubsetStats({
+          active: sub.gauge("active"),
+          created: sub.counter("created"),
+          removed: sub.counter("removed"),
+          selected: sub.counter("selected"),
+          fallback: sub.counter("fallback"),
+          fallbackPanic: sub.counter("fallback_panic"),
+        }),
+      };
+    }
     if (effective.type === "ORIGINAL_DST") {
       this.originalDst = new OriginalDstHosts(this, {
         useHttpHeader: effective.useHttpHeader,
@@ -143,20 +161,21 @@ export class Cluster implements ClusterView {
     if (this.effective.ignoreNewHostsUntilFirstHc && this.healthChecker) {
       ignoreNewHosts(this.#hosts);
     }
-    return createLoadBalancer(
-      this.effective.lbPolicy,
-      this.#hosts,
-      defaultLbOptions({
-        choiceCount: this.effective.leastRequest.choiceCount,
-        panicThreshold: this.effective.healthyPanicThreshold,
-        ringHash: this.effective.ringHash,
-        originalDst: this.originalDst ?? undefined,
-        gauge: (name, value) => {
-          const dot = name.indexOf(".");
-          this.#scope.scope(name.slice(0, dot)).gauge(name.slice(dot + 1)).set(value);
-        },
-      }),
-    );
+    const o = defaultLbOptions({
+      choiceCount: this.effective.leastRequest.choiceCount,
+      panicThreshold: this.effective.healthyPanicThreshold,
+      ringHash: this.effective.ringHash,
+      originalDst: this.originalDst ?? undefined,
+      gauge: (name, value) => {
+        const dot = name.indexOf(".");
+        this.#scope.scope(name.slice(0, dot)).gauge(name.slice(dot + 1)).set(value);
+      },
+    });
+    const child = (hs: readonly Host[]) => createLoadBalancer(this.effective.lbPolicy, hs, o);
+    const sc = this.#subsets;
+    return sc
+      ? new SubsetLoadBalancer(this.#hosts, sc.config, child, sc.stats)
+      : child(this.#hosts);
   }
 
   #setMembership() {
@@ -330,6 +349,8 @@ export class Cluster implements ClusterView {
     const host = this.lb.choose(
       this.originalDst
         ? { ...r.lb, headers: r.headers, downstreamLocal: r.downstreamLocal }
+        : r.metadataMatch
+        ? { ...r.lb, metadataMatch: r.metadataMatch }
         : r.lb ?? {},
     );
     if (!host) {

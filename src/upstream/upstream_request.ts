@@ -35,6 +35,8 @@ export interface UpstreamRequest {
   /** The downstream connection speaks HTTP/2 (for USE_DOWNSTREAM_PROTOCOL). */
   downstreamH2: boolean;
   lb?: LbContext;
+  /** The route's `metadata_match` criteria for subset balancing (`proxy.lb` / `envoy.lb`). */
+  metadataMatch?: LbContext["metadataMatch"];
   /** The downstream connection's local address (the destination of ORIGINAL_DST clusters). */
   downstreamLocal?: { readonly hostname: string; readonly port: number };
   /** Set by the pool when a host was chosen (for `%UPSTREAM_HOST%`). */

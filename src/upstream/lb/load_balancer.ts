@@ -13,6 +13,7 @@
  * @module
  */
 import type { Host } from "../host.ts";
+import type { Json } from "../../config/bootstrap_types.ts";
 import type { CLUSTER_ENUMS } from "../../../spec/cluster/enums.ts";
 import { valueOf } from "../../config/defaults.ts";
 import { RoundRobinLoadBalancer } from "./round_robin.ts";
@@ -37,6 +38,8 @@ export interface LbContext {
   computeHashKey?: () => bigint | undefined;
   /** The request's headers (lower-case names), for balancers that read one. */
   headers?: readonly (readonly [string, string])[];
+  /** The route's `metadata_match` criteria (`proxy.lb` / `envoy.lb`), for subset balancing. */
+  metadataMatch?: Readonly<Record<string, Json>>;
   /** The downstream connection's local (original destination) address. */
   downstreamLocal?: { readonly hostname: string; readonly port: number };
 }
