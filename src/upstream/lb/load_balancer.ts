@@ -185,6 +185,10 @@ export function createLoadBalancer(
  * The hosts a balancer chooses among for one request (Envoy's priority load, health and panic
  * mode): see {@linkcode priorityCandidates}.
  */
-export function candidateHosts(hosts: readonly Host[], panicThreshold: number): readonly Host[] {
-  return priorityCandidates(hosts, panicThreshold);
+export function candidateHosts(
+  hosts: readonly Host[],
+  panicThreshold: number,
+  random?: () => number,
+): readonly Host[] {
+  return priorityCandidates(hosts, panicThreshold, random);
 }

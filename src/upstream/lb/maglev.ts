@@ -23,7 +23,7 @@ import {
   type LbOptions,
   type LoadBalancer,
 } from "./load_balancer.ts";
-import { randomHash, xxHash64 } from "./hash.ts";
+import { priorityDraw, randomHash, xxHash64 } from "./hash.ts";
 import { PerHostList } from "./host_list.ts";
 import { hostHashKey, normalizedWeights } from "./normalized_weights.ts";
 
@@ -101,9 +101,12 @@ export class MaglevLoadBalancer implements LoadBalancer {
     this.table();
   }
 
-  /** The table of the current candidates (rebuilt when they change). */
-  table(): MaglevTable {
-    const hs = candidateHosts(this.hosts, this.o.panicThreshold);
+  /**
+   * The table of the current candidates (rebuilt when they change); `hash` draws the priority as
+   * Envoy's thread-aware balancers do (`hash % 100` against the priority load).
+   */
+  table(hash?: bigint): MaglevTable {
+    const hs = candidateHosts(this.hosts, this.o.panicThreshold, priorityDraw(hash));
     return this.#tables.get(hs, (h) => {
       const t = new MaglevTable(h, this.o.maglevTableSize);
       this.o.gauge?.("maglev_lb.min_entries_per_host", t.minEntriesPerHost);
@@ -114,8 +117,9 @@ export class MaglevLoadBalancer implements LoadBalancer {
 
   /** The host for the request's hash, or for a random hash when it has none. */
   choose(ctx: LbContext): Host | null {
-    const t = this.table();
+    const h = ctx.computeHashKey?.() ?? randomHash();
+    const t = this.table(h);
     if (t.table.length === 0) return null;
-    return t.choose(ctx.computeHashKey?.() ?? randomHash());
+    return t.choose(h);
   }
 }

@@ -23,7 +23,7 @@ import {
   type LoadBalancer,
   type RingHashOptions,
 } from "./load_balancer.ts";
-import { murmurHash2, randomHash, xxHash64 } from "./hash.ts";
+import { murmurHash2, priorityDraw, randomHash, xxHash64 } from "./hash.ts";
 import { PerHostList } from "./host_list.ts";
 import { hostHashKey, normalizedWeights } from "./normalized_weights.ts";
 
@@ -137,9 +137,12 @@ export class RingHashLoadBalancer implements LoadBalancer {
     this.ring();
   }
 
-  /** The ring of the current candidates (rebuilt when they change). */
-  ring(): Ring {
-    const hs = candidateHosts(this.hosts, this.o.panicThreshold);
+  /**
+   * The ring of the current candidates (rebuilt when they change); `hash` draws the priority as
+   * Envoy's thread-aware balancers do (`hash % 100` against the priority load).
+   */
+  ring(hash?: bigint): Ring {
+    const hs = candidateHosts(this.hosts, this.o.panicThreshold, priorityDraw(hash));
     return this.#rings.get(hs, (h) => {
       const r = new Ring(h, this.o.ringHash);
       const g = this.o.gauge;
@@ -154,8 +157,9 @@ export class RingHashLoadBalancer implements LoadBalancer {
 
   /** The host for the request's hash, or for a random hash when it has none. */
   choose(ctx: LbContext): Host | null {
-    const ring = this.ring();
+    const h = ctx.computeHashKey?.() ?? randomHash();
+    const ring = this.ring(h);
     if (ring.hosts.length === 0) return null;
-    return ring.choose(ctx.computeHashKey?.() ?? randomHash());
+    return ring.choose(h);
   }
 }
