@@ -313,6 +313,22 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     SUBSET,
     "a selector's own policy overrides the top-level one",
   ],
+  "Cluster.CommonLbConfig.locality_weighted_lb_config": [
+    "src/listener/locality_routing_test.ts",
+    "through a listener, localities share traffic by their load_balancing_weight",
+  ],
+  "endpoint.LocalityLbEndpoints.load_balancing_weight": [
+    `${UP}lb/locality_weighted_test.ts`,
+    "a locality's weight shrinks with its availability",
+  ],
+  "Cluster.LbSubsetConfig.locality_weight_aware": [
+    `${UP}lb/locality_weighted_test.ts`,
+    "subsets weigh localities only when asked",
+  ],
+  "Cluster.LbSubsetConfig.scale_locality_weight": [
+    `${UP}lb/locality_weighted_test.ts`,
+    "scale_locality_weight scales by the subset's share",
+  ],
   "Cluster.ring_hash_lb_config": [`${UP}lb/lb_config_test.ts`, "their settings reach the balancer"],
   "Cluster.hosts": [DEFAULTS, HOSTS],
   "Cluster.load_assignment": [DEFAULTS, HOSTS],

@@ -19,7 +19,7 @@ import { ClusterStats } from "./cluster_stats.ts";
 import { Host, hostPort } from "./host.ts";
 import { Http1Pool } from "./http1_pool.ts";
 import { Http2Pool } from "./http2_pool.ts";
-import { createLoadBalancer, defaultLbOptions, type LoadBalancer } from "./lb/load_balancer.ts";
+import { defaultLbOptions, type LoadBalancer } from "./lb/load_balancer.ts";
 import { localReply, NO_HEALTHY_UPSTREAM, resetBody } from "../http/local_reply.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import { forwardHttp1 } from "./forward_http1.ts";
@@ -32,7 +32,9 @@ import { healthCheckConfig } from "./health_check/health_check_config.ts";
 import { OutlierDetector } from "./outlier/outlier_detector.ts";
 import { OutlierConfig, type RuntimeLookup } from "./outlier/outlier_config.ts";
 import { OriginalDstHosts } from "./original_dst.ts";
-import { type SubsetConfig, subsetConfig, SubsetLoadBalancer, SubsetStats } from "./lb/subset.ts";
+import { type SubsetConfig, subsetConfig, SubsetStats } from "./lb/subset.ts";
+import { buildLoadBalancer } from "./lb/compose.ts";
+import { isLocalityWeighted } from "./lb/lb_support.ts";
 
 /** What a cluster may use of the server. */
 export interface ClusterDeps {
@@ -171,11 +173,10 @@ export class Cluster implements ClusterView {
         this.#scope.scope(name.slice(0, dot)).gauge(name.slice(dot + 1)).set(value);
       },
     });
-    const child = (hs: readonly Host[]) => createLoadBalancer(this.effective.lbPolicy, hs, o);
-    const sc = this.#subsets;
-    return sc
-      ? new SubsetLoadBalancer(this.#hosts, sc.config, child, sc.stats)
-      : child(this.#hosts);
+    return buildLoadBalancer(this.#hosts, this.effective.lbPolicy, o, {
+      localityWeighted: isLocalityWeighted(this.config),
+      subset: this.#subsets,
+    });
   }
 
   #setMembership() {

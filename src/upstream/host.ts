@@ -62,6 +62,8 @@ export class Host implements HostView {
   canary!: boolean;
   priority!: number;
   metadata!: JsonObject;
+  /** The `load_balancing_weight` of the host's locality; 0 when unset. */
+  localityWeight!: number;
   readonly stats: HostStats = newHostStats();
   readonly health: HealthFlags;
   /** `address:port` (IPv6 in brackets), as `/clusters` prints it. */
@@ -107,6 +109,7 @@ export class Host implements HostView {
     this.sub_zone = h.sub_zone;
     this.priority = h.priority;
     this.metadata = h.metadata;
+    this.localityWeight = h.localityWeight ?? 0;
     // `metadata` holds the `proxy.lb` / `envoy.lb` namespace (or, from older callers, both).
     const canary = h.metadata?.canary ??
       (h.metadata?.["envoy.lb"] as JsonObject | undefined)?.canary ??

@@ -63,8 +63,7 @@ export const COMMON_LB_CONFIG = [
     kind: "message",
     type: "Cluster.CommonLbConfig.LocalityWeightedLbConfig",
     group: "locality_config_specifier",
-    support: "refused",
-    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.common-lb-config.update-merge-window",

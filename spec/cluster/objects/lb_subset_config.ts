@@ -77,8 +77,7 @@ export const LB_SUBSET_CONFIG = [
     number: 4,
     kind: "bool",
     default: false,
-    support: "refused",
-    supportNote: "locality-weighted load balancing is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.lb-subset-config.scale-locality-weight",
@@ -95,8 +94,7 @@ export const LB_SUBSET_CONFIG = [
     number: 5,
     kind: "bool",
     default: false,
-    support: "refused",
-    supportNote: "locality-weighted load balancing is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.lb-subset-config.panic-mode-any",

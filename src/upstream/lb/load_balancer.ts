@@ -83,6 +83,11 @@ export interface LbOptions {
    * `maglev_lb.min_entries_per_host`, `maglev_lb.max_entries_per_host`).
    */
   gauge?: (name: string, value: number) => void;
+  /**
+   * `locality_weighted_lb_config` is set: RING_HASH and MAGLEV give each locality its weight's
+   * share of the ring or table (the other policies are wrapped by the locality balancer).
+   */
+  localityWeighted?: boolean;
   /** The on-demand hosts of an ORIGINAL_DST cluster (its balancer chooses through them). */
   originalDst?: OriginalDstHosts;
 }

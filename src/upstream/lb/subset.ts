@@ -36,6 +36,10 @@ export interface SubsetConfig {
   selectors: { keys: string[]; fallbackPolicy: SubsetFallback | null }[];
   panicModeAny: boolean;
   listAsAny: boolean;
+  /** `locality_weight_aware`: subsets balance by locality weight (with locality weighting on). */
+  localityWeightAware: boolean;
+  /** `scale_locality_weight`: a subset's locality weights scale by its share of the locality. */
+  scaleLocalityWeight: boolean;
 }
 
 /** A route's `metadata_match` criteria: key → value, from the `proxy.lb` / `envoy.lb` namespace. */
@@ -194,5 +198,7 @@ export function subsetConfig(v: Json | undefined): SubsetConfig | null {
     }),
     panicModeAny: valueOf(TOP, v, "panic_mode_any") === true,
     listAsAny: valueOf(TOP, v, "list_as_any") === true,
+    localityWeightAware: valueOf(TOP, v, "locality_weight_aware") === true,
+    scaleLocalityWeight: valueOf(TOP, v, "scale_locality_weight") === true,
   };
 }

@@ -1,0 +1,48 @@
+/**
+ * Builds a cluster's balancer from its settings: the `lb_policy` balancer, under locality
+ * weighting when `common_lb_config.locality_weighted_lb_config` is set (RING_HASH and MAGLEV
+ * weigh localities in their ring or table instead), under subset balancing
+ * when `lb_subset_config` is set (its subsets weigh localities only with `locality_weight_aware`,
+ * scaled by their share of each locality with `scale_locality_weight`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { buildLoadBalancer } from "./compose.ts";
+ * import { defaultLbOptions } from "./load_balancer.ts";
+ * const lb = buildLoadBalancer([], "ROUND_ROBIN", defaultLbOptions(), {});
+ * assert.equal(lb.choose({}), null);
+ * ```
+ * @module
+ */
+import type { Host } from "../host.ts";
+import { createLoadBalancer, type LbOptions, type LoadBalancer } from "./load_balancer.ts";
+import { hostsPerLocality, LocalityWeightedLoadBalancer } from "./locality_weighted.ts";
+import { type SubsetConfig, SubsetLoadBalancer, type SubsetStats } from "./subset.ts";
+
+/** The settings around the policy. */
+export interface LbComposition {
+  /** `locality_weighted_lb_config` is set. */
+  localityWeighted?: boolean;
+  subset?: { config: SubsetConfig; stats: SubsetStats | null } | null;
+}
+
+/** The balancer of `policy` over `hosts` with the settings of `c`. */
+export function buildLoadBalancer(
+  hosts: readonly Host[],
+  policy: string,
+  o: LbOptions,
+  c: LbComposition,
+): LoadBalancer {
+  const hashing = policy === "RING_HASH" || policy === "MAGLEV";
+  const po = hashing && c.localityWeighted ? { ...o, localityWeighted: true } : o;
+  const plain = (hs: readonly Host[]) => createLoadBalancer(policy, hs, po);
+  const lw = c.localityWeighted && !hashing;
+  const sub = c.subset;
+  if (!sub) return lw ? new LocalityWeightedLoadBalancer(hosts, o, plain) : plain(hosts);
+  const scaleBy = sub.config.scaleLocalityWeight ? hostsPerLocality(hosts) : undefined;
+  const child = lw && sub.config.localityWeightAware
+    ? (hs: readonly Host[]) => new LocalityWeightedLoadBalancer(hs, o, plain, scaleBy)
+    : plain;
+  return new SubsetLoadBalancer(hosts, sub.config, child, sub.stats);
+}
