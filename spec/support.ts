@@ -126,8 +126,8 @@ export const SUPPORT = [
   { path: "ClusterManager.upstream_bind_config", support: "honoured" },
   {
     path: "ClusterManager.local_cluster_name",
-    support: "refused",
-    supportNote: "zone-aware routing is not implemented",
+    support: "honoured",
+    supportNote: "the local cluster of zone-aware routing; it must be a static cluster",
   },
   {
     path: "ClusterManager.outlier_detection",

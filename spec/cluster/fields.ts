@@ -605,7 +605,7 @@ export const CLUSTER_FIELDS = [
     type: "Cluster.CommonLbConfig",
     number: 27,
     support: "honoured",
-    supportNote: "healthy_panic_threshold; the other settings are refused unless default",
+    supportNote: "every setting; update_merge_window has its own support column",
   },
   {
     id: "cluster.fields.transport-socket",

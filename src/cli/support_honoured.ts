@@ -329,6 +329,22 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     `${UP}lb/locality_weighted_test.ts`,
     "scale_locality_weight scales by the subset's share",
   ],
+  "Cluster.CommonLbConfig.zone_aware_lb_config": [
+    "src/listener/zone_routing_test.ts",
+    "zone-aware routing keeps traffic in the proxy's zone",
+  ],
+  "Cluster.CommonLbConfig.ZoneAwareLbConfig.routing_enabled": [
+    `${UP}lb/zone_aware_test.ts`,
+    "routing_enabled is the share of requests routed zone-aware",
+  ],
+  "Cluster.CommonLbConfig.ZoneAwareLbConfig.min_cluster_size": [
+    `${UP}lb/zone_aware_test.ts`,
+    "below min_cluster_size, or with routing_enabled 0",
+  ],
+  "ClusterManager.local_cluster_name": [
+    "src/listener/zone_routing_test.ts",
+    "zone-aware routing keeps traffic in the proxy's zone",
+  ],
   "Cluster.ring_hash_lb_config": [`${UP}lb/lb_config_test.ts`, "their settings reach the balancer"],
   "Cluster.hosts": [DEFAULTS, HOSTS],
   "Cluster.load_assignment": [DEFAULTS, HOSTS],

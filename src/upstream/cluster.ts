@@ -34,13 +34,16 @@ import { OutlierConfig, type RuntimeLookup } from "./outlier/outlier_config.ts";
 import { OriginalDstHosts } from "./original_dst.ts";
 import { type SubsetConfig, subsetConfig, SubsetStats } from "./lb/subset.ts";
 import { buildLoadBalancer } from "./lb/compose.ts";
-import { isLocalityWeighted } from "./lb/lb_support.ts";
+import { isLocalityWeighted, zoneAwareOptions, type ZoneContext } from "./lb/lb_support.ts";
+import type { ZoneAwareOptions } from "./lb/zone_aware.ts";
 
 /** What a cluster may use of the server. */
 export interface ClusterDeps {
   /** Runtime values (outlier detection and health check overrides). */
   runtime?: RuntimeLookup;
   log?: (level: string, msg: string) => void;
+  /** The local cluster and locality, for zone-aware routing (`local_cluster_name`). */
+  zone?: ZoneContext;
 }
 
 /** Per-host pools, one per priority. */
@@ -81,6 +84,8 @@ export class Cluster implements ClusterView {
   #hosts: Host[];
   /** `lb_subset_config` and the `lb_subsets_*` statistics, when subsets are configured. */
   readonly #subsets: { config: SubsetConfig; stats: SubsetStats } | null = null;
+  /** Zone-aware routing, when the bootstrap names a local cluster. */
+  readonly #zoneAware: ZoneAwareOptions | null = null;
   readonly #pools = new Map<Host, HostPools>();
   /** `cluster.<stat_name>`. */
   readonly #scope: Scope;
@@ -125,6 +130,7 @@ export class Cluster implements ClusterView {
       });
       hc.addHosts(this.#hosts);
     }
+    if (deps.zone) this.#zoneAware = zoneAwareOptions(this.config, deps.zone, scope, deps.runtime);
     const sc = subsetConfig(effective.config.lb_subset_config);
     if (sc) {
       const sub = scope.scope("lb_subsets");
@@ -176,6 +182,7 @@ export class Cluster implements ClusterView {
     return buildLoadBalancer(this.#hosts, this.effective.lbPolicy, o, {
       localityWeighted: isLocalityWeighted(this.config),
       subset: this.#subsets,
+      zoneAware: this.#zoneAware,
     });
   }
 

@@ -52,6 +52,10 @@ export interface ClusterManagerDeps {
   bindConfig?: unknown;
   /** Runtime values: outlier detection and health check overrides. */
   runtime?: { get(key: string): string | undefined };
+  /** `cluster_manager.local_cluster_name`: the local cluster of zone-aware routing. */
+  localClusterName?: string;
+  /** `node.locality` (its zone from `--service-zone`). */
+  localLocality?: { region?: string; zone?: string; sub_zone?: string };
 }
 
 /**
@@ -123,6 +127,22 @@ export function checkClusterSupport(
 }
 
 /**
+ * `cluster_manager.local_cluster_name` must name a static cluster (Envoy: "local cluster '<name>'
+ * must be defined").
+ */
+export function checkLocalCluster(
+  name: unknown,
+  clusters: readonly { name: string }[],
+): ConfigError[] {
+  if (name === undefined || name === "" || clusters.some((c) => c.name === name)) return [];
+  return [{
+    path: "cluster_manager.local_cluster_name",
+    rule: "",
+    message: `local cluster '${String(name)}' must be defined`,
+  }];
+}
+
+/**
  * What is wrong with a cluster's source address (its own or the bootstrap's): it must be an IP
  * literal (Envoy: "malformed IP address") with a port up to 65535.
  */
@@ -165,6 +185,7 @@ export class ClusterManager implements ClusterManagerView {
     if (cdsSource && !cdsSource.ok) {
       errors.push({ path: cdsSource.at, rule: "", message: cdsSource.message });
     }
+    errors.push(...checkLocalCluster(deps.localClusterName, clusters));
     if (errors.length) throw new ConfigLoadError(errors);
     this.#log = deps.log ?? (() => {});
     this.policy = DynamicFieldPolicy.fromOptions(deps.options, deps.stats, this.#log);
@@ -189,9 +210,17 @@ export class ClusterManager implements ClusterManagerView {
   }
 
   #entry(c: EffectiveCluster, viaApi: boolean): Entry {
+    const local = this.deps.localClusterName;
+    const l = this.deps.localLocality ?? {};
     const cluster = new Cluster(c, this.deps.stats, viaApi, {
       runtime: this.deps.runtime,
       log: this.#log,
+      zone: local
+        ? {
+          localHosts: () => this.get(local)?.hosts() ?? null,
+          local: { region: l.region ?? "", zone: l.zone ?? "", sub_zone: l.sub_zone ?? "" },
+        }
+        : undefined,
     });
     const src = c.type === "EDS" ? edsSourceOf(c.config) : null;
     const eds = src?.ok

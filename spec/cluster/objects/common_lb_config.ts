@@ -43,8 +43,7 @@ export const COMMON_LB_CONFIG = [
     kind: "message",
     type: "Cluster.CommonLbConfig.ZoneAwareLbConfig",
     group: "locality_config_specifier",
-    support: "refused",
-    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.common-lb-config.locality-weighted-lb-config",
@@ -119,8 +118,7 @@ export const COMMON_LB_CONFIG = [
     kind: "Percent",
     default: { value: 100 },
     range: { min: 0, max: 100 },
-    support: "refused",
-    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.common-lb-config.zone-aware-lb-config.min-cluster-size",
@@ -137,7 +135,6 @@ export const COMMON_LB_CONFIG = [
     number: 2,
     kind: "UInt64Value",
     default: 6,
-    support: "refused",
-    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];
