@@ -694,8 +694,8 @@ export const CLUSTER_FIELDS = [
     kind: "bool",
     default: false,
     number: 31,
-    support: "default-only",
-    supportNote: "connections to a host that turns unhealthy are not closed",
+    support: "honoured",
+    supportNote: "TCP proxy connections, on failed active checks or outlier ejection",
   },
   {
     id: "cluster.fields.drain-connections-on-host-removal",
@@ -712,7 +712,6 @@ export const CLUSTER_FIELDS = [
     kind: "bool",
     default: false,
     number: 32,
-    support: "default-only",
-    supportNote: "removed hosts keep their connections until they close",
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];

@@ -345,6 +345,18 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "src/listener/zone_routing_test.ts",
     "zone-aware routing keeps traffic in the proxy's zone",
   ],
+  "Cluster.CommonLbConfig.update_merge_window": [
+    `${UP}host_set_updates_test.ts`,
+    "health changes within the window reach the balancer when it ends",
+  ],
+  "Cluster.close_connections_on_host_health_failure": [
+    "src/listener/tcp_health_close_test.ts",
+    "the TCP proxy's connections to a host that turns unhealthy close at once",
+  ],
+  "Cluster.drain_connections_on_host_removal": [
+    `${UP}host_set_updates_test.ts`,
+    "a removed host passing its checks stays until it fails them",
+  ],
   "Cluster.ring_hash_lb_config": [`${UP}lb/lb_config_test.ts`, "their settings reach the balancer"],
   "Cluster.hosts": [DEFAULTS, HOSTS],
   "Cluster.load_assignment": [DEFAULTS, HOSTS],

@@ -157,6 +157,7 @@ export class TcpProxy {
       });
       cs.cx_connect_ms.record(performance.now() - t0);
       this.#conns.add(up);
+      host.tcpConnections.add(up);
       const u = up;
       await Promise.all([
         copy(down, u, (n) => {
@@ -179,6 +180,7 @@ export class TcpProxy {
       close(down);
       if (up) {
         this.#conns.delete(up);
+        host.tcpConnections.delete(up);
         close(up);
         cs.cx_length_ms.record(performance.now() - t0);
       }

@@ -77,6 +77,10 @@ export class Host implements HostView {
   /** Envoy's `EXCLUDED_VIA_IMMEDIATE_HC_FAIL`: out of load balancing until a check passes. */
   excludedViaImmediateHcFail = false;
   #pending = false;
+  /** Open TCP proxy connections to this host (`close_connections_on_host_health_failure`). */
+  readonly tcpConnections: Set<{ close(): void }> = new Set();
+  /** Called after any health flag or mark changes (the cluster's update merge window). */
+  onChange: (() => void) | null = null;
   /** Success rate figures from the outlier detector, when the cluster has one. */
   outlierRates: { external: number; local: number } | null = null;
   #windowStart = performance.now();
@@ -121,11 +125,15 @@ export class Host implements HostView {
     );
   }
 
-  /** Sets or clears one health flag; load balancing sees the change at once. */
+  /**
+   * Sets or clears one health flag; load balancing sees the change when the cluster delivers it
+   * (at once, or at the end of its `update_merge_window`).
+   */
   setFlag(flag: keyof HealthFlags, on: boolean): void {
     if (this.health[flag] === on) return;
     this.health[flag] = on;
     bumpHealthEpoch();
+    this.onChange?.();
   }
 
   /** Sets the degraded and excluded marks of active health checking. */
@@ -139,7 +147,10 @@ export class Host implements HostView {
       this.excludedViaImmediateHcFail = m.excluded;
       changed = true;
     }
-    if (changed) bumpHealthEpoch();
+    if (changed) {
+      bumpHealthEpoch();
+      this.onChange?.();
+    }
   }
 
   /** Envoy's `PENDING_ACTIVE_HC`: not checked yet by active health checking. */
@@ -152,6 +163,7 @@ export class Host implements HostView {
     if (this.#pending === on) return;
     this.#pending = on;
     bumpHealthEpoch();
+    this.onChange?.();
   }
 
   /** True when the host is left out of load balancing altogether. */

@@ -81,8 +81,7 @@ export const COMMON_LB_CONFIG = [
     kind: "duration",
     default: "1s",
     range: { min: 0 },
-    support: "default-only",
-    supportNote: "host set updates apply at once, as a zero window would",
+    support: "honoured",
   },
   {
     id: "cluster.objects.common-lb-config.ignore-new-hosts-until-first-hc",

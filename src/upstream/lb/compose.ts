@@ -17,6 +17,7 @@
  * @module
  */
 import type { Host } from "../host.ts";
+import { followDeliveredEpoch } from "../priority_load.ts";
 import { createLoadBalancer, type LbOptions, type LoadBalancer } from "./load_balancer.ts";
 import { hostsPerLocality, LocalityWeightedLoadBalancer } from "./locality_weighted.ts";
 import { type SubsetConfig, SubsetLoadBalancer, type SubsetStats } from "./subset.ts";
@@ -38,6 +39,7 @@ export function buildLoadBalancer(
   o: LbOptions,
   c: LbComposition,
 ): LoadBalancer {
+  if (o.epoch) followDeliveredEpoch(hosts, o.epoch);
   const hashing = policy === "RING_HASH" || policy === "MAGLEV";
   const po = hashing && c.localityWeighted ? { ...o, localityWeighted: true } : o;
   const policyLb = (hs: readonly Host[]) => createLoadBalancer(policy, hs, po);

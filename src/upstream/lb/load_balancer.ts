@@ -26,7 +26,7 @@ import { type OriginalDstHosts, OriginalDstLoadBalancer } from "../original_dst.
 type LbPolicyRow = Extract<(typeof CLUSTER_ENUMS)[number], { name: "Cluster.LbPolicy" }>;
 /** The names of the `Cluster.LbPolicy` enum rows. */
 export type LbPolicy = LbPolicyRow["values"][number]["name"];
-import { candidateHosts as priorityCandidates } from "../priority_load.ts";
+import { candidateHosts as priorityCandidates, followDeliveredEpoch } from "../priority_load.ts";
 
 /** What a balancer may look at for one request. */
 export interface LbContext {
@@ -88,6 +88,11 @@ export interface LbOptions {
    * share of the ring or table (the other policies are wrapped by the locality balancer).
    */
   localityWeighted?: boolean;
+  /**
+   * The health epoch the cluster last delivered (`update_merge_window`); balancers' plans follow
+   * it rather than the current health. Unset: the current health.
+   */
+  epoch?: () => number;
   /** The on-demand hosts of an ORIGINAL_DST cluster (its balancer chooses through them). */
   originalDst?: OriginalDstHosts;
 }
@@ -183,6 +188,7 @@ export function createLoadBalancer(
 ): LoadBalancer {
   const f = lbFactory(policy);
   if (!f) throw new UnsupportedLbPolicyError(policy);
+  if (o.epoch) followDeliveredEpoch(hosts, o.epoch);
   return f(hosts, o);
 }
 

@@ -16,7 +16,7 @@
  * @module
  */
 import type { Host } from "../host.ts";
-import { OVERPROVISIONING_FACTOR } from "../priority_load.ts";
+import { followDeliveredEpoch, OVERPROVISIONING_FACTOR } from "../priority_load.ts";
 import { EdfScheduler } from "./edf_scheduler.ts";
 import { PerHostList } from "./host_list.ts";
 import {
@@ -69,6 +69,7 @@ export class LocalityWeightedLoadBalancer implements LoadBalancer {
     readonly child: (hosts: readonly Host[]) => LoadBalancer,
     readonly scaleBy?: ReadonlyMap<string, number>,
   ) {
+    if (o.epoch) followDeliveredEpoch(hosts, o.epoch);
     this.#all = child(hosts);
   }
 

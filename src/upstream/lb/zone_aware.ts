@@ -24,7 +24,7 @@
  */
 import type { Host } from "../host.ts";
 import type { Counter } from "../../stats/types.ts";
-import { computePriorityLoad, healthEpoch } from "../priority_load.ts";
+import { computePriorityLoad, followDeliveredEpoch, healthEpoch } from "../priority_load.ts";
 import { PerHostList } from "./host_list.ts";
 import {
   candidateHosts,
@@ -106,6 +106,7 @@ export class ZoneAwareLoadBalancer implements LoadBalancer {
     readonly child: (hosts: readonly Host[]) => LoadBalancer,
     readonly z: ZoneAwareOptions,
   ) {
+    if (o.epoch) followDeliveredEpoch(hosts, o.epoch);
     this.#all = child(hosts);
     const l = z.local;
     this.#localKey = `${l.region}/${l.zone}/${l.sub_zone}`;
