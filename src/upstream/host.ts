@@ -74,6 +74,8 @@ export class Host implements HostView {
   lbCurrent = 0;
   /** Envoy's `DEGRADED_ACTIVE_HC`: the last check answered with `x-envoy-degraded`. */
   degradedActiveHc = false;
+  /** Envoy's `DEGRADED_EDS_HEALTH`: discovery reported the host as `DEGRADED`. */
+  degradedEdsHealth = false;
   /** Envoy's `EXCLUDED_VIA_IMMEDIATE_HC_FAIL`: out of load balancing until a check passes. */
   excludedViaImmediateHcFail = false;
   #pending = false;
@@ -119,6 +121,12 @@ export class Host implements HostView {
       (h.metadata?.["envoy.lb"] as JsonObject | undefined)?.canary ??
       (h.metadata?.["proxy.lb"] as JsonObject | undefined)?.canary;
     this.canary = canary === true;
+    const degraded = h.health_status === "DEGRADED";
+    if (degraded !== this.degradedEdsHealth) {
+      this.degradedEdsHealth = degraded;
+      bumpHealthEpoch();
+      this.onChange?.();
+    }
     this.setFlag(
       "failed_eds_health",
       ["UNHEALTHY", "DRAINING", "TIMEOUT"].includes(h.health_status ?? ""),
@@ -171,9 +179,12 @@ export class Host implements HostView {
     return this.excludedViaImmediateHcFail;
   }
 
-  /** True when the host passes its checks but answers as degraded. */
+  /**
+   * True when the host passes its checks but answers as degraded, or discovery reports it
+   * `DEGRADED`.
+   */
   degraded(): boolean {
-    return this.degradedActiveHc;
+    return this.degradedActiveHc || this.degradedEdsHealth;
   }
 
   /** True when no health flag is set. */
