@@ -44,8 +44,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "the next check waits as Envoy chooses",
   ],
   "core.HealthCheck.initial_jitter": [
-    `${UP}health_check/health_check_interval_test.ts`,
-    "jitter adds a random share of both",
+    `${UP}health_check/health_check_connection_test.ts`,
+    "the first check waits a random share of initial_jitter",
   ],
   "core.HealthCheck.interval_jitter": [
     `${UP}health_check/health_check_interval_test.ts`,
@@ -64,8 +64,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "the failed flag follows the thresholds exactly",
   ],
   "core.HealthCheck.reuse_connection": [
-    `${UP}health_check/health_checker_test.ts`,
-    "HTTP2 checks over one reused session",
+    `${UP}health_check/health_check_connection_test.ts`,
+    "TCP checks keep one connection with reuse_connection",
   ],
   "core.HealthCheck.http_health_check": [
     `${UP}health_check/health_checker_test.ts`,
@@ -104,8 +104,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "JSON lines as Envoy writes them",
   ],
   "core.HealthCheck.tls_options": [
-    `${UP}health_check/health_checker_test.ts`,
-    "checks go over the cluster's TLS",
+    `${UP}health_check/health_check_connection_test.ts`,
+    "checks over TLS offer tls_options.alpn_protocols",
   ],
   "core.HealthCheck.no_traffic_healthy_interval": [
     `${UP}health_check/health_check_interval_test.ts`,
@@ -164,8 +164,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "grpc.health.v1.Health/Check over HTTP/2",
   ],
   "core.HealthCheck.TlsOptions.alpn_protocols": [
-    `${UP}health_check/health_checker_test.ts`,
-    "checks go over the cluster's TLS",
+    `${UP}health_check/health_check_connection_test.ts`,
+    "checks over TLS offer tls_options.alpn_protocols",
   ],
   "type.Int64Range.start": [
     `${UP}health_check/health_checker_test.ts`,
