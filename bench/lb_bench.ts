@@ -71,7 +71,10 @@ function lookupCost(choose: (h: bigint) => unknown, picks: number): number {
 const basePicks = Number(Deno.args[0] ?? 200000);
 /** Fewer picks for large host sets, whose picks cost more. */
 const picksFor = (n: number) => Math.max(2000, Math.floor((basePicks * 10) / n));
-const policies = Object.entries(LB_FACTORIES).filter(([, f]) => f !== null).map(([p]) => p);
+// ORIGINAL_DST_LB and CLUSTER_PROVIDED choose the request's own destination: nothing to pick.
+const provided = new Set(["ORIGINAL_DST_LB", "CLUSTER_PROVIDED"]);
+const policies = Object.entries(LB_FACTORIES).filter(([p, f]) => f !== null && !provided.has(p))
+  .map(([p]) => p);
 const sizes = [10, 100, 1000, 10000];
 console.log(
   `ns per pick (${basePicks} picks at 10 hosts, fewer above; equal weights / weights 1..100)`,

@@ -35,6 +35,18 @@ export const BENCHMARKS: Readonly<
     flags: [],
     measures: "one pick per policy at 10..10,000 hosts; ring and Maglev build time at 10,000 hosts",
   },
+  lb_proxy: {
+    script: "lb_proxy_bench.ts",
+    flags: [],
+    measures:
+      "req/s through the proxy with RING_HASH versus ROUND_ROBIN, interleaved, with the ratio",
+  },
+  health: {
+    script: "health_bench.ts",
+    flags: [],
+    measures:
+      "CPU share of health checking 1,000 hosts every 1 s; request cost with outlier detection on versus off",
+  },
   proxy: {
     script: "proxy.ts",
     flags: [],

@@ -128,8 +128,8 @@ export const SUPPORT = [
   { path: "ClusterManager.upstream_bind_config", support: "honoured" },
   {
     path: "ClusterManager.local_cluster_name",
-    support: "refused",
-    supportNote: "zone-aware routing is not implemented",
+    support: "honoured",
+    supportNote: "the local cluster of zone-aware routing; it must be a static cluster",
   },
   {
     path: "ClusterManager.outlier_detection",
@@ -460,8 +460,8 @@ export const SUPPORT = [
   },
   {
     path: "RouteAction.metadata_match",
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
+    supportNote: "the proxy.lb / envoy.lb criteria select a subset of the cluster",
   },
   { path: "RouteAction.prefix_rewrite", support: "honoured" },
   { path: "RouteAction.host_rewrite", support: "honoured" },
@@ -514,8 +514,8 @@ export const SUPPORT = [
   { path: "ClusterWeight.weight", support: "honoured" },
   {
     path: "ClusterWeight.metadata_match",
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
+    supportNote: "the proxy.lb / envoy.lb criteria select a subset of the cluster",
   },
   { path: "RedirectAction.host_redirect", support: "honoured" },
   { path: "RedirectAction.path_redirect", support: "honoured" },
@@ -553,7 +553,7 @@ export const SUPPORT = [
   {
     path: "TcpProxy.metadata_match",
     support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    supportNote: "the TCP proxy does not pass metadata_match criteria to subset load balancing",
   },
   { path: "TcpProxy.idle_timeout", support: "refused", supportNote: TIMEOUTS },
   { path: "TcpProxy.downstream_idle_timeout", support: "refused", supportNote: TIMEOUTS },

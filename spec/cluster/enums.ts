@@ -64,7 +64,7 @@ export const CLUSTER_ENUMS = [
         "Cluster.LbPolicy | ROUND_ROBIN (default), LEAST_REQUEST, RING_HASH, RANDOM, ORIGINAL_DST_LB, MAGLEV, CLUSTER_PROVIDED (required when the configured cluster type provides its own load balancer)",
     },
     envoy:
-      "Envoy also has LOAD_BALANCING_POLICY_CONFIG = 7 (not in the specification); ORIGINAL_DST_LB is deprecated and disallowed by default in Envoy 1.14+.",
+      "Envoy also has LOAD_BALANCING_POLICY_CONFIG = 7 (not in the specification); ORIGINAL_DST_LB is deprecated and disallowed by default in Envoy 1.14+. Envoy's RANDOM ignores host weights (a uniform draw among the candidates); this implementation's RANDOM draws in proportion to host weight (host weights 1..100 apply to every policy).",
     check: "command",
     name: "Cluster.LbPolicy",
     values: [

@@ -71,7 +71,7 @@ export const CLUSTER_FIELDS = [
     group: "cluster_discovery_type",
     number: 2,
     support: "honoured",
-    supportNote: "STATIC, STRICT_DNS, LOGICAL_DNS and EDS (from a file); ORIGINAL_DST is refused",
+    supportNote: "STATIC, STRICT_DNS, LOGICAL_DNS, EDS (from a file) and ORIGINAL_DST",
   },
   {
     id: "cluster.fields.cluster-type",
@@ -171,7 +171,7 @@ export const CLUSTER_FIELDS = [
     number: 6,
     support: "honoured",
     supportNote:
-      "ROUND_ROBIN, LEAST_REQUEST, RING_HASH, RANDOM and MAGLEV (picks identical to Envoy's); ORIGINAL_DST_LB and CLUSTER_PROVIDED are refused",
+      "ROUND_ROBIN, LEAST_REQUEST, RING_HASH, RANDOM and MAGLEV (picks identical to Envoy's); ORIGINAL_DST_LB and CLUSTER_PROVIDED on ORIGINAL_DST clusters",
   },
   {
     id: "cluster.fields.hosts",
@@ -499,8 +499,7 @@ export const CLUSTER_FIELDS = [
     appliesTo: ["ORIGINAL_DST"],
     outside: "ignored",
     number: 20,
-    support: "default-only",
-    supportNote: "only ORIGINAL_DST clusters read it, and ORIGINAL_DST is refused",
+    support: "honoured",
   },
   {
     id: "cluster.fields.upstream-bind-config",
@@ -534,8 +533,7 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "Cluster.LbSubsetConfig",
     number: 22,
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.fields.ring-hash-lb-config",
@@ -572,8 +570,7 @@ export const CLUSTER_FIELDS = [
     type: "Cluster.OriginalDstLbConfig",
     group: "lb_config",
     number: 34,
-    support: "refused",
-    supportNote: "ORIGINAL_DST is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.fields.least-request-lb-config",
@@ -608,7 +605,7 @@ export const CLUSTER_FIELDS = [
     type: "Cluster.CommonLbConfig",
     number: 27,
     support: "honoured",
-    supportNote: "healthy_panic_threshold; the other settings are refused unless default",
+    supportNote: "every setting; update_merge_window has its own support column",
   },
   {
     id: "cluster.fields.transport-socket",
@@ -697,8 +694,8 @@ export const CLUSTER_FIELDS = [
     kind: "bool",
     default: false,
     number: 31,
-    support: "default-only",
-    supportNote: "connections to a host that turns unhealthy are not closed",
+    support: "honoured",
+    supportNote: "TCP proxy connections, on failed active checks or outlier ejection",
   },
   {
     id: "cluster.fields.drain-connections-on-host-removal",
@@ -715,7 +712,6 @@ export const CLUSTER_FIELDS = [
     kind: "bool",
     default: false,
     number: 32,
-    support: "default-only",
-    supportNote: "removed hosts keep their connections until they close",
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];

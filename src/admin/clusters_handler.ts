@@ -196,7 +196,11 @@ function hostJson(h: HostView) {
     health_status: {
       failed_active_health_check: h.health.failed_active_hc,
       failed_outlier_check: h.health.failed_outlier_check,
-      eds_health_status: h.health.failed_eds_health ? "UNHEALTHY" : "HEALTHY",
+      eds_health_status: h.health.failed_eds_health
+        ? "UNHEALTHY"
+        : h.degradedEdsHealth
+        ? "DEGRADED"
+        : "HEALTHY",
       failed_active_degraded_check: h.degraded?.() || undefined,
       excluded_via_immediate_hc_fail: h.excluded?.() || undefined,
     },

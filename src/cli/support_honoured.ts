@@ -46,6 +46,9 @@ const REWRITES = [
   "src/listener/route_redirect_test.ts",
   "regex_rewrite, host_rewrite_header, host_rewrite_path_regex",
 ] as const;
+const SUBSET = `${UP}lb/subset_test.ts`;
+const SUBSET_ROUTING = "src/listener/subset_routing_test.ts";
+const SUBSET_THROUGH = "route and weighted-cluster metadata_match route to the matching subset";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -58,8 +61,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "the next check waits as Envoy chooses",
   ],
   "core.HealthCheck.initial_jitter": [
-    `${UP}health_check/health_check_interval_test.ts`,
-    "jitter adds a random share of both",
+    `${UP}health_check/health_check_connection_test.ts`,
+    "the first check waits a random share of initial_jitter",
   ],
   "core.HealthCheck.interval_jitter": [
     `${UP}health_check/health_check_interval_test.ts`,
@@ -78,8 +81,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "the failed flag follows the thresholds exactly",
   ],
   "core.HealthCheck.reuse_connection": [
-    `${UP}health_check/health_checker_test.ts`,
-    "HTTP2 checks over one reused session",
+    `${UP}health_check/health_check_connection_test.ts`,
+    "TCP checks keep one connection with reuse_connection",
   ],
   "core.HealthCheck.http_health_check": [
     `${UP}health_check/health_checker_test.ts`,
@@ -118,8 +121,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "JSON lines as Envoy writes them",
   ],
   "core.HealthCheck.tls_options": [
-    `${UP}health_check/health_checker_test.ts`,
-    "checks go over the cluster's TLS",
+    `${UP}health_check/health_check_connection_test.ts`,
+    "checks over TLS offer tls_options.alpn_protocols",
   ],
   "core.HealthCheck.no_traffic_healthy_interval": [
     `${UP}health_check/health_check_interval_test.ts`,
@@ -178,8 +181,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "grpc.health.v1.Health/Check over HTTP/2",
   ],
   "core.HealthCheck.TlsOptions.alpn_protocols": [
-    `${UP}health_check/health_checker_test.ts`,
-    "checks go over the cluster's TLS",
+    `${UP}health_check/health_check_connection_test.ts`,
+    "checks over TLS offer tls_options.alpn_protocols",
   ],
   "type.Int64Range.start": [
     `${UP}health_check/health_checker_test.ts`,
@@ -301,6 +304,76 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "Cluster.connect_timeout": [TLS, "a TLS handshake that never completes ends at connect_timeout"],
   "Cluster.per_connection_buffer_limit_bytes": [CB, "a large response is read ahead by a bounded"],
   "Cluster.lb_policy": [`${UP}lb/load_balancer_test.ts`, "LEAST_REQUEST compares choice_count"],
+  "Cluster.original_dst_lb_config": [
+    "src/listener/original_dst_routing_test.ts",
+    "ORIGINAL_DST with use_http_header reaches the origin the header names",
+  ],
+  "Cluster.OriginalDstLbConfig.use_http_header": [
+    "src/listener/original_dst_routing_test.ts",
+    "without use_http_header the header is not read",
+  ],
+  "Cluster.cleanup_interval": [
+    "src/listener/original_dst_routing_test.ts",
+    "the ORIGINAL_DST clean-up timer removes an unused host by itself",
+  ],
+  "Cluster.lb_subset_config": [SUBSET_ROUTING, SUBSET_THROUGH],
+  "Cluster.LbSubsetConfig.fallback_policy": [
+    SUBSET,
+    "NO_FALLBACK, ANY_ENDPOINT and DEFAULT_SUBSET",
+  ],
+  "Cluster.LbSubsetConfig.default_subset": [SUBSET, "NO_FALLBACK, ANY_ENDPOINT and DEFAULT_SUBSET"],
+  "Cluster.LbSubsetConfig.subset_selectors": [SUBSET, "criteria select the hosts with exactly"],
+  "Cluster.LbSubsetConfig.panic_mode_any": [SUBSET, "a fallback that finds no host uses any"],
+  "Cluster.LbSubsetConfig.list_as_any": [SUBSET, "an endpoint list value matches each element"],
+  "Cluster.LbSubsetConfig.LbSubsetSelector.keys": [SUBSET, "criteria select the hosts with"],
+  "Cluster.LbSubsetConfig.LbSubsetSelector.fallback_policy": [
+    SUBSET,
+    "a selector's own policy overrides the top-level one",
+  ],
+  "Cluster.CommonLbConfig.locality_weighted_lb_config": [
+    "src/listener/locality_routing_test.ts",
+    "through a listener, localities share traffic by their load_balancing_weight",
+  ],
+  "endpoint.LocalityLbEndpoints.load_balancing_weight": [
+    `${UP}lb/locality_weighted_test.ts`,
+    "a locality's weight shrinks with its availability",
+  ],
+  "Cluster.LbSubsetConfig.locality_weight_aware": [
+    `${UP}lb/locality_weighted_test.ts`,
+    "subsets weigh localities only when asked",
+  ],
+  "Cluster.LbSubsetConfig.scale_locality_weight": [
+    `${UP}lb/locality_weighted_test.ts`,
+    "scale_locality_weight scales by the subset's share",
+  ],
+  "Cluster.CommonLbConfig.zone_aware_lb_config": [
+    "src/listener/zone_routing_test.ts",
+    "zone-aware routing keeps traffic in the proxy's zone",
+  ],
+  "Cluster.CommonLbConfig.ZoneAwareLbConfig.routing_enabled": [
+    `${UP}lb/zone_aware_test.ts`,
+    "routing_enabled is the share of requests routed zone-aware",
+  ],
+  "Cluster.CommonLbConfig.ZoneAwareLbConfig.min_cluster_size": [
+    `${UP}lb/zone_aware_test.ts`,
+    "below min_cluster_size, or with routing_enabled 0",
+  ],
+  "ClusterManager.local_cluster_name": [
+    "src/listener/zone_routing_test.ts",
+    "zone-aware routing keeps traffic in the proxy's zone",
+  ],
+  "Cluster.CommonLbConfig.update_merge_window": [
+    `${UP}host_set_updates_test.ts`,
+    "health changes within the window reach the balancer when it ends",
+  ],
+  "Cluster.close_connections_on_host_health_failure": [
+    "src/listener/tcp_health_close_test.ts",
+    "the TCP proxy's connections to a host that turns unhealthy close at once",
+  ],
+  "Cluster.drain_connections_on_host_removal": [
+    `${UP}host_set_updates_test.ts`,
+    "a removed host passing its checks stays until it fails them",
+  ],
   "Cluster.ring_hash_lb_config": [`${UP}lb/lb_config_test.ts`, "their settings reach the balancer"],
   "Cluster.hosts": [DEFAULTS, HOSTS],
   "Cluster.load_assignment": [DEFAULTS, HOSTS],
@@ -388,6 +461,7 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "core.Locality.sub_zone": ["src/admin/clusters_handler_test.ts", CLUSTERS_TEXT],
   "endpoint.LbEndpoint.endpoint": [DEFAULTS, HOSTS],
   "endpoint.LbEndpoint.health_status": [EDS, EDS_LOAD],
+  "endpoint.LbEndpoint.metadata": [SUBSET_ROUTING, SUBSET_THROUGH],
   "endpoint.LbEndpoint.load_balancing_weight": [DEFAULTS, HOSTS],
   "endpoint.Endpoint.address": [DEFAULTS, HOSTS],
   "endpoint.Endpoint.hostname": [DEFAULTS, HOSTS],
@@ -491,6 +565,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "Route.redirect": [HCM, EFFECTS],
   "Route.direct_response": [HCM, "listener http direct_response, 404 when no route"],
   "RouteAction.cluster": [HCM, ROUTING],
+  "RouteAction.metadata_match": [SUBSET_ROUTING, SUBSET_THROUGH],
+  "ClusterWeight.metadata_match": [SUBSET_ROUTING, SUBSET_THROUGH],
   "RouteAction.cluster_header": [HCM, ROUTING],
   "RouteAction.weighted_clusters": [HCM, ROUTING],
   "RouteAction.prefix_rewrite": [HCM, ROUTING],

@@ -525,7 +525,8 @@ async function checkAll(cases: Case[]) {
 
 Deno.test("support: every refused cluster field is an error in --mode validate and refused by serve with the same messages", async () => {
   const cases = clusterCases();
-  assert.ok(cases.length > 50);
+  // One case per refused row: fewer as features land, but the walk must find some.
+  assert.ok(cases.length > 20, `only ${cases.length} refused cluster rows were walked`);
   await checkAll(cases);
 });
 

@@ -52,6 +52,8 @@ export interface EffectiveHost {
   metadata: JsonObject;
   /** EDS health status from the configuration, when given. */
   health_status?: string;
+  /** The `load_balancing_weight` of the host's locality, when set. */
+  localityWeight?: number;
 }
 
 /** Upstream TLS settings from `tls_context` or a v3 `transport_socket`. */
@@ -153,6 +155,8 @@ export function hostsOf(c: Obj, type: DiscoveryType): EffectiveHost[] {
             ...(obj(fm["proxy.lb"]) ?? {}),
           } as JsonObject,
         };
+        const lw = valueOf("endpoint.LocalityLbEndpoints", obj(lle), "load_balancing_weight");
+        if (typeof lw === "number") host.localityWeight = lw;
         if (isSetValue(e.health_status)) {
           host.health_status = valueOf("endpoint.LbEndpoint", e, "health_status") as string;
         }

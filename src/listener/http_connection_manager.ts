@@ -12,6 +12,7 @@
  * ```
  * @module
  */
+import { mergeMetadataMatch } from "../router/metadata_match.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { Counter, Gauge, Histogram, Scope } from "../stats/types.ts";
@@ -330,9 +331,14 @@ export class HttpConnectionManager {
       return Promise.resolve(proxyResponse(a.redirect.status, new HeaderMap([["location", loc]])));
     }
     let name: string | null;
+    let metadataMatch = a.metadataMatch;
     if (a.kind === "cluster") name = a.cluster;
     else if (a.kind === "cluster_header") name = m.headers.get(a.header);
-    else name = pickWeighted(a).name;
+    else {
+      const w = pickWeighted(a);
+      name = w.name;
+      metadataMatch = mergeMetadataMatch(metadataMatch, w.metadataMatch);
+    }
     const cluster = name === null ? undefined : this.deps.clusters.get(name);
     if (!cluster) {
       this.#noCluster.inc();
@@ -362,6 +368,8 @@ export class HttpConnectionManager {
       timeoutMs: a.timeoutMs,
       priority: a.priority,
       downstreamH2: m.h2,
+      downstreamLocal: conn.localAddr,
+      metadataMatch: metadataMatch ?? undefined,
       upstream: null,
       autoHostRewrite: a.autoHostRewrite,
     };

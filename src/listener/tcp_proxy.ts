@@ -119,7 +119,7 @@ export class TcpProxy {
   async #handle(down: Deno.Conn, rec: LogRecord | null): Promise<void> {
     this.#cxTotal.inc();
     const cluster = this.clusters.get(this.cfg.cluster);
-    const host = cluster?.lb.choose({});
+    const host = cluster?.lb.choose({ downstreamLocal: down.localAddr as Deno.NetAddr });
     const flags = rec?.flags as string[] | undefined;
     if (rec && cluster) rec.upstreamCluster = cluster.name;
     if (!cluster || !host) {
@@ -157,6 +157,7 @@ export class TcpProxy {
       });
       cs.cx_connect_ms.record(performance.now() - t0);
       this.#conns.add(up);
+      host.tcpConnections.add(up);
       const u = up;
       await Promise.all([
         copy(down, u, (n) => {
@@ -179,6 +180,7 @@ export class TcpProxy {
       close(down);
       if (up) {
         this.#conns.delete(up);
+        host.tcpConnections.delete(up);
         close(up);
         cs.cx_length_ms.record(performance.now() - t0);
       }

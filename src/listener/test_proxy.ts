@@ -14,7 +14,7 @@
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { Store } from "../stats/store.ts";
-import { ClusterManager } from "../upstream/cluster_manager.ts";
+import { ClusterManager, type ClusterManagerDeps } from "../upstream/cluster_manager.ts";
 import { ListenerManager } from "./listener_manager.ts";
 import type { OverloadView } from "./overload_state.ts";
 
@@ -58,10 +58,14 @@ export function httpListener(
 export async function startTestProxy(
   listeners: JsonObject[],
   clusters: EffectiveCluster[],
-  opts: { fileFlushIntervalMs?: number; overload?: OverloadView } = {},
+  opts: {
+    fileFlushIntervalMs?: number;
+    overload?: OverloadView;
+    cm?: Partial<ClusterManagerDeps>;
+  } = {},
 ): Promise<TestProxy> {
   const store = new Store();
-  const cm = new ClusterManager(clusters, { stats: store });
+  const cm = new ClusterManager(clusters, { ...opts.cm, stats: store });
   const state = { failed: false };
   const lm = new ListenerManager(listeners, {
     clusters: cm,

@@ -25,6 +25,7 @@ import { parseRedirect, type Redirect } from "./redirect.ts";
 import { parseRegexRewrite, type RegexRewrite } from "./path_rewrite.ts";
 import { type MirrorPolicy, parseMirrorPolicies } from "./mirror_policy.ts";
 import { parseUpgradeConfigs, type UpgradeConfigs } from "./upgrade.ts";
+import { type MetadataMatch, parseMetadataMatch } from "./metadata_match.ts";
 
 /** Envoy's default route timeout. */
 export const DEFAULT_ROUTE_TIMEOUT_MS = 15_000;
@@ -51,12 +52,16 @@ export interface ForwardOptions {
   mirrors: MirrorPolicy[];
   /** `upgrade_configs` of the route (null: the connection manager's decide). */
   upgrades: UpgradeConfigs | null;
+  /** `metadata_match` criteria for subset balancing; null when unset. */
+  metadataMatch: MetadataMatch | null;
 }
 
 /** One weighted cluster. */
 export interface WeightedCluster {
   name: string;
   weight: number;
+  /** This cluster's `metadata_match`, merged over the route's. */
+  metadataMatch?: MetadataMatch | null;
 }
 
 /** A route's action. */
@@ -149,6 +154,7 @@ function forwardOptions(
     upgrades: a.upgrade_configs === undefined
       ? null
       : parseUpgradeConfigs(a.upgrade_configs, `${path}.upgrade_configs`, errors, true),
+    metadataMatch: parseMetadataMatch(a.metadata_match, `${path}.metadata_match`, errors),
   };
 }
 
@@ -245,8 +251,9 @@ export function parseRouteAction(
     if (!Number.isInteger(weight) || weight < 0) {
       fail(errors, `${cat}.weight`, "weight must be a non-negative integer");
     }
+    const mm = parseMetadataMatch(c.metadata_match, `${cat}.metadata_match`, errors);
     if (name) {
-      list.push({ name, weight });
+      list.push(mm ? { name, weight, metadataMatch: mm } : { name, weight });
     }
   });
   const sum = list.reduce((s, c) => s + c.weight, 0);

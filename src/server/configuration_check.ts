@@ -29,7 +29,7 @@ import type { ConfigError } from "../config/errors.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { validateClusters } from "../config/validate_cluster.ts";
 import { refusal, supportErrors } from "../config/support_check.ts";
-import { checkClusterSupport } from "../upstream/cluster_manager.ts";
+import { checkClusterSupport, checkLocalCluster } from "../upstream/cluster_manager.ts";
 import { fileSourceOf } from "../upstream/eds_source.ts";
 import { validateListeners } from "../listener/validate_listeners.ts";
 import { parseOverloadManager } from "./overload_manager.ts";
@@ -119,7 +119,12 @@ export function checkConfiguration(
       .filter((n): n is string => typeof n === "string"),
   );
   errors.push(...validateListeners(sr.listeners ?? [], "static_resources.listeners", names));
-  if (result.errors.length === 0) errors.push(...checkClusterSupport(result.clusters));
+  if (result.errors.length === 0) {
+    errors.push(...checkClusterSupport(result.clusters));
+    errors.push(
+      ...checkLocalCluster(bootstrap.cluster_manager?.local_cluster_name, result.clusters),
+    );
+  }
   const cds = (bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config;
   if (cds && typeof cds === "object" && !Array.isArray(cds)) {
     const src = fileSourceOf(cds as JsonObject, "dynamic_resources.cds_config");

@@ -239,6 +239,8 @@ function createManagers(
       | undefined,
     bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
     runtime: server.runtime,
+    localClusterName: bootstrap.cluster_manager?.local_cluster_name as string | undefined,
+    localLocality: bootstrap.node?.locality,
   });
   server.clusters = cm;
   cleanups.push(() => cm.close());

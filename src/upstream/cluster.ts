@@ -19,24 +19,33 @@ import { ClusterStats } from "./cluster_stats.ts";
 import { Host, hostPort } from "./host.ts";
 import { Http1Pool } from "./http1_pool.ts";
 import { Http2Pool } from "./http2_pool.ts";
-import { createLoadBalancer, defaultLbOptions, type LoadBalancer } from "./lb/load_balancer.ts";
+import { defaultLbOptions, type LoadBalancer } from "./lb/load_balancer.ts";
 import { localReply, NO_HEALTHY_UPSTREAM, resetBody } from "../http/local_reply.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import { forwardHttp1 } from "./forward_http1.ts";
 import { forwardHttp2 } from "./forward_http2.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import { DeadlineQueue } from "./deadline_queue.ts";
-import { ignoreNewHosts, onPanic } from "./priority_load.ts";
+import { healthEpoch, ignoreNewHosts, onPanic } from "./priority_load.ts";
+import { UpdateMergeWindow } from "./merge_window.ts";
+import { sameHosts } from "./lb/host_list.ts";
 import { HealthChecker } from "./health_check/health_checker.ts";
 import { healthCheckConfig } from "./health_check/health_check_config.ts";
 import { OutlierDetector } from "./outlier/outlier_detector.ts";
 import { OutlierConfig, type RuntimeLookup } from "./outlier/outlier_config.ts";
+import { OriginalDstHosts } from "./original_dst.ts";
+import { type SubsetConfig, subsetConfig, SubsetStats } from "./lb/subset.ts";
+import { buildLoadBalancer } from "./lb/compose.ts";
+import { isLocalityWeighted, zoneAwareOptions, type ZoneContext } from "./lb/lb_support.ts";
+import type { ZoneAwareOptions } from "./lb/zone_aware.ts";
 
 /** What a cluster may use of the server. */
 export interface ClusterDeps {
   /** Runtime values (outlier detection and health check overrides). */
   runtime?: RuntimeLookup;
   log?: (level: string, msg: string) => void;
+  /** The local cluster and locality, for zone-aware routing (`local_cluster_name`). */
+  zone?: ZoneContext;
 }
 
 /** Per-host pools, one per priority. */
@@ -72,7 +81,23 @@ export class Cluster implements ClusterView {
   readonly healthChecker: HealthChecker | null = null;
   /** Outlier detection (`outlier_detection`), when configured. */
   readonly outlier: OutlierDetector | null = null;
+  /** The on-demand hosts of an ORIGINAL_DST cluster. */
+  readonly originalDst: OriginalDstHosts | null = null;
   #hosts: Host[];
+  /** `lb_subset_config` and the `lb_subsets_*` statistics, when subsets are configured. */
+  readonly #subsets: { config: SubsetConfig; stats: SubsetStats } | null = null;
+  /** `update_merge_window`: when health and weight updates reach the balancers. */
+  readonly #merge: UpdateMergeWindow;
+  /** The health epoch last delivered to the balancers. */
+  #delivered = healthEpoch();
+  /** True while a discovery update is being applied (its own flag changes are part of it). */
+  #applying = false;
+  /** Hosts gone from discovery but kept while they pass active checks. */
+  readonly #pendingRemoval = new Set<Host>();
+  /** Hosts seen unhealthy, for `close_connections_on_host_health_failure`. */
+  readonly #failed = new WeakSet<Host>();
+  /** Zone-aware routing, when the bootstrap names a local cluster. */
+  readonly #zoneAware: ZoneAwareOptions | null = null;
   readonly #pools = new Map<Host, HostPools>();
   /** `cluster.<stat_name>`. */
   readonly #scope: Scope;
@@ -99,8 +124,15 @@ export class Cluster implements ClusterView {
       new CircuitBreaker(effective.thresholds[1], scope),
     ];
     // Discovered clusters (EDS, DNS) have no hosts until their first update.
-    this.initialized = effective.type === "STATIC";
+    this.initialized = effective.type === "STATIC" || effective.type === "ORIGINAL_DST";
     this.#hosts = effective.type === "STATIC" ? effective.hosts.map((h) => new Host(h)) : [];
+    const cm = root.scope("cluster_manager");
+    this.#merge = new UpdateMergeWindow(effective.updateMergeWindowMs, {
+      cancelled: cm.counter("update_merge_cancelled"),
+      outOfWindow: cm.counter("update_out_of_merge_window"),
+      viaMerge: cm.counter("cluster_updated_via_merge"),
+    });
+    for (const h of this.#hosts) this.#watch(h);
     if (effective.outlierDetection) {
       const od = new OutlierConfig(effective.outlierDetection, deps.runtime ?? null);
       this.outlier = new OutlierDetector(od, scope, this);
@@ -117,6 +149,36 @@ export class Cluster implements ClusterView {
       });
       hc.addHosts(this.#hosts);
     }
+    if (deps.zone) this.#zoneAware = zoneAwareOptions(this.config, deps.zone, scope, deps.runtime);
+    const sc = subsetConfig(effective.config.lb_subset_config);
+    if (sc) {
+      const sub = scope.scope("lb_subsets");
+      this.#subsets = {
+        config: sc,
+        stats: new SubsetStats({
+          active: sub.gauge("active"),
+          created: sub.counter("created"),
+          removed: sub.counter("removed"),
+          selected: sub.counter("selected"),
+          fallback: sub.counter("fallback"),
+          fallbackPanic: sub.counter("fallback_panic"),
+        }),
+      };
+    }
+    if (effective.type === "ORIGINAL_DST") {
+      this.originalDst = new OriginalDstHosts(this, {
+        useHttpHeader: effective.useHttpHeader,
+        cleanupIntervalMs: effective.cleanupIntervalMs,
+        invalid: scope.counter("original_dst_host_invalid"),
+      });
+      if (effective.useHttpHeader) {
+        deps.log?.(
+          "warning",
+          `cluster ${this.name}: original_dst_lb_config.use_http_header is on; the ` +
+            "x-proxy-original-dst-host header is not sanitized: any client can pick the destination",
+        );
+      }
+    }
     this.lb = this.#newLb();
     this.#setMembership();
   }
@@ -126,19 +188,22 @@ export class Cluster implements ClusterView {
     if (this.effective.ignoreNewHostsUntilFirstHc && this.healthChecker) {
       ignoreNewHosts(this.#hosts);
     }
-    return createLoadBalancer(
-      this.effective.lbPolicy,
-      this.#hosts,
-      defaultLbOptions({
-        choiceCount: this.effective.leastRequest.choiceCount,
-        panicThreshold: this.effective.healthyPanicThreshold,
-        ringHash: this.effective.ringHash,
-        gauge: (name, value) => {
-          const dot = name.indexOf(".");
-          this.#scope.scope(name.slice(0, dot)).gauge(name.slice(dot + 1)).set(value);
-        },
-      }),
-    );
+    const o = defaultLbOptions({
+      epoch: () => this.#delivered,
+      choiceCount: this.effective.leastRequest.choiceCount,
+      panicThreshold: this.effective.healthyPanicThreshold,
+      ringHash: this.effective.ringHash,
+      originalDst: this.originalDst ?? undefined,
+      gauge: (name, value) => {
+        const dot = name.indexOf(".");
+        this.#scope.scope(name.slice(0, dot)).gauge(name.slice(dot + 1)).set(value);
+      },
+    });
+    return buildLoadBalancer(this.#hosts, this.effective.lbPolicy, o, {
+      localityWeighted: isLocalityWeighted(this.config),
+      subset: this.#subsets,
+      zoneAware: this.#zoneAware,
+    });
   }
 
   #setMembership() {
@@ -171,8 +236,33 @@ export class Cluster implements ClusterView {
   }
 
   /** A host's health changed (checks, outlier detection): membership gauges follow. */
-  healthChanged(_host: Host): void {
+  healthChanged(host: Host): void {
     this.#setMembership();
+    // A host kept after discovery removed it goes once it fails its active checks.
+    if (this.#pendingRemoval.has(host) && host.health.failed_active_hc) {
+      this.#pendingRemoval.delete(host);
+      this.#removeKept(host);
+    }
+  }
+
+  /** Follows `h`'s health changes: the merge window, and closing connections on failure. */
+  #watch(h: Host) {
+    h.onChange = () => {
+      const failed = h.health.failed_active_hc || h.health.failed_outlier_check;
+      if (failed && !this.#failed.has(h)) {
+        this.#failed.add(h);
+        if (this.effective.closeConnectionsOnHostHealthFailure) {
+          for (const c of [...h.tcpConnections]) c.close();
+        }
+      } else if (!failed) this.#failed.delete(h);
+      if (this.#applying) return;
+      this.#merge.update("health", true, () => this.#delivered = healthEpoch());
+    };
+  }
+
+  #removeKept(host: Host) {
+    const next = this.#hosts.filter((h) => h !== host).map(effectiveOf);
+    this.updateHosts(next);
   }
 
   /** True once the cluster has opened a connection for traffic (health checks slow down before). */
@@ -225,6 +315,67 @@ export class Cluster implements ClusterView {
    * hosts were added and removed.
    */
   updateHosts(next: readonly EffectiveHost[]): { added: number; removed: number } {
+    const have = new Map<string, number>();
+    for (const h of this.#hosts) have.set(h.key, (have.get(h.key) ?? 0) + 1);
+    let added = 0;
+    for (const e of next) {
+      const k = hostPort(e.address, e.port);
+      const n = have.get(k) ?? 0;
+      if (n > 0) have.set(k, n - 1);
+      else added++;
+    }
+    let removed = 0;
+    for (const n of have.values()) removed += n;
+    // The hosts take the update at once (`/clusters` shows it); the balancers see health and
+    // weight changes when the merge window delivers them, membership changes at once.
+    this.#applying = true;
+    try {
+      this.#replaceHosts(this.#keepRemoved(next));
+    } finally {
+      this.#applying = false;
+    }
+    const membership = added > 0 || removed > 0;
+    this.#merge.update("hosts", !membership, () => {
+      this.#delivered = healthEpoch();
+      // Rings and tables are rebuilt with the new weights.
+      if (!membership) this.lb = this.#newLb();
+    });
+    return { added, removed };
+  }
+
+  /**
+   * Without `drain_connections_on_host_removal`, hosts of an EDS or STRICT_DNS cluster that
+   * discovery removed but that still pass active health checks stay (Envoy's
+   * `PENDING_DYNAMIC_REMOVAL`) until they fail them.
+   */
+  #keepRemoved(discovered: readonly EffectiveHost[]): readonly EffectiveHost[] {
+    const t = this.effective.type;
+    if (
+      !this.healthChecker || this.effective.drainConnectionsOnHostRemoval ||
+      (t !== "EDS" && t !== "STRICT_DNS")
+    ) {
+      this.#pendingRemoval.clear();
+      return discovered;
+    }
+    const named = new Set(discovered.map((e) => hostPort(e.address, e.port)));
+    const kept: EffectiveHost[] = [];
+    for (const h of this.#hosts) {
+      if (named.has(h.key)) {
+        this.#pendingRemoval.delete(h);
+      } else if (!h.health.failed_active_hc) {
+        this.#pendingRemoval.add(h);
+        kept.push(effectiveOf(h));
+      } else this.#pendingRemoval.delete(h);
+    }
+    return kept.length ? [...discovered, ...kept] : discovered;
+  }
+
+  /** True when `h` stays only until it fails its active checks. */
+  pendingDynamicRemoval(h: Host): boolean {
+    return this.#pendingRemoval.has(h);
+  }
+
+  #replaceHosts(next: readonly EffectiveHost[]): void {
     const old = new Map<string, Host[]>();
     for (const h of this.#hosts) {
       const list = old.get(h.key) ?? [];
@@ -239,15 +390,19 @@ export class Cluster implements ClusterView {
         return kept;
       }
       const h = new Host(e);
+      this.#watch(h);
       fresh.push(h);
       return h;
     });
-    const added = fresh.length;
-    let removed = 0;
+    if (sameHosts(this.#hosts, hosts)) {
+      // No membership change: the balancers keep their host list (and its delivered plan).
+      this.#setMembership();
+      return;
+    }
     const gone: Host[] = [];
     for (const list of old.values()) {
       for (const h of list) {
-        removed++;
+        h.onChange = null;
         gone.push(h);
         this.outlier?.removeHost(h);
         const p = this.#pools.get(h);
@@ -262,7 +417,6 @@ export class Cluster implements ClusterView {
     this.lb = this.#newLb();
     this.#setMembership();
     this.#sweepRetired(false);
-    return { added, removed };
   }
 
   #sweepRetired(all: boolean) {
@@ -309,7 +463,11 @@ export class Cluster implements ClusterView {
       this.stats.rq_pending_overflow.inc();
       return Promise.resolve(this.overflowReply());
     }
-    const ctx = r.lb ?? {};
+    const ctx = this.originalDst
+      ? { ...r.lb, headers: r.headers, downstreamLocal: r.downstreamLocal }
+      : r.metadataMatch
+      ? { ...r.lb, metadataMatch: r.metadataMatch }
+      : r.lb ?? {};
     let host = this.lb.choose(ctx);
     const again = ctx.shouldSelectAnotherHost;
     if (again !== undefined) {
@@ -334,9 +492,28 @@ export class Cluster implements ClusterView {
   close(): void {
     this.healthChecker?.close();
     this.outlier?.close();
+    this.originalDst?.close();
+    this.#merge.close();
     for (const p of this.#pools.values()) closePools(p);
     this.#pools.clear();
     this.#sweepRetired(true);
     this.deadlines.close();
   }
+}
+
+/** The facts of a running host as a discovery update would give them. */
+function effectiveOf(h: Host): EffectiveHost {
+  return {
+    address: h.address,
+    port: h.port,
+    hostname: h.hostname,
+    weight: h.weight,
+    priority: h.priority,
+    region: h.region,
+    zone: h.zone,
+    sub_zone: h.sub_zone,
+    metadata: h.metadata,
+    ...(h.localityWeight ? { localityWeight: h.localityWeight } : {}),
+    ...(h.health.failed_eds_health ? { health_status: "UNHEALTHY" } : {}),
+  };
 }

@@ -21,7 +21,7 @@ import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
 import type { ClusterManagerView } from "./types.ts";
 import type { Scope } from "../stats/types.ts";
 import { Cluster } from "./cluster.ts";
-import { lbFactory, UnsupportedLbPolicyError } from "./lb/load_balancer.ts";
+import { lbPolicyError } from "./lb/load_balancer.ts";
 import { type DynamicFieldOptions, DynamicFieldPolicy } from "../config/dynamic_fields.ts";
 import { EdsUpdater, type EndpointConfig } from "./eds.ts";
 import { edsSourceOf, fileSourceOf } from "./eds_source.ts";
@@ -52,6 +52,10 @@ export interface ClusterManagerDeps {
   bindConfig?: unknown;
   /** Runtime values: outlier detection and health check overrides. */
   runtime?: { get(key: string): string | undefined };
+  /** `cluster_manager.local_cluster_name`: the local cluster of zone-aware routing. */
+  localClusterName?: string;
+  /** `node.locality` (its zone from `--service-zone`). */
+  localLocality?: { region?: string; zone?: string; sub_zone?: string };
 }
 
 /**
@@ -76,13 +80,8 @@ export function checkClusterSupport(
       rows.add(row);
       errors.push(row);
     }
-    if (!lbFactory(c.lbPolicy)) {
-      errors.push({
-        path: `${at}.lb_policy`,
-        rule: "",
-        message: new UnsupportedLbPolicyError(c.lbPolicy).message,
-      });
-    }
+    const lbError = lbPolicyError(c.lbPolicy, c.type, c.name);
+    if (lbError) errors.push({ path: `${at}.lb_policy`, rule: "", message: lbError });
     for (const message of bindErrors(c)) {
       const own = c.config.upstream_bind_config !== undefined;
       const where = own ? `${at}.upstream_bind_config` : "cluster_manager.upstream_bind_config";
@@ -96,12 +95,18 @@ export function checkClusterSupport(
       if (!src.ok) errors.push({ path: `${at}.${src.at}`, rule: "", message: src.message });
     } else if (c.type === "STRICT_DNS" || c.type === "LOGICAL_DNS") {
       for (const e of dnsSupportErrors(c)) errors.push({ ...e, path: `${at}.${e.path}` });
-    } else if (c.type !== "STATIC") {
+    } else if (c.type === "ORIGINAL_DST" && c.hosts.length > 0) {
+      errors.push({
+        path: `${at}.load_assignment`,
+        rule: "",
+        message: "ORIGINAL_DST clusters must have no load assignment configured",
+      });
+    } else if (c.type !== "STATIC" && c.type !== "ORIGINAL_DST") {
       errors.push({
         path: `${at}.type`,
         rule: "",
         message: `cluster type ${c.type} is not supported by this build (STATIC, STRICT_DNS, ` +
-          "LOGICAL_DNS and EDS are)",
+          "LOGICAL_DNS, EDS and ORIGINAL_DST are)",
       });
     }
     c.hosts.forEach((h, j) => {
@@ -119,6 +124,22 @@ export function checkClusterSupport(
   const related = (p: string) =>
     [...refused].some((r) => r === p || r.startsWith(`${p}.`) || p.startsWith(`${r}.`));
   return errors.filter((e) => rows.has(e) || !related(e.path));
+}
+
+/**
+ * `cluster_manager.local_cluster_name` must name a static cluster (Envoy: "local cluster '<name>'
+ * must be defined").
+ */
+export function checkLocalCluster(
+  name: unknown,
+  clusters: readonly { name: string }[],
+): ConfigError[] {
+  if (name === undefined || name === "" || clusters.some((c) => c.name === name)) return [];
+  return [{
+    path: "cluster_manager.local_cluster_name",
+    rule: "",
+    message: `local cluster '${String(name)}' must be defined`,
+  }];
 }
 
 /**
@@ -164,6 +185,7 @@ export class ClusterManager implements ClusterManagerView {
     if (cdsSource && !cdsSource.ok) {
       errors.push({ path: cdsSource.at, rule: "", message: cdsSource.message });
     }
+    errors.push(...checkLocalCluster(deps.localClusterName, clusters));
     if (errors.length) throw new ConfigLoadError(errors);
     this.#log = deps.log ?? (() => {});
     this.policy = DynamicFieldPolicy.fromOptions(deps.options, deps.stats, this.#log);
@@ -188,9 +210,17 @@ export class ClusterManager implements ClusterManagerView {
   }
 
   #entry(c: EffectiveCluster, viaApi: boolean): Entry {
+    const local = this.deps.localClusterName;
+    const l = this.deps.localLocality ?? {};
     const cluster = new Cluster(c, this.deps.stats, viaApi, {
       runtime: this.deps.runtime,
       log: this.#log,
+      zone: local
+        ? {
+          localHosts: () => this.get(local)?.hosts() ?? null,
+          local: { region: l.region ?? "", zone: l.zone ?? "", sub_zone: l.sub_zone ?? "" },
+        }
+        : undefined,
     });
     const src = c.type === "EDS" ? edsSourceOf(c.config) : null;
     const eds = src?.ok

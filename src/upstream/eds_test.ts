@@ -214,8 +214,8 @@ for (
       "update_rejected",
     ],
     [
-      "endpoint metadata (read only by subset load balancing, which this build lacks)",
-      response("v2", [{ port: 9, extra: { metadata: { filter_metadata: { x: {} } } } }]),
+      "endpoint metadata that is not a Metadata message",
+      response("v2", [{ port: 9, extra: { metadata: { filter_metadata: "x" } } }]),
       "update_rejected",
     ],
     [

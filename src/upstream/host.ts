@@ -62,6 +62,8 @@ export class Host implements HostView {
   canary!: boolean;
   priority!: number;
   metadata!: JsonObject;
+  /** The `load_balancing_weight` of the host's locality; 0 when unset. */
+  localityWeight!: number;
   readonly stats: HostStats = newHostStats();
   readonly health: HealthFlags;
   /** `address:port` (IPv6 in brackets), as `/clusters` prints it. */
@@ -72,9 +74,15 @@ export class Host implements HostView {
   lbCurrent = 0;
   /** Envoy's `DEGRADED_ACTIVE_HC`: the last check answered with `x-envoy-degraded`. */
   degradedActiveHc = false;
+  /** Envoy's `DEGRADED_EDS_HEALTH`: discovery reported the host as `DEGRADED`. */
+  degradedEdsHealth = false;
   /** Envoy's `EXCLUDED_VIA_IMMEDIATE_HC_FAIL`: out of load balancing until a check passes. */
   excludedViaImmediateHcFail = false;
   #pending = false;
+  /** Open TCP proxy connections to this host (`close_connections_on_host_health_failure`). */
+  readonly tcpConnections: Set<{ close(): void }> = new Set();
+  /** Called after any health flag or mark changes (the cluster's update merge window). */
+  onChange: (() => void) | null = null;
   /** Success rate figures from the outlier detector, when the cluster has one. */
   outlierRates: { external: number; local: number } | null = null;
   #windowStart = performance.now();
@@ -107,22 +115,33 @@ export class Host implements HostView {
     this.sub_zone = h.sub_zone;
     this.priority = h.priority;
     this.metadata = h.metadata;
+    this.localityWeight = h.localityWeight ?? 0;
     // `metadata` holds the `proxy.lb` / `envoy.lb` namespace (or, from older callers, both).
     const canary = h.metadata?.canary ??
       (h.metadata?.["envoy.lb"] as JsonObject | undefined)?.canary ??
       (h.metadata?.["proxy.lb"] as JsonObject | undefined)?.canary;
     this.canary = canary === true;
+    const degraded = h.health_status === "DEGRADED";
+    if (degraded !== this.degradedEdsHealth) {
+      this.degradedEdsHealth = degraded;
+      bumpHealthEpoch();
+      this.onChange?.();
+    }
     this.setFlag(
       "failed_eds_health",
       ["UNHEALTHY", "DRAINING", "TIMEOUT"].includes(h.health_status ?? ""),
     );
   }
 
-  /** Sets or clears one health flag; load balancing sees the change at once. */
+  /**
+   * Sets or clears one health flag; load balancing sees the change when the cluster delivers it
+   * (at once, or at the end of its `update_merge_window`).
+   */
   setFlag(flag: keyof HealthFlags, on: boolean): void {
     if (this.health[flag] === on) return;
     this.health[flag] = on;
     bumpHealthEpoch();
+    this.onChange?.();
   }
 
   /** Sets the degraded and excluded marks of active health checking. */
@@ -136,7 +155,10 @@ export class Host implements HostView {
       this.excludedViaImmediateHcFail = m.excluded;
       changed = true;
     }
-    if (changed) bumpHealthEpoch();
+    if (changed) {
+      bumpHealthEpoch();
+      this.onChange?.();
+    }
   }
 
   /** Envoy's `PENDING_ACTIVE_HC`: not checked yet by active health checking. */
@@ -149,6 +171,7 @@ export class Host implements HostView {
     if (this.#pending === on) return;
     this.#pending = on;
     bumpHealthEpoch();
+    this.onChange?.();
   }
 
   /** True when the host is left out of load balancing altogether. */
@@ -156,9 +179,12 @@ export class Host implements HostView {
     return this.excludedViaImmediateHcFail;
   }
 
-  /** True when the host passes its checks but answers as degraded. */
+  /**
+   * True when the host passes its checks but answers as degraded, or discovery reports it
+   * `DEGRADED`.
+   */
   degraded(): boolean {
-    return this.degradedActiveHc;
+    return this.degradedActiveHc || this.degradedEdsHealth;
   }
 
   /** True when no health flag is set. */

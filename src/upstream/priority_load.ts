@@ -137,6 +137,15 @@ interface Plan {
 }
 
 const plans = new WeakMap<readonly Host[], Plan>();
+const deliveredEpochs = new WeakMap<readonly Host[], () => number>();
+
+/**
+ * Makes plans over `hosts` follow `epoch` (the health epoch a cluster last delivered to its
+ * balancers, see `merge_window.ts`) instead of the current one.
+ */
+export function followDeliveredEpoch(hosts: readonly Host[], epoch: () => number): void {
+  deliveredEpochs.set(hosts, epoch);
+}
 const panicCounters = new WeakMap<readonly Host[], () => void>();
 const ignoringNewHosts = new WeakSet<readonly Host[]>();
 
@@ -158,7 +167,8 @@ export function onPanic(hosts: readonly Host[], count: () => void): void {
 
 function plan(hosts: readonly Host[], panicThreshold: number): Plan {
   const cached = plans.get(hosts);
-  if (cached && cached.epoch === epoch && cached.threshold === panicThreshold) return cached;
+  const e = deliveredEpochs.get(hosts)?.() ?? epoch;
+  if (cached && cached.epoch === e && cached.threshold === panicThreshold) return cached;
   const levels: Level[] = [];
   const ignorePending = ignoringNewHosts.has(hosts);
   for (const h of hosts) {
@@ -175,7 +185,7 @@ function plan(hosts: readonly Host[], panicThreshold: number): Plan {
     levels.map((l) => [l.all.length, l.healthy.length, l.degraded.length] as const),
     panicThreshold,
   );
-  const p: Plan = { epoch, levels, load, threshold: panicThreshold };
+  const p: Plan = { epoch: e, levels, load, threshold: panicThreshold };
   plans.set(hosts, p);
   return p;
 }

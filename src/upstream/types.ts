@@ -59,6 +59,8 @@ export interface HostView {
   degraded?(): boolean;
   /** Envoy's `EXCLUDED_VIA_IMMEDIATE_HC_FAIL` mark (absent: false). */
   excluded?(): boolean;
+  /** Envoy's `DEGRADED_EDS_HEALTH`: discovery reported `DEGRADED` (absent: false). */
+  degradedEdsHealth?: boolean;
 }
 
 /** Success-rate figures of outlier detection's last interval (-1: not computed). */

@@ -39,6 +39,10 @@ export interface UpstreamRequest {
   perTryTimeout?: boolean;
   /** `auto_host_rewrite`: the chosen host's hostname, when it has one, becomes the authority. */
   autoHostRewrite?: boolean;
+  /** The route's `metadata_match` criteria for subset balancing (`proxy.lb` / `envoy.lb`). */
+  metadataMatch?: LbContext["metadataMatch"];
+  /** The downstream connection's local address (the destination of ORIGINAL_DST clusters). */
+  downstreamLocal?: { readonly hostname: string; readonly port: number };
   /** Set by the pool when a host was chosen (for `%UPSTREAM_HOST%`). */
   upstream?: { readonly address: string; readonly port: number } | null;
 }

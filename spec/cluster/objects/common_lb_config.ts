@@ -43,8 +43,7 @@ export const COMMON_LB_CONFIG = [
     kind: "message",
     type: "Cluster.CommonLbConfig.ZoneAwareLbConfig",
     group: "locality_config_specifier",
-    support: "refused",
-    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.common-lb-config.locality-weighted-lb-config",
@@ -63,8 +62,7 @@ export const COMMON_LB_CONFIG = [
     kind: "message",
     type: "Cluster.CommonLbConfig.LocalityWeightedLbConfig",
     group: "locality_config_specifier",
-    support: "refused",
-    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.common-lb-config.update-merge-window",
@@ -83,8 +81,7 @@ export const COMMON_LB_CONFIG = [
     kind: "duration",
     default: "1s",
     range: { min: 0 },
-    support: "default-only",
-    supportNote: "host set updates apply at once, as a zero window would",
+    support: "honoured",
   },
   {
     id: "cluster.objects.common-lb-config.ignore-new-hosts-until-first-hc",
@@ -120,8 +117,7 @@ export const COMMON_LB_CONFIG = [
     kind: "Percent",
     default: { value: 100 },
     range: { min: 0, max: 100 },
-    support: "refused",
-    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.common-lb-config.zone-aware-lb-config.min-cluster-size",
@@ -138,7 +134,6 @@ export const COMMON_LB_CONFIG = [
     number: 2,
     kind: "UInt64Value",
     default: 6,
-    support: "refused",
-    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];

@@ -71,9 +71,8 @@ export const LB_ENDPOINT_ENVOY = [
     number: 3,
     kind: "message",
     type: "core.Metadata",
-    support: "refused",
-    supportNote:
-      "endpoint metadata is only read by subset load balancing, which is not implemented",
+    support: "honoured",
+    supportNote: "the proxy.lb / envoy.lb namespace is read by subset load balancing",
   },
 ] as const satisfies readonly FieldRow[];
 

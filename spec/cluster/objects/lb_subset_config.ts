@@ -25,8 +25,7 @@ export const LB_SUBSET_CONFIG = [
     kind: "enum",
     enum: "Cluster.LbSubsetConfig.LbSubsetFallbackPolicy",
     default: "NO_FALLBACK",
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.lb-subset-config.default-subset",
@@ -42,8 +41,7 @@ export const LB_SUBSET_CONFIG = [
     field: "default_subset",
     number: 2,
     kind: "struct",
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.lb-subset-config.subset-selectors",
@@ -62,8 +60,7 @@ export const LB_SUBSET_CONFIG = [
     kind: "message",
     cardinality: "repeated",
     type: "Cluster.LbSubsetConfig.LbSubsetSelector",
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.lb-subset-config.locality-weight-aware",
@@ -80,8 +77,7 @@ export const LB_SUBSET_CONFIG = [
     number: 4,
     kind: "bool",
     default: false,
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.lb-subset-config.scale-locality-weight",
@@ -98,8 +94,7 @@ export const LB_SUBSET_CONFIG = [
     number: 5,
     kind: "bool",
     default: false,
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.lb-subset-config.panic-mode-any",
@@ -116,8 +111,7 @@ export const LB_SUBSET_CONFIG = [
     number: 6,
     kind: "bool",
     default: false,
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.lb-subset-config.list-as-any",
@@ -134,8 +128,7 @@ export const LB_SUBSET_CONFIG = [
     number: 7,
     kind: "bool",
     default: false,
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.lb-subset-config.lb-subset-selector.keys",
@@ -152,8 +145,7 @@ export const LB_SUBSET_CONFIG = [
     number: 1,
     kind: "string",
     cardinality: "repeated",
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
   },
   {
     id: "cluster.objects.lb-subset-config.lb-subset-selector.fallback-policy",
@@ -174,7 +166,6 @@ export const LB_SUBSET_CONFIG = [
     kind: "enum",
     enum: "LbSubsetSelectorFallbackPolicy",
     default: "NOT_DEFINED",
-    support: "refused",
-    supportNote: "subset load balancing is not implemented",
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];

@@ -50,8 +50,8 @@ export const LOCALITY_LB_ENDPOINTS_ENVOY = [
     number: 3,
     kind: "UInt32Value",
     range: { min: 1 },
-    support: "refused",
-    supportNote: "zone-aware and locality-weighted load balancing are not implemented",
+    support: "honoured",
+    supportNote: "read with locality_weighted_lb_config",
   },
   {
     id: "cluster.objects.endpoint.locality-lb-endpoints.priority",

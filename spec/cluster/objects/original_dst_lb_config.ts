@@ -24,7 +24,6 @@ export const ORIGINAL_DST_LB_CONFIG = [
     number: 1,
     kind: "bool",
     default: false,
-    support: "refused",
-    supportNote: "ORIGINAL_DST is not implemented",
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];

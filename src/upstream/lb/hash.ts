@@ -70,3 +70,20 @@ export function randomHash(): bigint {
   crypto.getRandomValues(rnd);
   return rnd[0];
 }
+
+/**
+ * The draw of a priority level from a request hash, as Envoy's `choosePriority(hash % 100, ...)`:
+ * a function giving `(hash % 100) / 100` (for `candidateHosts`), or undefined (a random draw).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { priorityDraw } from "./hash.ts";
+ * assert.equal(priorityDraw(1234n)?.(), 0.34);
+ * ```
+ */
+export function priorityDraw(hash: bigint | undefined): (() => number) | undefined {
+  if (hash === undefined) return undefined;
+  const x = Number(hash % 100n) / 100;
+  return () => x;
+}

@@ -13,6 +13,7 @@
  * @module
  */
 import type { Host } from "../host.ts";
+import type { Json } from "../../config/bootstrap_types.ts";
 import type { CLUSTER_ENUMS } from "../../../spec/cluster/enums.ts";
 import { valueOf } from "../../config/defaults.ts";
 import { RoundRobinLoadBalancer } from "./round_robin.ts";
@@ -20,11 +21,12 @@ import { RandomLoadBalancer } from "./random.ts";
 import { LeastRequestLoadBalancer } from "./least_request.ts";
 import { RingHashLoadBalancer } from "./ring_hash.ts";
 import { MaglevLoadBalancer } from "./maglev.ts";
+import { type OriginalDstHosts, OriginalDstLoadBalancer } from "../original_dst.ts";
 
 type LbPolicyRow = Extract<(typeof CLUSTER_ENUMS)[number], { name: "Cluster.LbPolicy" }>;
 /** The names of the `Cluster.LbPolicy` enum rows. */
 export type LbPolicy = LbPolicyRow["values"][number]["name"];
-import { candidateHosts as priorityCandidates } from "../priority_load.ts";
+import { candidateHosts as priorityCandidates, followDeliveredEpoch } from "../priority_load.ts";
 
 /** What a balancer may look at for one request. */
 export interface LbContext {
@@ -38,6 +40,12 @@ export interface LbContext {
   shouldSelectAnotherHost?: (host: Host) => boolean;
   /** How many times host selection may be repeated when the predicate rejects a host. */
   hostSelectionRetryCount?: () => number;
+  /** The request's headers (lower-case names), for balancers that read one. */
+  headers?: readonly (readonly [string, string])[];
+  /** The route's `metadata_match` criteria (`proxy.lb` / `envoy.lb`), for subset balancing. */
+  metadataMatch?: Readonly<Record<string, Json>>;
+  /** The downstream connection's local (original destination) address. */
+  downstreamLocal?: { readonly hostname: string; readonly port: number };
 }
 
 /** Chooses a host for each request. */
@@ -79,6 +87,18 @@ export interface LbOptions {
    * `maglev_lb.min_entries_per_host`, `maglev_lb.max_entries_per_host`).
    */
   gauge?: (name: string, value: number) => void;
+  /**
+   * `locality_weighted_lb_config` is set: RING_HASH and MAGLEV give each locality its weight's
+   * share of the ring or table (the other policies are wrapped by the locality balancer).
+   */
+  localityWeighted?: boolean;
+  /**
+   * The health epoch the cluster last delivered (`update_merge_window`); balancers' plans follow
+   * it rather than the current health. Unset: the current health.
+   */
+  epoch?: () => number;
+  /** The on-demand hosts of an ORIGINAL_DST cluster (its balancer chooses through them). */
+  originalDst?: OriginalDstHosts;
 }
 
 /** Envoy's Maglev table size. */
@@ -119,9 +139,15 @@ export const LB_FACTORIES: Readonly<Record<LbPolicy, Factory | null>> = {
   LEAST_REQUEST: (h, o) => new LeastRequestLoadBalancer(h, o),
   RING_HASH: (h, o) => new RingHashLoadBalancer(h, o),
   MAGLEV: (h, o) => new MaglevLoadBalancer(h, o),
-  ORIGINAL_DST_LB: null,
-  CLUSTER_PROVIDED: null,
+  ORIGINAL_DST_LB: (_h, o) => originalDst(o),
+  // The cluster type provides the balancer: ORIGINAL_DST's (validation refuses other types).
+  CLUSTER_PROVIDED: (_h, o) => originalDst(o),
 };
+
+function originalDst(o: LbOptions): LoadBalancer {
+  if (!o.originalDst) throw new Error("ORIGINAL_DST_LB needs an ORIGINAL_DST cluster");
+  return new OriginalDstLoadBalancer(o.originalDst);
+}
 
 /** The factory of `policy`, or null when it has none. */
 export function lbFactory(policy: string): Factory | null {
@@ -138,6 +164,26 @@ export class UnsupportedLbPolicyError extends Error {
   }
 }
 
+/** The policies whose balancer the cluster type provides, and the types that provide one. */
+const PROVIDED: Readonly<Record<string, readonly string[]>> = {
+  ORIGINAL_DST_LB: ["ORIGINAL_DST"],
+  CLUSTER_PROVIDED: ["ORIGINAL_DST"],
+};
+
+/**
+ * Why a cluster of discovery type `type` cannot balance with `policy`, or null when it can: a
+ * policy without an implementation, or one the cluster type has to provide and does not.
+ */
+export function lbPolicyError(policy: string, type: string, name: string): string | null {
+  if (!lbFactory(policy)) return new UnsupportedLbPolicyError(policy).message;
+  const types = PROVIDED[policy];
+  if (types && !types.includes(type)) {
+    return `cluster provided LB specified but cluster '${name}' did not provide one (lb_policy ` +
+      `${policy} needs a cluster of type ${types.join(" or ")})`;
+  }
+  return null;
+}
+
 /** Builds the balancer of `policy` over `hosts`. */
 export function createLoadBalancer(
   policy: string,
@@ -146,6 +192,7 @@ export function createLoadBalancer(
 ): LoadBalancer {
   const f = lbFactory(policy);
   if (!f) throw new UnsupportedLbPolicyError(policy);
+  if (o.epoch) followDeliveredEpoch(hosts, o.epoch);
   return f(hosts, o);
 }
 
@@ -153,6 +200,10 @@ export function createLoadBalancer(
  * The hosts a balancer chooses among for one request (Envoy's priority load, health and panic
  * mode): see {@linkcode priorityCandidates}.
  */
-export function candidateHosts(hosts: readonly Host[], panicThreshold: number): readonly Host[] {
-  return priorityCandidates(hosts, panicThreshold);
+export function candidateHosts(
+  hosts: readonly Host[],
+  panicThreshold: number,
+  random?: () => number,
+): readonly Host[] {
+  return priorityCandidates(hosts, panicThreshold, random);
 }

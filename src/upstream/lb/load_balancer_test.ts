@@ -6,7 +6,7 @@ import {
   createLoadBalancer,
   defaultLbOptions,
   LB_FACTORIES,
-  UnsupportedLbPolicyError,
+  lbPolicyError,
 } from "./load_balancer.ts";
 import { LeastRequestLoadBalancer } from "./least_request.ts";
 import { testHost as host } from "./test_hosts.ts";
@@ -153,12 +153,16 @@ Deno.test("cluster.objects.least-request-lb-config.choice-count: LEAST_REQUEST w
   assert.deepEqual([c0.get(hs0[0]), c0.get(hs0[1])], [200, 100]);
 });
 
-Deno.test("cluster.fields.lb-policy: policies without a balancer are refused by name", () => {
-  assert.throws(() => createLoadBalancer("ORIGINAL_DST_LB", [], opts), UnsupportedLbPolicyError);
-  assert.throws(
-    () => createLoadBalancer("CLUSTER_PROVIDED", [], opts),
-    /: lb_policy CLUSTER_PROVIDED is not supported by this build \(ROUND_ROBIN, RANDOM, LEAST_REQUEST, RING_HASH, MAGLEV are\)$/,
+Deno.test("cluster.rules.cluster-provided-needs-provider: ORIGINAL_DST_LB and CLUSTER_PROVIDED need an ORIGINAL_DST cluster", () => {
+  assert.throws(() => createLoadBalancer("ORIGINAL_DST_LB", [], opts), /ORIGINAL_DST cluster/);
+  assert.match(
+    lbPolicyError("CLUSTER_PROVIDED", "STATIC", "a") ?? "",
+    /^cluster provided LB specified but cluster 'a' did not provide one/,
   );
+  assert.equal(lbPolicyError("CLUSTER_PROVIDED", "ORIGINAL_DST", "a"), null);
+  assert.equal(lbPolicyError("ORIGINAL_DST_LB", "ORIGINAL_DST", "a"), null);
+  assert.equal(lbPolicyError("MAGLEV", "EDS", "a"), null);
+  assert.match(lbPolicyError("NOPE", "STATIC", "a") ?? "", /lb_policy NOPE is not supported/);
 });
 
 Deno.test("limits.least-request-choice-count: balancer defaults come from the tables (choice_count 2, ring 1024..8M XX_HASH, panic 50%)", () => {

@@ -23,9 +23,14 @@ import {
   type LbOptions,
   type LoadBalancer,
 } from "./load_balancer.ts";
-import { randomHash, xxHash64 } from "./hash.ts";
+import { priorityDraw, randomHash, xxHash64 } from "./hash.ts";
 import { PerHostList } from "./host_list.ts";
-import { hostHashKey, normalizedWeights } from "./normalized_weights.ts";
+import {
+  hostHashKey,
+  type LocalityWeights,
+  localityWeightsOf,
+  normalizedWeights,
+} from "./normalized_weights.ts";
 
 /** A built Maglev lookup table. */
 export class MaglevTable {
@@ -36,16 +41,20 @@ export class MaglevTable {
   readonly maxEntriesPerHost: number;
   readonly #size: bigint;
 
-  /** Builds the table of `hosts` with `size` slots (a prime). */
-  constructor(hosts: readonly Host[], readonly size: number) {
+  /**
+   * Builds the table of `all` with `size` slots (a prime); with `localityWeights` (locality
+   * weighting), each locality's share is its weight (hosts of weightless localities are left out).
+   */
+  constructor(all: readonly Host[], readonly size: number, localityWeights?: LocalityWeights) {
     this.#size = BigInt(size);
+    const nw = normalizedWeights(all, localityWeights);
+    const hosts = nw.hosts;
     if (hosts.length === 0) {
       this.table = [];
       this.minEntriesPerHost = 0;
       this.maxEntriesPerHost = 0;
       return;
     }
-    const nw = normalizedWeights(hosts);
     const big = this.#size;
     const entries = hosts.map((host, k) => {
       const key = hostHashKey(host);
@@ -101,11 +110,17 @@ export class MaglevLoadBalancer implements LoadBalancer {
     this.table();
   }
 
-  /** The table of the current candidates (rebuilt when they change). */
-  table(): MaglevTable {
-    const hs = candidateHosts(this.hosts, this.o.panicThreshold);
+  /**
+   * The table of the current candidates (rebuilt when they change); `hash` draws the priority as
+   * Envoy's thread-aware balancers do (`hash % 100` against the priority load).
+   */
+  table(hash?: bigint): MaglevTable {
+    const hs = candidateHosts(this.hosts, this.o.panicThreshold, priorityDraw(hash));
     return this.#tables.get(hs, (h) => {
-      const t = new MaglevTable(h, this.o.maglevTableSize);
+      const lw = this.o.localityWeighted
+        ? localityWeightsOf(this.hosts.filter((x) => x.priority === h[0]?.priority))
+        : undefined;
+      const t = new MaglevTable(h, this.o.maglevTableSize, lw);
       this.o.gauge?.("maglev_lb.min_entries_per_host", t.minEntriesPerHost);
       this.o.gauge?.("maglev_lb.max_entries_per_host", t.maxEntriesPerHost);
       return t;
@@ -114,8 +129,9 @@ export class MaglevLoadBalancer implements LoadBalancer {
 
   /** The host for the request's hash, or for a random hash when it has none. */
   choose(ctx: LbContext): Host | null {
-    const t = this.table();
+    const h = ctx.computeHashKey?.() ?? randomHash();
+    const t = this.table(h);
     if (t.table.length === 0) return null;
-    return t.choose(ctx.computeHashKey?.() ?? randomHash());
+    return t.choose(h);
   }
 }

@@ -23,9 +23,14 @@ import {
   type LoadBalancer,
   type RingHashOptions,
 } from "./load_balancer.ts";
-import { murmurHash2, randomHash, xxHash64 } from "./hash.ts";
+import { murmurHash2, priorityDraw, randomHash, xxHash64 } from "./hash.ts";
 import { PerHostList } from "./host_list.ts";
-import { hostHashKey, normalizedWeights } from "./normalized_weights.ts";
+import {
+  hostHashKey,
+  type LocalityWeights,
+  localityWeightsOf,
+  normalizedWeights,
+} from "./normalized_weights.ts";
 
 const SCRATCH = new BigUint64Array(1);
 const SCRATCH_WORDS = new Uint32Array(SCRATCH.buffer);
@@ -44,9 +49,13 @@ export class Ring {
   /** `hashes` as 32-bit words, low then high half of each point (little-endian platforms). */
   readonly #words: Uint32Array;
 
-  /** Builds the ring of `hosts` (weights from each host) with `o`. */
-  constructor(hosts: readonly Host[], o: RingHashOptions) {
-    const nw = normalizedWeights(hosts);
+  /**
+   * Builds the ring of `all` (weights from each host) with `o`; with `localityWeights` (locality
+   * weighting), each locality's share is its weight (hosts of weightless localities are left out).
+   */
+  constructor(all: readonly Host[], o: RingHashOptions, localityWeights?: LocalityWeights) {
+    const nw = normalizedWeights(all, localityWeights);
+    const hosts = nw.hosts;
     const hash = o.hashFunction === "MURMUR_HASH_2" ? murmurHash2 : xxHash64;
     if (hosts.length === 0) {
       this.hashes = new BigUint64Array(0);
@@ -137,11 +146,20 @@ export class RingHashLoadBalancer implements LoadBalancer {
     this.ring();
   }
 
-  /** The ring of the current candidates (rebuilt when they change). */
-  ring(): Ring {
-    const hs = candidateHosts(this.hosts, this.o.panicThreshold);
+  /**
+   * The ring of the current candidates (rebuilt when they change); `hash` draws the priority as
+   * Envoy's thread-aware balancers do (`hash % 100` against the priority load).
+   */
+  ring(hash?: bigint): Ring {
+    const hs = candidateHosts(this.hosts, this.o.panicThreshold, priorityDraw(hash));
     return this.#rings.get(hs, (h) => {
-      const r = new Ring(h, this.o.ringHash);
+      const r = new Ring(
+        h,
+        this.o.ringHash,
+        this.o.localityWeighted
+          ? localityWeightsOf(this.hosts.filter((x) => x.priority === h[0]?.priority))
+          : undefined,
+      );
       const g = this.o.gauge;
       if (g) {
         g("ring_hash_lb.size", r.size);
@@ -154,8 +172,9 @@ export class RingHashLoadBalancer implements LoadBalancer {
 
   /** The host for the request's hash, or for a random hash when it has none. */
   choose(ctx: LbContext): Host | null {
-    const ring = this.ring();
+    const h = ctx.computeHashKey?.() ?? randomHash();
+    const ring = this.ring(h);
     if (ring.hosts.length === 0) return null;
-    return ring.choose(ctx.computeHashKey?.() ?? randomHash());
+    return ring.choose(h);
   }
 }
