@@ -122,7 +122,11 @@ export const SUPPORT = [
     support: "refused",
     supportNote: "LDS is not implemented: listeners come from static_resources",
   },
-  { path: "DynamicResources.ads_config", support: "refused", supportNote: XDS },
+  {
+    path: "DynamicResources.ads_config",
+    support: "honoured",
+    supportNote: "GRPC and DELTA_GRPC to a static cluster (envoy_grpc); other settings are refused",
+  },
   { path: "ClusterManager.upstream_bind_config", support: "honoured" },
   {
     path: "ClusterManager.local_cluster_name",
@@ -354,7 +358,8 @@ export const SUPPORT = [
   {
     path: "RouteConfiguration.validate_clusters",
     support: "honoured",
-    supportNote: "route clusters are always checked against the static clusters",
+    supportNote:
+      "true (the default): route clusters are checked against the static clusters; false: they may come from CDS",
   },
   { path: "RouteConfiguration.vhds", support: "refused", supportNote: XDS },
   { path: "VirtualHost.name", support: "honoured" },

@@ -77,7 +77,8 @@ export interface XdsServerOptions {
   log?: (msg: string) => void;
 }
 
-const FULL_TYPE = (t: string) => t.startsWith("type.googleapis.com/") ? t : `type.googleapis.com/${t}`;
+const FULL_TYPE = (t: string) =>
+  t.startsWith("type.googleapis.com/") ? t : `type.googleapis.com/${t}`;
 
 function digest(b: Uint8Array): string {
   let h = 0x811c9dc5;
@@ -201,9 +202,11 @@ class Control {
     if (this.version > 0 && key(s) === key(this.snapshot)) return;
     this.snapshot = s;
     this.version++;
-    this.log(`snapshot version ${this.version}: ${
-      [...s].map(([t, m]) => `${m.size} ${typeName(t)}`).join(", ") || "empty"
-    }`);
+    this.log(
+      `snapshot version ${this.version}: ${
+        [...s].map(([t, m]) => `${m.size} ${typeName(t)}`).join(", ") || "empty"
+      }`,
+    );
     for (const st of this.streams) for (const t of st.watches.keys()) st.push(t);
   }
 
@@ -348,7 +351,9 @@ export async function startXdsServer(opts: XdsServerOptions): Promise<XdsServer>
     const only = TYPE_OF[short];
     defs[key] = { ...bytes, path, originalName: key } as grpc.MethodDefinition<unknown, unknown>;
     impl[key] = ((call: Call) =>
-      delta ? control.delta(call, only) : control.sotw(call, only)) as grpc.handleBidiStreamingCall<
+      delta
+        ? control.delta(call, only)
+        : control.sotw(call, only)) as grpc.handleBidiStreamingCall<
         unknown,
         unknown
       >;

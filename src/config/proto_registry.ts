@@ -23,9 +23,9 @@
 import {
   createFileRegistry,
   type DescMessage,
+  type FileRegistry,
   fromBinary,
   fromJson,
-  type FileRegistry,
   type JsonValue,
   toBinary,
   toJson,

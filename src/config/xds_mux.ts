@@ -339,19 +339,17 @@ export class XdsMux {
     if (!st || !stream) return;
     const { wildcard, names } = this.#interest(st);
     if (this.opts.delta) {
-      const subscribe = fresh
-        ? (wildcard ? ["*", ...names] : names)
-        : [
-          ...(wildcard && !st.sentWildcard ? ["*"] : []),
-          ...names.filter((n) => !st.sentNames.has(n)),
-        ];
+      const subscribe = fresh ? (wildcard ? ["*", ...names] : names) : [
+        ...(wildcard && !st.sentWildcard ? ["*"] : []),
+        ...names.filter((n) => !st.sentNames.has(n)),
+      ];
       const unsubscribe = fresh ? [] : [
         ...(!wildcard && st.sentWildcard ? ["*"] : []),
         ...[...st.sentNames].filter((n) => !names.includes(n)),
       ];
       if (!fresh && !error && subscribe.length === 0 && unsubscribe.length === 0) return;
       const initial: Record<string, string> = {};
-      if (fresh) for (const [n, r] of st.resources) initial[n] = r.version;
+      if (fresh) { for (const [n, r] of st.resources) initial[n] = r.version; }
       stream.write(encodeDeltaRequest({
         node: this.#node(),
         type_url: typeUrl,

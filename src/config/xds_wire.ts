@@ -97,7 +97,8 @@ const nodeJson = (m: Msg) =>
     }) as JsonObject
     : undefined;
 
-const errOf = (e?: ErrorDetail) => e ? create(messageType("google.rpc.Status"), { ...e }) : undefined;
+const errOf = (e?: ErrorDetail) =>
+  e ? create(messageType("google.rpc.Status"), { ...e }) : undefined;
 const errJson = (m: Msg): ErrorDetail | undefined =>
   m ? { code: m.code ?? 0, message: m.message ?? "" } : undefined;
 const anyOf = (a: AnyBytes) =>

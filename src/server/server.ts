@@ -32,6 +32,7 @@ import type { Feature } from "../../spec/rule.ts";
 import type { Options } from "../config/options.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
 import { ConfigLoadError } from "../config/errors.ts";
+import { applyNodeOverrides } from "../config/bootstrap.ts";
 import { checkConfiguration, effectiveOptions } from "./configuration_check.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { hotRestartVersion, versionString } from "./version.ts";
@@ -238,6 +239,8 @@ function createManagers(
       | undefined,
     bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
     runtime: server.runtime,
+    node: applyNodeOverrides(bootstrap as JsonObject, options).node as JsonObject | undefined,
+    ads: (bootstrap.dynamic_resources as JsonObject | undefined)?.ads_config,
   });
   server.clusters = cm;
   cleanups.push(() => cm.close());
