@@ -22,6 +22,8 @@ import { XdsMux } from "../src/config/xds_mux.ts";
 import { grpcOpener } from "../src/upstream/grpc_stream.ts";
 import { Store } from "../src/stats/store.ts";
 import type { DiscoveryResponse } from "../src/config/subscription.ts";
+import { ClusterManager } from "../src/upstream/cluster_manager.ts";
+import { testCluster } from "../src/upstream/test_cluster.ts";
 
 const CLUSTER = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
 const CLA = "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
@@ -245,6 +247,52 @@ Deno.test("xds: the control plane serves SotW and delta streams, per type and ag
     }
   } finally {
     await cp.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("xds: api_config_source GRPC and DELTA_GRPC streams per type carry CDS and EDS; initial_fetch_timeout ends the wait for a resource that never comes", async () => {
+  const a = origin("a");
+  const dir = await Deno.makeTempDir();
+  const cp = await startXdsServer({ dir, port: 0, watch: false, log: () => {} });
+  try {
+    for (const apiType of ["GRPC", "DELTA_GRPC"]) {
+      const api = {
+        api_type: apiType,
+        grpc_services: [{ envoy_grpc: { cluster_name: "xds" } }],
+      };
+      write(dir, "all.yaml", [
+        edsCluster("web", {
+          eds_cluster_config: { eds_config: { api_config_source: api } },
+        }),
+        edsCluster("never", {
+          eds_cluster_config: {
+            eds_config: { api_config_source: api, initial_fetch_timeout: "0.2s" },
+          },
+        }),
+        assignment("web", a.addr.port),
+      ]);
+      await cp.reload();
+      const store = new Store();
+      const cm = new ClusterManager([testCluster("xds", [["127.0.0.1", cp.port]])], {
+        stats: store,
+        cds: { api_config_source: api },
+        node: { id: "n" },
+      });
+      try {
+        await cm.start();
+        assert.deepEqual([...cm.names()].sort(), ["never", "web", "xds"], apiType);
+        assert.deepEqual(cm.get("web")?.hosts().map((h) => h.port), [a.addr.port]);
+        assert.equal(store.counter("cluster.never.init_fetch_timeout").value(), 1, apiType);
+        assert.equal(cm.get("never")?.hosts().length, 0);
+        assert.equal(store.counter("cluster_manager.cds.update_success").value(), 1, apiType);
+      } finally {
+        await cm.close();
+      }
+    }
+  } finally {
+    await cp.close();
+    await a.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
 });

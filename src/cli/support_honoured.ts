@@ -29,6 +29,9 @@ const CB = `${UP}cluster_test.ts`;
 const WALK = "src/cli/support_walk_test.ts";
 const SERVED = "the walking test's minimal bootstrap itself is valid and served as written";
 const TCP = "src/listener/tcp_proxy_test.ts";
+const XDS_TEST = "tools/xds_server_test.ts";
+const XDS_ADS = "the proxy bootstrapped with ads_config gets clusters and endpoints";
+const XDS_API = "api_config_source GRPC and DELTA_GRPC streams per type carry CDS and EDS";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -349,6 +352,9 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "core.ConfigSource.path_config_source": [`${UP}eds_source_test.ts`, "service_name, else"],
   "core.PathConfigSource.path": [`${UP}eds_source_test.ts`, "service_name, else"],
   "core.ConfigSource.resource_api_version": [EDS, EDS_LOAD],
+  "core.ConfigSource.ads": [XDS_TEST, XDS_ADS],
+  "core.ConfigSource.api_config_source": [XDS_TEST, XDS_API],
+  "core.ConfigSource.initial_fetch_timeout": [XDS_TEST, XDS_API],
   "cluster.CircuitBreakers.thresholds": [CB, "the third request overflows with 503"],
   "cluster.CircuitBreakers.Thresholds.priority": [
     "src/admin/clusters_handler_test.ts",
@@ -401,6 +407,7 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "StaticResources.clusters": [WALK, SERVED],
   "StaticResources.secrets": [DUMP, "every dump in Envoy's order, secrets redacted"],
   "DynamicResources.cds_config": [`${UP}dynamic_clusters_test.ts`, "CDS from a file adds clusters"],
+  "DynamicResources.ads_config": [XDS_TEST, XDS_ADS],
   "ClusterManager.upstream_bind_config": [BIND, "cluster_manager.upstream_bind_config binds"],
   "StatsSink.name": ["src/server/lifecycle_test.ts", "features come from the command line"],
   "StatsSink.config": ["src/server/lifecycle_test.ts", "features come from the command line"],
