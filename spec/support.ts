@@ -117,11 +117,7 @@ export const SUPPORT = [
     supportNote: "shown (redacted) by /config_dump; SDS references to them are refused",
   },
   { path: "DynamicResources.cds_config", support: "honoured", type: "core.ConfigSource" },
-  {
-    path: "DynamicResources.lds_config",
-    support: "refused",
-    supportNote: "LDS is not implemented: listeners come from static_resources",
-  },
+  { path: "DynamicResources.lds_config", support: "honoured", type: "core.ConfigSource" },
   {
     path: "DynamicResources.ads_config",
     support: "honoured",

@@ -296,3 +296,117 @@ Deno.test("xds: api_config_source GRPC and DELTA_GRPC streams per type carry CDS
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+const HCM = "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3." +
+  "HttpConnectionManager";
+const ROUTER = "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router";
+
+function ldsListener(name: string, hcm: JsonObject): JsonObject {
+  return {
+    "@type": "type.googleapis.com/envoy.config.listener.v3.Listener",
+    name,
+    address: { socket_address: { address: "127.0.0.1", port_value: 0 } },
+    filter_chains: [{
+      filters: [{
+        name: "envoy.filters.network.http_connection_manager",
+        typed_config: {
+          "@type": HCM,
+          stat_prefix: name,
+          http_filters: [{ name: "envoy.filters.http.router", typed_config: { "@type": ROUTER } }],
+          ...hcm,
+        },
+      }],
+    }],
+  };
+}
+
+const routes = (cluster: string) => ({
+  virtual_hosts: [{
+    name: "all",
+    domains: ["*"],
+    routes: [{ match: { prefix: "/" }, route: { cluster } }],
+  }],
+});
+
+Deno.test("xds: listeners come from LDS over ADS: added, changed, removed, and refused with the field path", async () => {
+  const a = origin("a");
+  const b = origin("b");
+  const dir = await Deno.makeTempDir();
+  write(dir, "clusters.yaml", [edsCluster("ca"), edsCluster("cb")]);
+  write(dir, "endpoints.yaml", [assignment("ca", a.addr.port), assignment("cb", b.addr.port)]);
+  write(dir, "listeners.yaml", [ldsListener("front", { route_config: routes("ca") })]);
+  const cp = await startXdsServer({ dir, port: 0, watch: false, log: () => {} });
+  const options = parseArgs(["--config-yaml", "{}"]);
+  const logging = createLogging(options, {
+    sink: { write() {}, reopen: () => Promise.resolve(), close() {} },
+  });
+  const running = await startServer(options, {
+    admin: { address: { socket_address: { address: "127.0.0.1", port_value: 0 } } },
+    node: { id: "lds-node", cluster: "edge" },
+    dynamic_resources: {
+      lds_config: { ads: {} },
+      cds_config: { ads: {} },
+      ads_config: {
+        api_type: "GRPC",
+        grpc_services: [{ envoy_grpc: { cluster_name: "xds_cluster" } }],
+      },
+    },
+    static_resources: {
+      clusters: [{
+        name: "xds_cluster",
+        connect_timeout: "1s",
+        http2_protocol_options: {},
+        load_assignment: {
+          cluster_name: "xds_cluster",
+          endpoints: [{ lb_endpoints: [endpoint(cp.port)] }],
+        },
+      }],
+    },
+  }, { signals: false, logging, admin: ADMIN });
+  const ctx = running.context;
+  const admin = `http://${running.adminAddress}`;
+  const portOf = (name: string) =>
+    ctx.listeners.listeners().find((l) => l.name === name && !l.stopped)?.port ?? 0;
+  try {
+    assert.equal(await body(`http://127.0.0.1:${portOf("front")}/`), "200 a");
+    const dump = await (await fetch(`${admin}/config_dump?resource=dynamic_listeners`)).json();
+    assert.equal(dump.configs[0].name, "front");
+    assert.equal(dump.configs[0].active_state.version_info, "1");
+    // Changed: the route now goes to cb.
+    write(dir, "listeners.yaml", [ldsListener("front", { route_config: routes("cb") })]);
+    await cp.reload();
+    await until(async () => {
+      const p = portOf("front");
+      return p > 0 && (await body(`http://127.0.0.1:${p}/`).catch(() => "")) === "200 b";
+    }, "the changed listener");
+    // Refused: an unknown cluster in a route; the NACK names the field, the listener stays.
+    write(dir, "listeners.yaml", [ldsListener("front", { route_config: routes("nope") })]);
+    await cp.reload();
+    await until(() => cp.replies.some((r) => r.error !== undefined), "a NACK");
+    const nack = cp.replies.find((r) => r.error !== undefined)!;
+    assert.equal(nack.type_url, TYPE_URLS.lds);
+    assert.match(
+      nack.error!,
+      /resources\[0\]\.filter_chains\[0\].*route\.cluster: unknown cluster "nope"/,
+    );
+    assert.equal(await body(`http://127.0.0.1:${portOf("front")}/`), "200 b");
+    // Removed.
+    const port = portOf("front");
+    write(dir, "listeners.yaml", []);
+    await cp.reload();
+    await until(() => portOf("front") === 0, "the listener removed");
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/`));
+    const t = await (await fetch(`${admin}/stats?filter=^listener_manager\\.`)).text();
+    assert.match(t, /listener_manager\.lds\.update_rejected: 1/);
+    assert.match(t, /listener_manager\.listener_removed: 1/);
+    assert.match(t, /listener_manager\.listener_modified: 1/);
+  } finally {
+    await running.shutdown();
+    await running.finished;
+    logging.close();
+    await cp.close();
+    await a.shutdown();
+    await b.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -191,9 +191,18 @@ export function buildConfigDumps(server: ServerContext, opts: { includeEds: bool
   dumps.push(
     {
       "@type": `${ADMIN}ListenersConfigDump`,
-      static_listeners: listeners.map((l) => ({
+      version_info: server.listeners.versionInfo?.() ?? undefined,
+      static_listeners: listeners.filter((l) => !l.apiUpdate).map((l) => ({
         listener: { "@type": LISTENER_TYPE, ...l.config },
         last_updated: updated,
+      })),
+      dynamic_listeners: listeners.filter((l) => l.apiUpdate).map((l) => ({
+        name: l.name,
+        active_state: {
+          version_info: l.apiUpdate!.version_info,
+          listener: { "@type": LISTENER_TYPE, ...l.config },
+          last_updated: l.apiUpdate!.last_updated,
+        },
       })),
     },
     { "@type": `${ADMIN}ScopedRoutesConfigDump` },

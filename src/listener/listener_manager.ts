@@ -29,6 +29,11 @@ import { HttpListener } from "./http_listener.ts";
 import type { ListenerSpec } from "./listener_config.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
+import type { DiscoveryResponse } from "../config/subscription.ts";
+import { configSourceOf } from "../config/config_source.ts";
+import { TYPE_URLS } from "../config/xds_wire.ts";
+import { messageSupportErrors } from "../config/support_check.ts";
+import type { Subscription } from "../upstream/xds_clients.ts";
 
 export type { ProxyHooks } from "./hooks.ts";
 export { validateListeners } from "./validate_listeners.ts";
@@ -54,6 +59,8 @@ export interface ListenerManagerDeps {
   server?: ServerHooks;
   /** `--file-flush-interval-msec` when `server` is not given (default 10 s). */
   fileFlushIntervalMs?: number;
+  /** The bootstrap's `dynamic_resources.lds_config`: listeners from LDS as well. */
+  lds?: JsonObject;
 }
 
 function hooksOf(d: ListenerManagerDeps): ProxyHooks {
@@ -82,6 +89,8 @@ class Bound implements ListenerView {
   port: number;
   /** Set while draining: when the drain started. */
   drainStart = -1;
+  /** For a listener from LDS: the version and time of the update that brought it. */
+  apiUpdate?: { version_info: string; last_updated: string };
 
   constructor(readonly spec: ListenerSpec) {
     this.port = spec.port;
@@ -100,9 +109,13 @@ class Bound implements ListenerView {
   }
 }
 
-/** Owns the static listeners. */
+/** Owns the static listeners, and those of LDS when `deps.lds` is set. */
 export class ListenerManager implements ListenerManagerView {
-  readonly #bound: Bound[];
+  #bound: Bound[];
+  readonly #static = new Set<string>();
+  readonly #lds: Subscription | null = null;
+  #ldsVersion = "";
+  #started = false;
   readonly #stopped = new Set<TrafficDirection | "ALL">();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #local: string;
@@ -117,8 +130,14 @@ export class ListenerManager implements ListenerManagerView {
       "static_resources.listeners",
       deps.clusters.names(),
     );
+    const ldsAt = "dynamic_resources.lds_config";
+    const lds = deps.lds ? configSourceOf(deps.lds, ldsAt) : null;
+    if (lds && !lds.ok) errors.push({ path: lds.at, rule: "", message: lds.message });
+    const ldsProblem = lds?.ok ? deps.clusters.xds.check(lds.spec, ldsAt) : null;
+    if (ldsProblem) errors.push({ ...ldsProblem, rule: "" });
     if (errors.length) throw new ConfigLoadError(errors);
     this.#bound = specs.map((s) => new Bound(s));
+    for (const s of specs) this.#static.add(s.name);
     this.#hooks = hooksOf(deps);
     this.#local = localAddress(this.#hooks.localAddressIpVersion);
     this.#lm = deps.stats.scope("listener_manager");
@@ -140,6 +159,93 @@ export class ListenerManager implements ListenerManagerView {
     ) {
       this.#lm.gauge(n).set(0);
     }
+    if (lds?.ok) {
+      for (const n of ["listener_modified", "listener_removed"]) this.#lm.counter(n);
+      this.#lds = deps.clusters.xds.subscribe(
+        lds.spec,
+        TYPE_URLS.lds,
+        null,
+        this.#lm.scope("lds"),
+        {
+          onConfigUpdate: (r) => this.#applyLds(r),
+          onConfigUpdateFailed: () => {},
+        },
+        { log: (level, msg) => this.#hooks.log(level, `lds: ${msg}`) },
+      );
+    }
+  }
+
+  /**
+   * Applies an LDS update: every resource must be a valid Listener this build supports, or the
+   * whole update is refused (the subscription NACKs) before anything changes. New listeners are
+   * bound, changed ones rebound (the old sockets close first: the same port), missing ones stop.
+   */
+  #applyLds(r: DiscoveryResponse) {
+    const problems: string[] = [];
+    const bodies = r.resources.map((x, i) => {
+      const t = String(x["@type"]);
+      if (!/\.Listener$/.test(t)) problems.push(`resources[${i}]: @type ${t} is not a Listener`);
+      const { "@type": _, ...b } = x;
+      for (const e of messageSupportErrors("Listener", b, `resources[${i}]`)) {
+        problems.push(`${e.path}: ${e.message}`);
+      }
+      return b;
+    });
+    const { specs, errors } = parseListeners(bodies, "resources", this.deps.clusters.names());
+    for (const e of errors) problems.push(`${e.path}: ${e.message}`);
+    specs.forEach((s, i) => {
+      if (this.#static.has(s.name)) {
+        problems.push(`resources[${i}].name: listener "${s.name}" is static; LDS cannot change it`);
+      }
+    });
+    if (problems.length) throw new Error(problems.join("; "));
+    const update = { version_info: r.version_info, last_updated: new Date().toISOString() };
+    const names = new Set(specs.map((s) => s.name));
+    const keep: Bound[] = [];
+    for (const b of this.#bound) {
+      if (this.#static.has(b.name) || names.has(b.name)) keep.push(b);
+      else {
+        this.#lm.counter("listener_removed").inc();
+        void this.#stop(b);
+      }
+    }
+    this.#bound = keep;
+    for (const s of specs) {
+      const i = this.#bound.findIndex((b) => b.name === s.name);
+      const old = i >= 0 ? this.#bound[i] : null;
+      if (old && JSON.stringify(old.config) === JSON.stringify(s.config)) continue;
+      const b = new Bound(s);
+      b.apiUpdate = update;
+      if (old) {
+        this.#lm.counter("listener_modified").inc();
+        this.#bound[i] = b;
+        // The old listener's sockets close before the new one binds the same address.
+        void this.#stop(old).then(() => this.#bindDynamic(b));
+      } else {
+        this.#lm.counter("listener_added").inc();
+        this.#bound.push(b);
+        this.#bindDynamic(b);
+      }
+    }
+    this.#ldsVersion = r.version_info;
+  }
+
+  #bindDynamic(b: Bound) {
+    if (!this.#started || b.stopped) return;
+    try {
+      this.#bind(b);
+      this.#lm.counter("listener_create_success").inc();
+      this.#lm.gauge("total_listeners_active").inc();
+    } catch (e) {
+      this.#lm.counter("listener_create_failure").inc();
+      b.stopped = true;
+      this.#hooks.log("error", `lds: listener ${b.name}: ${(e as Error).message}`);
+    }
+  }
+
+  /** The `version_info` of the last LDS update (`""` before one); `null` without LDS. */
+  versionInfo(): string | null {
+    return this.#lds ? this.#ldsVersion : null;
   }
 
   /** Binds every listener; rejects (after closing what was bound) when one cannot bind. */
@@ -156,6 +262,9 @@ export class ListenerManager implements ListenerManagerView {
       throw e;
     }
     this.#lm.gauge("total_listeners_active").set(this.#bound.length);
+    this.#started = true;
+    // Listeners of the first LDS update are bound as it is applied.
+    await this.#lds?.start();
     this.#lm.counter("workers_started").inc();
   }
 
@@ -283,6 +392,7 @@ export class ListenerManager implements ListenerManagerView {
 
   /** Stops every listener and closes every proxied TCP connection. */
   async close(): Promise<void> {
+    await this.#lds?.close();
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     await Promise.all(this.#bound.map(async (b) => {

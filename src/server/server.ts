@@ -250,6 +250,9 @@ function createManagers(
     {
       clusters: cm,
       stats: store,
+      lds: (bootstrap.dynamic_resources as JsonObject | undefined)?.lds_config as
+        | JsonObject
+        | undefined,
       server: {
         healthCheckFailed: () => server.healthCheckFailed,
         draining: () => server.state() === "DRAINING",
