@@ -255,7 +255,11 @@ export const SUPPORT = [
     supportNote: "HTTP/1.1 and h2c are told apart per connection",
   },
   { path: "HttpConnectionManager.route_config", support: "honoured", type: "RouteConfiguration" },
-  { path: "HttpConnectionManager.rds", support: "refused", supportNote: "RDS is not implemented" },
+  {
+    path: "HttpConnectionManager.rds",
+    support: "honoured",
+    supportNote: "config_source and route_config_name; the routes are swapped whole per update",
+  },
   { path: "HttpConnectionManager.scoped_routes", support: "refused" },
   { path: "HttpConnectionManager.http_filters", support: "honoured", type: "HttpFilter" },
   { path: "HttpConnectionManager.access_log", support: "honoured" },

@@ -410,3 +410,71 @@ Deno.test("xds: listeners come from LDS over ADS: added, changed, removed, and r
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("xds: a listener's routes come from RDS (rds.route_config_name over ADS) and are swapped whole on a change", async () => {
+  const a = origin("a");
+  const b = origin("b");
+  const dir = await Deno.makeTempDir();
+  const rc = (cluster: string) => ({
+    "@type": "type.googleapis.com/envoy.config.route.v3.RouteConfiguration",
+    name: "api_routes",
+    ...routes(cluster),
+  });
+  write(dir, "clusters.yaml", [edsCluster("ca"), edsCluster("cb")]);
+  write(dir, "endpoints.yaml", [assignment("ca", a.addr.port), assignment("cb", b.addr.port)]);
+  write(dir, "listeners.yaml", [
+    ldsListener("api", { rds: { config_source: { ads: {} }, route_config_name: "api_routes" } }),
+  ]);
+  write(dir, "routes.yaml", [rc("ca")]);
+  const cp = await startXdsServer({ dir, port: 0, watch: false, log: () => {} });
+  const options = parseArgs(["--config-yaml", "{}"]);
+  const logging = createLogging(options, {
+    sink: { write() {}, reopen: () => Promise.resolve(), close() {} },
+  });
+  const running = await startServer(options, {
+    admin: { address: { socket_address: { address: "127.0.0.1", port_value: 0 } } },
+    dynamic_resources: {
+      lds_config: { ads: {} },
+      cds_config: { ads: {} },
+      ads_config: {
+        api_type: "DELTA_GRPC",
+        grpc_services: [{ envoy_grpc: { cluster_name: "xds_cluster" } }],
+      },
+    },
+    static_resources: {
+      clusters: [{
+        name: "xds_cluster",
+        connect_timeout: "1s",
+        http2_protocol_options: {},
+        load_assignment: {
+          cluster_name: "xds_cluster",
+          endpoints: [{ lb_endpoints: [endpoint(cp.port)] }],
+        },
+      }],
+    },
+  }, { signals: false, logging, admin: ADMIN });
+  const ctx = running.context;
+  const admin = `http://${running.adminAddress}`;
+  const url = () =>
+    `http://127.0.0.1:${ctx.listeners.listeners().find((l) => l.name === "api")?.port}/`;
+  try {
+    await until(async () => (await body(url())) === "200 a", "routes from RDS");
+    write(dir, "routes.yaml", [rc("cb")]);
+    await cp.reload();
+    await until(async () => (await body(url())) === "200 b", "the changed routes");
+    const dump = await (await fetch(`${admin}/config_dump?resource=dynamic_route_configs`))
+      .json();
+    assert.equal(dump.configs[0].route_config.name, "api_routes");
+    assert.equal(dump.configs[0].version_info, "2");
+    const t = await (await fetch(`${admin}/stats?filter=rds`)).text();
+    assert.match(t, /http\.api\.rds\.api_routes\.update_success: 2/);
+  } finally {
+    await running.shutdown();
+    await running.finished;
+    logging.close();
+    await cp.close();
+    await a.shutdown();
+    await b.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

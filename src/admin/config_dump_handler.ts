@@ -212,6 +212,11 @@ export function buildConfigDumps(server: ServerContext, opts: { includeEds: bool
         route_config: { "@type": ROUTE_TYPE, ...r },
         last_updated: updated,
       })),
+      dynamic_route_configs: [...(server.listeners.routeConfigs?.values() ?? [])].map((r) => ({
+        version_info: r.version_info,
+        route_config: r.route_config,
+        last_updated: r.last_updated,
+      })),
     },
     {
       "@type": `${ADMIN}SecretsConfigDump`,

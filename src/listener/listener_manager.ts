@@ -34,6 +34,8 @@ import { configSourceOf } from "../config/config_source.ts";
 import { TYPE_URLS } from "../config/xds_wire.ts";
 import { messageSupportErrors } from "../config/support_check.ts";
 import type { Subscription } from "../upstream/xds_clients.ts";
+import { type RdsState, subscribeRds } from "./rds_routes.ts";
+import type { ConfigError } from "../config/errors.ts";
 
 export type { ProxyHooks } from "./hooks.ts";
 export { validateListeners } from "./validate_listeners.ts";
@@ -91,6 +93,9 @@ class Bound implements ListenerView {
   drainStart = -1;
   /** For a listener from LDS: the version and time of the update that brought it. */
   apiUpdate?: { version_info: string; last_updated: string };
+  /** The RDS subscription of its HTTP connection manager, and its first fetch. */
+  rds: Subscription | null = null;
+  rdsReady: Promise<void> = Promise.resolve();
 
   constructor(readonly spec: ListenerSpec) {
     this.port = spec.port;
@@ -135,6 +140,7 @@ export class ListenerManager implements ListenerManagerView {
     if (lds && !lds.ok) errors.push({ path: lds.at, rule: "", message: lds.message });
     const ldsProblem = lds?.ok ? deps.clusters.xds.check(lds.spec, ldsAt) : null;
     if (ldsProblem) errors.push({ ...ldsProblem, rule: "" });
+    errors.push(...this.#rdsProblems(specs, "static_resources.listeners"));
     if (errors.length) throw new ConfigLoadError(errors);
     this.#bound = specs.map((s) => new Bound(s));
     for (const s of specs) this.#static.add(s.name);
@@ -192,6 +198,7 @@ export class ListenerManager implements ListenerManagerView {
       return b;
     });
     const { specs, errors } = parseListeners(bodies, "resources", this.deps.clusters.names());
+    errors.push(...this.#rdsProblems(specs, "resources"));
     for (const e of errors) problems.push(`${e.path}: ${e.message}`);
     specs.forEach((s, i) => {
       if (this.#static.has(s.name)) {
@@ -230,6 +237,26 @@ export class ListenerManager implements ListenerManagerView {
     this.#ldsVersion = r.version_info;
   }
 
+  /** Why the RDS sources of `specs` (at `path[i]`) cannot be used. */
+  #rdsProblems(specs: readonly ListenerSpec[], path: string): ConfigError[] {
+    const out: ConfigError[] = [];
+    specs.forEach((s, i) => {
+      const f = s.filter;
+      if (f.kind !== "http" || !f.hcm.rds) return;
+      const chains = s.config.filter_chains as { filters?: unknown[] }[] | undefined;
+      const n = (chains?.[0]?.filters?.length ?? 1) - 1;
+      const at = `${path}[${i}].filter_chains[0].filters[${n}].typed_config.rds.config_source`;
+      const src = configSourceOf(f.hcm.rds.source, at);
+      if (!src.ok) out.push({ path: src.at, rule: "", message: src.message });
+      const p = src.ok ? this.deps.clusters.xds.check(src.spec, at) : null;
+      if (p) out.push({ ...p, rule: "" });
+    });
+    return out;
+  }
+
+  /** Accepted RDS route configurations by name (`/config_dump` `dynamic_route_configs`). */
+  readonly routeConfigs = new Map<string, RdsState>();
+
   #bindDynamic(b: Bound) {
     if (!this.#started || b.stopped) return;
     try {
@@ -263,6 +290,8 @@ export class ListenerManager implements ListenerManagerView {
     }
     this.#lm.gauge("total_listeners_active").set(this.#bound.length);
     this.#started = true;
+    // A listener with RDS waits for its routes' first fetch (or its initial_fetch_timeout).
+    await Promise.all(this.#bound.map((b) => b.rdsReady));
     // Listeners of the first LDS update are bound as it is applied.
     await this.#lds?.start();
     this.#lm.counter("workers_started").inc();
@@ -300,6 +329,18 @@ export class ListenerManager implements ListenerManagerView {
         drainShare: () => this.#drainShare(b),
         accessLogFiles: this.#logs,
       });
+      if (f.hcm.rds) {
+        const src = configSourceOf(f.hcm.rds.source, "rds.config_source");
+        if (src.ok) {
+          b.rds = subscribeRds(f.hcm, src.spec, {
+            clusters: this.deps.clusters,
+            stats: this.deps.stats,
+            log: (level, msg) => this.#hooks.log(level, msg),
+            onAccepted: (st) => this.routeConfigs.set(f.hcm.rds!.name, st),
+          });
+          b.rdsReady = b.rds.start();
+        }
+      }
     } else {
       b.tcp = Deno.listen({ hostname: b.address, port: b.port });
       b.port = (b.tcp.addr as Deno.NetAddr).port;
@@ -349,6 +390,7 @@ export class ListenerManager implements ListenerManagerView {
     this.#lm.counter("listener_stopped").inc();
     this.#lm.gauge("total_listeners_active").dec();
     if (b.drainStart >= 0) this.#lm.gauge("total_listeners_draining").dec();
+    await b.rds?.close();
     await closeSockets(b);
   }
 
@@ -396,6 +438,7 @@ export class ListenerManager implements ListenerManagerView {
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     await Promise.all(this.#bound.map(async (b) => {
+      await b.rds?.close();
       b.proxy?.closeAll();
       if (!b.stopped && (b.tcp || b.http)) {
         b.stopped = true;
