@@ -478,3 +478,22 @@ Deno.test("xds: a listener's routes come from RDS (rds.route_config_name over AD
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("xds-server: a file change bumps the snapshot version; a file that does not encode keeps the last snapshot", async () => {
+  const dir = await Deno.makeTempDir();
+  write(dir, "c.yaml", [edsCluster("web")]);
+  const logs: string[] = [];
+  const cp = await startXdsServer({ dir, port: 0, log: (m) => logs.push(m) });
+  try {
+    assert.equal(cp.version(), 1);
+    write(dir, "c.yaml", [edsCluster("web"), edsCluster("api")]);
+    await until(() => cp.version() === 2, "the change seen");
+    write(dir, "c.yaml", [edsCluster("web", { lb_policy: "ROUND_ROBBIN" })]);
+    await until(() => logs.some((l) => l.startsWith("keeping snapshot version 2")), "refusal");
+    assert.match(logs.find((l) => l.startsWith("keeping"))!, /c\.yaml: resources\[0\]/);
+    assert.equal(cp.version(), 2);
+  } finally {
+    await cp.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
