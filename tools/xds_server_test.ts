@@ -15,6 +15,7 @@ import { parseArgs } from "../src/config/args.ts";
 import type { JsonObject } from "../src/config/bootstrap_types.ts";
 import { createLogging } from "../src/server/logger.ts";
 import { startServer } from "../src/server/server.ts";
+import type { InitManager } from "../src/server/init_manager.ts";
 import { ADMIN } from "../src/admin/mod.ts";
 import { startXdsServer, type XdsServer } from "./xds_server.ts";
 import { GRPC_METHODS, TYPE_URLS } from "../src/config/xds_wire.ts";
@@ -493,6 +494,58 @@ Deno.test("xds-server: a file change bumps the snapshot version; a file that doe
     assert.match(logs.find((l) => l.startsWith("keeping"))!, /c\.yaml: resources\[0\]/);
     assert.equal(cp.version(), 2);
   } finally {
+    await cp.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("admin.endpoints.init_dump: start-up waits for the first CDS update and its clusters' endpoints; /init_dump names CDS meanwhile; initial_fetch_timeout ends the wait", async () => {
+  const dir = await Deno.makeTempDir();
+  write(dir, "clusters.yaml", [
+    edsCluster("slow", {
+      eds_cluster_config: { eds_config: { ads: {}, initial_fetch_timeout: "1s" } },
+    }),
+  ]);
+  const cp = await startXdsServer({ dir, port: 0, watch: false, log: () => {} });
+  const options = parseArgs(["--config-yaml", "{}"]);
+  const logging = createLogging(options, {
+    sink: { write() {}, reopen: () => Promise.resolve(), close() {} },
+  });
+  const holder: { init: InitManager | null } = { init: null };
+  const dump = () => JSON.stringify(holder.init?.dump() ?? null);
+  const starting = startServer(options, {
+    dynamic_resources: {
+      cds_config: { ads: {} },
+      ads_config: {
+        api_type: "GRPC",
+        grpc_services: [{ envoy_grpc: { cluster_name: "xds_cluster" } }],
+      },
+    },
+    static_resources: {
+      clusters: [{
+        name: "xds_cluster",
+        connect_timeout: "1s",
+        load_assignment: {
+          cluster_name: "xds_cluster",
+          endpoints: [{ lb_endpoints: [endpoint(cp.port)] }],
+        },
+      }],
+    },
+  }, { signals: false, logging, onInit: (m) => holder.init = m });
+  try {
+    await until(() => /target CDS/.test(dump()), "CDS in /init_dump");
+    const running = await starting;
+    try {
+      assert.equal(running.context.state(), "LIVE");
+      assert.doesNotMatch(dump(), /target CDS/);
+      const store = (running.context as unknown as { stats: Store }).stats;
+      assert.equal(store.counter("cluster.slow.init_fetch_timeout").value(), 1);
+    } finally {
+      await running.shutdown();
+      await running.finished;
+    }
+  } finally {
+    logging.close();
     await cp.close();
     await Deno.remove(dir, { recursive: true });
   }

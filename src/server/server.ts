@@ -215,6 +215,8 @@ interface Managers {
   listeners: ListenerManager;
   clusterTargets: InitTarget[];
   listenerTargets: InitTarget[];
+  /** `CDS` and `LDS`: the first updates of the dynamic resources (with their warming). */
+  xdsTargets: { cds?: InitTarget; lds?: InitTarget };
 }
 
 /**
@@ -266,7 +268,12 @@ function createManagers(
     init.create("listener", `Listener ${l.name}`).add(`listener ${l.name}`)
   );
   settings.onInit?.(serverInit);
-  return { clusters: cm, listeners: lm, clusterTargets, listenerTargets };
+  const dyn = bootstrap.dynamic_resources as JsonObject | undefined;
+  const xdsTargets = {
+    cds: dyn?.cds_config ? serverInit.add("CDS") : undefined,
+    lds: dyn?.lds_config ? serverInit.add("LDS") : undefined,
+  };
+  return { clusters: cm, listeners: lm, clusterTargets, listenerTargets, xdsTargets };
 }
 
 /**
@@ -294,6 +301,7 @@ async function initialize(
     void store.settleInBackground(true);
   });
   await managers.clusters.start();
+  managers.xdsTargets.cds?.ready();
   // A cluster with active health checks is ready after their first round (Envoy's init).
   const clusterList = managers.clusters.clusters();
   await Promise.all(
@@ -304,6 +312,7 @@ async function initialize(
   );
   await managers.listeners.start();
   for (const t of managers.listenerTargets) t.ready();
+  managers.xdsTargets.lds?.ready();
   if (server.machine.state(false) !== "LIVE") {
     log("info", `waiting for init targets: ${JSON.stringify(init.dump())}`);
   }
