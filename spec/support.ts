@@ -119,12 +119,12 @@ export const SUPPORT = [
     supportNote: "shown (redacted) by /config_dump; SDS references to them are refused",
   },
   { path: "DynamicResources.cds_config", support: "honoured", type: "core.ConfigSource" },
+  { path: "DynamicResources.lds_config", support: "honoured", type: "core.ConfigSource" },
   {
-    path: "DynamicResources.lds_config",
-    support: "refused",
-    supportNote: "LDS is not implemented: listeners come from static_resources",
+    path: "DynamicResources.ads_config",
+    support: "honoured",
+    supportNote: "GRPC and DELTA_GRPC to a static cluster (envoy_grpc); other settings are refused",
   },
-  { path: "DynamicResources.ads_config", support: "refused", supportNote: XDS },
   { path: "ClusterManager.upstream_bind_config", support: "honoured" },
   {
     path: "ClusterManager.local_cluster_name",
@@ -258,7 +258,11 @@ export const SUPPORT = [
     supportNote: "HTTP/1.1 and h2c are told apart per connection",
   },
   { path: "HttpConnectionManager.route_config", support: "honoured", type: "RouteConfiguration" },
-  { path: "HttpConnectionManager.rds", support: "refused", supportNote: "RDS is not implemented" },
+  {
+    path: "HttpConnectionManager.rds",
+    support: "honoured",
+    supportNote: "config_source and route_config_name; the routes are swapped whole per update",
+  },
   { path: "HttpConnectionManager.scoped_routes", support: "refused" },
   { path: "HttpConnectionManager.http_filters", support: "honoured", type: "HttpFilter" },
   { path: "HttpConnectionManager.access_log", support: "honoured" },
@@ -397,7 +401,8 @@ export const SUPPORT = [
   {
     path: "RouteConfiguration.validate_clusters",
     support: "honoured",
-    supportNote: "route clusters are always checked against the static clusters",
+    supportNote:
+      "true (the default): route clusters are checked against the static clusters; false: they may come from CDS",
   },
   { path: "RouteConfiguration.vhds", support: "refused", supportNote: XDS },
   { path: "RouteConfiguration.most_specific_header_mutations_wins", support: "honoured" },

@@ -192,9 +192,18 @@ export function buildConfigDumps(server: ServerContext, opts: { includeEds: bool
   dumps.push(
     {
       "@type": `${ADMIN}ListenersConfigDump`,
-      static_listeners: listeners.map((l) => ({
+      version_info: server.listeners.versionInfo?.() ?? undefined,
+      static_listeners: listeners.filter((l) => !l.apiUpdate).map((l) => ({
         listener: { "@type": LISTENER_TYPE, ...l.config },
         last_updated: updated,
+      })),
+      dynamic_listeners: listeners.filter((l) => l.apiUpdate).map((l) => ({
+        name: l.name,
+        active_state: {
+          version_info: l.apiUpdate!.version_info,
+          listener: { "@type": LISTENER_TYPE, ...l.config },
+          last_updated: l.apiUpdate!.last_updated,
+        },
       })),
     },
     { "@type": `${ADMIN}ScopedRoutesConfigDump` },
@@ -203,6 +212,11 @@ export function buildConfigDumps(server: ServerContext, opts: { includeEds: bool
       static_route_configs: listeners.flatMap((l) => inlineRoutes(l.config)).map((r) => ({
         route_config: { "@type": ROUTE_TYPE, ...r },
         last_updated: updated,
+      })),
+      dynamic_route_configs: [...(server.listeners.routeConfigs?.values() ?? [])].map((r) => ({
+        version_info: r.version_info,
+        route_config: r.route_config,
+        last_updated: r.last_updated,
       })),
     },
     {

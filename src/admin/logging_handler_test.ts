@@ -18,8 +18,8 @@ Deno.test("admin.endpoints.logging: level=, <logger>=, paths= change levels", as
   text = await (await call(ctx, "POST", "/logging?upstream=debug")).text();
   assert.ok(text.includes("  upstream: debug\n"));
   text = await (await call(ctx, "POST", "/logging?paths=admin=debug,main=warning")).text();
-  assert.match(text, /^  admin: debug$/m);
-  assert.match(text, /^  main: warning$/m);
+  assert.ok(text.includes("  admin: debug\n"));
+  assert.ok(text.includes("  main: warning\n"));
   text = await (await call(ctx, "POST", "/logging?paths=admin:trace,main:error,")).text();
   assert.ok(text.includes("  admin: trace\n") && text.includes("  main: error\n"));
 });

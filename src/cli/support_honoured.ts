@@ -49,6 +49,9 @@ const REWRITES = [
 const SUBSET = `${UP}lb/subset_test.ts`;
 const SUBSET_ROUTING = "src/listener/subset_routing_test.ts";
 const SUBSET_THROUGH = "route and weighted-cluster metadata_match route to the matching subset";
+const XDS_TEST = "tools/xds_server_test.ts";
+const XDS_ADS = "the proxy bootstrapped with ads_config gets clusters and endpoints";
+const XDS_API = "api_config_source GRPC and DELTA_GRPC streams per type carry CDS and EDS";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -439,6 +442,9 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "core.ConfigSource.path_config_source": [`${UP}eds_source_test.ts`, "service_name, else"],
   "core.PathConfigSource.path": [`${UP}eds_source_test.ts`, "service_name, else"],
   "core.ConfigSource.resource_api_version": [EDS, EDS_LOAD],
+  "core.ConfigSource.ads": [XDS_TEST, XDS_ADS],
+  "core.ConfigSource.api_config_source": [XDS_TEST, XDS_API],
+  "core.ConfigSource.initial_fetch_timeout": [XDS_TEST, XDS_API],
   "cluster.CircuitBreakers.thresholds": [CB, "the third request overflows with 503"],
   "cluster.CircuitBreakers.Thresholds.priority": [
     "src/admin/clusters_handler_test.ts",
@@ -492,6 +498,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "StaticResources.clusters": [WALK, SERVED],
   "StaticResources.secrets": [DUMP, "every dump in Envoy's order, secrets redacted"],
   "DynamicResources.cds_config": [`${UP}dynamic_clusters_test.ts`, "CDS from a file adds clusters"],
+  "DynamicResources.ads_config": [XDS_TEST, XDS_ADS],
+  "DynamicResources.lds_config": [XDS_TEST, "listeners come from LDS over ADS"],
   "ClusterManager.upstream_bind_config": [BIND, "cluster_manager.upstream_bind_config binds"],
   "StatsSink.name": ["src/server/lifecycle_test.ts", "features come from the command line"],
   "StatsSink.config": ["src/server/lifecycle_test.ts", "features come from the command line"],
@@ -518,6 +526,7 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "HttpConnectionManager.stat_prefix": [HCM, "downstream stats: downstream_rq_total"],
   "HttpConnectionManager.route_config": [HCM, ROUTING],
   "HttpConnectionManager.http_filters": [HCM, HC_FILTER],
+  "HttpConnectionManager.rds": [XDS_TEST, "a listener's routes come from RDS"],
   "HttpConnectionManager.access_log": ["src/listener/access_log_test.ts", "v3 text_format lines"],
   "HttpConnectionManager.use_remote_address": [HCM, "without use_remote_address leaves"],
   "HttpConnectionManager.server_name": [HCM, EFFECTS],

@@ -596,8 +596,8 @@ async function run(args: string[]): Promise<{ code: number; text: string }> {
 Deno.test("support: real processes: validate exits 1 and serve refuses, naming the path, for a few refused settings", async () => {
   const hc = clusterCases().find((c) => c.what === "cluster.objects.core.health-check.alt-port")!;
   const lrc = supportCases().find((c) => c.what === "HttpConnectionManager.local_reply_config")!;
-  const lds = supportCases().find((c) => c.what === "DynamicResources.lds_config")!;
-  for (const c of [hc, lrc, lds]) {
+  const wd = supportCases().find((c) => c.what === "Bootstrap.watchdog")!;
+  for (const c of [hc, lrc, wd]) {
     const yaml = JSON.stringify(c.bootstrap);
     const expected = validate(c.bootstrap);
     for (const mode of ["validate", "serve"]) {

@@ -29,6 +29,7 @@ import { disabledExtensionErrors, parseDisabledExtensions } from "./bootstrap_ex
 import { mergeProto3Json } from "./merge.ts";
 import { decodeBinary, ProtoDecodeError } from "./proto_binary.ts";
 import { decodeText } from "./proto_text.ts";
+import { decodeBootstrapBinary, decodeBootstrapText, isUndescribed } from "./proto_library.ts";
 import { isJsonObject as isObj } from "./values.ts";
 import { allowsUnknownStaticFields } from "./args.ts";
 import { loadYamlBounded } from "./yaml_limits.ts";
@@ -74,11 +75,32 @@ function parseYaml(text: string): Json {
 function readConfigFile(path: string): Json {
   const format = formatOf(path);
   const bytes = Deno.readFileSync(path);
-  if (format === "pb") return decodeBinary(bytes, BOOTSTRAP);
+  // What the spec tables do not describe, the Envoy descriptor set does (proto_library.ts).
+  if (format === "pb") {
+    return withLibrary(() => decodeBinary(bytes, BOOTSTRAP), () => decodeBootstrapBinary(bytes));
+  }
   const text = new TextDecoder().decode(bytes);
-  if (format === "pb_text") return decodeText(text, BOOTSTRAP);
+  if (format === "pb_text") {
+    return withLibrary(() => decodeText(text, BOOTSTRAP), () => decodeBootstrapText(text));
+  }
   if (format === "yaml") return parseYaml(text) ?? {};
   return parseJsonLocated(text) as Json;
+}
+
+/**
+ * The spec tables' decoder first; input it cannot take is tried with the Envoy descriptor set,
+ * and when that fails too the tables' error (which says where) stands.
+ */
+function withLibrary(tables: () => Json, library: () => Json): Json {
+  try {
+    return tables();
+  } catch (e) {
+    try {
+      return library();
+    } catch (l) {
+      throw isUndescribed(e) ? l : e;
+    }
+  }
 }
 
 function describe(e: unknown): string {

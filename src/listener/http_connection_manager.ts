@@ -76,7 +76,10 @@ import {
 /** A parsed `http_connection_manager`. */
 export interface HcmConfig {
   statPrefix: string;
+  /** The routes; with `rds`, swapped whole by each accepted RDS update (empty before one). */
   routes: RouteConfig;
+  /** `rds`: the route configuration's name and its `config_source`. */
+  rds?: { name: string; source: JsonObject };
   healthCheck: HealthCheckFilter | null;
   useRemoteAddress: boolean;
   serverName: string;
@@ -103,11 +106,22 @@ export function parseHcm(
   if (typeof c.stat_prefix !== "string" || c.stat_prefix === "") {
     fail(errors, `${path}.stat_prefix`, "stat_prefix is required");
   }
+  let rds: HcmConfig["rds"];
   if (c.rds !== undefined) {
-    fail(errors, `${path}.rds`, "RDS is not supported yet; use route_config");
+    const r = c.rds;
+    const name = isObject(r) ? r.route_config_name : undefined;
+    if (c.route_config !== undefined) {
+      fail(errors, `${path}.rds`, "rds and route_config are exclusive: set one");
+    } else if (!isObject(r) || !isObject(r.config_source)) {
+      fail(errors, `${path}.rds.config_source`, "rds needs a config_source");
+    } else if (typeof name !== "string" || name === "") {
+      fail(errors, `${path}.rds.route_config_name`, "rds needs a route_config_name");
+    } else rds = { name, source: r.config_source };
   }
-  const routes = c.route_config === undefined
-    ? (fail(errors, `${path}.route_config`, "route_config is required"), null)
+  const routes = rds
+    ? parseRouteConfig({ name: rds.name }, `${path}.rds`, errors, null)
+    : c.route_config === undefined
+    ? (fail(errors, `${path}.route_config`, "route_config or rds is required"), null)
     : parseRouteConfig(c.route_config, `${path}.route_config`, errors, clusters);
   let hc: HealthCheckFilter | null = null;
   let tap: TapFilterConfig | null = null;
@@ -143,6 +157,7 @@ export function parseHcm(
   return {
     statPrefix: c.stat_prefix,
     routes,
+    rds,
     healthCheck: hc,
     useRemoteAddress: forwarding.useRemoteAddress,
     serverName: typeof c.server_name === "string" ? c.server_name : "proxy",

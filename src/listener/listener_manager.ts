@@ -31,6 +31,13 @@ import { ConnectionGate, type OverloadView } from "./overload_state.ts";
 import type { ListenerSpec } from "./listener_config.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
+import type { DiscoveryResponse } from "../config/subscription.ts";
+import { configSourceOf } from "../config/config_source.ts";
+import { TYPE_URLS } from "../config/xds_wire.ts";
+import { messageSupportErrors } from "../config/support_check.ts";
+import type { Subscription } from "../upstream/xds_clients.ts";
+import { type RdsState, subscribeRds } from "./rds_routes.ts";
+import type { ConfigError } from "../config/errors.ts";
 
 export type { ProxyHooks } from "./hooks.ts";
 export { validateListeners } from "./validate_listeners.ts";
@@ -58,6 +65,8 @@ export interface ListenerManagerDeps {
   fileFlushIntervalMs?: number;
   /** The overload manager: connection limits and overload actions. */
   overload?: OverloadView;
+  /** The bootstrap's `dynamic_resources.lds_config`: listeners from LDS as well. */
+  lds?: JsonObject;
 }
 
 function hooksOf(d: ListenerManagerDeps): ProxyHooks {
@@ -86,6 +95,11 @@ class Bound implements ListenerView {
   port: number;
   /** Set while draining: when the drain started. */
   drainStart = -1;
+  /** For a listener from LDS: the version and time of the update that brought it. */
+  apiUpdate?: { version_info: string; last_updated: string };
+  /** The RDS subscription of its HTTP connection manager, and its first fetch. */
+  rds: Subscription | null = null;
+  rdsReady: Promise<void> = Promise.resolve();
 
   constructor(readonly spec: ListenerSpec) {
     this.port = spec.port;
@@ -104,9 +118,13 @@ class Bound implements ListenerView {
   }
 }
 
-/** Owns the static listeners. */
+/** Owns the static listeners, and those of LDS when `deps.lds` is set. */
 export class ListenerManager implements ListenerManagerView {
-  readonly #bound: Bound[];
+  #bound: Bound[];
+  readonly #static = new Set<string>();
+  readonly #lds: Subscription | null = null;
+  #ldsVersion = "";
+  #started = false;
   readonly #stopped = new Set<TrafficDirection | "ALL">();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #local: string;
@@ -121,8 +139,15 @@ export class ListenerManager implements ListenerManagerView {
       "static_resources.listeners",
       deps.clusters.names(),
     );
+    const ldsAt = "dynamic_resources.lds_config";
+    const lds = deps.lds ? configSourceOf(deps.lds, ldsAt) : null;
+    if (lds && !lds.ok) errors.push({ path: lds.at, rule: "", message: lds.message });
+    const ldsProblem = lds?.ok ? deps.clusters.xds.check(lds.spec, ldsAt) : null;
+    if (ldsProblem) errors.push({ ...ldsProblem, rule: "" });
+    errors.push(...this.#rdsProblems(specs, "static_resources.listeners"));
     if (errors.length) throw new ConfigLoadError(errors);
     this.#bound = specs.map((s) => new Bound(s));
+    for (const s of specs) this.#static.add(s.name);
     this.#hooks = hooksOf(deps);
     this.#local = localAddress(this.#hooks.localAddressIpVersion);
     this.#lm = deps.stats.scope("listener_manager");
@@ -144,6 +169,114 @@ export class ListenerManager implements ListenerManagerView {
     ) {
       this.#lm.gauge(n).set(0);
     }
+    if (lds?.ok) {
+      for (const n of ["listener_modified", "listener_removed"]) this.#lm.counter(n);
+      this.#lds = deps.clusters.xds.subscribe(
+        lds.spec,
+        TYPE_URLS.lds,
+        null,
+        this.#lm.scope("lds"),
+        {
+          onConfigUpdate: (r) => this.#applyLds(r),
+          onConfigUpdateFailed: () => {},
+        },
+        { log: (level, msg) => this.#hooks.log(level, `lds: ${msg}`) },
+      );
+    }
+  }
+
+  /**
+   * Applies an LDS update: every resource must be a valid Listener this build supports, or the
+   * whole update is refused (the subscription NACKs) before anything changes. New listeners are
+   * bound, changed ones rebound (the old sockets close first: the same port), missing ones stop.
+   */
+  #applyLds(r: DiscoveryResponse) {
+    const problems: string[] = [];
+    const bodies = r.resources.map((x, i) => {
+      const t = String(x["@type"]);
+      if (!/\.Listener$/.test(t)) problems.push(`resources[${i}]: @type ${t} is not a Listener`);
+      const { "@type": _, ...b } = x;
+      for (const e of messageSupportErrors("Listener", b, `resources[${i}]`)) {
+        problems.push(`${e.path}: ${e.message}`);
+      }
+      return b;
+    });
+    const { specs, errors } = parseListeners(bodies, "resources", this.deps.clusters.names());
+    errors.push(...this.#rdsProblems(specs, "resources"));
+    for (const e of errors) problems.push(`${e.path}: ${e.message}`);
+    specs.forEach((s, i) => {
+      if (this.#static.has(s.name)) {
+        problems.push(`resources[${i}].name: listener "${s.name}" is static; LDS cannot change it`);
+      }
+    });
+    if (problems.length) throw new Error(problems.join("; "));
+    const update = { version_info: r.version_info, last_updated: new Date().toISOString() };
+    const names = new Set(specs.map((s) => s.name));
+    const keep: Bound[] = [];
+    for (const b of this.#bound) {
+      if (this.#static.has(b.name) || names.has(b.name)) keep.push(b);
+      else {
+        this.#lm.counter("listener_removed").inc();
+        void this.#stop(b);
+      }
+    }
+    this.#bound = keep;
+    for (const s of specs) {
+      const i = this.#bound.findIndex((b) => b.name === s.name);
+      const old = i >= 0 ? this.#bound[i] : null;
+      if (old && JSON.stringify(old.config) === JSON.stringify(s.config)) continue;
+      const b = new Bound(s);
+      b.apiUpdate = update;
+      if (old) {
+        this.#lm.counter("listener_modified").inc();
+        this.#bound[i] = b;
+        // The old listener's sockets close before the new one binds the same address.
+        void this.#stop(old).then(() => this.#bindDynamic(b));
+      } else {
+        this.#lm.counter("listener_added").inc();
+        this.#bound.push(b);
+        this.#bindDynamic(b);
+      }
+    }
+    this.#ldsVersion = r.version_info;
+  }
+
+  /** Why the RDS sources of `specs` (at `path[i]`) cannot be used. */
+  #rdsProblems(specs: readonly ListenerSpec[], path: string): ConfigError[] {
+    const out: ConfigError[] = [];
+    specs.forEach((s, i) => {
+      const f = s.filter;
+      if (f.kind !== "http" || !f.hcm.rds) return;
+      const chains = s.config.filter_chains as { filters?: unknown[] }[] | undefined;
+      const n = (chains?.[0]?.filters?.length ?? 1) - 1;
+      const at = `${path}[${i}].filter_chains[0].filters[${n}].typed_config.rds.config_source`;
+      const src = configSourceOf(f.hcm.rds.source, at);
+      if (!src.ok) out.push({ path: src.at, rule: "", message: src.message });
+      const p = src.ok ? this.deps.clusters.xds.check(src.spec, at) : null;
+      if (p) out.push({ ...p, rule: "" });
+    });
+    return out;
+  }
+
+  /** Accepted RDS route configurations by name (`/config_dump` `dynamic_route_configs`). */
+  readonly routeConfigs = new Map<string, RdsState>();
+
+  #bindDynamic(b: Bound) {
+    if (!this.#started || b.stopped) return;
+    try {
+      this.#bind(b);
+      this.#lm.counter("listener_create_success").inc();
+      this.#lm.gauge("total_listeners_active").inc();
+    } catch (e) {
+      this.#lm.counter("listener_create_failure").inc();
+      b.stopped = true;
+      this.#hooks.log("error", `lds: listener ${b.name}: ${(e as Error).message}`);
+    }
+  }
+
+  /** The `version_info` of the last LDS update (`""` before one); `null` without LDS. */
+  versionInfo(): string | null {
+    return this.#lds ? this.#ldsVersion : null;
   }
 
   /** Binds every listener; rejects (after closing what was bound) when one cannot bind. */
@@ -160,6 +293,11 @@ export class ListenerManager implements ListenerManagerView {
       throw e;
     }
     this.#lm.gauge("total_listeners_active").set(this.#bound.length);
+    this.#started = true;
+    // A listener with RDS waits for its routes' first fetch (or its initial_fetch_timeout).
+    await Promise.all(this.#bound.map((b) => b.rdsReady));
+    // Listeners of the first LDS update are bound as it is applied.
+    await this.#lds?.start();
     this.#lm.counter("workers_started").inc();
   }
 
@@ -202,6 +340,18 @@ export class ListenerManager implements ListenerManagerView {
         accessLogFiles: this.#logs,
         overload: this.deps.overload,
       });
+      if (f.hcm.rds) {
+        const src = configSourceOf(f.hcm.rds.source, "rds.config_source");
+        if (src.ok) {
+          b.rds = subscribeRds(f.hcm, src.spec, {
+            clusters: this.deps.clusters,
+            stats: this.deps.stats,
+            log: (level, msg) => this.#hooks.log(level, msg),
+            onAccepted: (st) => this.routeConfigs.set(f.hcm.rds!.name, st),
+          });
+          b.rdsReady = b.rds.start();
+        }
+      }
     } else {
       b.tcp = Deno.listen({ hostname: b.address, port: b.port });
       b.port = (b.tcp.addr as Deno.NetAddr).port;
@@ -262,6 +412,7 @@ export class ListenerManager implements ListenerManagerView {
     this.#lm.counter("listener_stopped").inc();
     this.#lm.gauge("total_listeners_active").dec();
     if (b.drainStart >= 0) this.#lm.gauge("total_listeners_draining").dec();
+    await b.rds?.close();
     await closeSockets(b);
   }
 
@@ -305,9 +456,11 @@ export class ListenerManager implements ListenerManagerView {
 
   /** Stops every listener and closes every proxied TCP connection. */
   async close(): Promise<void> {
+    await this.#lds?.close();
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     await Promise.all(this.#bound.map(async (b) => {
+      await b.rds?.close();
       b.proxy?.closeAll();
       if (!b.stopped && (b.tcp || b.http)) {
         b.stopped = true;

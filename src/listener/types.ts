@@ -18,11 +18,20 @@ export interface ListenerView {
   direction: TrafficDirection;
   config: JsonObject;
   stopped: boolean;
+  /** For a listener from LDS: the version and time of the update that brought it. */
+  apiUpdate?: { version_info: string; last_updated: string };
 }
 
 /** The listener manager, as the admin interface sees it. */
 export interface ListenerManagerView {
   listeners(): readonly ListenerView[];
+  /** The `version_info` of the last LDS update; null (or absent) without LDS. */
+  versionInfo?(): string | null;
+  /** Route configurations from RDS, by name. */
+  routeConfigs?: ReadonlyMap<
+    string,
+    { version_info: string; route_config: JsonObject; last_updated: string }
+  >;
   /** Stops listeners (all, or only INBOUND ones); with `graceful`, after the drain period. */
   drain(opts: { inboundOnly: boolean; graceful: boolean }): Promise<void>;
   /** Directions whose listeners were stopped: no listener of these may be added or changed. */

@@ -228,6 +228,9 @@ export function parseRouteConfig(
     fail(errors, path, "route_config must be an object");
     return null;
   }
+  // validate_clusters false: routes may name clusters that CDS brings later (503 until then).
+  const vc = rc.validate_clusters ?? rc.validateClusters;
+  if (vc === false || (isObject(vc) && vc.value === false)) clusters = null;
   const out: RouteConfig = {
     name: String(rc.name ?? ""),
     exact: new Map(),

@@ -29,8 +29,13 @@ import type { ConfigError } from "../config/errors.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { validateClusters } from "../config/validate_cluster.ts";
 import { refusal, supportErrors } from "../config/support_check.ts";
-import { checkClusterSupport, checkLocalCluster } from "../upstream/cluster_manager.ts";
-import { fileSourceOf } from "../upstream/eds_source.ts";
+import {
+  checkClusterSupport,
+  checkLocalCluster,
+  edsXdsErrors,
+} from "../upstream/cluster_manager.ts";
+import { configSourceOf } from "../config/config_source.ts";
+import { XdsClients } from "../upstream/xds_clients.ts";
 import { validateListeners } from "../listener/validate_listeners.ts";
 import { parseOverloadManager } from "./overload_manager.ts";
 
@@ -119,16 +124,25 @@ export function checkConfiguration(
       .filter((n): n is string => typeof n === "string"),
   );
   errors.push(...validateListeners(sr.listeners ?? [], "static_resources.listeners", names));
+  const xds = new XdsClients({
+    clusters: result.clusters,
+    ads: (bootstrap.dynamic_resources as JsonObject | undefined)?.ads_config,
+  });
   if (result.errors.length === 0) {
     errors.push(...checkClusterSupport(result.clusters));
     errors.push(
       ...checkLocalCluster(bootstrap.cluster_manager?.local_cluster_name, result.clusters),
     );
+    errors.push(...edsXdsErrors(result.clusters, "static_resources.clusters", xds));
   }
   const cds = (bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config;
   if (cds && typeof cds === "object" && !Array.isArray(cds)) {
-    const src = fileSourceOf(cds as JsonObject, "dynamic_resources.cds_config");
+    const src = configSourceOf(cds as JsonObject, "dynamic_resources.cds_config");
     if (!src.ok) errors.push({ path: src.at, rule: "", message: src.message });
+    else {
+      const p = xds.check(src.spec, "dynamic_resources.cds_config");
+      if (p) errors.push({ ...p, rule: "" });
+    }
   }
   errors.push(
     ...parseOverloadManager((bootstrap as JsonObject).overload_manager, "overload_manager").errors,

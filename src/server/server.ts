@@ -32,6 +32,7 @@ import type { Feature } from "../../spec/rule.ts";
 import type { Options } from "../config/options.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
 import { ConfigLoadError } from "../config/errors.ts";
+import { applyNodeOverrides } from "../config/bootstrap.ts";
 import { checkConfiguration, effectiveOptions } from "./configuration_check.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { hotRestartVersion, versionString } from "./version.ts";
@@ -215,6 +216,8 @@ interface Managers {
   listeners: ListenerManager;
   clusterTargets: InitTarget[];
   listenerTargets: InitTarget[];
+  /** `CDS` and `LDS`: the first updates of the dynamic resources (with their warming). */
+  xdsTargets: { cds?: InitTarget; lds?: InitTarget };
 }
 
 /**
@@ -241,6 +244,8 @@ function createManagers(
     runtime: server.runtime,
     localClusterName: bootstrap.cluster_manager?.local_cluster_name as string | undefined,
     localLocality: bootstrap.node?.locality,
+    node: applyNodeOverrides(bootstrap as JsonObject, options).node as JsonObject | undefined,
+    ads: (bootstrap.dynamic_resources as JsonObject | undefined)?.ads_config,
   });
   server.clusters = cm;
   cleanups.push(() => cm.close());
@@ -258,6 +263,9 @@ function createManagers(
       clusters: cm,
       stats: store,
       overload,
+      lds: (bootstrap.dynamic_resources as JsonObject | undefined)?.lds_config as
+        | JsonObject
+        | undefined,
       server: {
         healthCheckFailed: () => server.healthCheckFailed,
         draining: () => server.state() === "DRAINING",
@@ -271,7 +279,12 @@ function createManagers(
     init.create("listener", `Listener ${l.name}`).add(`listener ${l.name}`)
   );
   settings.onInit?.(serverInit);
-  return { clusters: cm, listeners: lm, clusterTargets, listenerTargets };
+  const dyn = bootstrap.dynamic_resources as JsonObject | undefined;
+  const xdsTargets = {
+    cds: dyn?.cds_config ? serverInit.add("CDS") : undefined,
+    lds: dyn?.lds_config ? serverInit.add("LDS") : undefined,
+  };
+  return { clusters: cm, listeners: lm, clusterTargets, listenerTargets, xdsTargets };
 }
 
 /**
@@ -299,6 +312,7 @@ async function initialize(
     void store.settleInBackground(true);
   });
   await managers.clusters.start();
+  managers.xdsTargets.cds?.ready();
   // A cluster with active health checks is ready after their first round (Envoy's init).
   const clusterList = managers.clusters.clusters();
   await Promise.all(
@@ -309,6 +323,7 @@ async function initialize(
   );
   await managers.listeners.start();
   for (const t of managers.listenerTargets) t.ready();
+  managers.xdsTargets.lds?.ready();
   if (server.machine.state(false) !== "LIVE") {
     log("info", `waiting for init targets: ${JSON.stringify(init.dump())}`);
   }

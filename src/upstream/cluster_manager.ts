@@ -24,14 +24,17 @@ import { Cluster } from "./cluster.ts";
 import { lbPolicyError } from "./lb/load_balancer.ts";
 import { type DynamicFieldOptions, DynamicFieldPolicy } from "../config/dynamic_fields.ts";
 import { EdsUpdater, type EndpointConfig } from "./eds.ts";
-import { edsSourceOf, fileSourceOf } from "./eds_source.ts";
+import { edsSourceOf } from "./eds_source.ts";
+import { configSourceOf } from "../config/config_source.ts";
+import { TYPE_URLS } from "../config/xds_wire.ts";
+import { type Subscription, XdsClients } from "./xds_clients.ts";
 import { DnsUpdater, type Resolver } from "./dns.ts";
 import { dnsSupportErrors } from "./dns_support.ts";
 import { healthSupportErrors } from "./health_check/health_check_support.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { checkDynamicClusters } from "../config/dynamic_clusters.ts";
 import { clusterSupportErrors } from "../config/support_check.ts";
-import { type DiscoveryResponse, FilesystemSubscription } from "../config/subscription.ts";
+import type { DiscoveryResponse } from "../config/subscription.ts";
 
 /** What the cluster manager needs. */
 export interface ClusterManagerDeps {
@@ -56,6 +59,12 @@ export interface ClusterManagerDeps {
   localClusterName?: string;
   /** `node.locality` (its zone from `--service-zone`). */
   localLocality?: { region?: string; zone?: string; sub_zone?: string };
+  /** The bootstrap's `node` (command-line overrides applied), sent to control planes. */
+  node?: JsonObject;
+  /** The bootstrap's `dynamic_resources.ads_config`. */
+  ads?: unknown;
+  /** First reconnection delay to a control plane in ms (tests shorten it; default 500). */
+  xdsBackoffMs?: number;
 }
 
 /**
@@ -156,6 +165,22 @@ function bindErrors(c: EffectiveCluster): string[] {
   return [];
 }
 
+/** Why the control-plane EDS sources of `clusters` (at `path[i]`) cannot be used by `xds`. */
+export function edsXdsErrors(
+  clusters: readonly EffectiveCluster[],
+  path: string,
+  xds: XdsClients,
+): ConfigError[] {
+  const out: ConfigError[] = [];
+  clusters.forEach((c, i) => {
+    const src = c.type === "EDS" ? edsSourceOf(c.config) : null;
+    if (!src?.ok || !src.spec) return;
+    const p = xds.check(src.spec, `${path}[${i}].eds_cluster_config.eds_config`);
+    if (p) out.push({ ...p, rule: "" });
+  });
+  return out;
+}
+
 /** A running cluster and its EDS updater. */
 interface Entry {
   cluster: Cluster;
@@ -170,7 +195,9 @@ export class ClusterManager implements ClusterManagerView {
   readonly #static = new Set<string>();
   #list: Cluster[] = [];
   readonly #pending = new Set<Promise<void>>();
-  readonly #cds: FilesystemSubscription | null = null;
+  readonly #cds: Subscription | null = null;
+  /** The control-plane connections (ADS and gRPC config sources). */
+  readonly xds: XdsClients;
   #cdsVersion = "";
   #closed = false;
   readonly #log: (level: string, msg: string) => void;
@@ -181,13 +208,24 @@ export class ClusterManager implements ClusterManagerView {
   /** Builds every cluster; throws {@linkcode ConfigLoadError} for unsupported settings. */
   constructor(clusters: EffectiveCluster[], readonly deps: ClusterManagerDeps) {
     const errors = checkClusterSupport(clusters);
-    const cdsSource = deps.cds ? fileSourceOf(deps.cds, "dynamic_resources.cds_config") : null;
+    this.#log = deps.log ?? (() => {});
+    this.xds = new XdsClients({
+      clusters,
+      node: deps.node,
+      ads: deps.ads,
+      log: (level, msg) => this.#log(level, msg),
+      backoffBaseMs: deps.xdsBackoffMs,
+    });
+    const cdsAt = "dynamic_resources.cds_config";
+    const cdsSource = deps.cds ? configSourceOf(deps.cds, cdsAt) : null;
     if (cdsSource && !cdsSource.ok) {
       errors.push({ path: cdsSource.at, rule: "", message: cdsSource.message });
     }
     errors.push(...checkLocalCluster(deps.localClusterName, clusters));
+    const cdsProblem = cdsSource?.ok ? this.xds.check(cdsSource.spec, cdsAt) : null;
+    if (cdsProblem) errors.push({ ...cdsProblem, rule: "" });
+    errors.push(...this.#edsSourceErrors(clusters, "static_resources.clusters"));
     if (errors.length) throw new ConfigLoadError(errors);
-    this.#log = deps.log ?? (() => {});
     this.policy = DynamicFieldPolicy.fromOptions(deps.options, deps.stats, this.#log);
     for (const c of clusters) {
       this.#active.set(c.name, this.#entry(c, false));
@@ -198,7 +236,7 @@ export class ClusterManager implements ClusterManagerView {
     for (const n of ["cluster_modified", "cluster_removed", "cluster_updated"]) this.#cm.counter(n);
     this.#changed();
     if (cdsSource?.ok) {
-      this.#cds = new FilesystemSubscription(cdsSource.path, this.#cm.scope("cds"), {
+      this.#cds = this.xds.subscribe(cdsSource.spec, TYPE_URLS.cds, null, this.#cm.scope("cds"), {
         onConfigUpdate: (r) => this.#applyCds(r),
         onConfigUpdateFailed: () => {},
       }, {
@@ -207,6 +245,11 @@ export class ClusterManager implements ClusterManagerView {
         debounceMs: deps.fileDebounceMs,
       });
     }
+  }
+
+  /** Why the control-plane EDS sources of `clusters` (at `path[i]`) cannot be used. */
+  #edsSourceErrors(clusters: readonly EffectiveCluster[], path: string): ConfigError[] {
+    return edsXdsErrors(clusters, path, this.xds);
   }
 
   #entry(c: EffectiveCluster, viaApi: boolean): Entry {
@@ -228,6 +271,7 @@ export class ClusterManager implements ClusterManagerView {
         policy: this.policy,
         log: this.#log,
         debounceMs: this.deps.fileDebounceMs,
+        xds: this.xds,
       })
       : null;
     const dns = c.type === "STRICT_DNS" || c.type === "LOGICAL_DNS"
@@ -259,9 +303,10 @@ export class ClusterManager implements ClusterManagerView {
   #applyCds(r: DiscoveryResponse) {
     if (this.#closed) return;
     const clusters = checkDynamicClusters(r.resources, this.policy, this.deps.bindConfig);
-    const problems = checkClusterSupport(clusters, "resources").map((e) =>
-      `${e.path}: ${e.message}`
-    );
+    const problems = [
+      ...checkClusterSupport(clusters, "resources"),
+      ...this.#edsSourceErrors(clusters, "resources"),
+    ].map((e) => `${e.path}: ${e.message}`);
     clusters.forEach((c, i) => {
       if (this.#static.has(c.name)) {
         problems.push(`resources[${i}].name: cluster "${c.name}" is static; CDS cannot change it`);
@@ -335,6 +380,7 @@ export class ClusterManager implements ClusterManagerView {
   async close(): Promise<void> {
     this.#closed = true;
     await this.#cds?.close();
+    await this.xds.close();
     for (const map of [this.#active, this.#warming]) {
       for (const e of map.values()) this.#retire(e);
       map.clear();

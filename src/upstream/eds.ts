@@ -23,6 +23,9 @@ import { messageSupportErrors } from "../config/support_check.ts";
 import type { ConfigError } from "../config/errors.ts";
 import { validateMessage } from "../config/nested_schema.ts";
 import { type DiscoveryResponse, FilesystemSubscription } from "../config/subscription.ts";
+import type { SourceSpec } from "../config/config_source.ts";
+import { TYPE_URLS } from "../config/xds_wire.ts";
+import type { Subscription, XdsClients } from "./xds_clients.ts";
 import type { Counter } from "../stats/types.ts";
 import type { Cluster } from "./cluster.ts";
 
@@ -49,6 +52,8 @@ export interface EdsDeps {
   log: (level: string, msg: string) => void;
   /** Debounce of file events (tests shorten it). */
   debounceMs?: number;
+  /** The control-plane connections, for a source with a `spec` (ADS or gRPC). */
+  xds?: XdsClients;
 }
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -108,7 +113,7 @@ export function checkAssignment(
 
 /** Keeps one EDS cluster's hosts in step with its file. */
 export class EdsUpdater {
-  readonly #sub: FilesystemSubscription;
+  readonly #sub: Subscription;
   readonly #empty: Counter;
   readonly #change: Counter;
   #config: EndpointConfig | null = null;
@@ -116,24 +121,36 @@ export class EdsUpdater {
   /** Subscribes `cluster` to `source.path`. */
   constructor(
     readonly cluster: Cluster,
-    readonly source: { path: string; serviceName: string },
+    readonly source: { path: string; serviceName: string; spec?: SourceSpec },
     readonly deps: EdsDeps,
   ) {
     const scope = cluster.stats.s;
     this.#empty = scope.counter("update_empty");
     this.#change = scope.counter("membership_change");
     scope.counter("update_no_rebuild");
-    this.#sub = new FilesystemSubscription(source.path, scope, {
-      onConfigUpdate: (r) => this.#apply(r),
+    const callbacks = {
+      onConfigUpdate: (r: DiscoveryResponse) => this.#apply(r),
       onConfigUpdateFailed: () => {
         // Startup goes on with whatever hosts the cluster has (none before a first update).
         this.cluster.initialized = true;
       },
-    }, {
+    };
+    const fileOpts = {
       policy: deps.policy,
-      log: (level, msg) => deps.log(level, `cluster ${cluster.name}: ${msg}`),
+      log: (level: string, msg: string) => deps.log(level, `cluster ${cluster.name}: ${msg}`),
       debounceMs: deps.debounceMs,
-    });
+    };
+    if (source.spec && source.spec.kind !== "path") {
+      if (!deps.xds) throw new Error(`cluster ${cluster.name}: no control-plane connections`);
+      this.#sub = deps.xds.subscribe(
+        source.spec,
+        TYPE_URLS.eds,
+        source.serviceName,
+        scope,
+        callbacks,
+        fileOpts,
+      );
+    } else this.#sub = new FilesystemSubscription(source.path, scope, callbacks, fileOpts);
   }
 
   #apply(r: DiscoveryResponse) {

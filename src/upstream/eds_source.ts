@@ -1,8 +1,9 @@
 /**
- * Where an EDS cluster's endpoints come from: `eds_cluster_config.eds_config` must be a
- * filesystem config source (`path`, or v3 `path_config_source.path`); `service_name`, or else the
- * cluster name, names the ClusterLoadAssignment. API, ADS and self sources need a control plane
- * connection, which this proxy does not implement yet: they are reported, not ignored.
+ * Where an EDS cluster's endpoints come from: `eds_cluster_config.eds_config`, a filesystem config
+ * source (`path`, or v3 `path_config_source.path`) or a control plane (`ads`, or a gRPC
+ * `api_config_source`: `spec`, read by `src/config/config_source.ts`); `service_name`, or else
+ * the cluster name, names the ClusterLoadAssignment. Sources this build cannot use are reported
+ * with their path, not ignored.
  *
  * @example
  * ```ts
@@ -19,10 +20,11 @@
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { jsonName } from "../config/bootstrap_schema.ts";
 import { isObject } from "../config/values.ts";
+import { configSourceOf, type SourceSpec } from "../config/config_source.ts";
 
 /** The source of an EDS cluster, or why it cannot be used (with the path below the cluster). */
 export type EdsSource =
-  | { ok: true; path: string; serviceName: string }
+  | { ok: true; path: string; serviceName: string; spec?: SourceSpec }
   | { ok: false; at: string; message: string };
 
 type Obj = Record<string, unknown>;
@@ -64,6 +66,9 @@ export function edsSourceOf(cluster: JsonObject): EdsSource {
   if (src === undefined || src === null) {
     return { ok: false, at, message: "an EDS cluster needs eds_cluster_config.eds_config" };
   }
-  const f = fileSourceOf(src, at);
-  return f.ok ? { ok: true, path: f.path, serviceName } : f;
+  const f = configSourceOf(src, at);
+  if (!f.ok) return f;
+  return f.spec.kind === "path"
+    ? { ok: true, path: f.spec.path, serviceName }
+    : { ok: true, path: "", serviceName, spec: f.spec };
 }

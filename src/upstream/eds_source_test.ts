@@ -15,11 +15,44 @@ Deno.test("cluster.objects.eds-cluster-config.service-name: service_name, else t
   );
 });
 
-Deno.test("cluster.objects.eds-cluster-config.eds-config: API and ADS sources are refused with a reason", () => {
-  const r = edsSourceOf({ name: "a", eds_cluster_config: { eds_config: { ads: {} } } });
-  assert.equal(r.ok, false);
+Deno.test("cluster.objects.eds-cluster-config.eds-config: ADS and gRPC sources are read; REST and self are refused with a reason", () => {
+  const ads = edsSourceOf({ name: "a", eds_cluster_config: { eds_config: { ads: {} } } });
+  assert.deepEqual(ads, {
+    ok: true,
+    path: "",
+    serviceName: "a",
+    spec: { kind: "ads", initialFetchTimeoutMs: 15000 },
+  });
+  const grpc = edsSourceOf({
+    name: "a",
+    eds_cluster_config: {
+      service_name: "svc",
+      eds_config: {
+        initial_fetch_timeout: "2s",
+        api_config_source: {
+          api_type: "DELTA_GRPC",
+          grpc_services: [{ envoy_grpc: { cluster_name: "xds" } }],
+        },
+      },
+    },
+  });
+  assert.deepEqual(grpc, {
+    ok: true,
+    path: "",
+    serviceName: "svc",
+    spec: { kind: "grpc", delta: true, clusterName: "xds", initialFetchTimeoutMs: 2000 },
+  });
+  const rest = edsSourceOf({
+    name: "a",
+    eds_cluster_config: {
+      eds_config: { api_config_source: { api_type: "REST", cluster_names: ["x"] } },
+    },
+  });
   assert.ok(
-    !r.ok && r.at === "eds_cluster_config.eds_config.ads" && /not implemented/.test(r.message),
+    !rest.ok && rest.at === "eds_cluster_config.eds_config.api_config_source.cluster_names",
   );
+  const self = edsSourceOf({ name: "a", eds_cluster_config: { eds_config: { self: {} } } });
+  assert.ok(!self.ok && self.at === "eds_cluster_config.eds_config.self");
+  assert.ok(!self.ok && /not supported/.test(self.message));
   assert.equal(edsSourceOf({ name: "a", type: "EDS" }).ok, false);
 });

@@ -83,8 +83,9 @@ export const CONFIG_SOURCE_ENVOY = [
     type: "core.ApiConfigSource",
     group: "config_source_specifier",
     groupRequired: true,
-    support: "refused",
-    supportNote: "control planes (gRPC, REST) are not implemented",
+    support: "honoured",
+    supportNote:
+      "api_type GRPC and DELTA_GRPC to a static cluster (grpc_services[0].envoy_grpc); REST, google_grpc and the other settings are refused",
   },
   {
     id: "cluster.objects.core.config-source.ads",
@@ -101,8 +102,8 @@ export const CONFIG_SOURCE_ENVOY = [
     type: "core.AggregatedConfigSource",
     group: "config_source_specifier",
     groupRequired: true,
-    support: "refused",
-    supportNote: "ADS is not implemented",
+    support: "honoured",
+    supportNote: "over the bootstrap's dynamic_resources.ads_config",
   },
   {
     id: "cluster.objects.core.config-source.self",
@@ -134,8 +135,9 @@ export const CONFIG_SOURCE_ENVOY = [
     field: "initial_fetch_timeout",
     kind: "duration",
     default: "15s",
-    support: "default-only",
-    supportNote: "a file source is read at once",
+    support: "honoured",
+    supportNote:
+      "start-up waits at most this long for a control plane's first update (a file source is read at once)",
   },
   {
     id: "cluster.objects.core.config-source.resource-api-version",
