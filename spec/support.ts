@@ -41,7 +41,9 @@ const XDS = "control planes (gRPC, REST, ADS) are not implemented";
 const HDRS = "header manipulation is not implemented";
 const PER_FILTER = "per-route filter configuration is not implemented";
 const TIMEOUTS = "this timeout is not implemented";
-const TLS_DOWN = "downstream TLS is not implemented";
+const TLS_DOWN = "client certificate details are not forwarded";
+const DENO_TLS =
+  "the runtime's TLS (rustls through node:tls) chooses cipher suites, curves and signature algorithms itself";
 
 /** Rows of the `support` table. */
 export const SUPPORT = [
@@ -179,8 +181,8 @@ export const SUPPORT = [
   },
   {
     path: "Listener.listener_filters",
-    support: "refused",
-    supportNote: "listener filters are not implemented",
+    support: "honoured",
+    supportNote: "tls_inspector and http_inspector",
   },
   { path: "Listener.transparent", support: "default-only", accepts: [false, { value: false }] },
   { path: "Listener.freebind", support: "default-only", accepts: [false, { value: false }] },
@@ -190,18 +192,9 @@ export const SUPPORT = [
     support: "refused",
     supportNote: "socket options are not set",
   },
-  {
-    path: "Listener.listener_filters_timeout",
-    support: "default-only",
-    accepts: ["15s"],
-    supportNote: "listener filters are not implemented",
-  },
+  { path: "Listener.listener_filters_timeout", support: "honoured" },
   { path: "Listener.traffic_direction", support: "honoured" },
-  {
-    path: "Listener.continue_on_listener_filters_timeout",
-    support: "default-only",
-    accepts: [false],
-  },
+  { path: "Listener.continue_on_listener_filters_timeout", support: "honoured" },
   {
     path: "Listener.udp_listener_config",
     support: "refused",
@@ -216,7 +209,7 @@ export const SUPPORT = [
     supportNote: "listener access logs are not implemented; use the filter's access_log",
   },
   { path: "Listener.tcp_backlog_size", support: "refused" },
-  { path: "Listener.default_filter_chain", support: "refused" },
+  { path: "Listener.default_filter_chain", support: "honoured", type: "FilterChain" },
   { path: "Listener.bind_to_port", support: "default-only", accepts: [true, { value: true }] },
   {
     path: "Listener.stat_prefix",
@@ -224,15 +217,79 @@ export const SUPPORT = [
     supportNote: "listener stats are named by address",
   },
   { path: "FilterChain.filters", support: "honoured", type: "NetworkFilter" },
-  { path: "FilterChain.name", support: "honoured", supportNote: "a listener has one filter chain" },
+  { path: "FilterChain.name", support: "honoured" },
   { path: "FilterChain.metadata", support: "honoured", supportNote: "shown by /config_dump" },
+  { path: "FilterChain.filter_chain_match", support: "honoured", type: "FilterChainMatch" },
+  { path: "FilterChain.transport_socket", support: "honoured", type: "DownstreamTransportSocket" },
+  { path: "FilterChain.tls_context", support: "honoured", type: "auth.DownstreamTlsContext" },
+  { path: "FilterChainMatch.destination_port", support: "honoured" },
+  { path: "FilterChainMatch.prefix_ranges", support: "honoured" },
+  { path: "FilterChainMatch.server_names", support: "honoured" },
+  { path: "FilterChainMatch.transport_protocol", support: "honoured" },
+  { path: "FilterChainMatch.application_protocols", support: "honoured" },
+  { path: "FilterChainMatch.direct_source_prefix_ranges", support: "honoured" },
+  { path: "FilterChainMatch.source_type", support: "honoured" },
+  { path: "FilterChainMatch.source_prefix_ranges", support: "honoured" },
+  { path: "FilterChainMatch.source_ports", support: "honoured" },
   {
-    path: "FilterChain.filter_chain_match",
+    path: "FilterChainMatch.address_suffix",
     support: "refused",
-    supportNote: "a listener has one filter chain",
+    supportNote: "Envoy does not implement it either",
   },
-  { path: "FilterChain.transport_socket", support: "refused", supportNote: TLS_DOWN },
-  { path: "FilterChain.tls_context", support: "refused", supportNote: TLS_DOWN },
+  { path: "FilterChainMatch.suffix_len", support: "refused" },
+  { path: "DownstreamTransportSocket.name", support: "honoured" },
+  { path: "DownstreamTransportSocket.typed_config", support: "honoured" },
+  { path: "DownstreamTransportSocket.config", support: "honoured" },
+  // Downstream TLS (filter chain transport_socket tls, v2 tls_context)
+  {
+    path: "auth.DownstreamTlsContext.common_tls_context",
+    support: "honoured",
+    type: "DownstreamCommonTlsContext",
+  },
+  { path: "auth.DownstreamTlsContext.require_client_certificate", support: "honoured" },
+  { path: "auth.DownstreamTlsContext.require_sni", support: "honoured" },
+  {
+    path: "auth.DownstreamTlsContext.*",
+    support: "refused",
+    supportNote: "session tickets, session timeouts and OCSP policies are the runtime's",
+  },
+  {
+    path: "DownstreamCommonTlsContext.tls_params",
+    support: "honoured",
+    type: "DownstreamTlsParams",
+  },
+  {
+    path: "DownstreamCommonTlsContext.tls_certificates",
+    support: "honoured",
+    type: "TlsCertificate",
+    supportNote: "one certificate per context",
+  },
+  {
+    path: "DownstreamCommonTlsContext.validation_context",
+    support: "honoured",
+    type: "DownstreamValidationContext",
+  },
+  { path: "DownstreamCommonTlsContext.alpn_protocols", support: "honoured" },
+  {
+    path: "DownstreamCommonTlsContext.*",
+    support: "refused",
+    supportNote: "SDS secrets and combined validation contexts are not implemented downstream",
+  },
+  { path: "DownstreamTlsParams.tls_minimum_protocol_version", support: "honoured" },
+  { path: "DownstreamTlsParams.tls_maximum_protocol_version", support: "honoured" },
+  {
+    path: "DownstreamTlsParams.*",
+    support: "refused",
+    supportNote: DENO_TLS,
+  },
+  { path: "DownstreamValidationContext.trusted_ca", support: "honoured" },
+  { path: "DownstreamValidationContext.match_typed_subject_alt_names", support: "honoured" },
+  { path: "DownstreamValidationContext.match_subject_alt_names", support: "honoured" },
+  {
+    path: "DownstreamValidationContext.*",
+    support: "refused",
+    supportNote: "only trusted_ca and SAN matchers are checked (no hash, SPKI or CRL checks)",
+  },
   {
     path: "FilterChain.use_proxy_proto",
     support: "refused",

@@ -26,7 +26,8 @@ import { localAddress, type ProxyHooks } from "./hooks.ts";
 import { AccessLogFiles } from "../access_log/access_log_file.ts";
 import { HttpConnectionManager } from "./http_connection_manager.ts";
 import { HttpListener } from "./http_listener.ts";
-import type { ListenerSpec } from "./listener_config.ts";
+import { type ChainSpec, isSimple, type ListenerSpec } from "./listener_config.ts";
+import { ChainListener, type ChainServer } from "./chain_listener.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
 
@@ -76,6 +77,7 @@ function hooksOf(d: ListenerManagerDeps): ProxyHooks {
 class Bound implements ListenerView {
   stopped = false;
   http: HttpListener | null = null;
+  chains: ChainListener | null = null;
   tcp: Deno.TcpListener | null = null;
   proxy: TcpProxy | null = null;
   accepting: Promise<void> | null = null;
@@ -163,9 +165,44 @@ export class ListenerManager implements ListenerManagerView {
     return this.deps.stats.scope("listener").scope(`${b.address}_${b.port}`);
   }
 
+  /** A listener with filter chain matching, TLS or listener filters. */
+  #bindChains(b: Bound) {
+    const servers = (c: ChainSpec): ChainServer => {
+      const f = c.filter;
+      if (f.kind === "tcp") {
+        return {
+          kind: "tcp",
+          proxy: new TcpProxy(f.tcp, this.deps.clusters, this.deps.stats, this.#logs),
+        };
+      }
+      const hs = this.deps.stats.scope("http").scope(f.hcm.statPrefix);
+      const hcm = new HttpConnectionManager(f.hcm, {
+        clusters: this.deps.clusters,
+        stats: this.deps.stats,
+        listenerStats: this.#listenerScope(b),
+        hooks: this.#hooks,
+        localAddress: this.#local,
+        drainShare: () => this.#drainShare(b),
+        accessLogFiles: this.#logs,
+      });
+      return {
+        kind: "http",
+        handler: (req, conn) => hcm.handle(req, conn),
+        totals: [hs.counter("downstream_cx_total")],
+        actives: [hs.gauge("downstream_cx_active")],
+      };
+    };
+    // The listener's scope is named by the bound port.
+    b.chains = new ChainListener(b.spec, servers, (port) => {
+      b.port = port;
+      return this.#listenerScope(b);
+    }, this.deps.stats);
+  }
+
   #bind(b: Bound) {
     const f = b.spec.filter;
-    if (f.kind === "http") {
+    if (!isSimple(b.spec)) this.#bindChains(b);
+    else if (f.kind === "http") {
       let hcm: HttpConnectionManager | null = null;
       const hs = this.deps.stats.scope("http").scope(f.hcm.statPrefix);
       // The counters are filled in once the port is known (no connection is accepted before).
@@ -287,7 +324,7 @@ export class ListenerManager implements ListenerManagerView {
     this.#timers.clear();
     await Promise.all(this.#bound.map(async (b) => {
       b.proxy?.closeAll();
-      if (!b.stopped && (b.tcp || b.http)) {
+      if (!b.stopped && (b.tcp || b.http || b.chains)) {
         b.stopped = true;
         await closeSockets(b);
       }
@@ -299,6 +336,7 @@ export class ListenerManager implements ListenerManagerView {
 /** Closes a listener's listening sockets and waits for its accept loop to end. */
 async function closeSockets(b: Bound): Promise<void> {
   if (b.http) await b.http.close();
+  if (b.chains) await b.chains.close();
   if (b.tcp) {
     try {
       b.tcp.close();

@@ -1,0 +1,323 @@
+/**
+ * A listener with several filter chains, downstream TLS or listener filters: it accepts TCP
+ * connections itself, runs the inspectors on the first bytes (`tls_inspector`: is it TLS, the
+ * SNI and the ALPN offered; `http_inspector`: the HTTP version of a plain connection), chooses
+ * the filter chain by `filter_chain_match` (or the `default_filter_chain`; none: the connection
+ * is closed and `no_filter_chain_match` counted), terminates TLS when the chain has a TLS context
+ * and hands the connection to the chain's HTTP connection manager or TCP proxy. The bytes the
+ * inspectors read are replayed to whatever comes next.
+ *
+ * Stats: `listener.<address>.downstream_cx_total` / `_active`, `no_filter_chain_match`,
+ * `ssl.*` (see `tls_terminator.ts`); `tls_inspector.*` and `http_inspector.*` at the root, as
+ * Envoy names them.
+ *
+ * @example Not run: it listens on a socket.
+ * ```ts ignore
+ * import { ChainListener } from "./chain_listener.ts";
+ * const l = new ChainListener(spec, chainServers, listenerScope, rootScope);
+ * console.log(l.port);
+ * await l.close();
+ * ```
+ * @module
+ */
+import type { Counter, Gauge, Scope } from "../stats/types.ts";
+import type { DownstreamConn } from "../http/downstream_request.ts";
+import type { ChainSpec, ListenerSpec } from "./listener_config.ts";
+import { selectChain } from "./filter_chain_match.ts";
+import { inspectClientHello } from "./tls_inspector.ts";
+import { inspectHttp } from "./http_inspector.ts";
+import { type TlsDownstreamConn, TlsTerminator } from "./tls_terminator.ts";
+import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
+import { H2cBridge } from "./http_listener.ts";
+import type { TcpProxy } from "./tcp_proxy.ts";
+
+/** What serves the connections of one filter chain. */
+export type ChainServer =
+  | { kind: "http"; handler: RequestHandler; totals: Counter[]; actives: Gauge[] }
+  | { kind: "tcp"; proxy: TcpProxy };
+
+/** A connection as the codec and the TCP proxy use it. */
+type ByteConn = Deno.Conn;
+
+/** Replays `initial` before reading on from `c`. */
+class ReplayConn {
+  #initial: Uint8Array;
+  constructor(readonly conn: Deno.TcpConn, initial: Uint8Array) {
+    this.#initial = initial;
+  }
+  get remoteAddr() {
+    return this.conn.remoteAddr;
+  }
+  get localAddr() {
+    return this.conn.localAddr;
+  }
+  read(b: Uint8Array): Promise<number | null> {
+    if (this.#initial.length === 0) return this.conn.read(b);
+    const n = Math.min(b.length, this.#initial.length);
+    b.set(this.#initial.subarray(0, n));
+    this.#initial = this.#initial.subarray(n);
+    return Promise.resolve(n);
+  }
+  write(b: Uint8Array): Promise<number> {
+    return this.conn.write(b);
+  }
+  closeWrite(): Promise<void> {
+    return this.conn.closeWrite().catch(() => {});
+  }
+  close(): void {
+    this.conn.close();
+  }
+}
+
+interface Chain {
+  spec: ChainSpec;
+  server: ChainServer;
+  tls: TlsTerminator | null;
+  bridge: H2cBridge | null;
+}
+
+/** A bound listener that chooses a filter chain per connection. */
+export class ChainListener {
+  readonly #listener: Deno.TcpListener;
+  readonly #chains: Chain[];
+  readonly #default: Chain | null;
+  readonly #conns = new Map<Deno.TcpConn, Http1Control | null>();
+  readonly #accepting: Promise<void>;
+  #closed = false;
+  readonly #total: Counter;
+  readonly #active: Gauge;
+  readonly #noMatch: Counter;
+  readonly #tlsStats: Scope | null;
+  readonly #httpStats: Scope | null;
+
+  /**
+   * Binds `spec`'s address; `scopeFor(port)` gives the listener's stats scope once the port is
+   * bound, then `servers(chain)` makes what serves each chain; `root` is the store's root scope.
+   */
+  constructor(
+    readonly spec: ListenerSpec,
+    servers: (chain: ChainSpec) => ChainServer,
+    scopeFor: (port: number) => Scope,
+    root: Scope,
+  ) {
+    this.#listener = Deno.listen({ hostname: spec.address, port: spec.port });
+    const ls = scopeFor(this.#listener.addr.port);
+    const ssl = ls.scope("ssl");
+    const make = (c: ChainSpec): Chain => ({
+      spec: c,
+      server: servers(c),
+      tls: c.tls ? new TlsTerminator(c.tls, ssl) : null,
+      bridge: null,
+    });
+    this.#chains = spec.chains.map(make);
+    this.#default = spec.defaultChain ? make(spec.defaultChain) : null;
+    this.#total = ls.counter("downstream_cx_total");
+    this.#active = ls.gauge("downstream_cx_active");
+    this.#noMatch = ls.counter("no_filter_chain_match");
+    this.#tlsStats = spec.listenerFilters.tls ? root.scope("tls_inspector") : null;
+    this.#httpStats = spec.listenerFilters.http ? root.scope("http_inspector") : null;
+    for (const s of [this.#tlsStats, this.#httpStats]) {
+      if (!s) continue;
+      const names = s === this.#tlsStats
+        ? [
+          "client_hello_too_large",
+          "tls_found",
+          "tls_not_found",
+          "alpn_found",
+          "alpn_not_found",
+          "sni_found",
+          "sni_not_found",
+        ]
+        : ["read_error", "http10_found", "http11_found", "http2_found", "http_not_found"];
+      for (const n of names) s.counter(n);
+    }
+    this.#accepting = this.#accept();
+  }
+
+  /** The bound port. */
+  get port(): number {
+    return this.#listener.addr.port;
+  }
+
+  async #accept(): Promise<void> {
+    while (!this.#closed) {
+      let c: Deno.TcpConn;
+      try {
+        c = await this.#listener.accept();
+      } catch (e) {
+        if (this.#closed || e instanceof Deno.errors.BadResource) return;
+        await new Promise((r) => setTimeout(r, 10));
+        continue;
+      }
+      if (this.#closed) {
+        c.close();
+        continue;
+      }
+      try {
+        c.setNoDelay(true);
+      } catch { /* closed */ }
+      this.#total.inc();
+      this.#active.inc();
+      this.#conns.set(c, null);
+      this.#serve(c).catch(() => {}).finally(() => {
+        this.#conns.delete(c);
+        this.#active.dec();
+        try {
+          c.close();
+        } catch { /* closed */ }
+      });
+    }
+  }
+
+  /** Reads the first bytes until the inspectors have decided (or the timeout). */
+  async #inspect(c: Deno.TcpConn) {
+    const lf = this.spec.listenerFilters;
+    let buf = new Uint8Array(0);
+    let tls: ReturnType<typeof inspectClientHello> = { kind: "not-tls" };
+    let http: ReturnType<typeof inspectHttp> = { kind: "none" };
+    let timedOut = false;
+    const timer = lf.timeoutMs > 0
+      ? setTimeout(() => {
+        timedOut = true;
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }, lf.timeoutMs)
+      : undefined;
+    const chunk = new Uint8Array(16384);
+    try {
+      for (;;) {
+        tls = lf.tls ? inspectClientHello(buf) : { kind: "not-tls" };
+        http = lf.http && tls.kind !== "tls" ? inspectHttp(buf) : { kind: "none" };
+        if (tls.kind !== "more" && http.kind !== "more") break;
+        const n = await c.read(chunk);
+        if (n === null) break;
+        const next = new Uint8Array(buf.length + n);
+        next.set(buf);
+        next.set(chunk.subarray(0, n), buf.length);
+        buf = next;
+      }
+    } catch {
+      if (!timedOut) {
+        this.#httpStats?.counter("read_error").inc();
+        return null;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    if (timedOut && !lf.continueOnTimeout) return null;
+    return { buf, tls, http, timedOut };
+  }
+
+  async #serve(c: Deno.TcpConn): Promise<void> {
+    const lf = this.spec.listenerFilters;
+    let initial = new Uint8Array(0);
+    let serverName = "";
+    let transport = "raw_buffer";
+    let alpn: string[] = [];
+    if (lf.tls || lf.http) {
+      const r = await this.#inspect(c);
+      if (!r) return;
+      if (r.timedOut) return; // the socket was closed by the timer; nothing to hand on
+      initial = r.buf;
+      const ts = this.#tlsStats;
+      if (ts) {
+        if (r.tls.kind === "tls") {
+          ts.counter("tls_found").inc();
+          transport = "tls";
+          serverName = r.tls.serverName;
+          alpn = r.tls.alpn;
+          ts.counter(serverName ? "sni_found" : "sni_not_found").inc();
+          ts.counter(alpn.length ? "alpn_found" : "alpn_not_found").inc();
+        } else if (r.tls.kind === "too-large") {
+          ts.counter("client_hello_too_large").inc();
+          return;
+        } else ts.counter("tls_not_found").inc();
+      }
+      const hs = this.#httpStats;
+      if (hs && transport !== "tls") {
+        const k = r.http.kind;
+        if (k === "h2c") alpn = ["h2c"];
+        else if (k === "http/1.1" || k === "http/1.0") alpn = [k];
+        hs.counter(
+          k === "h2c"
+            ? "http2_found"
+            : k === "http/1.1"
+            ? "http11_found"
+            : k === "http/1.0"
+            ? "http10_found"
+            : "http_not_found",
+        ).inc();
+      }
+    }
+    const local = c.localAddr as Deno.NetAddr;
+    const remote = c.remoteAddr as Deno.NetAddr;
+    const i = selectChain(this.#chains.map((x) => x.spec.match), {
+      destIp: local.hostname,
+      destPort: local.port,
+      srcIp: remote.hostname,
+      srcPort: remote.port,
+      serverName,
+      transport,
+      alpn,
+    });
+    const chain = i >= 0 ? this.#chains[i] : this.#default;
+    if (!chain) {
+      this.#noMatch.inc();
+      return;
+    }
+    let conn: ByteConn;
+    let tlsConn: TlsDownstreamConn | null = null;
+    if (chain.tls) {
+      tlsConn = await chain.tls.accept(c, initial, lf.timeoutMs || 15_000);
+      if (!tlsConn) return;
+      conn = tlsConn as unknown as ByteConn;
+    } else conn = new ReplayConn(c, initial) as unknown as ByteConn;
+    const dc: DownstreamConn = { remoteAddr: remote, localAddr: local, tls: chain.tls !== null };
+    const s = chain.server;
+    try {
+      if (s.kind === "tcp") return await s.proxy.handle(conn);
+      for (const t of s.totals) t.inc();
+      for (const a of s.actives) a.inc();
+      const ctl: Http1Control = {
+        busy: false,
+        closing: this.#closed,
+        onH2: (first) => (chain.bridge ??= new H2cBridge(s.handler)).carry(conn, dc, first),
+      };
+      this.#conns.set(c, ctl);
+      try {
+        await serveHttp1(conn, dc, s.handler, ctl);
+      } finally {
+        for (const a of s.actives) a.dec();
+      }
+    } finally {
+      try {
+        conn.close();
+      } catch { /* closed */ }
+      // TLS ends with a close_notify written after the last bytes: let it go out.
+      if (tlsConn) await tlsConn.closed;
+    }
+  }
+
+  /** Stops accepting and closes every connection (busy ones after the current response). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#listener.close();
+    } catch { /* closed */ }
+    await this.#accepting;
+    for (const [c, ctl] of this.#conns) {
+      if (ctl) ctl.closing = true;
+      if (!ctl?.busy) {
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }
+    }
+    for (const ch of [...this.#chains, this.#default]) {
+      if (ch?.bridge) await ch.bridge.close();
+      if (ch?.server.kind === "tcp") ch.server.proxy.closeAll();
+    }
+  }
+}
