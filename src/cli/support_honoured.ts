@@ -29,6 +29,11 @@ const CB = `${UP}cluster_test.ts`;
 const WALK = "src/cli/support_walk_test.ts";
 const SERVED = "the walking test's minimal bootstrap itself is valid and served as written";
 const TCP = "src/listener/tcp_proxy_test.ts";
+const TLS_L = "src/listener/tls_listener_test.ts";
+const DOWN = "downstream TLS: HTTPS through a TLS filter chain";
+const MTLS_DOWN = "require_client_certificate with trusted_ca refuses";
+const SNI = "server_names choose the chain and its certificate";
+const FCM = "src/listener/filter_chain_match_test.ts";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -419,6 +424,37 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "inboundonly only INBOUND ones",
   ],
   "FilterChain.filters": [HCM, ROUTING],
+  "FilterChain.filter_chain_match": [TLS_L, SNI],
+  "FilterChain.transport_socket": [TLS_L, DOWN],
+  "FilterChain.tls_context": [TLS_L, "v2 tls_context"],
+  "Listener.listener_filters": [TLS_L, SNI],
+  "Listener.listener_filters_timeout": [TLS_L, "listener_filters_timeout"],
+  "Listener.continue_on_listener_filters_timeout": [TLS_L, "listener_filters_timeout"],
+  "Listener.default_filter_chain": [TLS_L, SNI],
+  "FilterChainMatch.destination_port": [FCM, "destination_port"],
+  "FilterChainMatch.prefix_ranges": [FCM, "prefix_ranges"],
+  "FilterChainMatch.server_names": [FCM, "server_names"],
+  "FilterChainMatch.transport_protocol": [TLS_L, "no_filter_chain_match"],
+  "FilterChainMatch.application_protocols": [TLS_L, "http_inspector"],
+  "FilterChainMatch.direct_source_prefix_ranges": [FCM, "source criteria"],
+  "FilterChainMatch.source_type": [FCM, "source criteria"],
+  "FilterChainMatch.source_prefix_ranges": [FCM, "source criteria"],
+  "FilterChainMatch.source_ports": [FCM, "source criteria"],
+  "DownstreamTransportSocket.name": [TLS_L, DOWN],
+  "DownstreamTransportSocket.typed_config": [TLS_L, DOWN],
+  "DownstreamTransportSocket.config": [TLS_L, "v2 tls_context"],
+  "auth.DownstreamTlsContext.common_tls_context": [TLS_L, DOWN],
+  "auth.DownstreamTlsContext.require_client_certificate": [TLS_L, MTLS_DOWN],
+  "auth.DownstreamTlsContext.require_sni": [TLS_L, "require_sni"],
+  "DownstreamCommonTlsContext.tls_params": [TLS_L, "tls_params bound"],
+  "DownstreamCommonTlsContext.tls_certificates": [TLS_L, SNI],
+  "DownstreamCommonTlsContext.validation_context": [TLS_L, MTLS_DOWN],
+  "DownstreamCommonTlsContext.alpn_protocols": [TLS_L, "HTTP/2 over TLS by ALPN"],
+  "DownstreamTlsParams.tls_minimum_protocol_version": [TLS_L, "tls_params bound"],
+  "DownstreamTlsParams.tls_maximum_protocol_version": [TLS_L, "tls_params bound"],
+  "DownstreamValidationContext.trusted_ca": [TLS_L, MTLS_DOWN],
+  "DownstreamValidationContext.match_typed_subject_alt_names": [TLS_L, "SAN matchers"],
+  "DownstreamValidationContext.match_subject_alt_names": [TLS_L, "SAN matchers"],
   "FilterChain.name": [DUMP, DUMPED],
   "FilterChain.metadata": [DUMP, DUMPED],
   "NetworkFilter.name": [HCM, ROUTING],

@@ -169,57 +169,62 @@ export class ChainListener {
     }
   }
 
-  /** Reads the first bytes until the inspectors have decided (or the timeout). */
+  /**
+   * Reads the first bytes until the inspectors have decided, the peer stops sending or the
+   * listener filter timeout; `null` when the connection is to be closed. With
+   * `continue_on_listener_filters_timeout` a read still under way when the time is up is handed
+   * on (`pending`), so no byte is lost.
+   */
   async #inspect(c: Deno.TcpConn) {
     const lf = this.spec.listenerFilters;
     let buf = new Uint8Array(0);
     let tls: ReturnType<typeof inspectClientHello> = { kind: "not-tls" };
     let http: ReturnType<typeof inspectHttp> = { kind: "none" };
-    let timedOut = false;
-    const timer = lf.timeoutMs > 0
-      ? setTimeout(() => {
-        timedOut = true;
-        try {
-          c.close();
-        } catch { /* closed */ }
-      }, lf.timeoutMs)
-      : undefined;
-    const chunk = new Uint8Array(16384);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<"timeout">((r) => {
+      if (lf.timeoutMs > 0) timer = setTimeout(() => r("timeout"), lf.timeoutMs);
+    });
+    let pending: Promise<Uint8Array | null> | null = null;
     try {
       for (;;) {
         tls = lf.tls ? inspectClientHello(buf) : { kind: "not-tls" };
         http = lf.http && tls.kind !== "tls" ? inspectHttp(buf) : { kind: "none" };
         if (tls.kind !== "more" && http.kind !== "more") break;
-        const n = await c.read(chunk);
-        if (n === null) break;
-        const next = new Uint8Array(buf.length + n);
+        const chunk = new Uint8Array(16384);
+        pending = c.read(chunk).then((n) => n === null ? null : chunk.subarray(0, n));
+        const got = await Promise.race([pending, expired]);
+        if (got === "timeout") {
+          if (!lf.continueOnTimeout) return null;
+          break;
+        }
+        pending = null;
+        if (got === null) break;
+        const next = new Uint8Array(buf.length + got.length);
         next.set(buf);
-        next.set(chunk.subarray(0, n), buf.length);
+        next.set(got, buf.length);
         buf = next;
       }
     } catch {
-      if (!timedOut) {
-        this.#httpStats?.counter("read_error").inc();
-        return null;
-      }
+      this.#httpStats?.counter("read_error").inc();
+      return null;
     } finally {
       clearTimeout(timer);
     }
-    if (timedOut && !lf.continueOnTimeout) return null;
-    return { buf, tls, http, timedOut };
+    return { buf, tls, http, pending };
   }
 
   async #serve(c: Deno.TcpConn): Promise<void> {
     const lf = this.spec.listenerFilters;
     let initial = new Uint8Array(0);
+    let pending: Promise<Uint8Array | null> | null = null;
     let serverName = "";
     let transport = "raw_buffer";
     let alpn: string[] = [];
     if (lf.tls || lf.http) {
       const r = await this.#inspect(c);
       if (!r) return;
-      if (r.timedOut) return; // the socket was closed by the timer; nothing to hand on
       initial = r.buf;
+      pending = r.pending;
       const ts = this.#tlsStats;
       if (ts) {
         if (r.tls.kind === "tls") {
@@ -268,6 +273,16 @@ export class ChainListener {
     }
     let conn: ByteConn;
     let tlsConn: TlsDownstreamConn | null = null;
+    if (pending) {
+      // The inspectors gave up waiting; what the read still under way brings comes next.
+      const more = await pending.catch(() => null);
+      if (more) {
+        const next = new Uint8Array(initial.length + more.length);
+        next.set(initial);
+        next.set(more, initial.length);
+        initial = next;
+      }
+    }
     if (chain.tls) {
       tlsConn = await chain.tls.accept(c, initial, lf.timeoutMs || 15_000);
       if (!tlsConn) return;

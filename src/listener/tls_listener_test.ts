@@ -224,15 +224,26 @@ Deno.test("downstream TLS: without require_client_certificate a missing certific
       },
     },
   };
+  const plainSan = {
+    common_tls_context: {
+      validation_context: {
+        trusted_ca: { filename: `${DIR}ca.pem` },
+        match_subject_alt_names: [{ suffix: ".example" }],
+      },
+    },
+  };
   const p = await startTestProxy([
     listener([{ filters: [hcm("a")], transport_socket: tlsSocket(optional) }]),
     { ...listener([{ filters: [hcm("a")], transport_socket: tlsSocket(san) }]), name: "san" },
+    { ...listener([{ filters: [hcm("a")], transport_socket: tlsSocket(plainSan) }]), name: "san2" },
   ], [testCluster("a", [["127.0.0.1", o.port]])]);
   try {
     assert.match(await mtlsGet(p.port(0), null), /a https/);
     assert.equal(p.store.counter(`listener.127.0.0.1_${p.port(0)}.ssl.no_certificate`).value(), 1);
     assert.equal(await mtlsGet(p.port(1), "client"), "");
     assert.equal(p.store.counter(`listener.127.0.0.1_${p.port(1)}.ssl.fail_verify_san`).value(), 1);
+    assert.equal(await mtlsGet(p.port(2), "client"), "");
+    assert.equal(p.store.counter(`listener.127.0.0.1_${p.port(2)}.ssl.fail_verify_san`).value(), 1);
   } finally {
     await p.close();
     await o.close();
@@ -368,5 +379,76 @@ Deno.test("downstream TLS: tcp_proxy over a TLS listener", async () => {
     await p.close();
     l.close();
     await echo;
+  }
+});
+
+Deno.test("downstream TLS: v2 tls_context on a filter chain, and require_sni", async () => {
+  const o = origin("a");
+  const ctx = {
+    common_tls_context: {
+      tls_certificates: [{
+        certificate_chain: { inline_string: pem("server.pem") },
+        private_key: { inline_string: pem("server.key") },
+      }],
+    },
+  };
+  const p = await startTestProxy([
+    listener([{ filters: [hcm("a")], tls_context: ctx }]),
+    {
+      ...listener([{ filters: [hcm("a")], tls_context: { ...ctx, require_sni: true } }]),
+      name: "sni",
+    },
+  ], [testCluster("a", [["127.0.0.1", o.port]])]);
+  try {
+    assert.match((await httpsGet(p.port(0))).text, /a https/);
+    assert.match((await httpsGet(p.port(1), { sni: "localhost" })).text, /a https/);
+    // An IP address as the server name sends no SNI.
+    await assert.rejects(httpsGet(p.port(1), { sni: "127.0.0.1" }));
+    assert.equal(
+      p.store.counter(`listener.127.0.0.1_${p.port(1)}.ssl.connection_error`).value(),
+      1,
+    );
+  } finally {
+    await p.close();
+    await o.close();
+  }
+});
+
+Deno.test("listener filters: listener_filters_timeout closes a silent connection; continue_on_listener_filters_timeout goes on", async () => {
+  const o = origin("a");
+  const chains = [{ filters: [hcm("a")] }];
+  const lf = [{ name: "envoy.filters.listener.http_inspector" }];
+  const p = await startTestProxy([
+    listener(chains, { listener_filters: lf, listener_filters_timeout: "0.05s" }),
+    {
+      ...listener(chains, {
+        listener_filters: lf,
+        listener_filters_timeout: "0.05s",
+        continue_on_listener_filters_timeout: true,
+      }),
+      name: "go-on",
+    },
+  ], [testCluster("a", [["127.0.0.1", o.port]])]);
+  try {
+    const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port(0) });
+    assert.equal(await c.read(new Uint8Array(10)), null);
+    c.close();
+    const d = await Deno.connect({ hostname: "127.0.0.1", port: p.port(1) });
+    await new Promise((r) => setTimeout(r, 150));
+    await d.write(
+      new TextEncoder().encode("GET /late HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n"),
+    );
+    const b = new Uint8Array(4096);
+    let text = "";
+    for (;;) {
+      const n = await d.read(b);
+      if (n === null) break;
+      text += new TextDecoder().decode(b.subarray(0, n));
+    }
+    d.close();
+    assert.match(text, /a http \/late$/);
+  } finally {
+    await p.close();
+    await o.close();
   }
 });
