@@ -35,6 +35,11 @@ export const BENCHMARKS: Readonly<
     flags: [],
     measures: "one pick per policy at 10..10,000 hosts; ring and Maglev build time at 10,000 hosts",
   },
+  tls: {
+    script: "tls.ts",
+    flags: [],
+    measures: "req/s through our TLS listener beside nginx terminating TLS, with the ratio",
+  },
   proxy: {
     script: "proxy.ts",
     flags: [],

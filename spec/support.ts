@@ -116,7 +116,7 @@ export const SUPPORT = [
   {
     path: "StaticResources.secrets",
     support: "honoured",
-    supportNote: "shown (redacted) by /config_dump; SDS references to them are refused",
+    supportNote: "shown (redacted) by /config_dump; TLS contexts refer to them by name (SDS)",
   },
   { path: "DynamicResources.cds_config", support: "honoured", type: "core.ConfigSource" },
   {
@@ -271,9 +271,21 @@ export const SUPPORT = [
   },
   { path: "DownstreamCommonTlsContext.alpn_protocols", support: "honoured" },
   {
+    path: "DownstreamCommonTlsContext.tls_certificate_sds_secret_configs",
+    support: "honoured",
+    type: "SdsSecretConfig",
+    supportNote: "static secrets and SDS files (watched)",
+  },
+  {
+    path: "DownstreamCommonTlsContext.validation_context_sds_secret_config",
+    support: "honoured",
+    type: "SdsSecretConfig",
+    supportNote: "static secrets and SDS files (watched)",
+  },
+  {
     path: "DownstreamCommonTlsContext.*",
     support: "refused",
-    supportNote: "SDS secrets and combined validation contexts are not implemented downstream",
+    supportNote: "combined validation contexts and certificate providers are not implemented",
   },
   { path: "DownstreamTlsParams.tls_minimum_protocol_version", support: "honoured" },
   { path: "DownstreamTlsParams.tls_maximum_protocol_version", support: "honoured" },
@@ -589,8 +601,9 @@ export const SUPPORT = [
   },
   {
     path: "CommonTlsContext.tls_certificate_sds_secret_configs",
-    support: "refused",
-    supportNote: XDS,
+    support: "honoured",
+    type: "SdsSecretConfig",
+    supportNote: "static secrets and SDS files",
   },
   {
     path: "CommonTlsContext.validation_context",
@@ -599,9 +612,16 @@ export const SUPPORT = [
   },
   {
     path: "CommonTlsContext.validation_context_sds_secret_config",
-    support: "refused",
-    supportNote: XDS,
+    support: "honoured",
+    type: "SdsSecretConfig",
+    supportNote: "static secrets and SDS files",
   },
+  { path: "SdsSecretConfig.name", support: "honoured" },
+  { path: "SdsSecretConfig.sds_config", support: "honoured", type: "SdsConfigSource" },
+  { path: "SdsConfigSource.path", support: "honoured" },
+  { path: "SdsConfigSource.path_config_source", support: "honoured" },
+  { path: "SdsConfigSource.resource_api_version", support: "honoured" },
+  { path: "SdsConfigSource.*", support: "refused", supportNote: XDS },
   { path: "CommonTlsContext.combined_validation_context", support: "refused" },
   { path: "CommonTlsContext.alpn_protocols", support: "honoured" },
   { path: "TlsCertificate.certificate_chain", support: "honoured" },

@@ -34,6 +34,10 @@ const DOWN = "downstream TLS: HTTPS through a TLS filter chain";
 const MTLS_DOWN = "require_client_certificate with trusted_ca refuses";
 const SNI = "server_names choose the chain and its certificate";
 const FCM = "src/listener/filter_chain_match_test.ts";
+const SDS = "src/listener/sds_test.ts";
+const SDS_STATIC = "from static_resources.secrets";
+const SDS_FILE = "from an SDS file (path_config_source)";
+const SDS_UP = "upstream client certificate and CA from static secrets";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -425,6 +429,15 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   ],
   "FilterChain.filters": [HCM, ROUTING],
   "FilterChain.filter_chain_match": [TLS_L, SNI],
+  "CommonTlsContext.tls_certificate_sds_secret_configs": [SDS, SDS_UP],
+  "CommonTlsContext.validation_context_sds_secret_config": [SDS, SDS_UP],
+  "DownstreamCommonTlsContext.tls_certificate_sds_secret_configs": [SDS, SDS_STATIC],
+  "DownstreamCommonTlsContext.validation_context_sds_secret_config": [SDS, SDS_STATIC],
+  "SdsSecretConfig.name": [SDS, SDS_STATIC],
+  "SdsSecretConfig.sds_config": [SDS, SDS_FILE],
+  "SdsConfigSource.path": [SDS, "a missing SDS file"],
+  "SdsConfigSource.path_config_source": [SDS, SDS_FILE],
+  "SdsConfigSource.resource_api_version": [SDS, SDS_FILE],
   "FilterChain.transport_socket": [TLS_L, DOWN],
   "FilterChain.tls_context": [TLS_L, "v2 tls_context"],
   "Listener.listener_filters": [TLS_L, SNI],

@@ -325,6 +325,10 @@ const PLACES: Record<string, Place> = {
     `${SR}.listeners[0].filter_chains[0].filter_chain_match`,
   ],
   "auth.DownstreamTlsContext": (b) => [downTls(b), DOWN_TLS],
+  "SdsConfigSource": (b) => [
+    at(downTls(b), "common_tls_context", "validation_context_sds_secret_config", "sds_config"),
+    `${DOWN_TLS}.common_tls_context.validation_context_sds_secret_config.sds_config`,
+  ],
   "DownstreamCommonTlsContext": (b) => [
     at(downTls(b), "common_tls_context"),
     `${DOWN_TLS}.common_tls_context`,

@@ -30,6 +30,7 @@ import { type TlsDownstreamConn, TlsTerminator } from "./tls_terminator.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
 import { H2cBridge } from "./http_listener.ts";
 import type { TcpProxy } from "./tcp_proxy.ts";
+import { SdsWatch } from "./sds_watch.ts";
 
 /** What serves the connections of one filter chain. */
 export type ChainServer =
@@ -84,6 +85,7 @@ export class ChainListener {
   readonly #conns = new Map<Deno.TcpConn, Http1Control | null>();
   readonly #accepting: Promise<void>;
   #closed = false;
+  #sds: SdsWatch | null = null;
   readonly #total: Counter;
   readonly #active: Gauge;
   readonly #noMatch: Counter;
@@ -130,6 +132,21 @@ export class ChainListener {
         ]
         : ["read_error", "http10_found", "http11_found", "http2_found", "http_not_found"];
       for (const n of names) s.counter(n);
+    }
+    const all = [...this.#chains, ...(this.#default ? [this.#default] : [])];
+    const files = all.flatMap((c) => c.spec.tls?.sdsFiles ?? []);
+    if (files.length > 0) {
+      this.#sds = new SdsWatch(files, () => {
+        for (const c of all) {
+          if (!c.tls || c.spec.tls?.sdsFiles.length === 0) continue;
+          const next = c.spec.reloadTls();
+          if (next) {
+            try {
+              c.tls.update(next);
+            } catch { /* a certificate that does not load keeps the previous one */ }
+          }
+        }
+      });
     }
     this.#accepting = this.#accept();
   }
@@ -318,6 +335,7 @@ export class ChainListener {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#sds?.close();
     try {
       this.#listener.close();
     } catch { /* closed */ }

@@ -25,6 +25,7 @@
  */
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
+import { SecretStore } from "../config/secrets.ts";
 
 /** A source a PEM came from, for `/certs`. */
 export interface PemSource {
@@ -55,6 +56,8 @@ export interface DownstreamTls {
   alpn: string[];
   minVersion: "TLSv1.2" | "TLSv1.3";
   maxVersion: "TLSv1.2" | "TLSv1.3";
+  /** SDS files the certificate or validation context came from (watched for changes). */
+  sdsFiles: string[];
 }
 
 /** Transport socket names that select TLS (both spellings and the short one). */
@@ -171,12 +174,29 @@ export function parseDownstreamTls(
   ctx: JsonObject,
   path: string,
   errors: Errors,
+  secrets: SecretStore | null = null,
 ): DownstreamTls | null {
   const common = isObject(ctx.common_tls_context) ? ctx.common_tls_context : {};
   const cp = `${path}.common_tls_context`;
-  const certs = Array.isArray(common.tls_certificates) ? common.tls_certificates : [];
+  const certs: Json[] = Array.isArray(common.tls_certificates) ? [...common.tls_certificates] : [];
+  const sdsFiles: string[] = [];
+  const sds = common.tls_certificate_sds_secret_configs;
+  let tp = `${cp}.tls_certificates[0]`;
+  if (Array.isArray(sds)) {
+    sds.forEach((ref, i) => {
+      const at = `${cp}.tls_certificate_sds_secret_configs[${i}]`;
+      const s = secretsOf(secrets).resolve(ref, "tls_certificate", at, errors);
+      if (!s) return;
+      if (certs.length === 0) tp = at;
+      certs.push(s.value);
+      if (s.file) sdsFiles.push(s.file);
+    });
+  }
   if (certs.length === 0) {
-    fail(errors, `${cp}.tls_certificates`, "a downstream TLS context needs a certificate");
+    // A secret reference that failed has its own error.
+    if (!Array.isArray(sds) || sds.length === 0) {
+      fail(errors, `${cp}.tls_certificates`, "a downstream TLS context needs a certificate");
+    }
     return null;
   }
   if (certs.length > 1) {
@@ -187,11 +207,24 @@ export function parseDownstreamTls(
     );
   }
   const c0 = isObject(certs[0]) ? certs[0] : {};
-  const tp = `${cp}.tls_certificates[0]`;
   const cert = readDataSource(c0.certificate_chain, `${tp}.certificate_chain`, errors);
   const key = readDataSource(c0.private_key, `${tp}.private_key`, errors);
-  const vc = isObject(common.validation_context) ? common.validation_context : null;
-  const vp = `${cp}.validation_context`;
+  let vc = isObject(common.validation_context) ? common.validation_context : null;
+  let vp = `${cp}.validation_context`;
+  if (common.validation_context_sds_secret_config !== undefined) {
+    vp = `${cp}.validation_context_sds_secret_config`;
+    if (vc) {
+      fail(errors, vp, "validation_context and validation_context_sds_secret_config are exclusive");
+    }
+    const s = secretsOf(secrets).resolve(
+      common.validation_context_sds_secret_config,
+      "validation_context",
+      vp,
+      errors,
+    );
+    vc = s?.value ?? null;
+    if (s?.file) sdsFiles.push(s.file);
+  }
   const ca = vc && vc.trusted_ca !== undefined
     ? readDataSource(vc.trusted_ca, `${vp}.trusted_ca`, errors)
     : null;
@@ -238,7 +271,15 @@ export function parseDownstreamTls(
     alpn,
     minVersion,
     maxVersion,
+    sdsFiles,
   };
+}
+
+/** With no store, references to static secrets find none. */
+const EMPTY = new SecretStore(undefined);
+
+function secretsOf(s: SecretStore | null): SecretStore {
+  return s ?? EMPTY;
 }
 
 /**
@@ -249,9 +290,10 @@ export function chainTls(
   fc: JsonObject,
   path: string,
   errors: Errors,
+  secrets: SecretStore | null = null,
 ): DownstreamTls | null | undefined {
   if (isObject(fc.tls_context)) {
-    return parseDownstreamTls(fc.tls_context, `${path}.tls_context`, errors);
+    return parseDownstreamTls(fc.tls_context, `${path}.tls_context`, errors, secrets);
   }
   const ts = fc.transport_socket;
   if (ts === undefined || ts === null) return undefined;
@@ -272,7 +314,7 @@ export function chainTls(
     return null;
   }
   const { "@type": _t, ...ctx } = raw;
-  return parseDownstreamTls(ctx, at, errors);
+  return parseDownstreamTls(ctx, at, errors, secrets);
 }
 
 /** True when `san` (as `node:tls` prints it, e.g. `DNS:a.example`) satisfies `m`. */

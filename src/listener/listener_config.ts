@@ -32,6 +32,7 @@ import { parseTcpProxy, type TcpProxyConfig } from "./tcp_proxy.ts";
 import { type ChainMatch, matchKey, parseChainMatch } from "./filter_chain_match.ts";
 import { chainTls, type DownstreamTls } from "./downstream_tls.ts";
 import { type ListenerFilters, parseListenerFilters } from "./listener_filters.ts";
+import type { SecretStore } from "../config/secrets.ts";
 
 /** The network filter of a listener. */
 export type ListenerFilter = { kind: "http"; hcm: HcmConfig } | {
@@ -61,6 +62,8 @@ export interface ChainSpec {
   match: ChainMatch;
   tls: DownstreamTls | null;
   filter: ListenerFilter;
+  /** Reads the TLS context again (its SDS files changed); `null` when it is no longer valid. */
+  reloadTls: () => DownstreamTls | null;
 }
 
 /** True when a listener is one plain filter chain with no match, TLS or listener filter. */
@@ -75,14 +78,16 @@ function parseChain(
   path: string,
   errors: Errors,
   clusters: ReadonlySet<string> | null,
+  secrets: SecretStore | null,
 ): ChainSpec | null {
   const filter = parseFilters(fc, path, errors, clusters);
   if (!isObject(fc) || !filter) return null;
   const match = parseChainMatch(fc.filter_chain_match, `${path}.filter_chain_match`, errors);
-  const tls = chainTls(fc, path, errors);
+  const tls = chainTls(fc, path, errors, secrets);
   if (tls === null) return null;
   const name = typeof fc.name === "string" ? fc.name : "";
-  return { name, match, tls: tls ?? null, filter };
+  const reloadTls = () => chainTls(fc, path, [], secrets) ?? null;
+  return { name, match, tls: tls ?? null, filter, reloadTls };
 }
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -144,6 +149,7 @@ export function parseListener(
   errors: Errors,
   clusters: ReadonlySet<string> | null,
   _n: number,
+  secrets: SecretStore | null = null,
 ): ListenerSpec | null {
   if (!isObject(l)) {
     fail(errors, path, "listener must be an object");
@@ -184,7 +190,7 @@ export function parseListener(
   const keys = new Map<string, number>();
   fcs.forEach((fc, i) => {
     const at = `${path}.filter_chains[${i}]`;
-    const c = parseChain(fc, at, errors, clusters);
+    const c = parseChain(fc, at, errors, clusters, secrets);
     if (!c) return;
     const k = matchKey(c.match);
     if (keys.has(k)) {
@@ -198,7 +204,7 @@ export function parseListener(
     chains.push(c);
   });
   const defaultChain = l.default_filter_chain !== undefined && l.default_filter_chain !== null
-    ? parseChain(l.default_filter_chain, `${path}.default_filter_chain`, errors, clusters)
+    ? parseChain(l.default_filter_chain, `${path}.default_filter_chain`, errors, clusters, secrets)
     : null;
   if (fcs.length === 0 && !defaultChain) {
     fail(errors, `${path}.filter_chains`, "listener needs a filter chain");

@@ -28,6 +28,7 @@ import { HttpConnectionManager } from "./http_connection_manager.ts";
 import { HttpListener } from "./http_listener.ts";
 import { type ChainSpec, isSimple, type ListenerSpec } from "./listener_config.ts";
 import { ChainListener, type ChainServer } from "./chain_listener.ts";
+import type { SecretStore } from "../config/secrets.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
 
@@ -55,6 +56,8 @@ export interface ListenerManagerDeps {
   server?: ServerHooks;
   /** `--file-flush-interval-msec` when `server` is not given (default 10 s). */
   fileFlushIntervalMs?: number;
+  /** SDS secrets TLS contexts refer to (`static_resources.secrets`). */
+  secrets?: SecretStore;
 }
 
 function hooksOf(d: ListenerManagerDeps): ProxyHooks {
@@ -118,6 +121,7 @@ export class ListenerManager implements ListenerManagerView {
       listeners,
       "static_resources.listeners",
       deps.clusters.names(),
+      deps.secrets ?? null,
     );
     if (errors.length) throw new ConfigLoadError(errors);
     this.#bound = specs.map((s) => new Bound(s));

@@ -16,6 +16,7 @@ import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { Store } from "../stats/store.ts";
 import { ClusterManager } from "../upstream/cluster_manager.ts";
 import { ListenerManager } from "./listener_manager.ts";
+import type { SecretStore } from "../config/secrets.ts";
 
 /** A running test proxy. */
 export interface TestProxy {
@@ -57,7 +58,7 @@ export function httpListener(
 export async function startTestProxy(
   listeners: JsonObject[],
   clusters: EffectiveCluster[],
-  opts: { fileFlushIntervalMs?: number } = {},
+  opts: { fileFlushIntervalMs?: number; secrets?: SecretStore } = {},
 ): Promise<TestProxy> {
   const store = new Store();
   const cm = new ClusterManager(clusters, { stats: store });
@@ -66,6 +67,7 @@ export async function startTestProxy(
     clusters: cm,
     stats: store,
     fileFlushIntervalMs: opts.fileFlushIntervalMs,
+    secrets: opts.secrets,
     hooks: {
       healthCheckFailed: () => state.failed,
       localAddressIpVersion: "v4",

@@ -30,6 +30,10 @@ export function inspectClientHello(b: Uint8Array): ClientHelloResult {
   if (b.length === 0) return { kind: "more" };
   if (b[0] !== HANDSHAKE) return { kind: "not-tls" };
   if (b.length >= 2 && b[1] !== 3) return { kind: "not-tls" };
+  if (b.length >= 9) {
+    if (b[5] !== CLIENT_HELLO) return { kind: "not-tls" };
+    if (4 + ((b[6] << 16) | (b[7] << 8) | b[8]) > MAX_CLIENT_HELLO) return { kind: "too-large" };
+  }
   // Gather the handshake bytes across records until the ClientHello is whole.
   const hs: Uint8Array[] = [];
   let have = 0;

@@ -108,26 +108,13 @@ async function writeAll(c: Deno.Conn, b: Uint8Array): Promise<void> {
 
 /** Terminates TLS for one filter chain. */
 export class TlsTerminator {
-  readonly #ctx: tls.SecureContext;
-  readonly #opts: tls.TlsOptions;
+  #opts: tls.TlsOptions = {};
+  #cfg: DownstreamTls;
 
   /** Builds the secure context of `cfg`; counts into `ssl` (the listener's `ssl.` scope). */
-  constructor(readonly cfg: DownstreamTls, readonly ssl: Scope) {
-    const base = {
-      cert: cfg.cert.pem,
-      key: cfg.key.pem,
-      ...(cfg.ca ? { ca: [cfg.ca.pem] } : {}),
-      minVersion: cfg.minVersion,
-      maxVersion: cfg.maxVersion,
-    };
-    this.#ctx = tls.createSecureContext(base);
-    this.#opts = {
-      ...base,
-      secureContext: this.#ctx,
-      requestCert: cfg.ca !== null,
-      rejectUnauthorized: false,
-      ...(cfg.alpn.length ? { ALPNProtocols: cfg.alpn } : {}),
-    };
+  constructor(cfg: DownstreamTls, readonly ssl: Scope) {
+    this.#cfg = cfg;
+    this.update(cfg);
     for (
       const n of [
         "handshake",
@@ -138,6 +125,31 @@ export class TlsTerminator {
         "fail_verify_san",
       ]
     ) ssl.counter(n);
+  }
+
+  /** The context in use. */
+  get cfg(): DownstreamTls {
+    return this.#cfg;
+  }
+
+  /** Uses `cfg` for the connections accepted from now on (SDS secrets that changed). */
+  update(cfg: DownstreamTls): void {
+    const base = {
+      cert: cfg.cert.pem,
+      key: cfg.key.pem,
+      ...(cfg.ca ? { ca: [cfg.ca.pem] } : {}),
+      minVersion: cfg.minVersion,
+      maxVersion: cfg.maxVersion,
+    };
+    const secureContext = tls.createSecureContext(base);
+    this.#opts = {
+      ...base,
+      secureContext,
+      requestCert: cfg.ca !== null,
+      rejectUnauthorized: false,
+      ...(cfg.alpn.length ? { ALPNProtocols: cfg.alpn } : {}),
+    };
+    this.#cfg = cfg;
   }
 
   /**
@@ -152,6 +164,7 @@ export class TlsTerminator {
   ): Promise<TlsDownstreamConn | null> {
     const d = duplexOf(tcp, initial);
     const server = tls.createServer(this.#opts);
+    const cfg = this.#cfg;
     return new Promise((resolve) => {
       let done = false;
       const timer = setTimeout(() => fail("connection_error"), timeoutMs);
@@ -166,7 +179,7 @@ export class TlsTerminator {
       server.on("tlsClientError", () => fail("connection_error"));
       server.on("secureConnection", (s: tls.TLSSocket) => {
         if (done) return s.destroy();
-        const why = this.#refuse(s);
+        const why = this.#refuse(s, cfg);
         if (why) {
           s.destroy();
           return fail(why);
@@ -192,8 +205,7 @@ export class TlsTerminator {
   }
 
   /** The stat of a refused client, or `null` when the connection may go on. */
-  #refuse(s: tls.TLSSocket): string | null {
-    const cfg = this.cfg;
+  #refuse(s: tls.TLSSocket, cfg: DownstreamTls): string | null {
     if (cfg.requireSni && !(s as unknown as { servername?: string }).servername) {
       return "connection_error";
     }

@@ -32,6 +32,7 @@ import { refusal, supportErrors } from "../config/support_check.ts";
 import { checkClusterSupport } from "../upstream/cluster_manager.ts";
 import { fileSourceOf } from "../upstream/eds_source.ts";
 import { validateListeners } from "../listener/validate_listeners.ts";
+import { SecretStore } from "../config/secrets.ts";
 
 /** Settings of {@linkcode checkConfiguration}. */
 export interface CheckSettings {
@@ -106,7 +107,9 @@ export function checkConfiguration(
 ): CheckedConfiguration {
   const sr = (bootstrap.static_resources ?? {}) as { clusters?: unknown[]; listeners?: unknown[] };
   const rawClusters = (sr.clusters ?? []) as JsonObject[];
+  const secrets = new SecretStore((bootstrap.static_resources as JsonObject | undefined)?.secrets);
   const result = validateClusters(rawClusters, {
+    secrets,
     path: "static_resources.clusters",
     allowUnknown: allowsUnknownStaticFields(options),
     onUnknown: settings.onUnknown,
@@ -117,7 +120,9 @@ export function checkConfiguration(
     rawClusters.map((c) => (c && typeof c === "object" && !Array.isArray(c) ? c.name : null))
       .filter((n): n is string => typeof n === "string"),
   );
-  errors.push(...validateListeners(sr.listeners ?? [], "static_resources.listeners", names));
+  errors.push(
+    ...validateListeners(sr.listeners ?? [], "static_resources.listeners", names, secrets),
+  );
   if (result.errors.length === 0) errors.push(...checkClusterSupport(result.clusters));
   const cds = (bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config;
   if (cds && typeof cds === "object" && !Array.isArray(cds)) {

@@ -52,6 +52,7 @@ import { detectFeatures } from "./lifecycle_features.ts";
 import { ListenerManager } from "../listener/listener_manager.ts";
 import { Cleanups, Shutdown } from "./shutdown.ts";
 import { collectCertificates, daysUntil, firstCertExpiry } from "./certs.ts";
+import { SecretStore } from "../config/secrets.ts";
 
 /** A running server. */
 export interface RunningServer {
@@ -247,6 +248,7 @@ function createManagers(
     {
       clusters: cm,
       stats: store,
+      secrets: new SecretStore(bootstrap.static_resources?.secrets),
       server: {
         healthCheckFailed: () => server.healthCheckFailed,
         draining: () => server.state() === "DRAINING",
