@@ -309,8 +309,8 @@ export const SUPPORT = [
   },
   {
     path: "FilterChain.transport_socket_connect_timeout",
-    support: "refused",
-    supportNote: TLS_DOWN,
+    support: "honoured",
+    supportNote: "unset: 15 s",
   },
   { path: "NetworkFilter.name", support: "honoured" },
   { path: "NetworkFilter.config", support: "honoured", type: "@network" },

@@ -440,6 +440,7 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "SdsConfigSource.resource_api_version": [SDS, SDS_FILE],
   "FilterChain.transport_socket": [TLS_L, DOWN],
   "FilterChain.tls_context": [TLS_L, "v2 tls_context"],
+  "FilterChain.transport_socket_connect_timeout": [TLS_L, "transport_socket_connect_timeout"],
   "Listener.listener_filters": [TLS_L, SNI],
   "Listener.listener_filters_timeout": [TLS_L, "listener_filters_timeout"],
   "Listener.continue_on_listener_filters_timeout": [TLS_L, "listener_filters_timeout"],

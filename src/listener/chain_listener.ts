@@ -301,7 +301,7 @@ export class ChainListener {
       }
     }
     if (chain.tls) {
-      tlsConn = await chain.tls.accept(c, initial, lf.timeoutMs || 15_000);
+      tlsConn = await chain.tls.accept(c, initial, chain.spec.handshakeTimeoutMs);
       if (!tlsConn) return;
       conn = tlsConn as unknown as ByteConn;
     } else conn = new ReplayConn(c, initial) as unknown as ByteConn;

@@ -20,6 +20,7 @@
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import type { TrafficDirection } from "./types.ts";
 import {
+  durationMs,
   type Errors,
   fail,
   filterConfig,
@@ -62,6 +63,11 @@ export interface ChainSpec {
   match: ChainMatch;
   tls: DownstreamTls | null;
   filter: ListenerFilter;
+  /**
+   * `transport_socket_connect_timeout`: how long the TLS handshake may take; Envoy has no limit
+   * by default, this build closes a handshake still unfinished after 15 s.
+   */
+  handshakeTimeoutMs: number;
   /** Reads the TLS context again (its SDS files changed); `null` when it is no longer valid. */
   reloadTls: () => DownstreamTls | null;
 }
@@ -87,7 +93,11 @@ function parseChain(
   if (tls === null) return null;
   const name = typeof fc.name === "string" ? fc.name : "";
   const reloadTls = () => chainTls(fc, path, [], secrets) ?? null;
-  return { name, match, tls: tls ?? null, filter, reloadTls };
+  const t = fc.transport_socket_connect_timeout;
+  const handshakeTimeoutMs = t === undefined
+    ? 15_000
+    : durationMs(t, `${path}.transport_socket_connect_timeout`, errors) ?? 15_000;
+  return { name, match, tls: tls ?? null, filter, reloadTls, handshakeTimeoutMs };
 }
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;

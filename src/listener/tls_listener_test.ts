@@ -452,3 +452,23 @@ Deno.test("listener filters: listener_filters_timeout closes a silent connection
     await o.close();
   }
 });
+
+Deno.test("downstream TLS: transport_socket_connect_timeout closes a handshake that does not start", async () => {
+  const o = origin("a");
+  const p = await startTestProxy([
+    listener([{
+      filters: [hcm("a")],
+      transport_socket: tlsSocket({}),
+      transport_socket_connect_timeout: "0.1s",
+    }]),
+  ], [testCluster("a", [["127.0.0.1", o.port]])]);
+  try {
+    const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
+    assert.equal(await c.read(new Uint8Array(10)), null);
+    c.close();
+    assert.equal(p.store.counter(`listener.127.0.0.1_${p.port()}.ssl.connection_error`).value(), 1);
+  } finally {
+    await p.close();
+    await o.close();
+  }
+});
