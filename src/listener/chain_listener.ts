@@ -23,7 +23,7 @@
 import type { Counter, Gauge, Scope } from "../stats/types.ts";
 import type { DownstreamConn } from "../http/downstream_request.ts";
 import type { ChainSpec, ListenerSpec } from "./listener_config.ts";
-import { selectChain } from "./filter_chain_match.ts";
+import { parseChainMatch, selectChain } from "./filter_chain_match.ts";
 import { inspectClientHello } from "./tls_inspector.ts";
 import { inspectHttp } from "./http_inspector.ts";
 import { type TlsDownstreamConn, TlsTerminator } from "./tls_terminator.ts";
@@ -79,7 +79,9 @@ interface Chain {
 
 /** A bound listener that chooses a filter chain per connection. */
 export class ChainListener {
-  readonly #listener: Deno.TcpListener;
+  readonly #listener: Deno.TcpListener | Deno.TlsListener;
+  /** Set when the runtime's own TLS listener terminates TLS (see {@linkcode nativeTlsFits}). */
+  readonly #native: boolean;
   readonly #chains: Chain[];
   readonly #default: Chain | null;
   readonly #conns = new Map<Deno.TcpConn, Http1Control | null>();
@@ -102,7 +104,17 @@ export class ChainListener {
     scopeFor: (port: number) => Scope,
     root: Scope,
   ) {
-    this.#listener = Deno.listen({ hostname: spec.address, port: spec.port });
+    const only = spec.chains[0]?.tls;
+    this.#native = nativeTlsFits(spec);
+    this.#listener = this.#native && only
+      ? Deno.listenTls({
+        hostname: spec.address,
+        port: spec.port,
+        cert: only.cert.pem,
+        key: only.key.pem,
+        ...(only.alpn.length ? { alpnProtocols: only.alpn } : {}),
+      })
+      : Deno.listen({ hostname: spec.address, port: spec.port });
     const ls = scopeFor(this.#listener.addr.port);
     const ssl = ls.scope("ssl");
     const make = (c: ChainSpec): Chain => ({
@@ -160,7 +172,7 @@ export class ChainListener {
     while (!this.#closed) {
       let c: Deno.TcpConn;
       try {
-        c = await this.#listener.accept();
+        c = (await this.#listener.accept()) as Deno.TcpConn;
       } catch (e) {
         if (this.#closed || e instanceof Deno.errors.BadResource) return;
         await new Promise((r) => setTimeout(r, 10));
@@ -230,7 +242,47 @@ export class ChainListener {
     return { buf, tls, http, pending };
   }
 
+  /** Serves a connection of the runtime's TLS listener: handshake, then the only chain. */
+  async #serveNative(c: Deno.TlsConn, chain: Chain): Promise<void> {
+    const ssl = chain.tls!.ssl;
+    try {
+      // No time limit here, as in Envoy without transport_socket_connect_timeout (a TlsConn
+      // cannot be closed under a handshake in progress; a configured limit takes node:tls).
+      await c.handshake();
+    } catch {
+      ssl.counter("connection_error").inc();
+      return;
+    }
+    ssl.counter("handshake").inc();
+    const dc: DownstreamConn = {
+      remoteAddr: c.remoteAddr as Deno.NetAddr,
+      localAddr: c.localAddr as Deno.NetAddr,
+      tls: true,
+    };
+    await this.#dispatch(chain, c, c as unknown as Deno.TcpConn, dc);
+  }
+
+  /** Hands `conn` (over the accepted `c`) to the chain's connection manager or TCP proxy. */
+  async #dispatch(chain: Chain, conn: ByteConn, c: Deno.TcpConn, dc: DownstreamConn) {
+    const s = chain.server;
+    if (s.kind === "tcp") return await s.proxy.handle(conn);
+    for (const t of s.totals) t.inc();
+    for (const a of s.actives) a.inc();
+    const ctl: Http1Control = {
+      busy: false,
+      closing: this.#closed,
+      onH2: (first) => (chain.bridge ??= new H2cBridge(s.handler)).carry(conn, dc, first),
+    };
+    this.#conns.set(c, ctl);
+    try {
+      await serveHttp1(conn, dc, s.handler, ctl);
+    } finally {
+      for (const a of s.actives) a.dec();
+    }
+  }
+
   async #serve(c: Deno.TcpConn): Promise<void> {
+    if (this.#native) return await this.#serveNative(c as unknown as Deno.TlsConn, this.#chains[0]);
     const lf = this.spec.listenerFilters;
     let initial = new Uint8Array(0);
     let pending: Promise<Uint8Array | null> | null = null;
@@ -301,27 +353,13 @@ export class ChainListener {
       }
     }
     if (chain.tls) {
-      tlsConn = await chain.tls.accept(c, initial, chain.spec.handshakeTimeoutMs);
+      tlsConn = await chain.tls.accept(c, initial, chain.spec.handshakeTimeoutMs ?? 15_000);
       if (!tlsConn) return;
       conn = tlsConn as unknown as ByteConn;
     } else conn = new ReplayConn(c, initial) as unknown as ByteConn;
     const dc: DownstreamConn = { remoteAddr: remote, localAddr: local, tls: chain.tls !== null };
-    const s = chain.server;
     try {
-      if (s.kind === "tcp") return await s.proxy.handle(conn);
-      for (const t of s.totals) t.inc();
-      for (const a of s.actives) a.inc();
-      const ctl: Http1Control = {
-        busy: false,
-        closing: this.#closed,
-        onH2: (first) => (chain.bridge ??= new H2cBridge(s.handler)).carry(conn, dc, first),
-      };
-      this.#conns.set(c, ctl);
-      try {
-        await serveHttp1(conn, dc, s.handler, ctl);
-      } finally {
-        for (const a of s.actives) a.dec();
-      }
+      await this.#dispatch(chain, conn, c, dc);
     } finally {
       try {
         conn.close();
@@ -354,3 +392,24 @@ export class ChainListener {
     }
   }
 }
+
+/**
+ * True when the listener's TLS can be left to the runtime's own TLS listener (`Deno.listenTls`,
+ * rustls in Rust, without the `node:tls` stream adapters: the fast path): one filter chain that
+ * matches everything, with TLS that asks for no client certificate, keeps the default TLS
+ * versions, does not require SNI, reads no SDS file and has no `transport_socket_connect_timeout`,
+ * and no listener filter. That listener
+ * cannot report the negotiated version or cipher, so `ssl.versions.*` and `ssl.ciphers.*` are
+ * counted only on the `node:tls` path.
+ */
+export function nativeTlsFits(spec: ListenerSpec): boolean {
+  const c = spec.chains[0];
+  const t = c?.tls;
+  return spec.chains.length === 1 && spec.defaultChain === null && !!t &&
+    !spec.listenerFilters.tls && !spec.listenerFilters.http && t.ca === null &&
+    !t.requireSni && t.minVersion === "TLSv1.2" && t.maxVersion === "TLSv1.3" &&
+    t.sdsFiles.length === 0 && c.handshakeTimeoutMs === null &&
+    JSON.stringify(c.match) === JSON.stringify(EMPTY_MATCH);
+}
+
+const EMPTY_MATCH = parseChainMatch(undefined, "", []);

@@ -64,10 +64,10 @@ export interface ChainSpec {
   tls: DownstreamTls | null;
   filter: ListenerFilter;
   /**
-   * `transport_socket_connect_timeout`: how long the TLS handshake may take; Envoy has no limit
-   * by default, this build closes a handshake still unfinished after 15 s.
+   * `transport_socket_connect_timeout`: how long the TLS handshake may take; `null` when unset
+   * (Envoy has no limit then; the `node:tls` path still closes a handshake unfinished after 15 s).
    */
-  handshakeTimeoutMs: number;
+  handshakeTimeoutMs: number | null;
   /** Reads the TLS context again (its SDS files changed); `null` when it is no longer valid. */
   reloadTls: () => DownstreamTls | null;
 }
@@ -94,9 +94,9 @@ function parseChain(
   const name = typeof fc.name === "string" ? fc.name : "";
   const reloadTls = () => chainTls(fc, path, [], secrets) ?? null;
   const t = fc.transport_socket_connect_timeout;
-  const handshakeTimeoutMs = t === undefined
-    ? 15_000
-    : durationMs(t, `${path}.transport_socket_connect_timeout`, errors) ?? 15_000;
+  const handshakeTimeoutMs = t === undefined || t === null
+    ? null
+    : durationMs(t, `${path}.transport_socket_connect_timeout`, errors);
   return { name, match, tls: tls ?? null, filter, reloadTls, handshakeTimeoutMs };
 }
 
