@@ -47,6 +47,11 @@ export const BENCHMARKS: Readonly<
     measures:
       "CPU share of health checking 1,000 hosts every 1 s; request cost with outlier detection on versus off",
   },
+  tls: {
+    script: "tls.ts",
+    flags: [],
+    measures: "req/s through our TLS listener beside nginx terminating TLS, with the ratio",
+  },
   proxy: {
     script: "proxy.ts",
     flags: [],

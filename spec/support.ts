@@ -41,7 +41,9 @@ const XDS = "control planes (gRPC, REST, ADS) are not implemented";
 const HDRS = "header manipulation is not implemented";
 const PER_FILTER = "per-route filter configuration is not implemented";
 const TIMEOUTS = "this timeout is not implemented";
-const TLS_DOWN = "downstream TLS is not implemented";
+const TLS_DOWN = "client certificate details are not forwarded";
+const DENO_TLS =
+  "the runtime's TLS (rustls through node:tls) chooses cipher suites, curves and signature algorithms itself";
 const UPGRADES =
   "HTTP/1.1 Upgrade types (websocket, ...) over HTTP/1.1 downstream connections; CONNECT, connect_config and upgrade filters are refused";
 const MIRROR =
@@ -116,7 +118,7 @@ export const SUPPORT = [
   {
     path: "StaticResources.secrets",
     support: "honoured",
-    supportNote: "shown (redacted) by /config_dump; SDS references to them are refused",
+    supportNote: "shown (redacted) by /config_dump; TLS contexts refer to them by name (SDS)",
   },
   { path: "DynamicResources.cds_config", support: "honoured", type: "core.ConfigSource" },
   { path: "DynamicResources.lds_config", support: "honoured", type: "core.ConfigSource" },
@@ -182,8 +184,8 @@ export const SUPPORT = [
   },
   {
     path: "Listener.listener_filters",
-    support: "refused",
-    supportNote: "listener filters are not implemented",
+    support: "honoured",
+    supportNote: "tls_inspector and http_inspector",
   },
   { path: "Listener.transparent", support: "default-only", accepts: [false, { value: false }] },
   { path: "Listener.freebind", support: "default-only", accepts: [false, { value: false }] },
@@ -193,18 +195,9 @@ export const SUPPORT = [
     support: "refused",
     supportNote: "socket options are not set",
   },
-  {
-    path: "Listener.listener_filters_timeout",
-    support: "default-only",
-    accepts: ["15s"],
-    supportNote: "listener filters are not implemented",
-  },
+  { path: "Listener.listener_filters_timeout", support: "honoured" },
   { path: "Listener.traffic_direction", support: "honoured" },
-  {
-    path: "Listener.continue_on_listener_filters_timeout",
-    support: "default-only",
-    accepts: [false],
-  },
+  { path: "Listener.continue_on_listener_filters_timeout", support: "honoured" },
   {
     path: "Listener.udp_listener_config",
     support: "refused",
@@ -219,7 +212,7 @@ export const SUPPORT = [
     supportNote: "listener access logs are not implemented; use the filter's access_log",
   },
   { path: "Listener.tcp_backlog_size", support: "refused" },
-  { path: "Listener.default_filter_chain", support: "refused" },
+  { path: "Listener.default_filter_chain", support: "honoured", type: "FilterChain" },
   { path: "Listener.bind_to_port", support: "default-only", accepts: [true, { value: true }] },
   {
     path: "Listener.stat_prefix",
@@ -227,15 +220,91 @@ export const SUPPORT = [
     supportNote: "listener stats are named by address",
   },
   { path: "FilterChain.filters", support: "honoured", type: "NetworkFilter" },
-  { path: "FilterChain.name", support: "honoured", supportNote: "a listener has one filter chain" },
+  { path: "FilterChain.name", support: "honoured" },
   { path: "FilterChain.metadata", support: "honoured", supportNote: "shown by /config_dump" },
+  { path: "FilterChain.filter_chain_match", support: "honoured", type: "FilterChainMatch" },
+  { path: "FilterChain.transport_socket", support: "honoured", type: "DownstreamTransportSocket" },
+  { path: "FilterChain.tls_context", support: "honoured", type: "auth.DownstreamTlsContext" },
+  { path: "FilterChainMatch.destination_port", support: "honoured" },
+  { path: "FilterChainMatch.prefix_ranges", support: "honoured" },
+  { path: "FilterChainMatch.server_names", support: "honoured" },
+  { path: "FilterChainMatch.transport_protocol", support: "honoured" },
+  { path: "FilterChainMatch.application_protocols", support: "honoured" },
+  { path: "FilterChainMatch.direct_source_prefix_ranges", support: "honoured" },
+  { path: "FilterChainMatch.source_type", support: "honoured" },
+  { path: "FilterChainMatch.source_prefix_ranges", support: "honoured" },
+  { path: "FilterChainMatch.source_ports", support: "honoured" },
   {
-    path: "FilterChain.filter_chain_match",
+    path: "FilterChainMatch.address_suffix",
     support: "refused",
-    supportNote: "a listener has one filter chain",
+    supportNote: "Envoy does not implement it either",
   },
-  { path: "FilterChain.transport_socket", support: "refused", supportNote: TLS_DOWN },
-  { path: "FilterChain.tls_context", support: "refused", supportNote: TLS_DOWN },
+  { path: "FilterChainMatch.suffix_len", support: "refused" },
+  { path: "DownstreamTransportSocket.name", support: "honoured" },
+  { path: "DownstreamTransportSocket.typed_config", support: "honoured" },
+  { path: "DownstreamTransportSocket.config", support: "honoured" },
+  // Downstream TLS (filter chain transport_socket tls, v2 tls_context)
+  {
+    path: "auth.DownstreamTlsContext.common_tls_context",
+    support: "honoured",
+    type: "DownstreamCommonTlsContext",
+  },
+  { path: "auth.DownstreamTlsContext.require_client_certificate", support: "honoured" },
+  { path: "auth.DownstreamTlsContext.require_sni", support: "honoured" },
+  {
+    path: "auth.DownstreamTlsContext.*",
+    support: "refused",
+    supportNote: "session tickets, session timeouts and OCSP policies are the runtime's",
+  },
+  {
+    path: "DownstreamCommonTlsContext.tls_params",
+    support: "honoured",
+    type: "DownstreamTlsParams",
+  },
+  {
+    path: "DownstreamCommonTlsContext.tls_certificates",
+    support: "honoured",
+    type: "TlsCertificate",
+    supportNote: "one certificate per context",
+  },
+  {
+    path: "DownstreamCommonTlsContext.validation_context",
+    support: "honoured",
+    type: "DownstreamValidationContext",
+  },
+  { path: "DownstreamCommonTlsContext.alpn_protocols", support: "honoured" },
+  {
+    path: "DownstreamCommonTlsContext.tls_certificate_sds_secret_configs",
+    support: "honoured",
+    type: "SdsSecretConfig",
+    supportNote: "static secrets and SDS files (watched)",
+  },
+  {
+    path: "DownstreamCommonTlsContext.validation_context_sds_secret_config",
+    support: "honoured",
+    type: "SdsSecretConfig",
+    supportNote: "static secrets and SDS files (watched)",
+  },
+  {
+    path: "DownstreamCommonTlsContext.*",
+    support: "refused",
+    supportNote: "combined validation contexts and certificate providers are not implemented",
+  },
+  { path: "DownstreamTlsParams.tls_minimum_protocol_version", support: "honoured" },
+  { path: "DownstreamTlsParams.tls_maximum_protocol_version", support: "honoured" },
+  {
+    path: "DownstreamTlsParams.*",
+    support: "refused",
+    supportNote: DENO_TLS,
+  },
+  { path: "DownstreamValidationContext.trusted_ca", support: "honoured" },
+  { path: "DownstreamValidationContext.match_typed_subject_alt_names", support: "honoured" },
+  { path: "DownstreamValidationContext.match_subject_alt_names", support: "honoured" },
+  {
+    path: "DownstreamValidationContext.*",
+    support: "refused",
+    supportNote: "only trusted_ca and SAN matchers are checked (no hash, SPKI or CRL checks)",
+  },
   {
     path: "FilterChain.use_proxy_proto",
     support: "refused",
@@ -243,8 +312,8 @@ export const SUPPORT = [
   },
   {
     path: "FilterChain.transport_socket_connect_timeout",
-    support: "refused",
-    supportNote: TLS_DOWN,
+    support: "honoured",
+    supportNote: "unset: 15 s",
   },
   { path: "NetworkFilter.name", support: "honoured" },
   { path: "NetworkFilter.config", support: "honoured", type: "@network" },
@@ -592,8 +661,9 @@ export const SUPPORT = [
   },
   {
     path: "CommonTlsContext.tls_certificate_sds_secret_configs",
-    support: "refused",
-    supportNote: XDS,
+    support: "honoured",
+    type: "SdsSecretConfig",
+    supportNote: "static secrets and SDS files",
   },
   {
     path: "CommonTlsContext.validation_context",
@@ -602,9 +672,16 @@ export const SUPPORT = [
   },
   {
     path: "CommonTlsContext.validation_context_sds_secret_config",
-    support: "refused",
-    supportNote: XDS,
+    support: "honoured",
+    type: "SdsSecretConfig",
+    supportNote: "static secrets and SDS files",
   },
+  { path: "SdsSecretConfig.name", support: "honoured" },
+  { path: "SdsSecretConfig.sds_config", support: "honoured", type: "SdsConfigSource" },
+  { path: "SdsConfigSource.path", support: "honoured" },
+  { path: "SdsConfigSource.path_config_source", support: "honoured" },
+  { path: "SdsConfigSource.resource_api_version", support: "honoured" },
+  { path: "SdsConfigSource.*", support: "refused", supportNote: XDS },
   { path: "CommonTlsContext.combined_validation_context", support: "refused" },
   { path: "CommonTlsContext.alpn_protocols", support: "honoured" },
   { path: "TlsCertificate.certificate_chain", support: "honoured" },

@@ -52,6 +52,15 @@ const SUBSET_THROUGH = "route and weighted-cluster metadata_match route to the m
 const XDS_TEST = "tools/xds_server_test.ts";
 const XDS_ADS = "the proxy bootstrapped with ads_config gets clusters and endpoints";
 const XDS_API = "api_config_source GRPC and DELTA_GRPC streams per type carry CDS and EDS";
+const TLS_L = "src/listener/tls_listener_test.ts";
+const DOWN = "downstream TLS: HTTPS through a TLS filter chain";
+const MTLS_DOWN = "require_client_certificate with trusted_ca refuses";
+const SNI = "server_names choose the chain and its certificate";
+const FCM = "src/listener/filter_chain_match_test.ts";
+const SDS = "src/listener/sds_test.ts";
+const SDS_STATIC = "from static_resources.secrets";
+const SDS_FILE = "from an SDS file (path_config_source)";
+const SDS_UP = "upstream client certificate and CA from static secrets";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -518,6 +527,47 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "inboundonly only INBOUND ones",
   ],
   "FilterChain.filters": [HCM, ROUTING],
+  "FilterChain.filter_chain_match": [TLS_L, SNI],
+  "CommonTlsContext.tls_certificate_sds_secret_configs": [SDS, SDS_UP],
+  "CommonTlsContext.validation_context_sds_secret_config": [SDS, SDS_UP],
+  "DownstreamCommonTlsContext.tls_certificate_sds_secret_configs": [SDS, SDS_STATIC],
+  "DownstreamCommonTlsContext.validation_context_sds_secret_config": [SDS, SDS_STATIC],
+  "SdsSecretConfig.name": [SDS, SDS_STATIC],
+  "SdsSecretConfig.sds_config": [SDS, SDS_FILE],
+  "SdsConfigSource.path": [SDS, "a missing SDS file"],
+  "SdsConfigSource.path_config_source": [SDS, SDS_FILE],
+  "SdsConfigSource.resource_api_version": [SDS, SDS_FILE],
+  "FilterChain.transport_socket": [TLS_L, DOWN],
+  "FilterChain.tls_context": [TLS_L, "v2 tls_context"],
+  "FilterChain.transport_socket_connect_timeout": [TLS_L, "transport_socket_connect_timeout"],
+  "Listener.listener_filters": [TLS_L, SNI],
+  "Listener.listener_filters_timeout": [TLS_L, "listener_filters_timeout"],
+  "Listener.continue_on_listener_filters_timeout": [TLS_L, "listener_filters_timeout"],
+  "Listener.default_filter_chain": [TLS_L, SNI],
+  "FilterChainMatch.destination_port": [FCM, "destination_port"],
+  "FilterChainMatch.prefix_ranges": [FCM, "prefix_ranges"],
+  "FilterChainMatch.server_names": [FCM, "server_names"],
+  "FilterChainMatch.transport_protocol": [TLS_L, "no_filter_chain_match"],
+  "FilterChainMatch.application_protocols": [TLS_L, "http_inspector"],
+  "FilterChainMatch.direct_source_prefix_ranges": [FCM, "source criteria"],
+  "FilterChainMatch.source_type": [FCM, "source criteria"],
+  "FilterChainMatch.source_prefix_ranges": [FCM, "source criteria"],
+  "FilterChainMatch.source_ports": [FCM, "source criteria"],
+  "DownstreamTransportSocket.name": [TLS_L, DOWN],
+  "DownstreamTransportSocket.typed_config": [TLS_L, DOWN],
+  "DownstreamTransportSocket.config": [TLS_L, "v2 tls_context"],
+  "auth.DownstreamTlsContext.common_tls_context": [TLS_L, DOWN],
+  "auth.DownstreamTlsContext.require_client_certificate": [TLS_L, MTLS_DOWN],
+  "auth.DownstreamTlsContext.require_sni": [TLS_L, "require_sni"],
+  "DownstreamCommonTlsContext.tls_params": [TLS_L, "tls_params bound"],
+  "DownstreamCommonTlsContext.tls_certificates": [TLS_L, SNI],
+  "DownstreamCommonTlsContext.validation_context": [TLS_L, MTLS_DOWN],
+  "DownstreamCommonTlsContext.alpn_protocols": [TLS_L, "HTTP/2 over TLS by ALPN"],
+  "DownstreamTlsParams.tls_minimum_protocol_version": [TLS_L, "tls_params bound"],
+  "DownstreamTlsParams.tls_maximum_protocol_version": [TLS_L, "tls_params bound"],
+  "DownstreamValidationContext.trusted_ca": [TLS_L, MTLS_DOWN],
+  "DownstreamValidationContext.match_typed_subject_alt_names": [TLS_L, "SAN matchers"],
+  "DownstreamValidationContext.match_subject_alt_names": [TLS_L, "SAN matchers"],
   "FilterChain.name": [DUMP, DUMPED],
   "FilterChain.metadata": [DUMP, DUMPED],
   "NetworkFilter.name": [HCM, ROUTING],

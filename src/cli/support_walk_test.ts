@@ -124,6 +124,26 @@ const tlsCtx = (b: Obj) => {
   return at(c, "transport_socket", "typed_config");
 };
 const TLS = `${C}.transport_socket.typed_config`;
+const FIXTURE_TLS = new URL("../../fixtures/tls/", import.meta.url).pathname;
+/** The first filter chain with a downstream TLS context presenting the test certificate. */
+const downTls = (b: Obj) => {
+  const fc = at(b, SR, "listeners", 0, "filter_chains", 0);
+  fc.transport_socket = {
+    name: "envoy.transport_sockets.tls",
+    typed_config: {
+      "@type": "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext",
+      common_tls_context: {
+        tls_certificates: [{
+          certificate_chain: { filename: `${FIXTURE_TLS}server.pem` },
+          private_key: { filename: `${FIXTURE_TLS}server.key` },
+        }],
+        validation_context: { trusted_ca: { filename: `${FIXTURE_TLS}ca.pem` } },
+      },
+    },
+  };
+  return at(fc, "transport_socket", "typed_config");
+};
+const DOWN_TLS = `${SR}.listeners[0].filter_chains[0].transport_socket.typed_config`;
 
 /** Where an object of each message goes in the minimal bootstrap, and its path. */
 const PLACES: Record<string, Place> = {
@@ -308,6 +328,27 @@ const PLACES: Record<string, Place> = {
   "CertificateValidationContext": (b) => [
     at(tlsCtx(b), "common_tls_context", "validation_context"),
     `${TLS}.common_tls_context.validation_context`,
+  ],
+  "FilterChainMatch": (b) => [
+    at(b, SR, "listeners", 0, "filter_chains", 0, "filter_chain_match"),
+    `${SR}.listeners[0].filter_chains[0].filter_chain_match`,
+  ],
+  "auth.DownstreamTlsContext": (b) => [downTls(b), DOWN_TLS],
+  "SdsConfigSource": (b) => [
+    at(downTls(b), "common_tls_context", "validation_context_sds_secret_config", "sds_config"),
+    `${DOWN_TLS}.common_tls_context.validation_context_sds_secret_config.sds_config`,
+  ],
+  "DownstreamCommonTlsContext": (b) => [
+    at(downTls(b), "common_tls_context"),
+    `${DOWN_TLS}.common_tls_context`,
+  ],
+  "DownstreamTlsParams": (b) => [
+    at(downTls(b), "common_tls_context", "tls_params"),
+    `${DOWN_TLS}.common_tls_context.tls_params`,
+  ],
+  "DownstreamValidationContext": (b) => [
+    at(downTls(b), "common_tls_context", "validation_context"),
+    `${DOWN_TLS}.common_tls_context.validation_context`,
   ],
   "core.Http2ProtocolOptions": (b) => [
     at(c0(b), "http2_protocol_options"),

@@ -18,6 +18,9 @@
  * ```
  * @module
  */
+import { SecretStore } from "./secrets.ts";
+import type { Json } from "./bootstrap_types.ts";
+import type { ConfigError } from "./errors.ts";
 import type { DiscoveryType } from "../../spec/rule.ts";
 import { CLUSTER_RULES, row } from "../../spec/mod.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
@@ -255,7 +258,11 @@ const TLS_RULE = row(CLUSTER_RULES, "cluster.rules.tls-files-readable");
  * );
  * ```
  */
-export function effectiveTls(c: Obj, sink: TlsErrorSink): EffectiveTls | null {
+export function effectiveTls(
+  c: Obj,
+  sink: TlsErrorSink,
+  secrets?: SecretStore,
+): EffectiveTls | null {
   const found = tlsContextOf(c);
   if (!found) return null;
   const { ctx, path } = found;
@@ -263,13 +270,33 @@ export function effectiveTls(c: Obj, sink: TlsErrorSink): EffectiveTls | null {
   if (typeof ctx.sni === "string" && ctx.sni) out.sni = ctx.sni;
   const common = obj(ctx.common_tls_context) ?? {};
   const cp = `${path}.common_tls_context`;
-  const vc = obj(common.validation_context);
-  const ca = readSource(vc?.trusted_ca, `${cp}.validation_context.trusted_ca`, "trusted_ca", sink);
+  // SDS references: static_resources.secrets or an SDS file.
+  const sdsErrors: ConfigError[] = [];
+  const store = secrets ?? new SecretStore(undefined);
+  let vc = obj(common.validation_context);
+  let vp = `${cp}.validation_context`;
+  if (common.validation_context_sds_secret_config !== undefined) {
+    vp = `${cp}.validation_context_sds_secret_config`;
+    vc = store.resolve(
+      common.validation_context_sds_secret_config as Json,
+      "validation_context",
+      vp,
+      sdsErrors,
+    )
+      ?.value;
+  }
+  const ca = readSource(vc?.trusted_ca, `${vp}.trusted_ca`, "trusted_ca", sink);
   if (ca !== undefined) out.trustedCa = [ca];
   const certs = Array.isArray(common.tls_certificates) ? common.tls_certificates : [];
-  const cert = obj(certs[0]);
+  let cert = obj(certs[0]);
+  let tp = `${cp}.tls_certificates[0]`;
+  const sds = common.tls_certificate_sds_secret_configs;
+  if (!cert && Array.isArray(sds) && sds.length > 0) {
+    tp = `${cp}.tls_certificate_sds_secret_configs[0]`;
+    cert = store.resolve(sds[0] as Json, "tls_certificate", tp, sdsErrors)?.value;
+  }
+  for (const e of sdsErrors) sink(e.path, e.message, e.rule);
   if (cert) {
-    const tp = `${cp}.tls_certificates[0]`;
     const chain = readSource(
       cert.certificate_chain,
       `${tp}.certificate_chain`,
@@ -350,6 +377,7 @@ export function effectiveCluster(
   cluster: JsonObject,
   onTlsError?: TlsErrorSink,
   bootstrapBind?: unknown,
+  secrets?: SecretStore,
 ): EffectiveCluster {
   const c = cluster as Obj;
   const C = "Cluster";
@@ -373,7 +401,7 @@ export function effectiveCluster(
     thresholds: thresholdsOf(c),
     http2: isSetValue(c.http2_protocol_options),
     protocolSelection: valueOf(C, c, "protocol_selection") as EffectiveCluster["protocolSelection"],
-    tls: effectiveTls(c, sink),
+    tls: effectiveTls(c, sink, secrets),
     upstreamBind: bindOf(c, bootstrapBind),
     tcpKeepalive: keepaliveOf(c),
     dnsRefreshRateMs: valueOf(C, c, "dns_refresh_rate") as number,

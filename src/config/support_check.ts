@@ -202,6 +202,16 @@ const SPECIAL: Record<
   },
   "core.TransportSocket.typed_config": (p, v, at, out) => tlsConfig(p, v, at, out),
   "core.TransportSocket.config": (p, v, at, out) => tlsConfig(p, v, at, out),
+  // A filter chain's transport socket: tls (a DownstreamTlsContext) or raw_buffer.
+  "DownstreamTransportSocket.name": (_p, v, at, out) => {
+    if (typeof v === "string" && !TLS_SOCKETS.test(v) && !RAW_SOCKETS.test(v)) {
+      out.push({ path: at, rule: "", message: refusal(`transport socket ${v}`) });
+    }
+  },
+  "DownstreamTransportSocket.typed_config": (p, v, at, out) =>
+    tlsConfig(p, v, at, out, "auth.DownstreamTlsContext"),
+  "DownstreamTransportSocket.config": (p, v, at, out) =>
+    tlsConfig(p, v, at, out, "auth.DownstreamTlsContext"),
   "StatsSink.name": (_p, v, at, out) => {
     const kind = typeof v === "string" ? v.replace(/^(envoy|proxy)\./, "") : "";
     if (!/^(stat_sinks\.)?hystrix$/.test(kind)) {
@@ -214,9 +224,15 @@ const SPECIAL: Record<
   },
 };
 
-function tlsConfig(p: Record<string, unknown>, v: unknown, at: string, out: ConfigError[]) {
+function tlsConfig(
+  p: Record<string, unknown>,
+  v: unknown,
+  at: string,
+  out: ConfigError[],
+  message = "auth.UpstreamTlsContext",
+) {
   if (typeof p.name === "string" && TLS_SOCKETS.test(p.name) && isObject(v)) {
-    walk("auth.UpstreamTlsContext", v, at, out);
+    walk(message, v, at, out);
   }
 }
 

@@ -22,6 +22,7 @@
  * ```
  * @module
  */
+import type { SecretStore } from "./secrets.ts";
 import type { ClusterRuleRow, DiscoveryType, FieldRow } from "../../spec/rule.ts";
 import { CLUSTER_RULES } from "../../spec/cluster/rules.ts";
 import { row } from "../../spec/mod.ts";
@@ -43,6 +44,8 @@ export interface ValidateOptions {
   onUnknown?: (path: string) => void;
   /** The bootstrap's `cluster_manager.upstream_bind_config`: the bind of clusters without one. */
   bindConfig?: unknown;
+  /** SDS secrets the clusters' TLS contexts refer to (`static_resources.secrets`). */
+  secrets?: SecretStore;
 }
 
 type Obj = Record<string, unknown>;
@@ -323,6 +326,7 @@ export function validateClusters(
       c as JsonObject,
       (p, message, rule) => errors.push({ path: `${path}.${p}`, rule, message }),
       opts.bindConfig,
+      opts.secrets,
     );
     if (errors.length === before) out.push(eff);
   });

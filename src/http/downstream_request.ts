@@ -34,6 +34,8 @@ export interface MatchInput {
 export interface DownstreamConn {
   remoteAddr: Deno.NetAddr;
   localAddr: Deno.NetAddr;
+  /** True when the connection is TLS (the request's scheme is `https`). */
+  tls?: boolean;
 }
 
 /** A codec error: the status to answer with and its details (for logs). */

@@ -266,7 +266,7 @@ export async function serveHttp1(
         method: head.method,
         path: head.path,
         authority: head.authority,
-        scheme: "http",
+        scheme: dc.tls ? "https" : "http",
         headers: head.headers,
         body: body === null ? null : body.stream(),
         contentLength: head.contentLength,

@@ -160,10 +160,10 @@ export class HttpListener {
 }
 
 /**
- * Carries h2c connections to Deno's HTTP server on a loopback port: the bytes already read go
+ * Carries HTTP/2 connections (h2c, or h2 after TLS) to Deno's HTTP server on a loopback port: the bytes already read go
  * first, then both directions are copied until either side closes.
  */
-class H2cBridge {
+export class H2cBridge {
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
   /** Bridge-side local port → the downstream connection it carries. */
   readonly #byPort = new Map<number, DownstreamConn>();
@@ -184,6 +184,7 @@ class H2cBridge {
       r.headers = new HeaderMap([...req.headers]);
       const l = limits();
       if (l !== undefined) r.error = headerLimitError(r.headers, l.limits);
+      if (dc.tls) r.scheme = "https";
       return toResponse(await handler(r, dc));
     });
   }

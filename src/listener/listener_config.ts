@@ -1,8 +1,9 @@
 /**
  * One static listener parsed from the bootstrap: name, bound address, traffic direction and its
- * single filter chain (an `http_connection_manager` or a `tcp_proxy`, `envoy.` or `proxy.`
- * names, v2 `config` or v3 `typed_config`). Features this core does not have (downstream TLS,
- * listener filters, several filter chains) are reported as errors, never ignored.
+ * filter chains (each an `http_connection_manager` or a `tcp_proxy`, `envoy.` or `proxy.`
+ * names, v2 `config` or v3 `typed_config`, with its `filter_chain_match` and downstream TLS), the
+ * `default_filter_chain` and the listener filters. Features this core does not have are reported
+ * as errors, never ignored.
  *
  * @example
  * ```ts
@@ -19,6 +20,7 @@
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import type { TrafficDirection } from "./types.ts";
 import {
+  durationMs,
   type Errors,
   fail,
   filterConfig,
@@ -29,6 +31,10 @@ import {
 } from "../config/config_values.ts";
 import { type HcmConfig, parseHcm } from "./http_connection_manager.ts";
 import { parseTcpProxy, type TcpProxyConfig } from "./tcp_proxy.ts";
+import { type ChainMatch, matchKey, parseChainMatch } from "./filter_chain_match.ts";
+import { chainTls, type DownstreamTls } from "./downstream_tls.ts";
+import { type ListenerFilters, parseListenerFilters } from "./listener_filters.ts";
+import type { SecretStore } from "../config/secrets.ts";
 
 /** The network filter of a listener. */
 export type ListenerFilter = { kind: "http"; hcm: HcmConfig } | {
@@ -42,10 +48,59 @@ export interface ListenerSpec {
   address: string;
   port: number;
   direction: TrafficDirection;
+  /** The network filter of the first filter chain (or of the default one). */
   filter: ListenerFilter;
   config: JsonObject;
   /** `per_connection_buffer_limit_bytes` (default 1 MiB). */
   bufferLimitBytes: number;
+  /** Every filter chain, in configuration order. */
+  chains: ChainSpec[];
+  /** `default_filter_chain`, for connections no chain matches. */
+  defaultChain: ChainSpec | null;
+  listenerFilters: ListenerFilters;
+}
+
+/** One filter chain: what it matches, its TLS context and its network filter. */
+export interface ChainSpec {
+  name: string;
+  match: ChainMatch;
+  tls: DownstreamTls | null;
+  filter: ListenerFilter;
+  /**
+   * `transport_socket_connect_timeout`: how long the TLS handshake may take; `null` when unset
+   * (Envoy has no limit then; the `node:tls` path still closes a handshake unfinished after 15 s).
+   */
+  handshakeTimeoutMs: number | null;
+  /** Reads the TLS context again (its SDS files changed); `null` when it is no longer valid. */
+  reloadTls: () => DownstreamTls | null;
+}
+
+/** True when a listener is one plain filter chain with no match, TLS or listener filter. */
+export function isSimple(s: ListenerSpec): boolean {
+  return s.chains.length === 1 && s.defaultChain === null && s.chains[0].tls === null &&
+    !s.listenerFilters.tls && !s.listenerFilters.http &&
+    matchKey(s.chains[0].match) === matchKey(parseChainMatch(undefined, "", []));
+}
+
+function parseChain(
+  fc: Json,
+  path: string,
+  errors: Errors,
+  clusters: ReadonlySet<string> | null,
+  secrets: SecretStore | null,
+): ChainSpec | null {
+  const filter = parseFilters(fc, path, errors, clusters);
+  if (!isObject(fc) || !filter) return null;
+  const match = parseChainMatch(fc.filter_chain_match, `${path}.filter_chain_match`, errors);
+  const tls = chainTls(fc, path, errors, secrets);
+  if (tls === null) return null;
+  const name = typeof fc.name === "string" ? fc.name : "";
+  const reloadTls = () => chainTls(fc, path, [], secrets) ?? null;
+  const t = fc.transport_socket_connect_timeout;
+  const handshakeTimeoutMs = t === undefined || t === null
+    ? null
+    : durationMs(t, `${path}.transport_socket_connect_timeout`, errors);
+  return { name, match, tls: tls ?? null, filter, reloadTls, handshakeTimeoutMs };
 }
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -66,9 +121,6 @@ function parseFilters(
   if (!isObject(fc)) {
     fail(errors, path, "filter chain must be an object");
     return undefined;
-  }
-  for (const k of ["filter_chain_match", "transport_socket", "tls_context"]) {
-    if (fc[k] !== undefined) fail(errors, `${path}.${k}`, `${k} is not supported yet`);
   }
   const fs = fc.filters;
   if (!Array.isArray(fs) || fs.length === 0) {
@@ -110,6 +162,7 @@ export function parseListener(
   errors: Errors,
   clusters: ReadonlySet<string> | null,
   _n: number,
+  secrets: SecretStore | null = null,
 ): ListenerSpec | null {
   if (!isObject(l)) {
     fail(errors, path, "listener must be an object");
@@ -144,17 +197,39 @@ export function parseListener(
   if (dir !== "UNSPECIFIED" && dir !== "INBOUND" && dir !== "OUTBOUND") {
     fail(errors, `${path}.traffic_direction`, `unknown value ${JSON.stringify(dir)}`);
   }
-  if (Array.isArray(l.listener_filters) && l.listener_filters.length > 0) {
-    fail(errors, `${path}.listener_filters`, "listener filters are not supported yet");
-  }
-  const fcs = l.filter_chains;
-  let filter: ListenerFilter | undefined;
-  if (!Array.isArray(fcs) || fcs.length === 0) {
+  const listenerFilters = parseListenerFilters(l, path, errors);
+  const fcs = Array.isArray(l.filter_chains) ? l.filter_chains : [];
+  const chains: ChainSpec[] = [];
+  const keys = new Map<string, number>();
+  fcs.forEach((fc, i) => {
+    const at = `${path}.filter_chains[${i}]`;
+    const c = parseChain(fc, at, errors, clusters, secrets);
+    if (!c) return;
+    const k = matchKey(c.match);
+    if (keys.has(k)) {
+      fail(
+        errors,
+        `${at}.filter_chain_match`,
+        `filter chain has the same matching rules as filter_chains[${keys.get(k)}]`,
+      );
+    }
+    keys.set(k, i);
+    chains.push(c);
+  });
+  const defaultChain = l.default_filter_chain !== undefined && l.default_filter_chain !== null
+    ? parseChain(l.default_filter_chain, `${path}.default_filter_chain`, errors, clusters, secrets)
+    : null;
+  if (fcs.length === 0 && !defaultChain) {
     fail(errors, `${path}.filter_chains`, "listener needs a filter chain");
-  } else {
-    if (fcs.length > 1) fail(errors, `${path}.filter_chains`, "only one filter chain is supported");
-    filter = parseFilters(fcs[0], `${path}.filter_chains[0]`, errors, clusters);
   }
+  if (isObject(l.default_filter_chain) && l.default_filter_chain.filter_chain_match !== undefined) {
+    fail(
+      errors,
+      `${path}.default_filter_chain.filter_chain_match`,
+      "the default filter chain has no match",
+    );
+  }
+  const filter = chains[0]?.filter ?? defaultChain?.filter;
   if (l.name !== undefined && typeof l.name !== "string") {
     fail(errors, `${path}.name`, "name must be a string");
   }
@@ -172,5 +247,8 @@ export function parseListener(
     filter,
     config: l,
     bufferLimitBytes: typeof limit === "number" ? limit : 1024 * 1024,
+    chains,
+    defaultChain,
+    listenerFilters,
   };
 }

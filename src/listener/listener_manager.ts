@@ -28,7 +28,9 @@ import { HttpConnectionManager } from "./http_connection_manager.ts";
 import { HttpListener } from "./http_listener.ts";
 import { limitCounters } from "./downstream_limits.ts";
 import { ConnectionGate, type OverloadView } from "./overload_state.ts";
-import type { ListenerSpec } from "./listener_config.ts";
+import { type ChainSpec, isSimple, type ListenerSpec } from "./listener_config.ts";
+import { ChainListener, type ChainServer } from "./chain_listener.ts";
+import type { SecretStore } from "../config/secrets.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
 import type { DiscoveryResponse } from "../config/subscription.ts";
@@ -67,6 +69,8 @@ export interface ListenerManagerDeps {
   overload?: OverloadView;
   /** The bootstrap's `dynamic_resources.lds_config`: listeners from LDS as well. */
   lds?: JsonObject;
+  /** SDS secrets TLS contexts refer to (`static_resources.secrets`). */
+  secrets?: SecretStore;
 }
 
 function hooksOf(d: ListenerManagerDeps): ProxyHooks {
@@ -89,6 +93,7 @@ function hooksOf(d: ListenerManagerDeps): ProxyHooks {
 class Bound implements ListenerView {
   stopped = false;
   http: HttpListener | null = null;
+  chains: ChainListener | null = null;
   tcp: Deno.TcpListener | null = null;
   proxy: TcpProxy | null = null;
   accepting: Promise<void> | null = null;
@@ -138,6 +143,7 @@ export class ListenerManager implements ListenerManagerView {
       listeners,
       "static_resources.listeners",
       deps.clusters.names(),
+      deps.secrets ?? null,
     );
     const ldsAt = "dynamic_resources.lds_config";
     const lds = deps.lds ? configSourceOf(deps.lds, ldsAt) : null;
@@ -305,9 +311,51 @@ export class ListenerManager implements ListenerManagerView {
     return this.deps.stats.scope("listener").scope(`${b.address}_${b.port}`);
   }
 
+  /** A listener with filter chain matching, TLS or listener filters. */
+  #bindChains(b: Bound) {
+    const servers = (c: ChainSpec): ChainServer => {
+      const f = c.filter;
+      if (f.kind === "tcp") {
+        return {
+          kind: "tcp",
+          proxy: new TcpProxy(f.tcp, this.deps.clusters, this.deps.stats, this.#logs),
+        };
+      }
+      const hs = this.deps.stats.scope("http").scope(f.hcm.statPrefix);
+      const hcm = new HttpConnectionManager(f.hcm, {
+        clusters: this.deps.clusters,
+        stats: this.deps.stats,
+        listenerStats: this.#listenerScope(b),
+        hooks: this.#hooks,
+        localAddress: this.#local,
+        drainShare: () => this.#drainShare(b),
+        accessLogFiles: this.#logs,
+      });
+      return {
+        kind: "http",
+        handler: (req, conn) => hcm.handle(req, conn),
+        totals: [hs.counter("downstream_cx_total")],
+        actives: [hs.gauge("downstream_cx_active")],
+        limits: {
+          limits: { ...f.hcm.limits, bufferLimitBytes: Math.max(16384, b.spec.bufferLimitBytes) },
+          counters: limitCounters(hs),
+        },
+      };
+    };
+    // The listener's scope is named by the bound port.
+    b.chains = new ChainListener(b.spec, servers, (port) => {
+      b.port = port;
+      return this.#listenerScope(b);
+    }, this.deps.stats);
+    if (this.deps.overload) {
+      b.chains.gate = new ConnectionGate(this.deps.overload, b.name, this.#listenerScope(b));
+    }
+  }
+
   #bind(b: Bound) {
     const f = b.spec.filter;
-    if (f.kind === "http") {
+    if (!isSimple(b.spec)) this.#bindChains(b);
+    else if (f.kind === "http") {
       let hcm: HttpConnectionManager | null = null;
       const hs = this.deps.stats.scope("http").scope(f.hcm.statPrefix);
       // The counters are filled in once the port is known (no connection is accepted before).
@@ -462,7 +510,7 @@ export class ListenerManager implements ListenerManagerView {
     await Promise.all(this.#bound.map(async (b) => {
       await b.rds?.close();
       b.proxy?.closeAll();
-      if (!b.stopped && (b.tcp || b.http)) {
+      if (!b.stopped && (b.tcp || b.http || b.chains)) {
         b.stopped = true;
         await closeSockets(b);
       }
@@ -474,6 +522,7 @@ export class ListenerManager implements ListenerManagerView {
 /** Closes a listener's listening sockets and waits for its accept loop to end. */
 async function closeSockets(b: Bound): Promise<void> {
   if (b.http) await b.http.close();
+  if (b.chains) await b.chains.close();
   if (b.tcp) {
     try {
       b.tcp.close();

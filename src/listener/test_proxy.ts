@@ -17,6 +17,7 @@ import { Store } from "../stats/store.ts";
 import { ClusterManager, type ClusterManagerDeps } from "../upstream/cluster_manager.ts";
 import { ListenerManager } from "./listener_manager.ts";
 import type { OverloadView } from "./overload_state.ts";
+import type { SecretStore } from "../config/secrets.ts";
 
 /** A running test proxy. */
 export interface TestProxy {
@@ -62,6 +63,7 @@ export async function startTestProxy(
     fileFlushIntervalMs?: number;
     overload?: OverloadView;
     cm?: Partial<ClusterManagerDeps>;
+    secrets?: SecretStore;
   } = {},
 ): Promise<TestProxy> {
   const store = new Store();
@@ -72,6 +74,7 @@ export async function startTestProxy(
     stats: store,
     fileFlushIntervalMs: opts.fileFlushIntervalMs,
     overload: opts.overload,
+    secrets: opts.secrets,
     hooks: {
       healthCheckFailed: () => state.failed,
       localAddressIpVersion: "v4",

@@ -15,12 +15,14 @@
  */
 import type { ConfigError } from "../config/errors.ts";
 import { type ListenerSpec, parseListener } from "./listener_config.ts";
+import type { SecretStore } from "../config/secrets.ts";
 
 /** Parses every listener; returns the specs and the errors. */
 export function parseListeners(
   listeners: readonly unknown[],
   path: string,
   clusterNames: ReadonlySet<string> | null,
+  secrets: SecretStore | null = null,
 ): { specs: ListenerSpec[]; errors: ConfigError[] } {
   const errors: ConfigError[] = [];
   const specs: ListenerSpec[] = [];
@@ -28,7 +30,7 @@ export function parseListeners(
   const addrs = new Set<string>();
   listeners.forEach((l, i) => {
     const at = `${path}[${i}]`;
-    const s = parseListener(l, at, errors, clusterNames, i);
+    const s = parseListener(l, at, errors, clusterNames, i, secrets);
     if (!s) return;
     if (names.has(s.name)) {
       errors.push({ path: `${at}.name`, rule: "", message: `duplicate listener name "${s.name}"` });
@@ -53,7 +55,8 @@ export function validateListeners(
   listeners: readonly unknown[],
   path: string,
   clusterNames: ReadonlySet<string> | readonly string[],
+  secrets: SecretStore | null = null,
 ): ConfigError[] {
   const names = clusterNames instanceof Set ? clusterNames : new Set(clusterNames);
-  return parseListeners(listeners, path, names).errors;
+  return parseListeners(listeners, path, names, secrets).errors;
 }

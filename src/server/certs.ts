@@ -127,7 +127,8 @@ export function collectCertificates(server: ServerContext, now: number): Certifi
   const contexts: JsonObject[] = [];
   for (const c of server.clusters.clusters()) contexts.push(...commonTlsContexts(c.config));
   for (const l of server.listeners.listeners()) {
-    const chains = Array.isArray(l.config.filter_chains) ? l.config.filter_chains : [];
+    const chains = Array.isArray(l.config.filter_chains) ? [...l.config.filter_chains] : [];
+    if (l.config.default_filter_chain) chains.push(l.config.default_filter_chain);
     for (const fc of chains) {
       const o = obj(fc);
       if (o) contexts.push(...commonTlsContexts(o));

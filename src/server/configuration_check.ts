@@ -38,6 +38,7 @@ import { configSourceOf } from "../config/config_source.ts";
 import { XdsClients } from "../upstream/xds_clients.ts";
 import { validateListeners } from "../listener/validate_listeners.ts";
 import { parseOverloadManager } from "./overload_manager.ts";
+import { SecretStore } from "../config/secrets.ts";
 
 /** Settings of {@linkcode checkConfiguration}. */
 export interface CheckSettings {
@@ -112,7 +113,9 @@ export function checkConfiguration(
 ): CheckedConfiguration {
   const sr = (bootstrap.static_resources ?? {}) as { clusters?: unknown[]; listeners?: unknown[] };
   const rawClusters = (sr.clusters ?? []) as JsonObject[];
+  const secrets = new SecretStore((bootstrap.static_resources as JsonObject | undefined)?.secrets);
   const result = validateClusters(rawClusters, {
+    secrets,
     path: "static_resources.clusters",
     allowUnknown: allowsUnknownStaticFields(options),
     onUnknown: settings.onUnknown,
@@ -123,7 +126,9 @@ export function checkConfiguration(
     rawClusters.map((c) => (c && typeof c === "object" && !Array.isArray(c) ? c.name : null))
       .filter((n): n is string => typeof n === "string"),
   );
-  errors.push(...validateListeners(sr.listeners ?? [], "static_resources.listeners", names));
+  errors.push(
+    ...validateListeners(sr.listeners ?? [], "static_resources.listeners", names, secrets),
+  );
   const xds = new XdsClients({
     clusters: result.clusters,
     ads: (bootstrap.dynamic_resources as JsonObject | undefined)?.ads_config,

@@ -54,6 +54,7 @@ import { detectFeatures } from "./lifecycle_features.ts";
 import { ListenerManager } from "../listener/listener_manager.ts";
 import { Cleanups, Shutdown } from "./shutdown.ts";
 import { collectCertificates, daysUntil, firstCertExpiry } from "./certs.ts";
+import { SecretStore } from "../config/secrets.ts";
 
 /** A running server. */
 export interface RunningServer {
@@ -266,6 +267,7 @@ function createManagers(
       lds: (bootstrap.dynamic_resources as JsonObject | undefined)?.lds_config as
         | JsonObject
         | undefined,
+      secrets: new SecretStore(bootstrap.static_resources?.secrets),
       server: {
         healthCheckFailed: () => server.healthCheckFailed,
         draining: () => server.state() === "DRAINING",

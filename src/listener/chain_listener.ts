@@ -1,0 +1,429 @@
+/**
+ * A listener with several filter chains, downstream TLS or listener filters: it accepts TCP
+ * connections itself, runs the inspectors on the first bytes (`tls_inspector`: is it TLS, the
+ * SNI and the ALPN offered; `http_inspector`: the HTTP version of a plain connection), chooses
+ * the filter chain by `filter_chain_match` (or the `default_filter_chain`; none: the connection
+ * is closed and `no_filter_chain_match` counted), terminates TLS when the chain has a TLS context
+ * and hands the connection to the chain's HTTP connection manager or TCP proxy. The bytes the
+ * inspectors read are replayed to whatever comes next.
+ *
+ * Stats: `listener.<address>.downstream_cx_total` / `_active`, `no_filter_chain_match`,
+ * `ssl.*` (see `tls_terminator.ts`); `tls_inspector.*` and `http_inspector.*` at the root, as
+ * Envoy names them.
+ *
+ * @example Not run: it listens on a socket.
+ * ```ts ignore
+ * import { ChainListener } from "./chain_listener.ts";
+ * const l = new ChainListener(spec, chainServers, listenerScope, rootScope);
+ * console.log(l.port);
+ * await l.close();
+ * ```
+ * @module
+ */
+import type { Counter, Gauge, Scope } from "../stats/types.ts";
+import type { DownstreamConn } from "../http/downstream_request.ts";
+import type { ChainSpec, ListenerSpec } from "./listener_config.ts";
+import { parseChainMatch, selectChain } from "./filter_chain_match.ts";
+import { inspectClientHello } from "./tls_inspector.ts";
+import { inspectHttp } from "./http_inspector.ts";
+import { type TlsDownstreamConn, TlsTerminator } from "./tls_terminator.ts";
+import type { ConnectionGate } from "./overload_state.ts";
+import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
+import { H2cBridge } from "./http_listener.ts";
+import type { TcpProxy } from "./tcp_proxy.ts";
+import { SdsWatch } from "./sds_watch.ts";
+
+/** What serves the connections of one filter chain. */
+export type ChainServer =
+  | {
+    kind: "http";
+    handler: RequestHandler;
+    totals: Counter[];
+    actives: Gauge[];
+    /** The connection manager's timeouts and header limits (none when unset). */
+    limits?: Http1Control["limits"];
+  }
+  | { kind: "tcp"; proxy: TcpProxy };
+
+/** A connection as the codec and the TCP proxy use it. */
+type ByteConn = Deno.Conn;
+
+/** Replays `initial` before reading on from `c`. */
+class ReplayConn {
+  #initial: Uint8Array;
+  constructor(readonly conn: Deno.TcpConn, initial: Uint8Array) {
+    this.#initial = initial;
+  }
+  get remoteAddr() {
+    return this.conn.remoteAddr;
+  }
+  get localAddr() {
+    return this.conn.localAddr;
+  }
+  read(b: Uint8Array): Promise<number | null> {
+    if (this.#initial.length === 0) return this.conn.read(b);
+    const n = Math.min(b.length, this.#initial.length);
+    b.set(this.#initial.subarray(0, n));
+    this.#initial = this.#initial.subarray(n);
+    return Promise.resolve(n);
+  }
+  write(b: Uint8Array): Promise<number> {
+    return this.conn.write(b);
+  }
+  closeWrite(): Promise<void> {
+    return this.conn.closeWrite().catch(() => {});
+  }
+  close(): void {
+    this.conn.close();
+  }
+}
+
+interface Chain {
+  spec: ChainSpec;
+  server: ChainServer;
+  tls: TlsTerminator | null;
+  bridge: H2cBridge | null;
+}
+
+/** A bound listener that chooses a filter chain per connection. */
+export class ChainListener {
+  /** Connection limits and overload actions (none when unset). */
+  gate: ConnectionGate | null = null;
+  readonly #listener: Deno.TcpListener | Deno.TlsListener;
+  /** Set when the runtime's own TLS listener terminates TLS (see {@linkcode nativeTlsFits}). */
+  readonly #native: boolean;
+  readonly #chains: Chain[];
+  readonly #default: Chain | null;
+  readonly #conns = new Map<Deno.TcpConn, Http1Control | null>();
+  readonly #accepting: Promise<void>;
+  #closed = false;
+  #sds: SdsWatch | null = null;
+  readonly #total: Counter;
+  readonly #active: Gauge;
+  readonly #noMatch: Counter;
+  readonly #tlsStats: Scope | null;
+  readonly #httpStats: Scope | null;
+
+  /**
+   * Binds `spec`'s address; `scopeFor(port)` gives the listener's stats scope once the port is
+   * bound, then `servers(chain)` makes what serves each chain; `root` is the store's root scope.
+   */
+  constructor(
+    readonly spec: ListenerSpec,
+    servers: (chain: ChainSpec) => ChainServer,
+    scopeFor: (port: number) => Scope,
+    root: Scope,
+  ) {
+    const only = spec.chains[0]?.tls;
+    this.#native = nativeTlsFits(spec);
+    this.#listener = this.#native && only
+      ? Deno.listenTls({
+        hostname: spec.address,
+        port: spec.port,
+        cert: only.cert.pem,
+        key: only.key.pem,
+        ...(only.alpn.length ? { alpnProtocols: only.alpn } : {}),
+      })
+      : Deno.listen({ hostname: spec.address, port: spec.port });
+    const ls = scopeFor(this.#listener.addr.port);
+    const ssl = ls.scope("ssl");
+    const make = (c: ChainSpec): Chain => ({
+      spec: c,
+      server: servers(c),
+      tls: c.tls ? new TlsTerminator(c.tls, ssl) : null,
+      bridge: null,
+    });
+    this.#chains = spec.chains.map(make);
+    this.#default = spec.defaultChain ? make(spec.defaultChain) : null;
+    this.#total = ls.counter("downstream_cx_total");
+    this.#active = ls.gauge("downstream_cx_active");
+    this.#noMatch = ls.counter("no_filter_chain_match");
+    this.#tlsStats = spec.listenerFilters.tls ? root.scope("tls_inspector") : null;
+    this.#httpStats = spec.listenerFilters.http ? root.scope("http_inspector") : null;
+    for (const s of [this.#tlsStats, this.#httpStats]) {
+      if (!s) continue;
+      const names = s === this.#tlsStats
+        ? [
+          "client_hello_too_large",
+          "tls_found",
+          "tls_not_found",
+          "alpn_found",
+          "alpn_not_found",
+          "sni_found",
+          "sni_not_found",
+        ]
+        : ["read_error", "http10_found", "http11_found", "http2_found", "http_not_found"];
+      for (const n of names) s.counter(n);
+    }
+    const all = [...this.#chains, ...(this.#default ? [this.#default] : [])];
+    const files = all.flatMap((c) => c.spec.tls?.sdsFiles ?? []);
+    if (files.length > 0) {
+      this.#sds = new SdsWatch(files, () => {
+        for (const c of all) {
+          if (!c.tls || c.spec.tls?.sdsFiles.length === 0) continue;
+          const next = c.spec.reloadTls();
+          if (next) {
+            try {
+              c.tls.update(next);
+            } catch { /* a certificate that does not load keeps the previous one */ }
+          }
+        }
+      });
+    }
+    this.#accepting = this.#accept();
+  }
+
+  /** The bound port. */
+  get port(): number {
+    return this.#listener.addr.port;
+  }
+
+  async #accept(): Promise<void> {
+    while (!this.#closed) {
+      let c: Deno.TcpConn;
+      try {
+        c = (await this.#listener.accept()) as Deno.TcpConn;
+      } catch (e) {
+        if (this.#closed || e instanceof Deno.errors.BadResource) return;
+        await new Promise((r) => setTimeout(r, 10));
+        continue;
+      }
+      const gate = this.gate;
+      if (this.#closed || (gate !== null && !gate.admit(this.#conns.size))) {
+        c.close();
+        continue;
+      }
+      try {
+        c.setNoDelay(true);
+      } catch { /* closed */ }
+      this.#total.inc();
+      this.#active.inc();
+      this.#conns.set(c, null);
+      this.#serve(c).catch(() => {}).finally(() => {
+        this.#conns.delete(c);
+        gate?.closed();
+        this.#active.dec();
+        try {
+          c.close();
+        } catch { /* closed */ }
+      });
+    }
+  }
+
+  /**
+   * Reads the first bytes until the inspectors have decided, the peer stops sending or the
+   * listener filter timeout; `null` when the connection is to be closed. With
+   * `continue_on_listener_filters_timeout` a read still under way when the time is up is handed
+   * on (`pending`), so no byte is lost.
+   */
+  async #inspect(c: Deno.TcpConn) {
+    const lf = this.spec.listenerFilters;
+    let buf = new Uint8Array(0);
+    let tls: ReturnType<typeof inspectClientHello> = { kind: "not-tls" };
+    let http: ReturnType<typeof inspectHttp> = { kind: "none" };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<"timeout">((r) => {
+      if (lf.timeoutMs > 0) timer = setTimeout(() => r("timeout"), lf.timeoutMs);
+    });
+    let pending: Promise<Uint8Array | null> | null = null;
+    try {
+      for (;;) {
+        tls = lf.tls ? inspectClientHello(buf) : { kind: "not-tls" };
+        http = lf.http && tls.kind !== "tls" ? inspectHttp(buf) : { kind: "none" };
+        if (tls.kind !== "more" && http.kind !== "more") break;
+        const chunk = new Uint8Array(16384);
+        pending = c.read(chunk).then((n) => n === null ? null : chunk.subarray(0, n));
+        const got = await Promise.race([pending, expired]);
+        if (got === "timeout") {
+          if (!lf.continueOnTimeout) return null;
+          break;
+        }
+        pending = null;
+        if (got === null) break;
+        const next = new Uint8Array(buf.length + got.length);
+        next.set(buf);
+        next.set(got, buf.length);
+        buf = next;
+      }
+    } catch {
+      this.#httpStats?.counter("read_error").inc();
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+    return { buf, tls, http, pending };
+  }
+
+  /** Serves a connection of the runtime's TLS listener: handshake, then the only chain. */
+  async #serveNative(c: Deno.TlsConn, chain: Chain): Promise<void> {
+    const ssl = chain.tls!.ssl;
+    try {
+      // No time limit here, as in Envoy without transport_socket_connect_timeout (a TlsConn
+      // cannot be closed under a handshake in progress; a configured limit takes node:tls).
+      await c.handshake();
+    } catch {
+      ssl.counter("connection_error").inc();
+      return;
+    }
+    ssl.counter("handshake").inc();
+    const dc: DownstreamConn = {
+      remoteAddr: c.remoteAddr as Deno.NetAddr,
+      localAddr: c.localAddr as Deno.NetAddr,
+      tls: true,
+    };
+    await this.#dispatch(chain, c, c as unknown as Deno.TcpConn, dc);
+  }
+
+  /** Hands `conn` (over the accepted `c`) to the chain's connection manager or TCP proxy. */
+  async #dispatch(chain: Chain, conn: ByteConn, c: Deno.TcpConn, dc: DownstreamConn) {
+    const s = chain.server;
+    if (s.kind === "tcp") return await s.proxy.handle(conn);
+    for (const t of s.totals) t.inc();
+    for (const a of s.actives) a.inc();
+    const ctl: Http1Control = {
+      busy: false,
+      closing: this.#closed,
+      onH2: (first) =>
+        (chain.bridge ??= new H2cBridge(s.handler, () => s.limits)).carry(conn, dc, first),
+      limits: s.limits,
+    };
+    this.#conns.set(c, ctl);
+    try {
+      await serveHttp1(conn, dc, s.handler, ctl);
+    } finally {
+      for (const a of s.actives) a.dec();
+    }
+  }
+
+  async #serve(c: Deno.TcpConn): Promise<void> {
+    if (this.#native) return await this.#serveNative(c as unknown as Deno.TlsConn, this.#chains[0]);
+    const lf = this.spec.listenerFilters;
+    let initial = new Uint8Array(0);
+    let pending: Promise<Uint8Array | null> | null = null;
+    let serverName = "";
+    let transport = "raw_buffer";
+    let alpn: string[] = [];
+    if (lf.tls || lf.http) {
+      const r = await this.#inspect(c);
+      if (!r) return;
+      initial = r.buf;
+      pending = r.pending;
+      const ts = this.#tlsStats;
+      if (ts) {
+        if (r.tls.kind === "tls") {
+          ts.counter("tls_found").inc();
+          transport = "tls";
+          serverName = r.tls.serverName;
+          alpn = r.tls.alpn;
+          ts.counter(serverName ? "sni_found" : "sni_not_found").inc();
+          ts.counter(alpn.length ? "alpn_found" : "alpn_not_found").inc();
+        } else if (r.tls.kind === "too-large") {
+          ts.counter("client_hello_too_large").inc();
+          return;
+        } else ts.counter("tls_not_found").inc();
+      }
+      const hs = this.#httpStats;
+      if (hs && transport !== "tls") {
+        const k = r.http.kind;
+        if (k === "h2c") alpn = ["h2c"];
+        else if (k === "http/1.1" || k === "http/1.0") alpn = [k];
+        hs.counter(
+          k === "h2c"
+            ? "http2_found"
+            : k === "http/1.1"
+            ? "http11_found"
+            : k === "http/1.0"
+            ? "http10_found"
+            : "http_not_found",
+        ).inc();
+      }
+    }
+    const local = c.localAddr as Deno.NetAddr;
+    const remote = c.remoteAddr as Deno.NetAddr;
+    const i = selectChain(this.#chains.map((x) => x.spec.match), {
+      destIp: local.hostname,
+      destPort: local.port,
+      srcIp: remote.hostname,
+      srcPort: remote.port,
+      serverName,
+      transport,
+      alpn,
+    });
+    const chain = i >= 0 ? this.#chains[i] : this.#default;
+    if (!chain) {
+      this.#noMatch.inc();
+      return;
+    }
+    let conn: ByteConn;
+    let tlsConn: TlsDownstreamConn | null = null;
+    if (pending) {
+      // The inspectors gave up waiting; what the read still under way brings comes next.
+      const more = await pending.catch(() => null);
+      if (more) {
+        const next = new Uint8Array(initial.length + more.length);
+        next.set(initial);
+        next.set(more, initial.length);
+        initial = next;
+      }
+    }
+    if (chain.tls) {
+      tlsConn = await chain.tls.accept(c, initial, chain.spec.handshakeTimeoutMs ?? 15_000);
+      if (!tlsConn) return;
+      conn = tlsConn as unknown as ByteConn;
+    } else conn = new ReplayConn(c, initial) as unknown as ByteConn;
+    const dc: DownstreamConn = { remoteAddr: remote, localAddr: local, tls: chain.tls !== null };
+    try {
+      await this.#dispatch(chain, conn, c, dc);
+    } finally {
+      try {
+        conn.close();
+      } catch { /* closed */ }
+      // TLS ends with a close_notify written after the last bytes: let it go out.
+      if (tlsConn) await tlsConn.closed;
+    }
+  }
+
+  /** Stops accepting and closes every connection (busy ones after the current response). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#sds?.close();
+    try {
+      this.#listener.close();
+    } catch { /* closed */ }
+    await this.#accepting;
+    for (const [c, ctl] of this.#conns) {
+      if (ctl) ctl.closing = true;
+      if (!ctl?.busy) {
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }
+    }
+    for (const ch of [...this.#chains, this.#default]) {
+      if (ch?.bridge) await ch.bridge.close();
+      if (ch?.server.kind === "tcp") ch.server.proxy.closeAll();
+    }
+  }
+}
+
+/**
+ * True when the listener's TLS can be left to the runtime's own TLS listener (`Deno.listenTls`,
+ * rustls in Rust, without the `node:tls` stream adapters: the fast path): one filter chain that
+ * matches everything, with TLS that asks for no client certificate, keeps the default TLS
+ * versions, does not require SNI, reads no SDS file and has no `transport_socket_connect_timeout`,
+ * and no listener filter. That listener
+ * cannot report the negotiated version or cipher, so `ssl.versions.*` and `ssl.ciphers.*` are
+ * counted only on the `node:tls` path.
+ */
+export function nativeTlsFits(spec: ListenerSpec): boolean {
+  const c = spec.chains[0];
+  const t = c?.tls;
+  return spec.chains.length === 1 && spec.defaultChain === null && !!t &&
+    !spec.listenerFilters.tls && !spec.listenerFilters.http && t.ca === null &&
+    !t.requireSni && t.minVersion === "TLSv1.2" && t.maxVersion === "TLSv1.3" &&
+    t.sdsFiles.length === 0 && c.handshakeTimeoutMs === null &&
+    JSON.stringify(c.match) === JSON.stringify(EMPTY_MATCH);
+}
+
+const EMPTY_MATCH = parseChainMatch(undefined, "", []);

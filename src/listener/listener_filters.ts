@@ -1,0 +1,69 @@
+/**
+ * A listener's `listener_filters`: `tls_inspector` and `http_inspector` (`envoy.` / `proxy.`
+ * names, `envoy.filters.listener.` spellings), and `listener_filters_timeout` (default 15 s) with
+ * `continue_on_listener_filters_timeout`. Any other listener filter is an error.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseListenerFilters } from "./listener_filters.ts";
+ * const errors: { path: string; rule: string; message: string }[] = [];
+ * const f = parseListenerFilters({ listener_filters: [{ name: "envoy.filters.listener.tls_inspector" }] }, "l", errors);
+ * assert.deepEqual([f.tls, f.http, errors.length], [true, false, 0]);
+ * ```
+ * @module
+ */
+import type { JsonObject } from "../config/bootstrap_types.ts";
+import {
+  durationMs,
+  type Errors,
+  fail,
+  filterKind,
+  isObject,
+  typeName,
+  unwrap,
+} from "../config/config_values.ts";
+
+/** The inspectors a listener runs before choosing a filter chain. */
+export interface ListenerFilters {
+  tls: boolean;
+  http: boolean;
+  timeoutMs: number;
+  continueOnTimeout: boolean;
+}
+
+/** Parses the listener filters of listener `l` (at `path`). */
+export function parseListenerFilters(l: JsonObject, path: string, errors: Errors): ListenerFilters {
+  const out: ListenerFilters = {
+    tls: false,
+    http: false,
+    timeoutMs: 15_000,
+    continueOnTimeout: false,
+  };
+  const lf = l.listener_filters;
+  if (Array.isArray(lf)) {
+    lf.forEach((f, i) => {
+      const at = `${path}.listener_filters[${i}]`;
+      if (!isObject(f) || typeof f.name !== "string") {
+        return fail(errors, `${at}.name`, "listener filter needs a name");
+      }
+      const kind = filterKind(f.name);
+      const t = typeName(f);
+      if (kind === "tls_inspector" || t === "TlsInspector") out.tls = true;
+      else if (kind === "http_inspector" || t === "HttpInspector") out.http = true;
+      else {
+        fail(
+          errors,
+          `${at}.name`,
+          `listener filter ${f.name} is not supported (tls_inspector, http_inspector)`,
+        );
+      }
+    });
+  }
+  if (l.listener_filters_timeout !== undefined) {
+    const ms = durationMs(l.listener_filters_timeout, `${path}.listener_filters_timeout`, errors);
+    if (ms !== null) out.timeoutMs = ms;
+  }
+  out.continueOnTimeout = unwrap(l.continue_on_listener_filters_timeout) === true;
+  return out;
+}
