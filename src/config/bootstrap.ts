@@ -29,7 +29,7 @@ import { disabledExtensionErrors, parseDisabledExtensions } from "./bootstrap_ex
 import { mergeProto3Json } from "./merge.ts";
 import { decodeBinary, ProtoDecodeError } from "./proto_binary.ts";
 import { decodeText } from "./proto_text.ts";
-import { decodeBootstrapBinary, decodeBootstrapText, isUndescribed } from "./proto_library.ts";
+import { decodeBootstrapBinary, decodeBootstrapText } from "./proto_library.ts";
 import { isJsonObject as isObj } from "./values.ts";
 import { allowsUnknownStaticFields } from "./args.ts";
 import { loadYamlBounded } from "./yaml_limits.ts";
@@ -97,8 +97,8 @@ function withLibrary(tables: () => Json, library: () => Json): Json {
   } catch (e) {
     try {
       return library();
-    } catch (l) {
-      throw isUndescribed(e) ? l : e;
+    } catch {
+      throw e;
     }
   }
 }

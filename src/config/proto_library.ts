@@ -19,15 +19,22 @@ import { fromBinary, toJson } from "@bufbuild/protobuf";
 import { fromText } from "@bufbuild/protobuf/txtpb";
 import type { JsonObject } from "./bootstrap_types.ts";
 import { envoyRegistry, messageType } from "./proto_registry.ts";
+import { unknownFieldPaths } from "./proto_unknown_fields.ts";
 
 /** The message a bootstrap file holds. */
 export const BOOTSTRAP_V3 = "envoy.config.bootstrap.v3.Bootstrap";
 
-const json = (m: unknown) =>
-  toJson(messageType(BOOTSTRAP_V3), m as never, {
+/** The JSON of a decoded Bootstrap; a field the descriptor set does not know is an error. */
+function json(m: unknown): JsonObject {
+  const unknown = unknownFieldPaths(messageType(BOOTSTRAP_V3), m);
+  if (unknown.length) {
+    throw new Error(`unknown field ${unknown[0].replace("#", " number ")}`);
+  }
+  return toJson(messageType(BOOTSTRAP_V3), m as never, {
     registry: envoyRegistry(),
     useProtoFieldName: true,
   }) as JsonObject;
+}
 
 /** Decodes a binary v3 Bootstrap. Throws an Error naming the message for malformed input. */
 export function decodeBootstrapBinary(bytes: Uint8Array): JsonObject {

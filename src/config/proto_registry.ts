@@ -32,6 +32,7 @@ import {
 } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import type { JsonObject } from "./bootstrap_types.ts";
+import { unknownFieldPaths } from "./proto_unknown_fields.ts";
 
 /** Where the descriptor set is. */
 export const DESCRIPTORS_URL = new URL("../../spec/proto/envoy.binpb", import.meta.url);
@@ -67,9 +68,10 @@ export interface AnyBytes {
 
 /**
  * Decodes an `Any` by its type URL to proto3 JSON (proto field names, defaults left out) with
- * `@type`. Throws an Error saying why (unknown type, malformed bytes).
+ * `@type`. Throws an Error saying why (unknown type, malformed bytes). Fields the descriptor set
+ * does not know are dropped from the JSON; `onUnknown` hears their paths (it may throw).
  */
-export function anyToJson(any: AnyBytes): JsonObject {
+export function anyToJson(any: AnyBytes, onUnknown?: (path: string) => void): JsonObject {
   const reg = envoyRegistry();
   const desc = reg.getMessage(typeName(any.type_url));
   if (!desc) throw new Error(`unknown resource type ${any.type_url}`);
@@ -79,6 +81,7 @@ export function anyToJson(any: AnyBytes): JsonObject {
   } catch (e) {
     throw new Error(`cannot decode ${desc.typeName}: ${(e as Error).message}`);
   }
+  if (onUnknown) { for (const p of unknownFieldPaths(desc, msg)) onUnknown(p); }
   const json = toJson(desc, msg, { registry: reg, useProtoFieldName: true }) as JsonObject;
   return { "@type": any.type_url, ...json };
 }

@@ -60,6 +60,11 @@ export interface XdsMuxOptions {
   method: string;
   delta: boolean;
   log?: (level: string, msg: string) => void;
+  /**
+   * Hears each field of a resource the descriptor set does not know (`resources[i].path#N`);
+   * throwing refuses the update (`--reject-unknown-dynamic-fields`).
+   */
+  onUnknownField?: (message: string, path: string) => void;
   /** First back-off delay (ms); doubles up to `backoffMaxMs`. */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
@@ -384,7 +389,14 @@ export class XdsMux {
         return;
       }
       try {
-        out.push(anyToJson(any));
+        const on = this.opts.onUnknownField;
+        const t = typeName(any.type_url);
+        out.push(
+          anyToJson(
+            any,
+            on && ((p) => on(t, `resources[${i}]${p.startsWith("#") ? "" : "."}${p}`)),
+          ),
+        );
       } catch (e) {
         errors.push(`resources[${i}]: ${(e as Error).message}`);
       }

@@ -209,7 +209,9 @@ export class ClusterManager implements ClusterManagerView {
   constructor(clusters: EffectiveCluster[], readonly deps: ClusterManagerDeps) {
     const errors = checkClusterSupport(clusters);
     this.#log = deps.log ?? (() => {});
+    this.policy = DynamicFieldPolicy.fromOptions(deps.options, deps.stats, this.#log);
     this.xds = new XdsClients({
+      policy: this.policy,
       clusters,
       node: deps.node,
       ads: deps.ads,
@@ -226,7 +228,6 @@ export class ClusterManager implements ClusterManagerView {
     if (cdsProblem) errors.push({ ...cdsProblem, rule: "" });
     errors.push(...this.#edsSourceErrors(clusters, "static_resources.clusters"));
     if (errors.length) throw new ConfigLoadError(errors);
-    this.policy = DynamicFieldPolicy.fromOptions(deps.options, deps.stats, this.#log);
     for (const c of clusters) {
       this.#active.set(c.name, this.#entry(c, false));
       this.#static.add(c.name);

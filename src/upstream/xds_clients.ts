@@ -46,6 +46,8 @@ export interface XdsClientsDeps {
   log?: (level: string, msg: string) => void;
   /** Back-off of reconnections (tests shorten it). */
   backoffBaseMs?: number;
+  /** How unknown fields of resources are treated (the dynamic-fields options). */
+  policy?: DynamicFieldPolicy;
 }
 
 const SHORT: Record<string, keyof typeof TYPE_URLS> = Object.fromEntries(
@@ -69,7 +71,8 @@ export class XdsClients {
       if (this.deps.ads === undefined) {
         return {
           path: `${at}.ads`,
-          message: "an ads config source needs dynamic_resources.ads_config in the bootstrap",
+          message: "ads is not supported by this build without dynamic_resources.ads_config " +
+            "(an ads config source uses the bootstrap's aggregated stream)",
         };
       }
       const a = apiSourceOf(this.deps.ads, "dynamic_resources.ads_config");
@@ -105,6 +108,11 @@ export class XdsClients {
       delta,
       log: this.#log,
       backoffBaseMs: this.deps.backoffBaseMs,
+      onUnknownField: (message, path) => {
+        const p = this.deps.policy;
+        if (p?.mode === "reject") throw new Error(`${path}: unknown field in ${message}`);
+        p?.onUnknown(message, path);
+      },
     });
     this.#muxes.set(key, { mux, close: () => open.close() });
     return mux;
