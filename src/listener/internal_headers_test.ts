@@ -71,7 +71,8 @@ Deno.test("internal headers: an internal client (loopback, Envoy's default inter
     assert.equal(h["x-proxy-internal"], "true");
     assert.equal(h["x-envoy-internal"], undefined);
     assert.equal(h["x-envoy-upstream-rq-timeout-ms"], "1");
-    assert.equal(h["x-envoy-retry-on"], "5xx");
+    // Retry headers are the router's to consume; a control header it does not read is kept.
+    assert.equal(h["x-envoy-force-trace"], "1");
     assert.equal(h["x-request-id"], "given");
     assert.equal(h["x-proxy-external-address"], undefined);
   });
@@ -92,20 +93,20 @@ Deno.test("internal headers: skip_xff_append leaves x-forwarded-for alone; xff_n
 
 Deno.test("internal headers: without use_remote_address the x-forwarded-for entry xff_num_trusted_hops from the end decides", async () => {
   await withProxy({ xff_num_trusted_hops: 0 }, async (get) => {
-    const inside = await get({ "x-forwarded-for": "10.0.0.5", "x-envoy-retry-on": "5xx" });
+    const inside = await get({ "x-forwarded-for": "10.0.0.5", "x-envoy-force-trace": "1" });
     assert.equal(inside["x-proxy-internal"], "true");
-    assert.equal(inside["x-envoy-retry-on"], "5xx");
-    const outside = await get({ "x-forwarded-for": "203.0.113.7", "x-envoy-retry-on": "5xx" });
+    assert.equal(inside["x-envoy-force-trace"], "1");
+    const outside = await get({ "x-forwarded-for": "203.0.113.7", "x-envoy-force-trace": "1" });
     assert.equal(outside["x-proxy-internal"], undefined);
-    assert.equal(outside["x-envoy-retry-on"], undefined);
+    assert.equal(outside["x-envoy-force-trace"], undefined);
     // No x-forwarded-for at all: external, even from an internal peer.
-    const none = await get({ "x-envoy-retry-on": "5xx" });
-    assert.equal(none["x-envoy-retry-on"], undefined);
+    const none = await get({ "x-envoy-force-trace": "1" });
+    assert.equal(none["x-envoy-force-trace"], undefined);
   });
   await withProxy({ xff_num_trusted_hops: 1 }, async (get) => {
     // Two entries: never a single address, so external.
-    const two = await get({ "x-forwarded-for": "10.0.0.5, 10.0.0.6", "x-envoy-retry-on": "5xx" });
-    assert.equal(two["x-envoy-retry-on"], undefined);
+    const two = await get({ "x-forwarded-for": "10.0.0.5, 10.0.0.6", "x-envoy-force-trace": "1" });
+    assert.equal(two["x-envoy-force-trace"], undefined);
   });
 });
 

@@ -64,7 +64,11 @@ async function withProxy(
 const stat = (p: TestProxy, n: string) => p.store.counter(`cluster.c.${n}`).value();
 
 async function send(p: TestProxy, init: RequestInit & { path?: string } = {}) {
-  const r = await fetch(`http://127.0.0.1:${p.port()}${init.path ?? "/"}`, init);
+  // The client is internal (one RFC 1918 x-forwarded-for entry), so the connection manager keeps
+  // its control headers (x-envoy-retry-on, ...) for the router instead of removing them.
+  const headers = new Headers(init.headers);
+  if (!headers.has("x-forwarded-for")) headers.set("x-forwarded-for", "10.0.0.1");
+  const r = await fetch(`http://127.0.0.1:${p.port()}${init.path ?? "/"}`, { ...init, headers });
   return { status: r.status, headers: r.headers, text: await r.text() };
 }
 
