@@ -254,10 +254,12 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
         requests++;
         try {
           const res = await route(req);
-          const cls = `${Math.floor(res.status / 100)}xx answers`;
-          byClass[cls] = (byClass[cls] ?? 0) + 1;
           const stateAnswer = res.status === 503 && new URL(req.url).pathname === "/ready" &&
             ctx.state() !== "LIVE";
+          const cls = stateAnswer
+            ? "/ready 503 while not LIVE"
+            : `${Math.floor(res.status / 100)}xx answers`;
+          byClass[cls] = (byClass[cls] ?? 0) + 1;
           if (res.status >= 500 && !stateAnswer) {
             fivexx++;
             recordFailure(

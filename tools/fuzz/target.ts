@@ -44,7 +44,7 @@ export interface FuzzTarget {
  * import { recordFailure } from "./target.ts";
  * const list: { input: string; error: string }[] = [];
  * recordFailure(list, "x", new Error("boom"));
- * assert.equal(list[0].error, "boom");
+ * assert.equal(list[0].error, "Error: boom");
  * ```
  */
 export function recordFailure(list: FuzzFailure[], input: string, error: unknown): void {
