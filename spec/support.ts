@@ -39,7 +39,8 @@ export interface SupportRow {
 const HC = "active health checking is not implemented";
 const XDS = "control planes (gRPC, REST, ADS) are not implemented";
 const HDRS = "header manipulation is not implemented";
-const PER_FILTER = "per-route filter configuration is not implemented";
+const PER_FILTER =
+  "compiled by the filter it names (cors, fault, local_ratelimit, buffer, ext_authz)";
 const TIMEOUTS = "this timeout is not implemented";
 const TLS_DOWN = "downstream TLS is not implemented";
 
@@ -144,9 +145,13 @@ export const SUPPORT = [
   { path: "StatsSink.typed_config", support: "honoured" },
   {
     path: "Admin.access_log_path",
-    support: "default-only",
-    accepts: ["", "/dev/null"],
-    supportNote: "the admin access log is not written",
+    support: "honoured",
+    supportNote: "admin requests are logged in the default format",
+  },
+  {
+    path: "Admin.access_log",
+    support: "honoured",
+    supportNote: "the file, stdout and stderr loggers, with filters",
   },
   { path: "Admin.profile_path", support: "honoured" },
   { path: "Admin.address", support: "honoured" },
@@ -371,9 +376,9 @@ export const SUPPORT = [
   { path: "VirtualHost.request_headers_to_remove", support: "refused", supportNote: HDRS },
   { path: "VirtualHost.response_headers_to_add", support: "refused", supportNote: HDRS },
   { path: "VirtualHost.response_headers_to_remove", support: "refused", supportNote: HDRS },
-  { path: "VirtualHost.cors", support: "refused", supportNote: "CORS is not implemented" },
-  { path: "VirtualHost.per_filter_config", support: "refused", supportNote: PER_FILTER },
-  { path: "VirtualHost.typed_per_filter_config", support: "refused", supportNote: PER_FILTER },
+  { path: "VirtualHost.cors", support: "honoured", supportNote: "read by the cors filter" },
+  { path: "VirtualHost.per_filter_config", support: "honoured", supportNote: PER_FILTER },
+  { path: "VirtualHost.typed_per_filter_config", support: "honoured", supportNote: PER_FILTER },
   { path: "VirtualHost.include_request_attempt_count", support: "default-only", accepts: [false] },
   {
     path: "VirtualHost.retry_policy",
@@ -396,8 +401,8 @@ export const SUPPORT = [
     supportNote: "no filter of this build reads route metadata",
   },
   { path: "Route.decorator", support: "refused", supportNote: "tracing is not implemented" },
-  { path: "Route.per_filter_config", support: "refused", supportNote: PER_FILTER },
-  { path: "Route.typed_per_filter_config", support: "refused", supportNote: PER_FILTER },
+  { path: "Route.per_filter_config", support: "honoured", supportNote: PER_FILTER },
+  { path: "Route.typed_per_filter_config", support: "honoured", supportNote: PER_FILTER },
   { path: "Route.request_headers_to_add", support: "refused", supportNote: HDRS },
   { path: "Route.request_headers_to_remove", support: "refused", supportNote: HDRS },
   { path: "Route.response_headers_to_add", support: "refused", supportNote: HDRS },
@@ -451,7 +456,7 @@ export const SUPPORT = [
     support: "refused",
     supportNote: "rate limiting is not implemented",
   },
-  { path: "RouteAction.cors", support: "refused", supportNote: "CORS is not implemented" },
+  { path: "RouteAction.cors", support: "honoured", supportNote: "read by the cors filter" },
   { path: "RouteAction.max_grpc_timeout", support: "refused", supportNote: TIMEOUTS },
   { path: "RouteAction.upgrade_configs", support: "refused" },
   { path: "RouteAction.max_stream_duration", support: "refused", supportNote: TIMEOUTS },
@@ -472,7 +477,17 @@ export const SUPPORT = [
   { path: "RedirectAction.response_code", support: "honoured" },
   { path: "RedirectAction.strip_query", support: "default-only", accepts: [false] },
   // HTTP filters
-  { path: "HttpFilter.name", support: "honoured", supportNote: "router, health_check and tap" },
+  {
+    path: "HttpFilter.name",
+    support: "honoured",
+    supportNote:
+      "router, health_check, tap, cors, fault, local_ratelimit, buffer, compressor (gzip), ext_authz (HTTP service)",
+  },
+  {
+    path: "HttpFilter.is_optional",
+    support: "honoured",
+    supportNote: "an optional filter this build does not have is skipped with a warning",
+  },
   { path: "HttpFilter.config", support: "honoured", type: "@http" },
   { path: "HttpFilter.typed_config", support: "honoured", type: "@http" },
   {

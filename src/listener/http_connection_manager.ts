@@ -45,6 +45,13 @@ import {
 } from "../filters/health_check_filter.ts";
 import type { ProxyHooks } from "./hooks.ts";
 import { beginTap, parseTapFilter, type TapFilterConfig } from "../filters/tap_filter.ts";
+import {
+  type ConfiguredFilter,
+  parseChainFilter,
+  perRouteFactory,
+} from "../filters/configured_filters.ts";
+import { compilePerRoute, type HttpFilter, runChain } from "../filters/http_filter.ts";
+import { matchHeaders, parseHeaderMatcher } from "../router/header_matcher.ts";
 import { isLoopback, upstreamHeaders } from "../http/request_headers.ts";
 import { pickWeighted } from "../router/route_action.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
@@ -67,6 +74,10 @@ export interface HcmConfig {
   accessLogs: AccessLogConfig[];
   /** The tap filter (`admin_config`), if configured. */
   tap?: TapFilterConfig | null;
+  /** The other HTTP filters, in order (`src/filters/http_filters.ts`). */
+  filters?: ConfiguredFilter[];
+  /** Warnings to log when the manager starts (optional filters this build does not have). */
+  warnings?: string[];
 }
 
 /** Parses the filter configuration `c` (found at `path`). */
@@ -87,6 +98,8 @@ export function parseHcm(
     : parseRouteConfig(c.route_config, `${path}.route_config`, errors, clusters);
   let hc: HealthCheckFilter | null = null;
   let tap: TapFilterConfig | null = null;
+  const chain: ConfiguredFilter[] = [];
+  const warnings: string[] = [];
   const filters = c.http_filters ?? [{ name: "envoy.filters.http.router" }];
   if (!Array.isArray(filters)) fail(errors, `${path}.http_filters`, "http_filters must be a list");
   else {
@@ -103,7 +116,7 @@ export function parseHcm(
         hc = parseHealthCheck(filterConfig(f, at, errors), at, errors);
       } else if (kind === "tap" || t === "Tap") {
         tap = parseTapFilter(filterConfig(f, at, errors), at, errors);
-      } else fail(errors, `${at}.name`, `HTTP filter ${f.name} is not supported`);
+      } else parseChainFilter(f, at, errors, clusters, chain, warnings);
     });
     const last = filters[filters.length - 1];
     if (!isObject(last) || typeof last.name !== "string" || filterKind(last.name) !== "router") {
@@ -112,7 +125,13 @@ export function parseHcm(
       }
     }
   }
-  const accessLogs = parseAccessLogs(c.access_log, `${path}.access_log`, errors);
+  const accessLogs = parseAccessLogs(
+    c.access_log,
+    `${path}.access_log`,
+    errors,
+    parseHeaderMatcher,
+  );
+  if (routes) compilePerRoute(routes, perRouteFactory, errors);
   if (!routes || typeof c.stat_prefix !== "string") return null;
   return {
     statPrefix: c.stat_prefix,
@@ -123,6 +142,8 @@ export function parseHcm(
     generateRequestId: unwrap(c.generate_request_id) !== false,
     accessLogs,
     tap,
+    filters: chain,
+    warnings,
   };
 }
 
@@ -158,6 +179,7 @@ export class HttpConnectionManager {
   readonly #redirect: Counter;
   readonly #logger: RequestLogger | null;
   readonly #protocolError: Counter;
+  readonly #chain: HttpFilter[];
 
   /** Creates the manager for `cfg`. */
   constructor(readonly cfg: HcmConfig, readonly deps: HcmDeps) {
@@ -179,6 +201,9 @@ export class HttpConnectionManager {
     this.#logger = cfg.accessLogs.length === 0 ? null : new RequestLogger(
       openLogSinks(cfg.accessLogs, deps.accessLogFiles),
     );
+    const fd = { stats: s, root: deps.stats, clusters: deps.clusters, log: deps.hooks.log };
+    this.#chain = (cfg.filters ?? []).map((f) => f.factory.create(f.config, fd));
+    for (const w of cfg.warnings ?? []) deps.hooks.log("warning", `http.${cfg.statPrefix}: ${w}`);
   }
 
   /** Handles one request of downstream connection `conn`. */
@@ -226,10 +251,29 @@ export class HttpConnectionManager {
   ): Promise<ProxyResponse> {
     const hc = this.cfg.healthCheck;
     if (hc) {
+      if (lg !== null) lg.healthCheck = matchHeaders(hc.headers, req);
       const r = healthCheck(hc, req, this.deps.hooks.healthCheckFailed());
       if (r) return Promise.resolve(r);
     }
     const route = selectRoute(this.cfg.routes, req);
+    if (lg !== null && route) lg.routeName = route.name;
+    if (this.#chain.length === 0) return this.#routed(route, req, conn, lg);
+    const ctx = {
+      req,
+      conn,
+      route,
+      lg,
+      perRoute: <T>(name: string) => route?.perFilter?.get(name)?.compiled as T | undefined,
+    };
+    return runChain(this.#chain, ctx, () => this.#routed(route, ctx.req, conn, lg));
+  }
+
+  #routed(
+    route: Route | null,
+    req: DownstreamRequest,
+    conn: DownstreamConn,
+    lg: LogCtx | null,
+  ): Promise<ProxyResponse> {
     if (!route) {
       this.#noRoute.inc();
       if (lg !== null) lg.flags.push("NR");
@@ -247,6 +291,7 @@ export class HttpConnectionManager {
     const a = route.action;
     if (a.kind === "direct") {
       this.#direct.inc();
+      if (lg !== null) lg.details = "direct_response";
       return Promise.resolve(localReply(a.status, a.body));
     }
     if (a.kind === "redirect") {

@@ -18,6 +18,7 @@ import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject } from "../config/config_values.ts";
 import { type HeaderMatcher, matchHeaders, parseHeaderMatchers } from "./header_matcher.ts";
 import type { MatchInput } from "../http/downstream_request.ts";
+import { mergePerFilter, type PerFilterMap, rawPerFilter } from "./per_filter_config.ts";
 import { compileRe2 } from "./regex.ts";
 import { parseRouteAction, type RouteAction } from "./route_action.ts";
 
@@ -33,6 +34,8 @@ export interface Route {
   match: PathMatch;
   headers: HeaderMatcher[];
   action: RouteAction;
+  /** Per-filter configuration of the route over its virtual host's (`per_filter_config.ts`). */
+  perFilter?: PerFilterMap;
 }
 
 /** One compiled virtual host. */
@@ -96,6 +99,7 @@ function parseVirtualHost(
     return null;
   }
   const routes: Route[] = [];
+  const vhPerFilter = rawPerFilter(v, path);
   const list = v.routes ?? [];
   if (!Array.isArray(list)) fail(errors, `${path}.routes`, "routes must be a list");
   else {
@@ -107,7 +111,10 @@ function parseVirtualHost(
         ? parseHeaderMatchers(r.match.headers, `${at}.match.headers`, errors)
         : [];
       const action = parseRouteAction(r, at, errors, clusters);
-      if (match && action) routes.push({ name: String(r.name ?? ""), match, headers, action });
+      const perFilter = mergePerFilter(vhPerFilter, rawPerFilter(r, at));
+      if (match && action) {
+        routes.push({ name: String(r.name ?? ""), match, headers, action, perFilter });
+      }
     });
   }
   return [{ name: String(v.name ?? ""), routes }, domains as string[]];

@@ -32,6 +32,8 @@ import { refusal, supportErrors } from "../config/support_check.ts";
 import { checkClusterSupport } from "../upstream/cluster_manager.ts";
 import { fileSourceOf } from "../upstream/eds_source.ts";
 import { validateListeners } from "../listener/validate_listeners.ts";
+import { parseAdminAccessLogs } from "../access_log/admin_access_log.ts";
+import { parseHeaderMatcher } from "../router/header_matcher.ts";
 
 /** Settings of {@linkcode checkConfiguration}. */
 export interface CheckSettings {
@@ -118,6 +120,7 @@ export function checkConfiguration(
       .filter((n): n is string => typeof n === "string"),
   );
   errors.push(...validateListeners(sr.listeners ?? [], "static_resources.listeners", names));
+  parseAdminAccessLogs(bootstrap.admin as JsonObject | undefined, errors, parseHeaderMatcher);
   if (result.errors.length === 0) errors.push(...checkClusterSupport(result.clusters));
   const cds = (bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config;
   if (cds && typeof cds === "object" && !Array.isArray(cds)) {
