@@ -30,7 +30,11 @@ import {
 import { type Errors, fail, filterConfig, isObject, typeName } from "../config/config_values.ts";
 import type { AccessLogFile, AccessLogFiles } from "./access_log_file.ts";
 import type { LogSink } from "./request_logger.ts";
-import { type HeaderMatcherCompiler, type LogPredicate, parseAccessLogFilter } from "./access_log_filter.ts";
+import {
+  type HeaderMatcherCompiler,
+  type LogPredicate,
+  parseAccessLogFilter,
+} from "./access_log_filter.ts";
 
 /** One configured access logger: where its lines go, their format, and its filter. */
 export interface AccessLogConfig {
@@ -99,10 +103,14 @@ function dataSource(v: Json, at: string, errors: Errors): string | null {
   }
   try {
     if (k === "inline_string") return x;
-    if (k === "inline_bytes") return new TextDecoder().decode(Uint8Array.from(atob(x), (c) => c.charCodeAt(0)));
+    if (k === "inline_bytes") {
+      return new TextDecoder().decode(Uint8Array.from(atob(x), (c) => c.charCodeAt(0)));
+    }
     if (k === "filename") return Deno.readTextFileSync(x);
     const e = Deno.env.get(x);
-    if (e === undefined) return fail(errors, `${at}.${k}`, `environment variable ${x} is not set`), null;
+    if (e === undefined) {
+      return fail(errors, `${at}.${k}`, `environment variable ${x} is not set`), null;
+    }
     return e;
   } catch (e) {
     return fail(errors, `${at}.${k}`, `cannot read ${x}: ${(e as Error).message}`), null;
@@ -164,7 +172,9 @@ export function parseSubstitutionFormat(
 }
 
 function formatOf(c: Record<string, Json>, at: string, errors: Errors): Formatter | null {
-  if (c.log_format !== undefined) return parseSubstitutionFormat(c.log_format, `${at}.log_format`, errors);
+  if (c.log_format !== undefined) {
+    return parseSubstitutionFormat(c.log_format, `${at}.log_format`, errors);
+  }
   for (const k of ["json_format", "typed_json_format"]) {
     if (c[k] === undefined) continue;
     const v = c[k];
@@ -248,7 +258,11 @@ export function openLogSinks(
   logs: readonly AccessLogConfig[],
   files: AccessLogFiles | undefined,
 ): LogSink[] {
-  return logs.map((l) => ({ format: l.format, file: openLog(files, l.path), filter: l.filter ?? null }));
+  return logs.map((l) => ({
+    format: l.format,
+    file: openLog(files, l.path),
+    filter: l.filter ?? null,
+  }));
 }
 
 function openLog(files: AccessLogFiles | undefined, path: string): AccessLogFile {

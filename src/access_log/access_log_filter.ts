@@ -79,7 +79,11 @@ type Compile = (
   hm?: HeaderMatcherCompiler,
 ) => LogPredicate | null;
 
-const OPS = { EQ: (a: number, b: number) => a === b, GE: (a, b) => a >= b, LE: (a, b) => a <= b } satisfies Record<string, (a: number, b: number) => boolean>;
+const OPS = {
+  EQ: (a: number, b: number) => a === b,
+  GE: (a, b) => a >= b,
+  LE: (a, b) => a <= b,
+} satisfies Record<string, (a: number, b: number) => boolean>;
 
 function comparison(
   v: Json,
@@ -137,7 +141,8 @@ function runtimeFilter(v: Json, at: string, errors: Errors): LogPredicate | null
       errors,
       `${at}.percent_sampled.denominator`,
       `must be one of ${Object.keys(DENOMINATORS).join(", ")}`,
-    ), null;
+    ),
+      null;
   }
   const mod = DENOMINATORS[den as keyof typeof DENOMINATORS];
   const independent = v.use_independent_randomness === true;
@@ -156,9 +161,7 @@ function several(kind: "and" | "or"): Compile {
     if (!isObject(v) || !Array.isArray(v.filters) || v.filters.length < 2) {
       return fail(errors, `${at}.filters`, "needs at least two filters"), null;
     }
-    const fs = v.filters.map((f, i) =>
-      parseAccessLogFilter(f, `${at}.filters[${i}]`, errors, hm)
-    );
+    const fs = v.filters.map((f, i) => parseAccessLogFilter(f, `${at}.filters[${i}]`, errors, hm));
     if (fs.some((f) => f === null)) return null;
     const ps = fs as LogPredicate[];
     return kind === "and" ? (r) => ps.every((p) => p(r)) : (r) => ps.some((p) => p(r));
@@ -173,7 +176,8 @@ function refuse(what: string): Compile {
 const KINDS = {
   status_code_filter: (v, at, e) => comparison(v, at, e, (r) => r.status),
   duration_filter: (v, at, e) => comparison(v, at, e, (r) => Math.floor(r.durationMs)),
-  not_health_check_filter: (v, at, e) => emptyObject(v, at, e) ? (r) => r.healthCheck !== true : null,
+  not_health_check_filter: (v, at, e) =>
+    emptyObject(v, at, e) ? (r) => r.healthCheck !== true : null,
   // Tracing is not implemented, so no request is traceable (as in Envoy without a tracer).
   traceable_filter: (v, at, e) => emptyObject(v, at, e) ? () => false : null,
   runtime_filter: runtimeFilter,
@@ -227,7 +231,8 @@ export function parseAccessLogFilter(
       errors,
       `${at}.${k}`,
       `unknown access log filter ${k} (known: ${Object.keys(KINDS).join(", ")})`,
-    ), null;
+    ),
+      null;
   }
   return c(v[k], `${at}.${k}`, errors, headerMatcher);
 }

@@ -115,6 +115,10 @@ export function loggedAdminRoute(
         return rd.cancel(reason);
       },
     }, { highWaterMark: 0 });
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new Response(body, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   };
 }

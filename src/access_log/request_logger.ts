@@ -76,8 +76,7 @@ export class LogCtx {
         if (done) {
           this.requestEnd = performance.now();
           ctrl.close();
-        }
-        else {
+        } else {
           this.bytesReceived += value.byteLength;
           ctrl.enqueue(value);
         }

@@ -91,7 +91,14 @@ export interface CompressorConfig {
   gzip: zlib.ZlibOptions;
 }
 
-function u32(v: Json | undefined, at: string, errors: Errors, dflt: number, lo: number, hi: number) {
+function u32(
+  v: Json | undefined,
+  at: string,
+  errors: Errors,
+  dflt: number,
+  lo: number,
+  hi: number,
+) {
   const x = unwrap(v);
   if (x === undefined) return dflt;
   if (typeof x !== "number" || !Number.isInteger(x) || x < lo || x > hi) {
@@ -124,7 +131,13 @@ function parseGzip(v: Json, at: string, errors: Errors): zlib.ZlibOptions {
   );
   return {
     memLevel: u32(v.memory_level, `${at}.memory_level`, errors, 5, 1, 9),
-    level: enumOf(LEVELS, v.compression_level, `${at}.compression_level`, errors, "DEFAULT_COMPRESSION"),
+    level: enumOf(
+      LEVELS,
+      v.compression_level,
+      `${at}.compression_level`,
+      errors,
+      "DEFAULT_COMPRESSION",
+    ),
     strategy: enumOf(
       STRATEGIES,
       v.compression_strategy,
@@ -141,12 +154,18 @@ function featureFlag(v: Json | undefined, at: string, errors: Errors): boolean {
   if (v === undefined) return true;
   if (!isObject(v)) return fail(errors, at, "must be an object"), true;
   const d = unwrap(v.default_value);
-  if (d !== undefined && typeof d !== "boolean") fail(errors, `${at}.default_value`, "must be a boolean");
+  if (d !== undefined && typeof d !== "boolean") {
+    fail(errors, `${at}.default_value`, "must be a boolean");
+  }
   return d !== false;
 }
 
 /** Compiles a `Compressor` found at `at`. */
-export function parseCompressor(c: Record<string, Json>, at: string, errors: Errors): CompressorConfig | null {
+export function parseCompressor(
+  c: Record<string, Json>,
+  at: string,
+  errors: Errors,
+): CompressorConfig | null {
   const n = errors.length;
   onlyFields(
     c,
@@ -190,7 +209,12 @@ export function parseCompressor(c: Record<string, Json>, at: string, errors: Err
   if (rd !== undefined) {
     if (!isObject(rd)) fail(errors, rdAt, "must be an object");
     else {
-      onlyFields(rd, ["common_config", "disable_on_etag_header", "remove_accept_encoding_header"], rdAt, errors);
+      onlyFields(
+        rd,
+        ["common_config", "disable_on_etag_header", "remove_accept_encoding_header"],
+        rdAt,
+        errors,
+      );
       if (isObject(rd.common_config)) common = rd.common_config;
       disableOnEtag ||= unwrap(rd.disable_on_etag_header) === true;
       removeAe ||= unwrap(rd.remove_accept_encoding_header) === true;
@@ -316,7 +340,9 @@ export const COMPRESSOR: HttpFilterFactory<CompressorConfig> = {
       h.set("content-encoding", "gzip");
       const vary = h.get("vary");
       if (vary === null) h.set("vary", "Accept-Encoding");
-      else if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) h.set("vary", `${vary}, Accept-Encoding`);
+      else if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) {
+        h.set("vary", `${vary}, Accept-Encoding`);
+      }
       res.body = gzipStream(res.body!, c.gzip, (i, o) => {
         totalIn.inc(i);
         totalOut.inc(o);

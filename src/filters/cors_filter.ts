@@ -161,4 +161,3 @@ export const CORS: HttpFilterFactory<Record<never, never>> = {
     };
   },
 };
-

@@ -105,7 +105,12 @@ export function parseExtAuthz(
     fail(errors, hAt, "http_service is required (the gRPC service is not supported by this build)");
     return null;
   }
-  onlyFields(hs, ["server_uri", "path_prefix", "authorization_request", "authorization_response"], hAt, errors);
+  onlyFields(
+    hs,
+    ["server_uri", "path_prefix", "authorization_request", "authorization_response"],
+    hAt,
+    errors,
+  );
   const su = hs.server_uri;
   let cluster = "";
   let timeoutMs = 200;
@@ -169,7 +174,9 @@ function parsePerRoute(v: Json, at: string, errors: Errors): { disabled: boolean
   const c = anyBody(v);
   if (c === null) return fail(errors, at, "must be an object"), null;
   if (!onlyFields(c, ["disabled"], at, errors)) return null;
-  if (typeof c.disabled !== "boolean") return fail(errors, `${at}.disabled`, "must be a boolean"), null;
+  if (typeof c.disabled !== "boolean") {
+    return fail(errors, `${at}.disabled`, "must be a boolean"), null;
+  }
   return { disabled: c.disabled };
 }
 

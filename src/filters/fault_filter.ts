@@ -36,7 +36,9 @@ import { type HttpFilterFactory, onlyFields } from "./http_filter.ts";
 /** A compiled `HTTPFault`. */
 export interface FaultConfig {
   delay: { ms: number | "header"; share: number; denominator: number } | null;
-  abort: { status: number | "header"; grpc: number | null; share: number; denominator: number } | null;
+  abort:
+    | { status: number | "header"; grpc: number | null; share: number; denominator: number }
+    | null;
   upstreamCluster: string | null;
   headers: HeaderMatcher[];
   downstreamNodes: string[] | null;
@@ -120,12 +122,16 @@ export function parseFault(v: Json, at: string, errors: Errors): FaultConfig | n
   const headers = parseHeaderMatchers(c.headers, `${at}.headers`, errors);
   let nodes: string[] | null = null;
   if (c.downstream_nodes !== undefined) {
-    if (!Array.isArray(c.downstream_nodes) || c.downstream_nodes.some((x) => typeof x !== "string")) {
+    if (
+      !Array.isArray(c.downstream_nodes) || c.downstream_nodes.some((x) => typeof x !== "string")
+    ) {
       fail(errors, `${at}.downstream_nodes`, "must be a list of strings");
     } else if (c.downstream_nodes.length > 0) nodes = c.downstream_nodes as string[];
   }
   const maxRaw = isObject(c.max_active_faults) ? c.max_active_faults.value : c.max_active_faults;
-  if (maxRaw !== undefined && (typeof maxRaw !== "number" || !Number.isInteger(maxRaw) || maxRaw < 0)) {
+  if (
+    maxRaw !== undefined && (typeof maxRaw !== "number" || !Number.isInteger(maxRaw) || maxRaw < 0)
+  ) {
     fail(errors, `${at}.max_active_faults`, "must be a non-negative integer");
   }
   if (errors.length > n) return null;

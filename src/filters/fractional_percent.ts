@@ -17,8 +17,11 @@ import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject } from "../config/config_values.ts";
 
 /** Each denominator Envoy has, by name. */
-export const DENOMINATORS = { HUNDRED: 100, TEN_THOUSAND: 10_000, MILLION: 1_000_000 } satisfies
-  Record<string, number>;
+export const DENOMINATORS = {
+  HUNDRED: 100,
+  TEN_THOUSAND: 10_000,
+  MILLION: 1_000_000,
+} satisfies Record<string, number>;
 
 /** A `FractionalPercent` at `at` as a share; `dflt` when unset; null (with an error) when bad. */
 export function parsePercent(
@@ -39,7 +42,8 @@ export function parsePercent(
       errors,
       `${at}.denominator`,
       `must be one of ${Object.keys(DENOMINATORS).join(", ")}`,
-    ), null;
+    ),
+      null;
   }
   return Math.min(1, num / DENOMINATORS[den as keyof typeof DENOMINATORS]);
 }

@@ -109,10 +109,16 @@ function headerOptions(v: Json | undefined, at: string, errors: Errors): HeaderL
       return fail(errors, `${at}[${i}].header.key`, "a header key is required");
     }
     const value = h.value ?? "";
-    if (typeof value !== "string") return fail(errors, `${at}[${i}].header.value`, "must be a string");
+    if (typeof value !== "string") {
+      return fail(errors, `${at}[${i}].header.value`, "must be a string");
+    }
     const append = isObject(o) ? unwrap(o.append) : undefined;
     const action = isObject(o) ? o.append_action : undefined;
-    out.push([h.key.toLowerCase(), value, append !== false && action !== "OVERWRITE_IF_EXISTS_OR_ADD"]);
+    out.push([
+      h.key.toLowerCase(),
+      value,
+      append !== false && action !== "OVERWRITE_IF_EXISTS_OR_ADD",
+    ]);
   });
   return out;
 }

@@ -27,7 +27,11 @@ export interface HeaderMatcher {
 }
 
 /** Compiles a `StringMatcher` (exact, prefix, suffix, contains, safe_regex; ignore_case). */
-export function stringMatch(sm: Json, path: string, errors: Errors): ((v: string) => boolean) | null {
+export function stringMatch(
+  sm: Json,
+  path: string,
+  errors: Errors,
+): ((v: string) => boolean) | null {
   if (!isObject(sm)) {
     fail(errors, path, "string_match must be an object");
     return null;
