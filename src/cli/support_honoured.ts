@@ -29,6 +29,8 @@ const CB = `${UP}cluster_test.ts`;
 const WALK = "src/cli/support_walk_test.ts";
 const SERVED = "the walking test's minimal bootstrap itself is valid and served as written";
 const TCP = "src/listener/tcp_proxy_test.ts";
+const FILTERS = "src/filters/http_filters_test.ts";
+const ADMIN_LOG = "src/access_log/admin_access_log_test.ts";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -410,6 +412,15 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "the CPU profile is written to admin.profile_path",
   ],
   "Admin.address": ["src/cli/serve_test.ts", "serves the admin on the bootstrap address"],
+  "Admin.access_log": [ADMIN_LOG, "admin.access_log: admin requests are logged"],
+  "Admin.access_log_path": [ADMIN_LOG, "admin.access_log_path: admin requests are logged"],
+  "VirtualHost.cors": [FILTERS, "the virtual host policy applies"],
+  "VirtualHost.per_filter_config": [FILTERS, "the virtual host policy applies"],
+  "VirtualHost.typed_per_filter_config": [FILTERS, "the virtual host policy applies"],
+  "Route.per_filter_config": [FILTERS, "buffer filter: a body over max_request_bytes"],
+  "Route.typed_per_filter_config": [FILTERS, "per-route override"],
+  "RouteAction.cors": [FILTERS, "preflight answered from the route policy"],
+  "HttpFilter.is_optional": [FILTERS, "is_optional ones are skipped with a warning"],
   "Listener.name": ["src/admin/listeners_handler_test.ts", "text lists name::address"],
   "Listener.address": ["src/listener/listener_manager_test.ts", "port 0 binds a free port"],
   "Listener.filter_chains": [HCM, ROUTING],
