@@ -16,7 +16,7 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { SUPPORT } from "./support.ts";
- * const row = SUPPORT.find((r) => r.path === "HttpConnectionManager.local_reply_config");
+ * const row = SUPPORT.find((r) => r.path === "HttpConnectionManager.tracing");
  * assert.equal(row?.support, "refused");
  * ```
  * @module
@@ -286,8 +286,8 @@ export const SUPPORT = [
   { path: "HttpConnectionManager.http2_protocol_options", support: "refused" },
   {
     path: "HttpConnectionManager.server_header_transformation",
-    support: "default-only",
-    accepts: ["OVERWRITE"],
+    support: "honoured",
+    supportNote: "OVERWRITE, APPEND_IF_ABSENT, PASS_THROUGH",
   },
   { path: "HttpConnectionManager.max_request_headers_kb", support: "refused" },
   { path: "HttpConnectionManager.idle_timeout", support: "refused", supportNote: TIMEOUTS },
@@ -332,15 +332,16 @@ export const SUPPORT = [
   },
   {
     path: "HttpConnectionManager.normalize_path",
-    support: "default-only",
-    accepts: [false, { value: false }],
+    support: "honoured",
+    supportNote: "dot segments (also %2E) resolved before routing",
   },
-  { path: "HttpConnectionManager.merge_slashes", support: "default-only", accepts: [false] },
+  { path: "HttpConnectionManager.merge_slashes", support: "honoured" },
+  { path: "HttpConnectionManager.path_with_escaped_slashes_action", support: "honoured" },
   { path: "HttpConnectionManager.request_id_extension", support: "refused" },
   {
     path: "HttpConnectionManager.local_reply_config",
-    support: "refused",
-    supportNote: "local replies are not rewritten: their status and body are built in",
+    support: "honoured",
+    supportNote: "mappers (access log filters, status_code, body, headers_to_add) and body_format",
   },
   {
     path: "HttpConnectionManager.strip_matching_host_port",

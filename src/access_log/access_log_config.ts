@@ -135,6 +135,29 @@ export function parseSubstitutionFormat(
   at: string,
   errors: Errors,
 ): Formatter | null {
+  return parseTypedSubstitutionFormat(lf, at, errors)?.format ?? null;
+}
+
+/**
+ * A compiled `SubstitutionFormatString` with the content type of what it makes (`content_type`,
+ * else `text/plain` for text and `application/json` for JSON).
+ */
+export function parseTypedSubstitutionFormat(
+  lf: Json,
+  at: string,
+  errors: Errors,
+): { format: Formatter; contentType: string } | null {
+  const f = compileSubstitution(lf, at, errors);
+  if (f === null || !isObject(lf)) return null;
+  const ct = typeof lf.content_type === "string" && lf.content_type !== ""
+    ? lf.content_type
+    : lf.json_format !== undefined
+    ? "application/json"
+    : "text/plain";
+  return { format: f, contentType: ct };
+}
+
+function compileSubstitution(lf: Json, at: string, errors: Errors): Formatter | null {
   if (!isObject(lf)) return fail(errors, at, "must be an object"), null;
   for (const k of Object.keys(lf)) {
     if (!FORMAT_FIELDS.includes(k)) {

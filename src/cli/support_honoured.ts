@@ -30,6 +30,7 @@ const WALK = "src/cli/support_walk_test.ts";
 const SERVED = "the walking test's minimal bootstrap itself is valid and served as written";
 const TCP = "src/listener/tcp_proxy_test.ts";
 const FILTERS = "src/filters/http_filters_test.ts";
+const HCM_OPTS = "src/listener/hcm_options_test.ts";
 const ADMIN_LOG = "src/access_log/admin_access_log_test.ts";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
@@ -442,6 +443,11 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "HttpConnectionManager.use_remote_address": [HCM, "without use_remote_address leaves"],
   "HttpConnectionManager.server_name": [HCM, EFFECTS],
   "HttpConnectionManager.generate_request_id": [HCM, EFFECTS],
+  "HttpConnectionManager.local_reply_config": [HCM_OPTS, "local_reply_config: a mapper"],
+  "HttpConnectionManager.server_header_transformation": [HCM_OPTS, "server_header_transformation"],
+  "HttpConnectionManager.normalize_path": [HCM_OPTS, "normalize_path and merge_slashes"],
+  "HttpConnectionManager.merge_slashes": [HCM_OPTS, "normalize_path and merge_slashes"],
+  "HttpConnectionManager.path_with_escaped_slashes_action": [HCM_OPTS, "escaped slashes"],
   "RouteConfiguration.name": [DUMP, DUMPED],
   "RouteConfiguration.virtual_hosts": ["src/router/route_config_test.ts", "route virtual hosts"],
   "RouteConfiguration.validate_clusters": [

@@ -52,6 +52,12 @@ import {
 } from "../filters/configured_filters.ts";
 import { compilePerRoute, type HttpFilter, runChain } from "../filters/http_filter.ts";
 import { matchHeaders, parseHeaderMatcher } from "../router/header_matcher.ts";
+import {
+  type LocalReplyConfig,
+  parseLocalReplyConfig,
+  rewriteLocalReply,
+} from "../filters/local_reply_config.ts";
+import { type HcmOptions, normalizeRequestPath, parseHcmOptions } from "./hcm_options.ts";
 import { isLoopback, upstreamHeaders } from "../http/request_headers.ts";
 import { pickWeighted } from "../router/route_action.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
@@ -78,6 +84,10 @@ export interface HcmConfig {
   filters?: ConfiguredFilter[];
   /** Warnings to log when the manager starts (optional filters this build does not have). */
   warnings?: string[];
+  /** `local_reply_config`, compiled. */
+  localReplies?: LocalReplyConfig | null;
+  /** Options of `hcm_options.ts` (server header, path normalization). */
+  options?: HcmOptions;
 }
 
 /** Parses the filter configuration `c` (found at `path`). */
@@ -132,6 +142,12 @@ export function parseHcm(
     parseHeaderMatcher,
   );
   if (routes) compilePerRoute(routes, perRouteFactory, errors);
+  const localReplies = parseLocalReplyConfig(
+    c.local_reply_config,
+    `${path}.local_reply_config`,
+    errors,
+  );
+  const options = parseHcmOptions(c, path, errors);
   if (!routes || typeof c.stat_prefix !== "string") return null;
   return {
     statPrefix: c.stat_prefix,
@@ -144,6 +160,8 @@ export function parseHcm(
     tap,
     filters: chain,
     warnings,
+    localReplies,
+    options,
   };
 }
 
@@ -227,8 +245,20 @@ export class HttpConnectionManager {
     this.#rqCompleted.inc();
     this.#rqActive.dec();
     this.#rqTime.record(performance.now() - t0);
+    if (this.cfg.localReplies) {
+      res = rewriteLocalReply(
+        this.cfg.localReplies,
+        res,
+        req,
+        conn,
+        Date.now() - (performance.now() - t0),
+      );
+    }
     const h = res.headers;
-    h.set("server", this.cfg.serverName);
+    const sht = this.cfg.options?.serverHeader ?? "OVERWRITE";
+    if (sht === "OVERWRITE" || (sht === "APPEND_IF_ABSENT" && !h.has("server"))) {
+      h.set("server", this.cfg.serverName);
+    }
     const share = this.deps.drainShare();
     if (share > 0 && !req.h2 && (share >= 1 || Math.random() < share)) {
       h.set("connection", "close");
@@ -239,6 +269,11 @@ export class HttpConnectionManager {
   #route(req: DownstreamRequest, conn: DownstreamConn, lg: LogCtx | null): Promise<ProxyResponse> {
     (req.h2 ? this.#h2 : this.#h1).inc();
     if (req.error !== null) return Promise.resolve(this.#codecError(req.error, lg));
+    const o = this.cfg.options;
+    if (o !== undefined && o.normalizes) {
+      const r = normalizeRequestPath(req, o);
+      if (r !== null) return Promise.resolve(r);
+    }
     const tap = this.cfg.tap ? beginTap(this.cfg.tap, req) : null;
     if (tap) return this.#filters(tap.request, conn, lg).then(tap.finish);
     return this.#filters(req, conn, lg);
@@ -277,7 +312,7 @@ export class HttpConnectionManager {
     if (!route) {
       this.#noRoute.inc();
       if (lg !== null) lg.flags.push("NR");
-      return Promise.resolve(proxyResponse(404));
+      return Promise.resolve(localReply(404, ""));
     }
     return this.#act(route, req, conn, lg);
   }
@@ -307,7 +342,7 @@ export class HttpConnectionManager {
     if (!cluster) {
       this.#noCluster.inc();
       if (lg !== null) lg.flags.push("NC");
-      return Promise.resolve(proxyResponse(503));
+      return Promise.resolve(localReply(503, ""));
     }
     let path = m.path;
     if (a.prefixRewrite !== null) {
