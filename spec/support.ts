@@ -255,9 +255,8 @@ export const SUPPORT = [
   { path: "HttpConnectionManager.stat_prefix", support: "honoured" },
   {
     path: "HttpConnectionManager.codec_type",
-    support: "default-only",
-    accepts: ["AUTO"],
-    supportNote: "HTTP/1.1 and h2c are told apart per connection",
+    support: "honoured",
+    supportNote: "AUTO (HTTP/1.1 and h2c told apart per connection), HTTP1, HTTP2 (h2c only)",
   },
   { path: "HttpConnectionManager.route_config", support: "honoured", type: "RouteConfiguration" },
   { path: "HttpConnectionManager.rds", support: "refused", supportNote: "RDS is not implemented" },
@@ -282,8 +281,16 @@ export const SUPPORT = [
     support: "refused",
     supportNote: TIMEOUTS,
   },
-  { path: "HttpConnectionManager.http_protocol_options", support: "refused" },
-  { path: "HttpConnectionManager.http2_protocol_options", support: "refused" },
+  {
+    path: "HttpConnectionManager.http_protocol_options",
+    support: "honoured",
+    supportNote: "accept_http_10, default_host_for_http_10, header_key_format.proper_case_words",
+  },
+  {
+    path: "HttpConnectionManager.http2_protocol_options",
+    support: "refused",
+    supportNote: "downstream HTTP/2 is served by Deno.serve, which takes no SETTINGS values",
+  },
   {
     path: "HttpConnectionManager.server_header_transformation",
     support: "honoured",

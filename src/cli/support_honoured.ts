@@ -444,6 +444,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "HttpConnectionManager.server_name": [HCM, EFFECTS],
   "HttpConnectionManager.generate_request_id": [HCM, EFFECTS],
   "HttpConnectionManager.local_reply_config": [HCM_OPTS, "local_reply_config: a mapper"],
+  "HttpConnectionManager.codec_type": [HCM_OPTS, "codec_type: HTTP1 refuses h2c"],
+  "HttpConnectionManager.http_protocol_options": [HCM_OPTS, "http_protocol_options: HTTP/1.0"],
   "HttpConnectionManager.server_header_transformation": [HCM_OPTS, "server_header_transformation"],
   "HttpConnectionManager.normalize_path": [HCM_OPTS, "normalize_path and merge_slashes"],
   "HttpConnectionManager.merge_slashes": [HCM_OPTS, "normalize_path and merge_slashes"],

@@ -1,6 +1,9 @@
 /**
  * Options of the HTTP connection manager that change each request or response without a
- * filter: `server_header_transformation` (OVERWRITE, APPEND_IF_ABSENT, PASS_THROUGH) and the
+ * filter: `codec_type` (AUTO, HTTP1: no h2c, HTTP2: h2c only), `http_protocol_options`
+ * (`accept_http_10` as Envoy: HTTP/1.0 is answered 426 unless accepted,
+ * `default_host_for_http_10`, `header_key_format.proper_case_words`),
+ * `server_header_transformation` (OVERWRITE, APPEND_IF_ABSENT, PASS_THROUGH) and the
  * request path's normalization, in Envoy's order: `path_with_escaped_slashes_action` first
  * (`%2F` and `%5C` kept, refused with 400, unescaped and redirected with 307, or unescaped and
  * forwarded), then `normalize_path` (dot segments, also written `%2E`, resolved as RFC 3986
@@ -16,7 +19,8 @@
  * @module
  */
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import { type Errors, fail, unwrap } from "../config/config_values.ts";
+import { type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
+import { onlyFields } from "../filters/http_filter.ts";
 import type { DownstreamRequest } from "../http/downstream_request.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import { localReply } from "../http/local_reply.ts";
@@ -41,6 +45,41 @@ export interface HcmOptions {
   escapedSlashes: (typeof ESCAPED_SLASHES)[keyof typeof ESCAPED_SLASHES];
   /** True when any path option is on. */
   normalizes: boolean;
+  /** `codec_type`: both HTTP/1.1 and h2c (AUTO), or only one of them. */
+  codec: (typeof CODECS)[number];
+  /** `http_protocol_options`: whether HTTP/1.0 is accepted, and its default host. */
+  http10: { accept: boolean; defaultHost: string };
+  /** `http_protocol_options.header_key_format.proper_case_words`. */
+  properCase: boolean;
+}
+
+const CODECS = ["AUTO", "HTTP1", "HTTP2"] as const;
+
+/** `http_protocol_options` (core `Http1ProtocolOptions`): the fields this build honours. */
+function http1Options(v: unknown, at: string, errors: Errors) {
+  const out = { accept: false, defaultHost: "", properCase: false };
+  if (v === undefined) return out;
+  if (!isObject(v)) return fail(errors, at, "must be an object"), out;
+  onlyFields(v, ["accept_http_10", "default_host_for_http_10", "header_key_format"], at, errors);
+  const a = unwrap(v.accept_http_10);
+  if (a !== undefined && typeof a !== "boolean") {
+    fail(errors, `${at}.accept_http_10`, "must be a boolean");
+  }
+  out.accept = a === true;
+  const d = v.default_host_for_http_10;
+  if (d !== undefined && typeof d !== "string") {
+    fail(errors, `${at}.default_host_for_http_10`, "must be a string");
+  } else if (typeof d === "string") out.defaultHost = d;
+  const hk = v.header_key_format;
+  if (hk !== undefined) {
+    const hAt = `${at}.header_key_format`;
+    if (!isObject(hk)) fail(errors, hAt, "must be an object");
+    else {
+      onlyFields(hk, ["proper_case_words"], hAt, errors);
+      out.properCase = hk.proper_case_words !== undefined;
+    }
+  }
+  return out;
 }
 
 /** Parses the options of the connection manager `c` found at `path`. */
@@ -71,7 +110,17 @@ export function parseHcmOptions(c: JsonObject, path: string, errors: Errors): Hc
   const escapedSlashes = ESCAPED_SLASHES[esc as keyof typeof ESCAPED_SLASHES] ?? "keep";
   const normalizePath = bool("normalize_path");
   const mergeSlashes = bool("merge_slashes");
+  const codec = c.codec_type ?? "AUTO";
+  if (typeof codec !== "string" || !(CODECS as readonly string[]).includes(codec)) {
+    fail(errors, `${path}.codec_type`, `must be one of ${CODECS.join(", ")}`);
+  }
+  const h1 = http1Options(c.http_protocol_options, `${path}.http_protocol_options`, errors);
   return {
+    codec: (CODECS as readonly string[]).includes(codec as string)
+      ? codec as HcmOptions["codec"]
+      : "AUTO",
+    http10: { accept: h1.accept, defaultHost: h1.defaultHost },
+    properCase: h1.properCase,
     serverHeader: (SERVER_HEADER as readonly string[]).includes(sht as string)
       ? sht as HcmOptions["serverHeader"]
       : "OVERWRITE",

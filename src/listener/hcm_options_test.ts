@@ -156,6 +156,70 @@ Deno.test("path_with_escaped_slashes_action: escaped slashes kept, refused, redi
   });
 });
 
+const PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+
+Deno.test("codec_type: HTTP1 refuses h2c with 400; HTTP2 closes an HTTP/1.1 connection and serves h2c", async () => {
+  await withHcm({ codec_type: "HTTP1" }, async (p) => {
+    assert.match(await rawExchange(p.port(), PREFACE), /^HTTP\/1\.1 400 /);
+  });
+  await withHcm({ codec_type: "HTTP2" }, async (p) => {
+    assert.equal(
+      await rawExchange(p.port(), "GET /up HTTP/1.1\r\nhost: h\r\nconnection: close\r\n\r\n"),
+      "",
+    );
+    // The h2c server answers the preface with its SETTINGS frame (type 4).
+    const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
+    try {
+      await c.write(new TextEncoder().encode(PREFACE));
+      await c.write(new Uint8Array([0, 0, 0, 4, 0, 0, 0, 0, 0]));
+      const buf = new Uint8Array(9);
+      let n = 0;
+      while (n < 9) {
+        const r = await c.read(buf.subarray(n));
+        if (r === null) break;
+        n += r;
+      }
+      assert.equal(buf[3], 4);
+    } finally {
+      c.close();
+    }
+  });
+});
+
+Deno.test("http_protocol_options: HTTP/1.0 is answered 426 unless accept_http_10; its default host routes; proper case", async () => {
+  const r10 = "GET /up HTTP/1.0\r\n\r\n";
+  await withHcm({}, async (p, paths) => {
+    const r = await rawExchange(p.port(), r10);
+    assert.match(r, /^HTTP\/1\.1 426 /);
+    assert.deepEqual(paths, []);
+  });
+  const hostRoutes: JsonObject = {
+    virtual_hosts: [
+      {
+        name: "a",
+        domains: ["a.example"],
+        routes: [{ match: { prefix: "/" }, route: { cluster: "web" } }],
+      },
+    ],
+  };
+  const p = await startTestProxy([httpListener(hostRoutes, {
+    http_protocol_options: {
+      accept_http_10: true,
+      default_host_for_http_10: "a.example",
+      header_key_format: { proper_case_words: {} },
+    },
+  })], [testCluster("web", [["127.0.0.1", 1]])]);
+  try {
+    const r = await rawExchange(p.port(), r10);
+    // Routed by the default host (to a cluster that refuses connections: 503, not 404).
+    assert.match(r, /^HTTP\/1\.[01] 503 /);
+    assert.match(r, /\r\nContent-Type: text\/plain\r\n/);
+    assert.match(r, /\r\nContent-Length: /);
+  } finally {
+    await p.close();
+  }
+});
+
 Deno.test("hcm options: bad values are errors naming their path", () => {
   const errors: Errors = [];
   parseHcm(

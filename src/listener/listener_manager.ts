@@ -182,6 +182,8 @@ export class ListenerManager implements ListenerManagerView {
         (req, conn) => hcm!.handle(req, conn),
         totals,
         actives,
+        undefined,
+        f.hcm.options,
       );
       b.port = b.http.port;
       const ls = this.#listenerScope(b);
