@@ -18,10 +18,10 @@
  * @module
  */
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import { type Errors, fail, filterConfig, typeName } from "../config/config_values.ts";
+import { type Errors, fail, filterConfig, filterKind, typeName } from "../config/config_values.ts";
 import { canonicalFilterName } from "../config/filter_names.ts";
 import type { HttpFilterFactory } from "./http_filter.ts";
-import { httpFilterFactory, SUPPORTED_HTTP_FILTERS } from "./http_filters.ts";
+import { httpFilterFactory, NOT_BUILT, SUPPORTED_HTTP_FILTERS } from "./http_filters.ts";
 
 /** One filter of the chain, configured. */
 export interface ConfiguredFilter {
@@ -50,10 +50,13 @@ export function parseChainFilter(
       warnings.push(`optional HTTP filter ${name} is not supported by this build; it is skipped`);
       return;
     }
+    const why = NOT_BUILT[filterKind(name)];
     fail(
       errors,
       `${at}.name`,
-      `HTTP filter ${name} is not supported (supported: ${SUPPORTED_HTTP_FILTERS.join(", ")})`,
+      `HTTP filter ${name} is not supported${why ? ` (${why})` : ""} (supported: ${
+        SUPPORTED_HTTP_FILTERS.join(", ")
+      })`,
     );
     return;
   }

@@ -33,6 +33,22 @@ export const HTTP_FILTERS = {
   ext_authz: EXT_AUTHZ,
 } satisfies Record<string, HttpFilterFactory>;
 
+/** Filters people ask for that this build does not have, with the reason given in refusals. */
+export const NOT_BUILT: Readonly<Record<string, string>> = {
+  lua:
+    "Envoy's Lua filter runs LuaJIT scripts against its handle API (headers, bodies, httpCall, " +
+    "stream info, metadata); the embeddable Lua on npm (wasmoon, Lua 5.4 in WebAssembly; " +
+    "fengari) has neither that dialect nor that API, and a partial API would accept scripts " +
+    "that then fail on requests",
+  header_to_metadata: "no filter of this build reads dynamic metadata",
+  decompressor: "request and response decompression is not built; the compressor is",
+  gzip: "the v2 gzip filter is gone from Envoy; use envoy.filters.http.compressor with gzip",
+  grpc_web: "gRPC-Web translation is not built",
+  jwt_authn: "JWT authentication is not built",
+  rbac: "role-based access control is not built",
+  ratelimit: "the global rate limit service (gRPC) is not built; local_ratelimit is",
+};
+
 /** The names of every HTTP filter this build has, for messages. */
 export const SUPPORTED_HTTP_FILTERS: readonly string[] = [
   "router",

@@ -423,6 +423,7 @@ Deno.test("http_filters: unknown filters are refused with the supported list; is
   const [e1] = hcm([{ name: "envoy.filters.http.lua" }]);
   assert.equal(e1[0].path, "hcm.http_filters[0].name");
   assert.match(e1[0].message, /envoy\.filters\.http\.cors.*envoy\.filters\.http\.ext_authz/);
+  assert.match(e1[0].message, /LuaJIT/);
   const [e2, w2] = hcm([{ name: "envoy.filters.http.lua", is_optional: true }]);
   assert.deepEqual(e2, []);
   assert.match(w2[0], /optional HTTP filter envoy\.filters\.http\.lua .* skipped/);
