@@ -25,7 +25,7 @@
  */
 import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject } from "../config/config_values.ts";
-import type { LogRecord } from "./access_log_format.ts";
+import { type LogRecord, RESPONSE_FLAG_NAMES } from "./access_log_format.ts";
 
 /** A compiled filter: true when the line is written. */
 export type LogPredicate = (r: LogRecord) => boolean;
@@ -41,36 +41,7 @@ export type HeaderMatcherCompiler = (
 ) => { name: string; test: (value: string | null) => boolean; invert: boolean } | null;
 
 /** Envoy's short response flags, the values `response_flag_filter.flags` accepts. */
-export const RESPONSE_FLAGS = [
-  "LH",
-  "UH",
-  "UT",
-  "LR",
-  "UR",
-  "UF",
-  "UC",
-  "UO",
-  "NR",
-  "DI",
-  "FI",
-  "RL",
-  "UAEX",
-  "RLSE",
-  "DC",
-  "URX",
-  "SI",
-  "IH",
-  "DPE",
-  "UMSDR",
-  "RFCF",
-  "NFCF",
-  "DT",
-  "UPE",
-  "NC",
-  "OM",
-  "DF",
-  "DO",
-] as const;
+export const RESPONSE_FLAGS: readonly string[] = Object.keys(RESPONSE_FLAG_NAMES);
 
 type Compile = (
   v: Json,

@@ -87,6 +87,41 @@ function hostname(): string {
 
 const addr = (a: Deno.NetAddr) => hostPort(a.hostname, a.port);
 
+/** Envoy's response flags: the short form (`%RESPONSE_FLAGS%`) → the long one (`_LONG`). */
+export const RESPONSE_FLAG_NAMES = {
+  LH: "FailedLocalHealthCheck",
+  UH: "NoHealthyUpstream",
+  UT: "UpstreamRequestTimeout",
+  LR: "LocalReset",
+  UR: "UpstreamRemoteReset",
+  UF: "UpstreamConnectionFailure",
+  UC: "UpstreamConnectionTermination",
+  UO: "UpstreamOverflow",
+  NR: "NoRouteFound",
+  DI: "DelayInjected",
+  FI: "FaultInjected",
+  RL: "RateLimited",
+  UAEX: "UnauthorizedExternalService",
+  RLSE: "RateLimitServiceError",
+  DC: "DownstreamConnectionTermination",
+  URX: "UpstreamRetryLimitExceeded",
+  SI: "StreamIdleTimeout",
+  IH: "InvalidEnvoyRequestHeaders",
+  DPE: "DownstreamProtocolError",
+  UMSDR: "UpstreamMaxStreamDurationReached",
+  RFCF: "ResponseFromCacheFilter",
+  NFCF: "NoFilterConfigFound",
+  DT: "DurationTimeout",
+  UPE: "UpstreamProtocolError",
+  NC: "NoClusterFound",
+  OM: "OverloadManagerTerminated",
+  DF: "DnsResolutionFailed",
+  DO: "DropOverload",
+} as const satisfies Record<string, string>;
+
+const longFlags = (flags: readonly string[]) =>
+  flags.map((f) => (RESPONSE_FLAG_NAMES as Record<string, string>)[f] ?? f).join(",");
+
 const ms = (v: number | null | undefined) => v === null || v === undefined ? null : Math.floor(v);
 
 /** Operators without arguments, one row per operator of Envoy's command operator list. */
@@ -94,6 +129,8 @@ const SIMPLE = {
   PROTOCOL: (r) => r.protocol,
   RESPONSE_CODE: (r) => r.status,
   RESPONSE_FLAGS: (r) => r.flags.length ? r.flags.join(",") : null,
+  RESPONSE_FLAGS_LONG: (r) => r.flags.length ? longFlags(r.flags) : null,
+  STREAM_ID: (r) => r.req?.("x-request-id") ?? null,
   BYTES_RECEIVED: (r) => r.bytesReceived,
   BYTES_SENT: (r) => r.bytesSent,
   DURATION: (r) => Math.floor(r.durationMs),
