@@ -144,13 +144,26 @@ export function compilePerRoute(
       for (const [name, e] of r.perFilter) {
         if (done.has(e)) continue;
         done.add(e);
+        // A `FilterConfig` wraps the filter's own configuration with `disabled` / `is_optional`.
+        const w = isObject(e.value) && typeof e.value["@type"] === "string" &&
+            e.value["@type"].endsWith("config.route.v3.FilterConfig")
+          ? e.value
+          : null;
+        if (w !== null) {
+          onlyFields(w, ["config", "disabled", "is_optional"], e.at, errors);
+          e.disabled = w.disabled === true;
+        }
+        const value = w === null ? e.value : w.config;
         const f = byName(name);
+        if (w !== null && (value === undefined || (f === null && w.is_optional === true))) {
+          continue;
+        }
         if (f === null) {
           fail(errors, e.at, `no HTTP filter ${name} with a per-route configuration in this build`);
         } else if (f.parsePerRoute === undefined) {
           fail(errors, e.at, `the ${f.kind} filter has no per-route configuration`);
         } else {
-          const c = f.parsePerRoute(e.value, e.at, errors);
+          const c = f.parsePerRoute(value as Json, w === null ? e.at : `${e.at}.config`, errors);
           if (c !== null) e.compiled = c;
         }
       }

@@ -180,6 +180,42 @@ Deno.test("fault filter: abort at 100%, header-controlled abort and delay, per-r
   });
 });
 
+Deno.test("per-route FilterConfig: disabled skips the filter on that route; config wraps the per-route configuration", async () => {
+  const fault = {
+    name: "envoy.filters.http.fault",
+    typed_config: { abort: { http_status: 500, percentage: { numerator: 100 } } },
+  };
+  const FC = "type.googleapis.com/envoy.config.route.v3.FilterConfig";
+  const routes: JsonObject[] = [
+    {
+      match: { prefix: "/off" },
+      route: { cluster: "web" },
+      typed_per_filter_config: { "envoy.filters.http.fault": { "@type": FC, disabled: true } },
+    },
+    {
+      match: { prefix: "/teapot" },
+      route: { cluster: "web" },
+      typed_per_filter_config: {
+        "envoy.filters.http.fault": {
+          "@type": FC,
+          config: { abort: { http_status: 418, percentage: { numerator: 100 } } },
+        },
+        "envoy.filters.http.lua": { "@type": FC, is_optional: true, config: {} },
+      },
+    },
+    { match: { prefix: "/" }, route: { cluster: "web" } },
+  ];
+  await withFilters([fault], routes, async (p) => {
+    const codes: number[] = [];
+    for (const path of ["/off", "/teapot", "/x"]) {
+      const r = await fetch(url(p, path));
+      await r.body?.cancel();
+      codes.push(r.status);
+    }
+    assert.deepEqual(codes, [200, 418, 500]);
+  });
+});
+
 Deno.test("local_ratelimit filter: a bucket of 2 refuses the third request with 429, headers and stats", async () => {
   const rl = {
     name: "envoy.filters.http.local_ratelimit",

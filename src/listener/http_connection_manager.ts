@@ -12,6 +12,7 @@
  * ```
  * @module
  */
+import { canonicalFilterName } from "../config/filter_names.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { Counter, Gauge, Histogram, Scope } from "../stats/types.ts";
@@ -220,7 +221,12 @@ export class HttpConnectionManager {
       openLogSinks(cfg.accessLogs, deps.accessLogFiles),
     );
     const fd = { stats: s, root: deps.stats, clusters: deps.clusters, log: deps.hooks.log };
-    this.#chain = (cfg.filters ?? []).map((f) => f.factory.create(f.config, fd));
+    this.#chain = (cfg.filters ?? []).map((f) => {
+      const run = f.factory.create(f.config, fd);
+      const name = canonicalFilterName(f.name);
+      // A route's `FilterConfig` may disable the filter there.
+      return (ctx, next) => ctx.route?.perFilter?.get(name)?.disabled ? next() : run(ctx, next);
+    });
     for (const w of cfg.warnings ?? []) deps.hooks.log("warning", `http.${cfg.statPrefix}: ${w}`);
   }
 

@@ -24,6 +24,8 @@ export interface PerFilterEntry {
   value: Json;
   at: string;
   compiled?: unknown;
+  /** A `config.route.v3.FilterConfig` with `disabled: true`: the filter is skipped here. */
+  disabled?: boolean;
 }
 
 /** Canonical filter name → its per-route entry. */
