@@ -5,6 +5,8 @@ import { httpListener, startTestProxy, type TestProxy } from "./test_proxy.ts";
 import type { Errors } from "../config/config_values.ts";
 import { parseAccessLogs } from "../access_log/access_log_config.ts";
 import { parseHeaderMatcher } from "../router/header_matcher.ts";
+import { parseAccessLogFilter } from "../access_log/access_log_filter.ts";
+import type { LogRecord } from "../access_log/access_log_format.ts";
 
 const routes: JsonObject = {
   virtual_hosts: [{
@@ -79,15 +81,33 @@ Deno.test("access log filter status_code_filter GE 400 logs only errors", async 
   });
 });
 
-Deno.test("access log filter duration_filter GE 50 ms logs only the slow request", async () => {
-  const f: JsonObject = {
+Deno.test("access log filter duration_filter GE 50 ms logs the slow request; a faster record is dropped", async () => {
+  const f = {
     duration_filter: { comparison: { op: "GE", value: { default_value: 50, runtime_key: "k" } } },
   };
+  // The origin holds /slow for 60 ms, so its duration is at least that on any machine.
   await withProxy(file(LINE, f), async (p, read) => {
-    await get(p, "/up/fast");
     await get(p, "/slow/x");
     assert.equal(await read(), "/slow/x 200\n");
   });
+  const errors: Errors = [];
+  const pred = parseAccessLogFilter(f, "filter", errors)!;
+  const rec = (durationMs: number): LogRecord => ({
+    startMs: 0,
+    protocol: "HTTP/1.1",
+    req: null,
+    resp: null,
+    status: 200,
+    flags: [],
+    bytesReceived: 0,
+    bytesSent: 0,
+    durationMs,
+    upstreamHost: null,
+    upstreamCluster: null,
+    downstreamRemote: { transport: "tcp", hostname: "127.0.0.1", port: 1 },
+    downstreamLocal: { transport: "tcp", hostname: "127.0.0.1", port: 2 },
+  });
+  assert.deepEqual([pred(rec(49.9)), pred(rec(50)), pred(rec(51))], [false, true, true]);
 });
 
 Deno.test("access log filter and_filter / or_filter / header_filter / response_flag_filter combine", async () => {
