@@ -37,7 +37,7 @@ async function withAdmin(
   }
 }
 
-Deno.test("admin.access_log: admin requests are logged with the logger's format and filter", async () => {
+Deno.test("admin access log, v3 access_log list: admin requests are logged with the logger's format and filter", async () => {
   const admin = {
     access_log: [{
       name: "envoy.access_loggers.file",
@@ -60,7 +60,7 @@ Deno.test("admin.access_log: admin requests are logged with the logger's format 
   });
 });
 
-Deno.test("admin.access_log_path: admin requests are logged in the default format", async () => {
+Deno.test("admin access log, v2 access_log_path: admin requests are logged in the default format", async () => {
   await withAdmin({ access_log_path: "$DIR/admin.log" }, async (base, read) => {
     await (await fetch(`${base}/ready`, { headers: { "user-agent": "probe/1" } })).text();
     const line = await read();

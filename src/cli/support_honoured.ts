@@ -29,7 +29,7 @@ const CB = `${UP}cluster_test.ts`;
 const WALK = "src/cli/support_walk_test.ts";
 const SERVED = "the walking test's minimal bootstrap itself is valid and served as written";
 const TCP = "src/listener/tcp_proxy_test.ts";
-const FILTERS = "src/filters/http_filters_test.ts";
+const FILTERS = "src/listener/http_filters_test.ts";
 const HCM_OPTS = "src/listener/hcm_options_test.ts";
 const ADMIN_LOG = "src/access_log/admin_access_log_test.ts";
 
@@ -413,8 +413,8 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "the CPU profile is written to admin.profile_path",
   ],
   "Admin.address": ["src/cli/serve_test.ts", "serves the admin on the bootstrap address"],
-  "Admin.access_log": [ADMIN_LOG, "admin.access_log: admin requests are logged"],
-  "Admin.access_log_path": [ADMIN_LOG, "admin.access_log_path: admin requests are logged"],
+  "Admin.access_log": [ADMIN_LOG, "v3 access_log list: admin requests are logged"],
+  "Admin.access_log_path": [ADMIN_LOG, "v2 access_log_path: admin requests are logged"],
   "VirtualHost.cors": [FILTERS, "the virtual host policy applies"],
   "VirtualHost.per_filter_config": [FILTERS, "the virtual host policy applies"],
   "VirtualHost.typed_per_filter_config": [FILTERS, "the virtual host policy applies"],

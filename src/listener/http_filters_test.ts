@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { gunzipSync } from "node:zlib";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { testCluster } from "../upstream/test_cluster.ts";
-import { httpListener, startTestProxy, type TestProxy } from "../listener/test_proxy.ts";
-import { parseHcm } from "../listener/http_connection_manager.ts";
+import { httpListener, startTestProxy, type TestProxy } from "./test_proxy.ts";
+import { parseHcm } from "./http_connection_manager.ts";
 import type { Errors } from "../config/config_values.ts";
 
 const ROUTER = { name: "envoy.filters.http.router" };
