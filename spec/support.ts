@@ -16,7 +16,7 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { SUPPORT } from "./support.ts";
- * const row = SUPPORT.find((r) => r.path === "HttpConnectionManager.local_reply_config");
+ * const row = SUPPORT.find((r) => r.path === "HttpConnectionManager.tracing");
  * assert.equal(row?.support, "refused");
  * ```
  * @module
@@ -39,7 +39,8 @@ export interface SupportRow {
 const HC = "active health checking is not implemented";
 const XDS = "control planes (gRPC, REST, ADS) are not implemented";
 const HDRS = "header manipulation is not implemented";
-const PER_FILTER = "per-route filter configuration is not implemented";
+const PER_FILTER =
+  "compiled by the filter it names (cors, fault, local_ratelimit, buffer, ext_authz)";
 const TIMEOUTS = "this timeout is not implemented";
 const TLS_DOWN = "client certificate details are not forwarded";
 const DENO_TLS =
@@ -148,9 +149,13 @@ export const SUPPORT = [
   { path: "StatsSink.typed_config", support: "honoured" },
   {
     path: "Admin.access_log_path",
-    support: "default-only",
-    accepts: ["", "/dev/null"],
-    supportNote: "the admin access log is not written",
+    support: "honoured",
+    supportNote: "admin requests are logged in the default format",
+  },
+  {
+    path: "Admin.access_log",
+    support: "honoured",
+    supportNote: "the file, stdout and stderr loggers, with filters",
   },
   { path: "Admin.profile_path", support: "honoured" },
   { path: "Admin.address", support: "honoured" },
@@ -322,9 +327,8 @@ export const SUPPORT = [
   { path: "HttpConnectionManager.stat_prefix", support: "honoured" },
   {
     path: "HttpConnectionManager.codec_type",
-    support: "default-only",
-    accepts: ["AUTO"],
-    supportNote: "HTTP/1.1 and h2c are told apart per connection",
+    support: "honoured",
+    supportNote: "AUTO (HTTP/1.1 and h2c told apart per connection), HTTP1, HTTP2 (h2c only)",
   },
   { path: "HttpConnectionManager.route_config", support: "honoured", type: "RouteConfiguration" },
   {
@@ -353,12 +357,20 @@ export const SUPPORT = [
     support: "honoured",
     type: "DownstreamHttpProtocolOptions",
   },
-  { path: "HttpConnectionManager.http_protocol_options", support: "refused" },
-  { path: "HttpConnectionManager.http2_protocol_options", support: "refused" },
+  {
+    path: "HttpConnectionManager.http_protocol_options",
+    support: "honoured",
+    supportNote: "accept_http_10, default_host_for_http_10, header_key_format.proper_case_words",
+  },
+  {
+    path: "HttpConnectionManager.http2_protocol_options",
+    support: "refused",
+    supportNote: "downstream HTTP/2 is served by Deno.serve, which takes no SETTINGS values",
+  },
   {
     path: "HttpConnectionManager.server_header_transformation",
-    support: "default-only",
-    accepts: ["OVERWRITE"],
+    support: "honoured",
+    supportNote: "OVERWRITE, APPEND_IF_ABSENT, PASS_THROUGH",
   },
   { path: "HttpConnectionManager.max_request_headers_kb", support: "honoured" },
   { path: "HttpConnectionManager.idle_timeout", support: "honoured" },
@@ -408,15 +420,16 @@ export const SUPPORT = [
   },
   {
     path: "HttpConnectionManager.normalize_path",
-    support: "default-only",
-    accepts: [false, { value: false }],
+    support: "honoured",
+    supportNote: "dot segments (also %2E) resolved before routing",
   },
-  { path: "HttpConnectionManager.merge_slashes", support: "default-only", accepts: [false] },
+  { path: "HttpConnectionManager.merge_slashes", support: "honoured" },
+  { path: "HttpConnectionManager.path_with_escaped_slashes_action", support: "honoured" },
   { path: "HttpConnectionManager.request_id_extension", support: "refused" },
   {
     path: "HttpConnectionManager.local_reply_config",
-    support: "refused",
-    supportNote: "local replies are not rewritten: their status and body are built in",
+    support: "honoured",
+    supportNote: "mappers (access log filters, status_code, body, headers_to_add) and body_format",
   },
   {
     path: "HttpConnectionManager.strip_matching_host_port",
@@ -489,9 +502,9 @@ export const SUPPORT = [
   { path: "VirtualHost.request_headers_to_remove", support: "honoured" },
   { path: "VirtualHost.response_headers_to_add", support: "honoured" },
   { path: "VirtualHost.response_headers_to_remove", support: "honoured" },
-  { path: "VirtualHost.cors", support: "refused", supportNote: "CORS is not implemented" },
-  { path: "VirtualHost.per_filter_config", support: "refused", supportNote: PER_FILTER },
-  { path: "VirtualHost.typed_per_filter_config", support: "refused", supportNote: PER_FILTER },
+  { path: "VirtualHost.cors", support: "honoured", supportNote: "read by the cors filter" },
+  { path: "VirtualHost.per_filter_config", support: "honoured", supportNote: PER_FILTER },
+  { path: "VirtualHost.typed_per_filter_config", support: "honoured", supportNote: PER_FILTER },
   { path: "VirtualHost.include_request_attempt_count", support: "honoured" },
   { path: "VirtualHost.include_attempt_count_in_response", support: "honoured" },
   { path: "VirtualHost.per_request_buffer_limit_bytes", support: "honoured" },
@@ -516,8 +529,8 @@ export const SUPPORT = [
     supportNote: "no filter of this build reads route metadata",
   },
   { path: "Route.decorator", support: "refused", supportNote: "tracing is not implemented" },
-  { path: "Route.per_filter_config", support: "refused", supportNote: PER_FILTER },
-  { path: "Route.typed_per_filter_config", support: "refused", supportNote: PER_FILTER },
+  { path: "Route.per_filter_config", support: "honoured", supportNote: PER_FILTER },
+  { path: "Route.typed_per_filter_config", support: "honoured", supportNote: PER_FILTER },
   { path: "Route.request_headers_to_add", support: "honoured" },
   { path: "Route.request_headers_to_remove", support: "honoured" },
   { path: "Route.response_headers_to_add", support: "honoured" },
@@ -577,7 +590,7 @@ export const SUPPORT = [
     support: "refused",
     supportNote: "rate limiting is not implemented",
   },
-  { path: "RouteAction.cors", support: "refused", supportNote: "CORS is not implemented" },
+  { path: "RouteAction.cors", support: "honoured", supportNote: "read by the cors filter" },
   { path: "RouteAction.max_grpc_timeout", support: "refused", supportNote: TIMEOUTS },
   { path: "RouteAction.upgrade_configs", support: "honoured", supportNote: UPGRADES },
   { path: "RouteAction.max_stream_duration", support: "refused", supportNote: TIMEOUTS },
@@ -601,7 +614,17 @@ export const SUPPORT = [
   { path: "RedirectAction.response_code", support: "honoured" },
   { path: "RedirectAction.strip_query", support: "honoured" },
   // HTTP filters
-  { path: "HttpFilter.name", support: "honoured", supportNote: "router, health_check and tap" },
+  {
+    path: "HttpFilter.name",
+    support: "honoured",
+    supportNote:
+      "router, health_check, tap, cors, fault, local_ratelimit, buffer, compressor (gzip), ext_authz (HTTP service)",
+  },
+  {
+    path: "HttpFilter.is_optional",
+    support: "honoured",
+    supportNote: "an optional filter this build does not have is skipped with a warning",
+  },
   { path: "HttpFilter.config", support: "honoured", type: "@http" },
   { path: "HttpFilter.typed_config", support: "honoured", type: "@http" },
   {

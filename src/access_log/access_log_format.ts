@@ -36,6 +36,24 @@ export interface LogRecord {
   upstreamCluster: string | null;
   downstreamRemote: Deno.NetAddr;
   downstreamLocal: Deno.NetAddr;
+  /** Milliseconds from the start to the last byte of the request (HTTP only). */
+  requestDurationMs?: number | null;
+  /** Milliseconds from the start to the first byte of the upstream response (HTTP only). */
+  responseDurationMs?: number | null;
+  /** Why the response code is what it is (`via_upstream`, `route_not_found`, ...). */
+  details?: string | null;
+  /** The `name` of the route that matched. */
+  routeName?: string | null;
+  /** True when the health check filter answered the request. */
+  healthCheck?: boolean;
+  /** The body of a local reply, for `%LOCAL_REPLY_BODY%`. */
+  localReplyBody?: string | null;
+}
+
+/** Options of a `SubstitutionFormatString` that change how values are written. */
+export interface FormatOptions {
+  /** `omit_empty_values`: an empty text value is `""` instead of `-`; JSON drops the key. */
+  omitEmpty?: boolean;
 }
 
 type Value = string | number | null;
@@ -69,11 +87,50 @@ function hostname(): string {
 
 const addr = (a: Deno.NetAddr) => hostPort(a.hostname, a.port);
 
-/** Operators without arguments. */
-const SIMPLE: Record<string, Part> = {
+/** Envoy's response flags: the short form (`%RESPONSE_FLAGS%`) → the long one (`_LONG`). */
+export const RESPONSE_FLAG_NAMES = {
+  LH: "FailedLocalHealthCheck",
+  UH: "NoHealthyUpstream",
+  UT: "UpstreamRequestTimeout",
+  LR: "LocalReset",
+  UR: "UpstreamRemoteReset",
+  UF: "UpstreamConnectionFailure",
+  UC: "UpstreamConnectionTermination",
+  UO: "UpstreamOverflow",
+  NR: "NoRouteFound",
+  DI: "DelayInjected",
+  FI: "FaultInjected",
+  RL: "RateLimited",
+  UAEX: "UnauthorizedExternalService",
+  RLSE: "RateLimitServiceError",
+  DC: "DownstreamConnectionTermination",
+  URX: "UpstreamRetryLimitExceeded",
+  SI: "StreamIdleTimeout",
+  IH: "InvalidEnvoyRequestHeaders",
+  DPE: "DownstreamProtocolError",
+  UMSDR: "UpstreamMaxStreamDurationReached",
+  RFCF: "ResponseFromCacheFilter",
+  NFCF: "NoFilterConfigFound",
+  DT: "DurationTimeout",
+  UPE: "UpstreamProtocolError",
+  NC: "NoClusterFound",
+  OM: "OverloadManagerTerminated",
+  DF: "DnsResolutionFailed",
+  DO: "DropOverload",
+} as const satisfies Record<string, string>;
+
+const longFlags = (flags: readonly string[]) =>
+  flags.map((f) => (RESPONSE_FLAG_NAMES as Record<string, string>)[f] ?? f).join(",");
+
+const ms = (v: number | null | undefined) => v === null || v === undefined ? null : Math.floor(v);
+
+/** Operators without arguments, one row per operator of Envoy's command operator list. */
+const SIMPLE = {
   PROTOCOL: (r) => r.protocol,
   RESPONSE_CODE: (r) => r.status,
   RESPONSE_FLAGS: (r) => r.flags.length ? r.flags.join(",") : null,
+  RESPONSE_FLAGS_LONG: (r) => r.flags.length ? longFlags(r.flags) : null,
+  STREAM_ID: (r) => r.req?.("x-request-id") ?? null,
   BYTES_RECEIVED: (r) => r.bytesReceived,
   BYTES_SENT: (r) => r.bytesSent,
   DURATION: (r) => Math.floor(r.durationMs),
@@ -86,7 +143,21 @@ const SIMPLE: Record<string, Part> = {
   DOWNSTREAM_LOCAL_PORT: (r) => r.downstreamLocal.port,
   DOWNSTREAM_REMOTE_PORT: (r) => r.downstreamRemote.port,
   REQUESTED_SERVER_NAME: () => null,
-};
+  REQUEST_DURATION: (r) => ms(r.requestDurationMs),
+  RESPONSE_DURATION: (r) => ms(r.responseDurationMs),
+  RESPONSE_CODE_DETAILS: (r) => r.details ?? null,
+  ROUTE_NAME: (r) => r.routeName ?? null,
+  UPSTREAM_REMOTE_ADDRESS: (r) => r.upstreamHost,
+  LOCAL_REPLY_BODY: (r) => r.localReplyBody ?? null,
+  DOWNSTREAM_DIRECT_REMOTE_ADDRESS: (r) => addr(r.downstreamRemote),
+  DOWNSTREAM_DIRECT_REMOTE_ADDRESS_WITHOUT_PORT: (r) => r.downstreamRemote.hostname,
+} satisfies Record<string, Part>;
+
+/** The name of an operator without arguments. */
+export type SimpleOperator = keyof typeof SIMPLE;
+
+/** Names of every operator without arguments (for messages and tests). */
+export const SIMPLE_OPERATORS: readonly SimpleOperator[] = Object.keys(SIMPLE) as SimpleOperator[];
 
 function headerPart(kind: "REQ" | "RESP", arg: string, max: number, path: string): Part {
   const names = arg.split("?").map((s) => s.trim().toLowerCase());
@@ -115,7 +186,7 @@ function operator(name: string, arg: string | null, max: number, path: string): 
     const h = hostname();
     return () => h;
   }
-  const p = SIMPLE[name];
+  const p = (SIMPLE as Record<string, Part>)[name];
   if (!p) throw new FormatError(path, `unsupported command operator %${name}%`);
   if (arg !== null) throw new FormatError(path, `%${name}% takes no argument`);
   return p;
@@ -150,8 +221,9 @@ function compileParts(format: string, path: string): (string | Part)[] {
 }
 
 /** Compiles a text format (found at `path`); throws {@linkcode FormatError}. */
-export function compileFormat(format: string, path: string): Formatter {
+export function compileFormat(format: string, path: string, opts: FormatOptions = {}): Formatter {
   const parts = compileParts(format, path);
+  const empty = opts.omitEmpty ? "" : "-";
   return (r) => {
     let s = "";
     for (let i = 0; i < parts.length; i++) {
@@ -159,15 +231,24 @@ export function compileFormat(format: string, path: string): Formatter {
       if (typeof p === "string") s += p;
       else {
         const v = p(r);
-        s += v === null || v === "" ? "-" : v;
+        s += v === null || v === "" ? empty : v;
       }
     }
     return s;
   };
 }
 
-/** Compiles a JSON format (an object of key → format string or nested object). */
-export function compileJsonFormat(spec: Record<string, unknown>, path: string): Formatter {
+/**
+ * Compiles a JSON format (an object of key → format string or nested object). A value that is
+ * one operator alone keeps its type (numbers stay numbers); numbers and booleans given as such
+ * (`typed_json_format`) are written as given.
+ */
+export function compileJsonFormat(
+  spec: Record<string, unknown>,
+  path: string,
+  opts: FormatOptions = {},
+): Formatter {
+  const omit = opts.omitEmpty === true;
   const build = (o: Record<string, unknown>, at: string): (r: LogRecord) => unknown => {
     const fields: [string, (r: LogRecord) => unknown][] = [];
     for (const [k, v] of Object.entries(o)) {
@@ -180,18 +261,27 @@ export function compileJsonFormat(spec: Record<string, unknown>, path: string): 
             return x === "" ? null : x;
           }]);
         } else {
-          const f = compileFormat(v, `${at}.${k}`);
+          const f = compileFormat(v, `${at}.${k}`, opts);
           fields.push([k, f]);
         }
+      } else if (typeof v === "number" || typeof v === "boolean") {
+        fields.push([k, () => v]);
       } else if (v !== null && typeof v === "object" && !Array.isArray(v)) {
         fields.push([k, build(v as Record<string, unknown>, `${at}.${k}`)]);
       } else {
-        throw new FormatError(`${at}.${k}`, "json_format values must be strings or objects");
+        throw new FormatError(
+          `${at}.${k}`,
+          "json_format values must be strings, numbers, booleans or objects",
+        );
       }
     }
     return (r) => {
       const out: Record<string, unknown> = {};
-      for (const [k, f] of fields) out[k] = f(r);
+      for (const [k, f] of fields) {
+        const x = f(r);
+        if (omit && (x === null || x === "")) continue;
+        out[k] = x;
+      }
       return out;
     };
   };

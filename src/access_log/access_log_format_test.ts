@@ -114,11 +114,21 @@ Deno.test("access log: bad formats are errors that say where", () => {
     () => compileFormat("%START_TIME(%Q)%", "f"),
     /unsupported START_TIME specifier %Q/,
   );
-  assert.throws(() => compileJsonFormat({ a: 1 }, "j"), /j\.a: json_format values/);
+  assert.throws(() => compileJsonFormat({ a: [1] }, "j"), /j\.a: json_format values/);
 });
 
 Deno.test("access log: text without operators is copied as is", () => {
   fc.assert(fc.property(fc.string().filter((s) => !s.includes("%")), (s) => {
     assert.equal(compileFormat(s, "f")(record()), s);
   }));
+});
+
+Deno.test("access log operators: RESPONSE_FLAGS_LONG spells each flag out; STREAM_ID is the request id", () => {
+  const f = compileFormat("%RESPONSE_FLAGS%|%RESPONSE_FLAGS_LONG%|%STREAM_ID%", "f");
+  assert.equal(
+    f(record({ flags: ["UF", "DC"] })),
+    "UF,DC|UpstreamConnectionFailure,DownstreamConnectionTermination|" +
+      "5f1e0a2c-0000-4000-8000-000000000001",
+  );
+  assert.equal(f(record()), "-|-|5f1e0a2c-0000-4000-8000-000000000001");
 });

@@ -19,14 +19,31 @@ import { onResponseEnd, type ProxyResponse } from "../http/proxy_response.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import type { AccessLogFile } from "./access_log_file.ts";
 import type { Formatter, LogRecord } from "./access_log_format.ts";
+import type { LogPredicate } from "./access_log_filter.ts";
 import type { DownstreamConn } from "../http/downstream_request.ts";
 import type { DownstreamRequest } from "../http/downstream_request.ts";
 
-/** One logger: a compiled format and its file. */
+/** One logger: a compiled format, its file and its filter. */
 export interface LogSink {
   format: Formatter;
   file: AccessLogFile;
+  /** When set, a line is written only when it says true. */
+  filter?: LogPredicate | null;
 }
+
+/** `%RESPONSE_CODE_DETAILS%` of the local replies the proxy core makes, by response flag. */
+const DETAILS_OF_FLAG: Readonly<Record<string, string>> = {
+  UH: "no_healthy_upstream",
+  UT: "upstream_response_timeout",
+  UF: "upstream_reset_before_response_started{connection_failure}",
+  UO: "upstream_reset_before_response_started{overflow}",
+  UC: "upstream_reset_before_response_started{connection_termination}",
+  UR: "upstream_reset_before_response_started{remote_reset}",
+  UPE: "upstream_reset_before_response_started{protocol_error}",
+  NR: "route_not_found",
+  NC: "cluster_not_found",
+  DPE: "codec_error",
+};
 
 /** What is learned about one request while it is handled. */
 export class LogCtx {
@@ -36,6 +53,16 @@ export class LogCtx {
   upstreamRequest: UpstreamRequest | null = null;
   flags: string[] = [];
   bytesReceived = 0;
+  /** `performance.now()` when the last request byte arrived (null: still streaming). */
+  requestEnd: number | null = null;
+  /** `performance.now()` when the response headers came back from the upstream. */
+  responseStart: number | null = null;
+  /** `%RESPONSE_CODE_DETAILS%` when a filter or the manager decided the response. */
+  details: string | null = null;
+  /** The matched route's name. */
+  routeName: string | null = null;
+  /** True when the health check filter answered. */
+  healthCheck = false;
 
   /** Starts collecting for `req` on `conn`. */
   constructor(readonly req: DownstreamRequest, readonly conn: DownstreamConn) {}
@@ -46,8 +73,10 @@ export class LogCtx {
     return new ReadableStream<Uint8Array>({
       pull: async (ctrl) => {
         const { done, value } = await rd.read();
-        if (done) ctrl.close();
-        else {
+        if (done) {
+          this.requestEnd = performance.now();
+          ctrl.close();
+        } else {
           this.bytesReceived += value.byteLength;
           ctrl.enqueue(value);
         }
@@ -91,6 +120,7 @@ export class RequestLogger {
     const u = lg.upstreamRequest?.upstream ?? null;
     const flag = res.flag;
     if (flag !== undefined && !lg.flags.includes(flag)) lg.flags.push(flag);
+    const upstreamAnswered = u !== null && flag === undefined;
     const r: LogRecord = {
       startMs: lg.startMs,
       protocol: lg.req.h2 ? "HTTP/2" : "HTTP/1.1",
@@ -105,8 +135,22 @@ export class RequestLogger {
       upstreamCluster: lg.cluster,
       downstreamRemote: lg.conn.remoteAddr,
       downstreamLocal: lg.conn.localAddr,
+      requestDurationMs: lg.req.body === null
+        ? 0
+        : lg.requestEnd === null
+        ? null
+        : lg.requestEnd - lg.t0,
+      responseDurationMs: upstreamAnswered && lg.responseStart !== null
+        ? lg.responseStart - lg.t0
+        : null,
+      details: lg.details ??
+        (upstreamAnswered ? "via_upstream" : DETAILS_OF_FLAG[lg.flags[0]] ?? null),
+      routeName: lg.routeName,
+      healthCheck: lg.healthCheck,
     };
-    for (const s of this.sinks) s.file.write(s.format(r));
+    for (const s of this.sinks) {
+      if (s.filter == null || s.filter(r)) s.file.write(s.format(r));
+    }
   }
 
   /**
@@ -114,6 +158,7 @@ export class RequestLogger {
    * first, `UC` when the upstream body failed.
    */
   finish(lg: LogCtx, res: ProxyResponse): ProxyResponse {
+    lg.responseStart ??= performance.now();
     onResponseEnd(res, (sent, end) => {
       if (end !== "complete") lg.flags.push(end === "body_failed" ? "UC" : "DC");
       this.#write(lg, res, sent);

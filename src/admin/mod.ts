@@ -22,16 +22,30 @@ import { stopProfilers } from "./profiling_handler.ts";
 import { createAdminRouter } from "./router.ts";
 import { adminRequestGuard } from "./request_guard.ts";
 import { detachTap } from "./tap_handler.ts";
+import { loggedAdminRoute, parseAdminAccessLogs } from "../access_log/admin_access_log.ts";
+import { AccessLogFiles } from "../access_log/access_log_file.ts";
+import { parseHeaderMatcher } from "../router/header_matcher.ts";
+import type { Json } from "../config/bootstrap_types.ts";
 
 async function start(server: ServerContext): Promise<AdminHandle | null> {
-  let listener: AdminHandle | null = null;
+  let listener: Awaited<ReturnType<typeof startAdminListener>> = null;
   const guard = adminRequestGuard(server, () => listener?.address);
   const route = createAdminRouter(server, { handlers: ADMIN_HANDLERS, guard });
+  // The configuration check has reported any error in these already.
+  const logs = parseAdminAccessLogs(server.bootstrap.admin as Json, [], parseHeaderMatcher);
+  const files = new AccessLogFiles(
+    server.options.file_flush_interval_msec,
+    (msg) => server.logging.log("admin", "error", msg),
+  );
+  const hostname = server.bootstrap.admin?.address?.socket_address?.address || "127.0.0.1";
+  let local: Deno.NetAddr = { transport: "tcp", hostname, port: 0 };
   listener = await startAdminListener(
     server.bootstrap.admin,
-    route,
+    loggedAdminRoute(route, logs, files, { local: () => local }),
     server.options.admin_address_path,
   );
+  if (listener) local = { ...local, port: listener.port };
+  server.onShutdown(() => files.close());
   const windowMs = flushIntervalMs(server.bootstrap);
   // After the flush has closed the histogram intervals.
   const detachHystrix = server.stats.onFlush(() =>

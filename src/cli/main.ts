@@ -191,7 +191,14 @@ export async function main(args: string[]): Promise<number> {
         given: parsed.given,
       });
     } catch (e) {
-      logging.log("main", "critical", `${where}: ${e instanceof Error ? e.message : String(e)}`);
+      // The configuration was valid; what failed is starting it (a port in use, a file that
+      // cannot be opened), so the line says so.
+      const msg = e instanceof Error ? e.message : String(e);
+      logging.log(
+        "main",
+        "critical",
+        `error starting with configuration '${options.config_path}': ${msg}`,
+      );
       return 1;
     }
     return await server.finished;

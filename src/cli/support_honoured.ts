@@ -61,6 +61,9 @@ const SDS = "src/listener/sds_test.ts";
 const SDS_STATIC = "from static_resources.secrets";
 const SDS_FILE = "from an SDS file (path_config_source)";
 const SDS_UP = "upstream client certificate and CA from static secrets";
+const FILTERS = "src/listener/http_filters_test.ts";
+const HCM_OPTS = "src/listener/hcm_options_test.ts";
+const ADMIN_LOG = "src/access_log/admin_access_log_test.ts";
 
 /** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
@@ -518,6 +521,15 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "the CPU profile is written to admin.profile_path",
   ],
   "Admin.address": ["src/cli/serve_test.ts", "serves the admin on the bootstrap address"],
+  "Admin.access_log": [ADMIN_LOG, "v3 access_log list: admin requests are logged"],
+  "Admin.access_log_path": [ADMIN_LOG, "v2 access_log_path: admin requests are logged"],
+  "VirtualHost.cors": [FILTERS, "the virtual host policy applies"],
+  "VirtualHost.per_filter_config": [FILTERS, "the virtual host policy applies"],
+  "VirtualHost.typed_per_filter_config": [FILTERS, "the virtual host policy applies"],
+  "Route.per_filter_config": [FILTERS, "buffer filter: a body over max_request_bytes"],
+  "Route.typed_per_filter_config": [FILTERS, "per-route override"],
+  "RouteAction.cors": [FILTERS, "preflight answered from the route policy"],
+  "HttpFilter.is_optional": [FILTERS, "is_optional ones are skipped with a warning"],
   "Listener.name": ["src/admin/listeners_handler_test.ts", "text lists name::address"],
   "Listener.address": ["src/listener/listener_manager_test.ts", "port 0 binds a free port"],
   "Listener.filter_chains": [HCM, ROUTING],
@@ -609,6 +621,13 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     LIMITS,
     "downstream max_requests_per_connection",
   ],
+  "HttpConnectionManager.local_reply_config": [HCM_OPTS, "local_reply_config: a mapper"],
+  "HttpConnectionManager.codec_type": [HCM_OPTS, "codec_type: HTTP1 refuses h2c"],
+  "HttpConnectionManager.http_protocol_options": [HCM_OPTS, "http_protocol_options: HTTP/1.0"],
+  "HttpConnectionManager.server_header_transformation": [HCM_OPTS, "server_header_transformation"],
+  "HttpConnectionManager.normalize_path": [HCM_OPTS, "normalize_path and merge_slashes"],
+  "HttpConnectionManager.merge_slashes": [HCM_OPTS, "normalize_path and merge_slashes"],
+  "HttpConnectionManager.path_with_escaped_slashes_action": [HCM_OPTS, "escaped slashes"],
   "RouteConfiguration.name": [DUMP, DUMPED],
   "RouteConfiguration.virtual_hosts": ["src/router/route_config_test.ts", "route virtual hosts"],
   "RouteConfiguration.validate_clusters": [

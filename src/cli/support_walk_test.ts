@@ -636,7 +636,7 @@ async function run(args: string[]): Promise<{ code: number; text: string }> {
 
 Deno.test("support: real processes: validate exits 1 and serve refuses, naming the path, for a few refused settings", async () => {
   const hc = clusterCases().find((c) => c.what === "cluster.objects.core.health-check.alt-port")!;
-  const lrc = supportCases().find((c) => c.what === "HttpConnectionManager.local_reply_config")!;
+  const lrc = supportCases().find((c) => c.what === "HttpConnectionManager.tracing")!;
   const wd = supportCases().find((c) => c.what === "Bootstrap.watchdog")!;
   for (const c of [hc, lrc, wd]) {
     const yaml = JSON.stringify(c.bootstrap);

@@ -205,8 +205,8 @@ const CASES: Record<ConstraintId, { argv: string[]; message: string; variant?: "
       "extension 'proxy.filters.network.tcp_proxy' (proxy.filters.network/proxy.filters.network.tcp_proxy) is disabled by --disable-extensions",
   },
   "disable-extensions-unknown": {
-    argv: ["--disable-extensions", "proxy.filters.http/proxy.filters.http.cors"],
-    message: "failed to disable unknown extension 'proxy.filters.http/proxy.filters.http.cors'",
+    argv: ["--disable-extensions", "proxy.filters.http/proxy.filters.http.lua"],
+    message: "failed to disable unknown extension 'proxy.filters.http/proxy.filters.http.lua'",
   },
   "disable-extensions-invalid": {
     argv: ["--disable-extensions", "router"],

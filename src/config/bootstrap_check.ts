@@ -131,9 +131,21 @@ class Checker {
   field(f: FieldDesc, v: Json, path: string): Json {
     const k = f.kind;
     if ("scalar" in k) {
+      const neg = f.max !== undefined && k.scalar.startsWith("uint") && typeof v === "number" &&
+        Number.isInteger(v) && v < 0;
+      if (neg) {
+        // Out of the field's own range, told the same way as a value above it.
+        this.err(path, `value must be inside range [0, ${f.max}], got ${v}`);
+        return v;
+      }
       const out = this.scalar(k.scalar, v, path);
       if (f.max !== undefined && typeof out === "number" && out > f.max) {
-        this.err(path, `value must be less than or equal to ${f.max}, got ${out}`);
+        this.err(
+          path,
+          k.scalar.startsWith("uint")
+            ? `value must be inside range [0, ${f.max}], got ${out}`
+            : `value must be less than or equal to ${f.max}, got ${out}`,
+        );
       }
       if (f.minLen !== undefined && typeof out === "string" && out.length < f.minLen) {
         this.err(path, `value length must be at least ${f.minLen} characters`);

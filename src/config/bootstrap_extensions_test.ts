@@ -129,10 +129,10 @@ Deno.test("cli.constraints.disabled-extension: a bootstrap using a disabled exte
 Deno.test("cli.constraints.disable-extensions-unknown, cli.constraints.disable-extensions-invalid: unknown and malformed names only warn", () => {
   const r = parseCommandLine([
     "--disable-extensions",
-    "proxy.filters.http/proxy.filters.http.cors,nocategory,proxy.bogus/proxy.filters.http.router",
+    "proxy.filters.http/proxy.filters.http.lua,nocategory,proxy.bogus/proxy.filters.http.router",
   ]);
   assert.deepEqual(r.warnings, [
-    "failed to disable unknown extension 'proxy.filters.http/proxy.filters.http.cors'",
+    "failed to disable unknown extension 'proxy.filters.http/proxy.filters.http.lua'",
     "failed to disable invalid extension name 'nocategory'",
     "failed to disable unknown extension 'proxy.bogus/proxy.filters.http.router'",
   ]);

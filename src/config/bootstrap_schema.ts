@@ -203,6 +203,7 @@ export const MESSAGES: Readonly<Record<string, MessageDesc>> = {
       s("profile_path", 2, "string"),
       m("address", 3, ADDRESS),
       m("socket_options", 4, "envoy.api.v2.core.SocketOption", { repeated: true }),
+      m("access_log", 5, "envoy.config.accesslog.v3.AccessLog", { repeated: true, v3Only: true }),
     ],
   },
   "envoy.config.bootstrap.v2.LayeredRuntime": {

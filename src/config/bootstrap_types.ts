@@ -28,6 +28,8 @@ export interface Address {
 /** The bootstrap's `admin` block. */
 export interface AdminConfig {
   access_log_path?: string;
+  /** v3 access loggers of admin requests. */
+  access_log?: JsonObject[];
   profile_path?: string;
   address?: Address;
 }

@@ -128,7 +128,14 @@ export const EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
     "proxy.filters.http.router",
     "proxy.filters.http.health_check",
     "proxy.filters.http.tap",
+    "proxy.filters.http.cors",
+    "proxy.filters.http.fault",
+    "proxy.filters.http.local_ratelimit",
+    "proxy.filters.http.buffer",
+    "proxy.filters.http.compressor",
+    "proxy.filters.http.ext_authz",
   ],
+
   "proxy.filters.listener": [
     "proxy.filters.listener.tls_inspector",
     "proxy.filters.listener.original_dst",

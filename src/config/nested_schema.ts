@@ -139,6 +139,9 @@ export function rangeError(row: FieldRow, n: number): string | null {
     return `value must be greater than or equal to ${r.min}${unit} (got ${got})`;
   }
   if (r.max !== undefined && n > r.max) {
+    if (row.kind.toLowerCase().startsWith("uint")) {
+      return `value must be inside range [0, ${r.max}] (got ${got})`;
+    }
     return `value must be less than or equal to ${r.max}${unit} (got ${got})`;
   }
   return null;
@@ -161,7 +164,16 @@ function checkElement(row: FieldRow, v: unknown, path: string, ctx: SchemaContex
     return p.ok ? p.value : err(`${p.error} (${e.name})`, e.id);
   }
   const p = parseScalar(row, v);
-  if (!p.ok) return err(p.error);
+  if (!p.ok) {
+    // A negative number for an unsigned field with a range of its own is out of that range
+    // (as a value above it is), not out of the whole type's range.
+    const max = row.range?.max;
+    if (
+      max !== undefined && typeof v === "number" && Number.isInteger(v) && v < 0 &&
+      row.kind.toLowerCase().startsWith("uint")
+    ) return err(`value must be inside range [${row.range?.min ?? 0}, ${max}] (got ${v})`);
+    return err(p.error);
+  }
   const n = row.kind === "duration" || row.kind === "Percent" ||
       row.kind.toLowerCase().startsWith("uint") || row.kind === "double" || row.kind === "int64"
     ? p.value as number

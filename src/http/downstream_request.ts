@@ -40,7 +40,7 @@ export interface DownstreamConn {
 
 /** A codec error: the status to answer with and its details (for logs). */
 export interface CodecError {
-  status: 400 | 431;
+  status: 400 | 426 | 431;
   details: string;
 }
 

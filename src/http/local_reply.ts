@@ -79,5 +79,6 @@ export function localReply(
   };
   const f = flag ?? FLAG_OF_BODY.get(body);
   if (f) res.flag = f;
+  res.localBody = body;
   return res;
 }

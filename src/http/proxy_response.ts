@@ -33,6 +33,8 @@ export interface ProxyResponse {
   body: ProxyBody;
   /** The access log response flag of a local reply (`UH`, `UF`, ...). */
   flag?: string;
+  /** Set on a local reply (one the proxy made): the text of its body. */
+  localBody?: string;
   /** Called once when writing the response downstream has ended, with the body bytes sent. */
   onEnd?: (bytesSent: number, end: ResponseEnd) => void;
 }

@@ -120,7 +120,7 @@ Deno.test("access log: configuration errors name their path", () => {
   const errors: Errors = [];
   parseAccessLogs(
     [
-      { name: "envoy.access_loggers.stdout" },
+      { name: "envoy.access_loggers.http_grpc" },
       { name: "envoy.file_access_log", config: {} },
       { name: "envoy.file_access_log", config: { path: "/x", format: "%BAD%" } },
       { name: "envoy.file_access_log", config: { path: "/x" }, filter: {} },

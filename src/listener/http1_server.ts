@@ -17,6 +17,7 @@
  * ```
  * @module
  */
+import { properCaseHead } from "../http/header_case.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import type { ProxyResponse, ResponseEnd } from "../http/proxy_response.ts";
 import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
@@ -54,6 +55,10 @@ export interface Http1Control {
   onH2?: (initial: Uint8Array) => Promise<void>;
   /** The connection manager's limits and timeouts, and their counters (none when unset). */
   limits?: { limits: DownstreamLimits; counters: LimitCounters };
+  /** `http_protocol_options`: HTTP/1.0 is answered 426 unless accepted (unset: accepted). */
+  http10?: { accept: boolean; defaultHost: string };
+  /** `header_key_format.proper_case_words`: response header names in Proper-Case. */
+  properCase?: boolean;
 }
 
 const INITIAL_BUFFER = 16 * 1024;
@@ -258,6 +263,11 @@ export async function serveHttp1(
         head.error = { status: 400, details: "unexpected HTTP/2 preface" };
       }
       first = false;
+      const h10 = ctl.http10;
+      if (h10 !== undefined && head.error === null && head.http10) {
+        if (!h10.accept) head.error = { status: 426, details: "HTTP/1.0 is not accepted" };
+        else if (head.authority === "" && h10.defaultHost !== "") head.authority = h10.defaultHost;
+      }
       body = head.error === null && head.contentLength !== 0
         ? new RequestBody(c, head.contentLength, head.expectContinue)
         : null;
@@ -322,7 +332,7 @@ export async function serveHttp1(
         if (!close) ctl.limits!.counters.cxMaxRequestsReached.inc();
         close = true;
       }
-      const keep = await writeResponse(c, res, head, close);
+      const keep = await writeResponse(c, res, head, close, ctl.properCase === true);
       ctl.busy = false;
       if (isClosed(st)) return;
       st.phase = "wait";
@@ -407,6 +417,7 @@ async function writeResponse(
   res: ProxyResponse,
   head: RequestHead,
   close: boolean,
+  properCase = false,
 ): Promise<boolean> {
   const body = res.body;
   const bytes = body instanceof Uint8Array ? body : null;
@@ -418,6 +429,7 @@ async function writeResponse(
     head.http10,
     close,
   );
+  if (properCase) h.text = properCaseHead(h.text);
   let sent = 0;
   let how: ResponseEnd = "complete";
   try {

@@ -69,7 +69,10 @@ async function withProxy(
   const seen: Seen[] = [];
   const cancelled = { n: 0 };
   const o = origin(seen, cancelled);
-  const p = await startTestProxy([httpListener(routes)], [
+  // HTTP/1.0 is accepted only when asked for, as in Envoy; these tests exercise it.
+  const p = await startTestProxy([
+    httpListener(routes, { http_protocol_options: { accept_http_10: true } }),
+  ], [
     testCluster("o", [["127.0.0.1", o.addr.port]]),
   ]);
   try {

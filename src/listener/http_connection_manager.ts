@@ -13,6 +13,7 @@
  * @module
  */
 import { mergeMetadataMatch } from "../router/metadata_match.ts";
+import { canonicalFilterName } from "../config/filter_names.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { Counter, Gauge, Histogram, Scope } from "../stats/types.ts";
@@ -50,6 +51,19 @@ import { parseForwarding } from "./forwarding_config.ts";
 import type { OverloadView } from "./overload_state.ts";
 import { type ForwardingConfig, sanitizeRequestHeaders } from "../http/internal_headers.ts";
 import { beginTap, parseTapFilter, type TapFilterConfig } from "../filters/tap_filter.ts";
+import {
+  type ConfiguredFilter,
+  parseChainFilter,
+  perRouteFactory,
+} from "../filters/configured_filters.ts";
+import { compilePerRoute, type HttpFilter, runChain } from "../filters/http_filter.ts";
+import { matchHeaders, parseHeaderMatcher } from "../router/header_matcher.ts";
+import {
+  type LocalReplyConfig,
+  parseLocalReplyConfig,
+  rewriteLocalReply,
+} from "../filters/local_reply_config.ts";
+import { type HcmOptions, normalizeRequestPath, parseHcmOptions } from "./hcm_options.ts";
 import { upstreamHeaders } from "../http/request_headers.ts";
 import { pickWeighted } from "../router/route_action.ts";
 import { redirectLocation } from "../router/redirect.ts";
@@ -94,6 +108,14 @@ export interface HcmConfig {
   forwarding: ForwardingConfig;
   /** `upgrade_configs`: upgrade type → enabled. */
   upgrades?: UpgradeConfigs;
+  /** The other HTTP filters, in order (`src/filters/http_filters.ts`). */
+  filters?: ConfiguredFilter[];
+  /** Warnings to log when the manager starts (optional filters this build does not have). */
+  warnings?: string[];
+  /** `local_reply_config`, compiled. */
+  localReplies?: LocalReplyConfig | null;
+  /** Options of `hcm_options.ts` (server header, path normalization). */
+  options?: HcmOptions;
 }
 
 /** Parses the filter configuration `c` (found at `path`). */
@@ -125,6 +147,8 @@ export function parseHcm(
     : parseRouteConfig(c.route_config, `${path}.route_config`, errors, clusters);
   let hc: HealthCheckFilter | null = null;
   let tap: TapFilterConfig | null = null;
+  const chain: ConfiguredFilter[] = [];
+  const warnings: string[] = [];
   const filters = c.http_filters ?? [{ name: "envoy.filters.http.router" }];
   if (!Array.isArray(filters)) fail(errors, `${path}.http_filters`, "http_filters must be a list");
   else {
@@ -141,7 +165,7 @@ export function parseHcm(
         hc = parseHealthCheck(filterConfig(f, at, errors), at, errors);
       } else if (kind === "tap" || t === "Tap") {
         tap = parseTapFilter(filterConfig(f, at, errors), at, errors);
-      } else fail(errors, `${at}.name`, `HTTP filter ${f.name} is not supported`);
+      } else parseChainFilter(f, at, errors, clusters, chain, warnings);
     });
     const last = filters[filters.length - 1];
     if (!isObject(last) || typeof last.name !== "string" || filterKind(last.name) !== "router") {
@@ -150,9 +174,21 @@ export function parseHcm(
       }
     }
   }
-  const accessLogs = parseAccessLogs(c.access_log, `${path}.access_log`, errors);
   const limits = parseDownstreamLimits(c, path, errors);
   const forwarding = parseForwarding(c, path, errors);
+  const accessLogs = parseAccessLogs(
+    c.access_log,
+    `${path}.access_log`,
+    errors,
+    parseHeaderMatcher,
+  );
+  if (routes) compilePerRoute(routes, perRouteFactory, errors);
+  const localReplies = parseLocalReplyConfig(
+    c.local_reply_config,
+    `${path}.local_reply_config`,
+    errors,
+  );
+  const options = parseHcmOptions(c, path, errors);
   if (!routes || typeof c.stat_prefix !== "string") return null;
   return {
     statPrefix: c.stat_prefix,
@@ -167,6 +203,10 @@ export function parseHcm(
     limits,
     forwarding,
     upgrades: parseUpgradeConfigs(c.upgrade_configs, `${path}.upgrade_configs`, errors, false),
+    filters: chain,
+    warnings,
+    localReplies,
+    options,
   };
 }
 
@@ -212,6 +252,7 @@ export class HttpConnectionManager {
   readonly #protocolError: Counter;
   readonly #overloadClose: Counter | null;
   readonly #overloadKeepalive: Counter | null;
+  readonly #chain: HttpFilter[];
 
   /** Creates the manager for `cfg`. */
   constructor(readonly cfg: HcmConfig, readonly deps: HcmDeps) {
@@ -237,6 +278,14 @@ export class HttpConnectionManager {
     this.#logger = cfg.accessLogs.length === 0 ? null : new RequestLogger(
       openLogSinks(cfg.accessLogs, deps.accessLogFiles),
     );
+    const fd = { stats: s, root: deps.stats, clusters: deps.clusters, log: deps.hooks.log };
+    this.#chain = (cfg.filters ?? []).map((f) => {
+      const run = f.factory.create(f.config, fd);
+      const name = canonicalFilterName(f.name);
+      // A route's `FilterConfig` may disable the filter there.
+      return (ctx, next) => ctx.route?.perFilter?.get(name)?.disabled ? next() : run(ctx, next);
+    });
+    for (const w of cfg.warnings ?? []) deps.hooks.log("warning", `http.${cfg.statPrefix}: ${w}`);
   }
 
   /** Handles one request of downstream connection `conn`. */
@@ -265,8 +314,20 @@ export class HttpConnectionManager {
     this.#rqCompleted.inc();
     this.#rqActive.dec();
     this.#rqTime.record(performance.now() - t0);
+    if (this.cfg.localReplies) {
+      res = rewriteLocalReply(
+        this.cfg.localReplies,
+        res,
+        req,
+        conn,
+        Date.now() - (performance.now() - t0),
+      );
+    }
     const h = res.headers;
-    h.set("server", this.cfg.serverName);
+    const sht = this.cfg.options?.serverHeader ?? "OVERWRITE";
+    if (sht === "OVERWRITE" || (sht === "APPEND_IF_ABSENT" && !h.has("server"))) {
+      h.set("server", this.cfg.serverName);
+    }
     const share = this.deps.drainShare();
     if (share > 0 && !req.h2 && (share >= 1 || Math.random() < share)) {
       h.set("connection", "close");
@@ -283,6 +344,11 @@ export class HttpConnectionManager {
   #route(req: DownstreamRequest, conn: DownstreamConn, lg: LogCtx | null): Promise<ProxyResponse> {
     (req.h2 ? this.#h2 : this.#h1).inc();
     if (req.error !== null) return Promise.resolve(this.#codecError(req.error, lg));
+    const o = this.cfg.options;
+    if (o !== undefined && o.normalizes) {
+      const r = normalizeRequestPath(req, o);
+      if (r !== null) return Promise.resolve(r);
+    }
     const fwd = sanitizeRequestHeaders(
       req.headers,
       conn.remoteAddr.hostname,
@@ -304,14 +370,33 @@ export class HttpConnectionManager {
   ): Promise<ProxyResponse> {
     const hc = this.cfg.healthCheck;
     if (hc) {
+      if (lg !== null) lg.healthCheck = matchHeaders(hc.headers, req);
       const r = healthCheck(hc, req, this.deps.hooks.healthCheckFailed());
       if (r) return Promise.resolve(r);
     }
     const route = selectRoute(this.cfg.routes, req);
+    if (lg !== null && route) lg.routeName = route.name;
+    if (this.#chain.length === 0) return this.#routed(route, req, conn, lg);
+    const ctx = {
+      req,
+      conn,
+      route,
+      lg,
+      perRoute: <T>(name: string) => route?.perFilter?.get(name)?.compiled as T | undefined,
+    };
+    return runChain(this.#chain, ctx, () => this.#routed(route, ctx.req, conn, lg));
+  }
+
+  #routed(
+    route: Route | null,
+    req: DownstreamRequest,
+    conn: DownstreamConn,
+    lg: LogCtx | null,
+  ): Promise<ProxyResponse> {
     if (!route) {
       this.#noRoute.inc();
       if (lg !== null) lg.flags.push("NR");
-      return Promise.resolve(proxyResponse(404));
+      return Promise.resolve(localReply(404, ""));
     }
     if (route.responseHeaders.length === 0) return this.#act(route, req, conn, lg);
     const startMs = Date.now();
@@ -333,6 +418,7 @@ export class HttpConnectionManager {
     const a = route.action;
     if (a.kind === "direct") {
       this.#direct.inc();
+      if (lg !== null) lg.details = "direct_response";
       return Promise.resolve(localReply(a.status, a.body));
     }
     const matched: MatchedPrefix = route.match.kind === "prefix"
@@ -358,7 +444,7 @@ export class HttpConnectionManager {
     if (!cluster) {
       this.#noCluster.inc();
       if (lg !== null) lg.flags.push("NC");
-      return Promise.resolve(proxyResponse(503));
+      return Promise.resolve(localReply(503, ""));
     }
     const path = rewritePath(m.path, a.prefixRewrite, a.regexRewrite, matched);
     let authority = a.hostRewrite ?? m.authority;

@@ -31,6 +31,38 @@ const noop = () => {};
 /** How long `close()` lets requests in flight finish before closing their connections. */
 const CLOSE_GRACE_MS = 5000;
 
+/** How the connection manager wants its connections spoken (`hcm_options.ts`). */
+export interface ListenerProtocol {
+  /** AUTO: HTTP/1.1 and h2c; HTTP1: no h2c; HTTP2: h2c only. */
+  codec?: "AUTO" | "HTTP1" | "HTTP2";
+  http10?: { accept: boolean; defaultHost: string };
+  properCase?: boolean;
+}
+
+const PREFACE = new TextEncoder().encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+
+/**
+ * An HTTP/2-only connection: it must open with the HTTP/2 preface (h2c with prior knowledge),
+ * else it is closed, as an HTTP/2 codec does with bytes that are not HTTP/2.
+ */
+async function h2Only(c: Deno.Conn, toH2: (initial: Uint8Array) => Promise<void>): Promise<void> {
+  const got = new Uint8Array(PREFACE.length);
+  let n = 0;
+  try {
+    while (n < got.length) {
+      const r = await c.read(got.subarray(n));
+      if (r === null) break;
+      const end = n + r;
+      while (n < end && got[n] === PREFACE[n]) n++;
+      if (n < end) break;
+    }
+  } catch { /* closed */ }
+  if (n === got.length) return toH2(got);
+  try {
+    c.close();
+  } catch { /* closed */ }
+}
+
 /** A bound HTTP listener counting its downstream connections. */
 export class HttpListener {
   readonly #listener: Deno.TcpListener;
@@ -58,6 +90,7 @@ export class HttpListener {
     readonly totals: readonly Counter[],
     readonly actives: readonly Gauge[],
     readonly closeGraceMs: number = CLOSE_GRACE_MS,
+    readonly protocol: ListenerProtocol = {},
   ) {
     this.#listener = Deno.listen({ hostname, port });
     this.#accepting = this.#accept();
@@ -104,15 +137,20 @@ export class HttpListener {
         remoteAddr: c.remoteAddr as Deno.NetAddr,
         localAddr: c.localAddr as Deno.NetAddr,
       };
+      const codec = this.protocol.codec ?? "AUTO";
+      const toH2 = (initial: Uint8Array) =>
+        (this.#bridge ??= new H2cBridge(this.handler, () => this.limits)).carry(c, dc, initial);
       const ctl: Http1Control = {
         busy: false,
         closing: false,
-        onH2: (initial) =>
-          (this.#bridge ??= new H2cBridge(this.handler, () => this.limits)).carry(c, dc, initial),
+        onH2: codec === "HTTP1" ? undefined : toH2,
         limits: this.limits,
+        http10: this.protocol.http10,
+        properCase: this.protocol.properCase,
       };
       this.#conns.set(c, ctl);
-      const served = serveHttp1(c, dc, this.handler, ctl).finally(() => {
+      const serving = codec === "HTTP2" ? h2Only(c, toH2) : serveHttp1(c, dc, this.handler, ctl);
+      const served = serving.finally(() => {
         this.#conns.delete(c);
         this.#served.delete(served);
         gate?.closed();

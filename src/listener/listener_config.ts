@@ -171,7 +171,13 @@ export function parseListener(
   const sa = isObject(l.address) ? l.address.socket_address : undefined;
   let address = "";
   let port = -1;
-  if (!isObject(sa)) {
+  if (isObject(l.address) && l.address.pipe !== undefined) {
+    fail(
+      errors,
+      `${path}.address.pipe`,
+      "listeners on Unix domain sockets (pipe) are not supported",
+    );
+  } else if (!isObject(sa)) {
     fail(errors, `${path}.address.socket_address`, "listener needs address.socket_address");
   } else {
     if (typeof sa.address !== "string" || !isIpLiteral(sa.address)) {

@@ -17,6 +17,7 @@
  * ```
  * @module
  */
+import { hostPort } from "../upstream/host.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { ConfigLoadError } from "../config/errors.ts";
 import type { ListenerManagerView, ListenerView, TrafficDirection } from "./types.ts";
@@ -290,7 +291,11 @@ export class ListenerManager implements ListenerManagerView {
     try {
       for (const b of this.#bound) {
         this.#lm.counter("listener_added").inc();
-        this.#bind(b);
+        try {
+          this.#bind(b);
+        } catch (e) {
+          throw bindError(b.spec.name, b.address, b.port, e);
+        }
         this.#lm.counter("listener_create_success").inc();
       }
     } catch (e) {
@@ -367,6 +372,8 @@ export class ListenerManager implements ListenerManagerView {
         (req, conn) => hcm!.handle(req, conn),
         totals,
         actives,
+        undefined,
+        f.hcm.options,
       );
       b.port = b.http.port;
       b.http.limits = {
@@ -529,4 +536,19 @@ async function closeSockets(b: Bound): Promise<void> {
     } catch { /* closed */ }
     await b.accepting;
   }
+}
+
+/**
+ * The error of a listener that could not start, naming it and, for a socket error, the address
+ * it could not bind (Envoy's words: "cannot bind '<address>': <reason>").
+ */
+function bindError(name: string, address: string, port: number, e: unknown): Error {
+  const msg = e instanceof Error ? e.message : String(e);
+  const socket = e instanceof Deno.errors.AddrInUse || e instanceof Deno.errors.AddrNotAvailable ||
+    e instanceof Deno.errors.PermissionDenied;
+  return new Error(
+    socket
+      ? `listener '${name}': cannot bind '${hostPort(address, port)}': ${msg}`
+      : `listener '${name}': ${msg}`,
+  );
 }

@@ -6,13 +6,14 @@
  *
  * @example Not run: it accepts connections on a socket and needs upstream clusters.
  * ```ts ignore
- * import { parseTcpProxy, TcpProxy } from "./tcp_proxy.ts";
+import { parseTcpProxy, TcpProxy } from "./tcp_proxy.ts";
  * const tp = new TcpProxy(parseTcpProxy(cfg, "f", errors, null)!, clusters, stats);
  * for await (const c of Deno.listen({ port: 0 })) tp.handle(c);
  * ```
  * @module
  */
 import type { JsonObject } from "../config/bootstrap_types.ts";
+import { parseHeaderMatcher } from "../router/header_matcher.ts";
 import type { Counter, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { openTransport, type Transport } from "../upstream/transport.ts";
@@ -60,7 +61,12 @@ export function parseTcpProxy(
     fail(errors, `${path}.cluster`, `unknown cluster "${c.cluster}"`);
     ok = false;
   }
-  const accessLogs = parseAccessLogs(c.access_log, `${path}.access_log`, errors);
+  const accessLogs = parseAccessLogs(
+    c.access_log,
+    `${path}.access_log`,
+    errors,
+    parseHeaderMatcher,
+  );
   return ok
     ? { statPrefix: c.stat_prefix as string, cluster: c.cluster as string, accessLogs }
     : null;

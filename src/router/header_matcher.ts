@@ -26,7 +26,12 @@ export interface HeaderMatcher {
   invert: boolean;
 }
 
-function stringMatch(sm: Json, path: string, errors: Errors): ((v: string) => boolean) | null {
+/** Compiles a `StringMatcher` (exact, prefix, suffix, contains, safe_regex; ignore_case). */
+export function stringMatch(
+  sm: Json,
+  path: string,
+  errors: Errors,
+): ((v: string) => boolean) | null {
   if (!isObject(sm)) {
     fail(errors, path, "string_match must be an object");
     return null;

@@ -18,6 +18,7 @@ import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
 import { type HeaderMatcher, matchHeaders, parseHeaderMatchers } from "./header_matcher.ts";
 import type { MatchInput } from "../http/downstream_request.ts";
+import { mergePerFilter, type PerFilterMap, rawPerFilter } from "./per_filter_config.ts";
 import { compileRe2, type Re2Matcher } from "./regex.ts";
 import { parseRouteAction, type RouteAction } from "./route_action.ts";
 import { type HeaderMutation, parseHeaderMutation } from "./header_mutation.ts";
@@ -46,6 +47,8 @@ export interface Route {
   attemptCountInResponse: boolean;
   /** `per_request_buffer_limit_bytes` of the route or virtual host (default 1 MiB). */
   bufferLimit: number;
+  /** Per-filter configuration of the route over its virtual host's (`per_filter_config.ts`). */
+  perFilter?: PerFilterMap;
 }
 
 /** One compiled virtual host. */
@@ -169,6 +172,7 @@ function parseVirtualHost(
     `${path}.per_request_buffer_limit_bytes`,
     errors,
   );
+  const vhPerFilter = rawPerFilter(v, path);
   const list = v.routes ?? [];
   if (!Array.isArray(list)) fail(errors, `${path}.routes`, "routes must be a list");
   else {
@@ -211,6 +215,7 @@ function parseVirtualHost(
         attemptCountInRequest: unwrap(v.include_request_attempt_count) === true,
         attemptCountInResponse: unwrap(v.include_attempt_count_in_response) === true,
         bufferLimit: limit ?? vhLimit ?? DEFAULT_BUFFER_LIMIT,
+        perFilter: mergePerFilter(vhPerFilter, rawPerFilter(r, at)),
       });
     });
   }

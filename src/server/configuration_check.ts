@@ -39,6 +39,8 @@ import { XdsClients } from "../upstream/xds_clients.ts";
 import { validateListeners } from "../listener/validate_listeners.ts";
 import { parseOverloadManager } from "./overload_manager.ts";
 import { SecretStore } from "../config/secrets.ts";
+import { parseAdminAccessLogs } from "../access_log/admin_access_log.ts";
+import { parseHeaderMatcher } from "../router/header_matcher.ts";
 
 /** Settings of {@linkcode checkConfiguration}. */
 export interface CheckSettings {
@@ -129,6 +131,7 @@ export function checkConfiguration(
   errors.push(
     ...validateListeners(sr.listeners ?? [], "static_resources.listeners", names, secrets),
   );
+  parseAdminAccessLogs(bootstrap.admin as JsonObject | undefined, errors, parseHeaderMatcher);
   const xds = new XdsClients({
     clusters: result.clusters,
     ads: (bootstrap.dynamic_resources as JsonObject | undefined)?.ads_config,

@@ -15,6 +15,7 @@
  * ```
  * @module
  */
+import { hostPortProblem } from "./host_port_problem.ts";
 import { isIP } from "node:net";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
@@ -118,13 +119,10 @@ export function checkClusterSupport(
           "LOGICAL_DNS, EDS and ORIGINAL_DST are)",
       });
     }
-    c.hosts.forEach((h, j) => {
-      if (!(h.port > 0 && h.port < 65536)) {
-        errors.push({
-          path: `${at}.load_assignment.endpoints[${j}]`,
-          rule: "",
-          message: `host ${h.address} has no valid port`,
-        });
+    c.hosts.forEach((h) => {
+      const problem = hostPortProblem(h.address, h.port);
+      if (problem !== null) {
+        errors.push({ path: `${at}.load_assignment.endpoints`, rule: "", message: problem });
       }
     });
   });

@@ -16,6 +16,7 @@
  * ```
  * @module
  */
+import { hostPortProblem } from "./host_port_problem.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { hostsOf } from "../config/effective_cluster.ts";
 import type { DynamicFieldPolicy } from "../config/dynamic_fields.ts";
@@ -173,9 +174,8 @@ export class EdsUpdater {
       if (!isIp(h.address)) {
         throw new Error(`resources[0].endpoints: host ${i} address "${h.address}" is not an IP`);
       }
-      if (!(h.port > 0 && h.port < 65536)) {
-        throw new Error(`resources[0].endpoints: host ${h.address} has no valid port`);
-      }
+      const problem = hostPortProblem(h.address, h.port);
+      if (problem !== null) throw new Error(`resources[0].endpoints: ${problem}`);
     });
     const { added, removed } = this.cluster.updateHosts(hosts);
     if (added + removed > 0) this.#change.inc();

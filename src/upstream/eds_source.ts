@@ -49,7 +49,7 @@ export function fileSourceOf(
     ok: false,
     at: kind ? `${at}.${kind}` : at,
     message: kind
-      ? `a ${kind} config source needs a control-plane connection, which is not implemented ` +
+      ? `${kind} needs a control-plane connection, which is not implemented ` +
         "yet; use a filesystem config source (path)"
       : "no config source set; set path to a file holding a DiscoveryResponse",
   };

@@ -1,0 +1,271 @@
+/**
+ * The external authorization filter (`envoy.filters.http.ext_authz`) with an HTTP service
+ * (`http_service`), as Envoy's raw HTTP client does it: each request is first sent to the
+ * `server_uri.cluster` with the original method, `path_prefix` + the original path, no body
+ * (`content-length: 0`), and the request headers `allowed_headers` matches (always `host`,
+ * `authorization`, and the method and path), plus `headers_to_add`.
+ *
+ * - `200` from the service: the request goes on, with the service's response headers that
+ *   `allowed_upstream_headers` matches (none when unset) set on it;
+ * - another status below 500: the client gets the service's status, body and the headers
+ *   `allowed_client_headers` matches (all but `host` when unset); flag `UAEX`;
+ * - no answer, or a 5xx: an error, answered `status_on_error` (403), or let through with
+ *   `failure_mode_allow` (adding `x-proxy-auth-failure-mode-allowed: true` with
+ *   `failure_mode_allow_header_add`).
+ *
+ * Stats `http.<prefix>.ext_authz.ok`, `denied`, `error`, `failure_mode_allowed`. A route's
+ * `ExtAuthzPerRoute` with `disabled: true` skips the check. The gRPC service and request bodies
+ * (`with_request_body`) are refused.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { EXT_AUTHZ } from "./ext_authz_filter.ts";
+ * const errors: { path: string; rule: string; message: string }[] = [];
+ * const c = EXT_AUTHZ.parse(
+ *   { http_service: { server_uri: { uri: "http://authz", cluster: "authz", timeout: "0.25s" } } },
+ *   "f",
+ *   errors,
+ * );
+ * assert.equal(c?.cluster, "authz");
+ * ```
+ * @module
+ */
+import type { Json } from "../config/bootstrap_types.ts";
+import { durationMs, type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
+import { HeaderMap } from "../http/header_map.ts";
+import { localReply } from "../http/local_reply.ts";
+import type { ProxyResponse } from "../http/proxy_response.ts";
+import { stringMatch } from "../router/header_matcher.ts";
+import type { UpstreamRequest } from "../upstream/upstream_request.ts";
+import { anyBody, type HttpFilterFactory, onlyFields } from "./http_filter.ts";
+
+type NameMatcher = (name: string) => boolean;
+
+/** A compiled `ExtAuthz` with an HTTP service. */
+export interface ExtAuthzConfig {
+  cluster: string;
+  timeoutMs: number;
+  pathPrefix: string;
+  allowedHeaders: NameMatcher;
+  headersToAdd: [string, string][];
+  allowedUpstream: NameMatcher;
+  allowedClient: NameMatcher;
+  failureModeAllow: boolean;
+  failureModeAllowHeaderAdd: boolean;
+  statusOnError: number;
+}
+
+const ALWAYS_SENT = new Set(["host", "authorization"]);
+const HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "te", "trailer"]);
+
+function matchers(v: Json | undefined, at: string, errors: Errors): NameMatcher[] | null {
+  if (v === undefined) return null;
+  if (!isObject(v)) return fail(errors, at, "must be an object"), null;
+  onlyFields(v, ["patterns"], at, errors);
+  const list = v.patterns ?? [];
+  if (!Array.isArray(list)) return fail(errors, `${at}.patterns`, "must be a list"), null;
+  const out: NameMatcher[] = [];
+  list.forEach((m, i) => {
+    const f = stringMatch(m, `${at}.patterns[${i}]`, errors);
+    if (f) out.push(f);
+  });
+  return out;
+}
+
+const any = (ms: NameMatcher[]): NameMatcher => (n) => ms.some((m) => m(n));
+
+/** Compiles an `ExtAuthz` found at `at`. */
+export function parseExtAuthz(
+  c: Record<string, Json>,
+  at: string,
+  errors: Errors,
+  clusters?: ReadonlySet<string> | null,
+): ExtAuthzConfig | null {
+  const n = errors.length;
+  onlyFields(
+    c,
+    [
+      "http_service",
+      "failure_mode_allow",
+      "failure_mode_allow_header_add",
+      "status_on_error",
+      "transport_api_version",
+      "stat_prefix",
+    ],
+    at,
+    errors,
+  );
+  if (c.stat_prefix !== undefined) {
+    fail(errors, `${at}.stat_prefix`, "stat_prefix is not supported by this build");
+  }
+  const hs = c.http_service;
+  const hAt = `${at}.http_service`;
+  if (!isObject(hs)) {
+    fail(errors, hAt, "http_service is required (the gRPC service is not supported by this build)");
+    return null;
+  }
+  onlyFields(
+    hs,
+    ["server_uri", "path_prefix", "authorization_request", "authorization_response"],
+    hAt,
+    errors,
+  );
+  const su = hs.server_uri;
+  let cluster = "";
+  let timeoutMs = 200;
+  if (!isObject(su)) fail(errors, `${hAt}.server_uri`, "server_uri is required");
+  else {
+    if (typeof su.cluster !== "string" || su.cluster === "") {
+      fail(errors, `${hAt}.server_uri.cluster`, "cluster is required");
+    } else if (clusters && !clusters.has(su.cluster)) {
+      fail(errors, `${hAt}.server_uri.cluster`, `unknown cluster "${su.cluster}"`);
+    } else cluster = su.cluster;
+    if (su.timeout === undefined) fail(errors, `${hAt}.server_uri.timeout`, "timeout is required");
+    else timeoutMs = durationMs(su.timeout, `${hAt}.server_uri.timeout`, errors) ?? 200;
+  }
+  if (hs.path_prefix !== undefined && typeof hs.path_prefix !== "string") {
+    fail(errors, `${hAt}.path_prefix`, "must be a string");
+  }
+  const rq = isObject(hs.authorization_request) ? hs.authorization_request : {};
+  const rqAt = `${hAt}.authorization_request`;
+  onlyFields(rq, ["allowed_headers", "headers_to_add"], rqAt, errors);
+  const allowed = matchers(rq.allowed_headers, `${rqAt}.allowed_headers`, errors) ?? [];
+  const headersToAdd: [string, string][] = [];
+  if (rq.headers_to_add !== undefined) {
+    if (!Array.isArray(rq.headers_to_add)) fail(errors, `${rqAt}.headers_to_add`, "must be a list");
+    else {
+      rq.headers_to_add.forEach((h, i) => {
+        if (!isObject(h) || typeof h.key !== "string" || typeof (h.value ?? "") !== "string") {
+          return fail(errors, `${rqAt}.headers_to_add[${i}]`, "needs a key and a value");
+        }
+        headersToAdd.push([h.key.toLowerCase(), String(h.value ?? "")]);
+      });
+    }
+  }
+  const rs = isObject(hs.authorization_response) ? hs.authorization_response : {};
+  const rsAt = `${hAt}.authorization_response`;
+  onlyFields(rs, ["allowed_upstream_headers", "allowed_client_headers"], rsAt, errors);
+  const up = matchers(rs.allowed_upstream_headers, `${rsAt}.allowed_upstream_headers`, errors);
+  const client = matchers(rs.allowed_client_headers, `${rsAt}.allowed_client_headers`, errors);
+  let statusOnError = 403;
+  if (c.status_on_error !== undefined) {
+    const code = isObject(c.status_on_error) ? c.status_on_error.code : undefined;
+    if (typeof code !== "number" || !Number.isInteger(code) || code < 100 || code > 599) {
+      fail(errors, `${at}.status_on_error.code`, "must be an HTTP status code");
+    } else statusOnError = code;
+  }
+  if (errors.length > n) return null;
+  return {
+    cluster,
+    timeoutMs,
+    pathPrefix: typeof hs.path_prefix === "string" ? hs.path_prefix : "",
+    allowedHeaders: (name) => ALWAYS_SENT.has(name) || allowed.some((m) => m(name)),
+    headersToAdd,
+    allowedUpstream: up === null ? () => false : any(up),
+    allowedClient: client === null ? (name) => name !== "host" : any(client),
+    failureModeAllow: unwrap(c.failure_mode_allow) === true,
+    failureModeAllowHeaderAdd: unwrap(c.failure_mode_allow_header_add) === true,
+    statusOnError,
+  };
+}
+
+function parsePerRoute(v: Json, at: string, errors: Errors): { disabled: boolean } | null {
+  const c = anyBody(v);
+  if (c === null) return fail(errors, at, "must be an object"), null;
+  if (!onlyFields(c, ["disabled"], at, errors)) return null;
+  if (typeof c.disabled !== "boolean") {
+    return fail(errors, `${at}.disabled`, "must be a boolean"), null;
+  }
+  return { disabled: c.disabled };
+}
+
+async function drain(res: ProxyResponse): Promise<Uint8Array | null> {
+  if (res.body === null || res.body instanceof Uint8Array) return res.body;
+  return new Uint8Array(await new Response(res.body).arrayBuffer());
+}
+
+const NAME = "proxy.filters.http.ext_authz";
+
+/** The external authorization filter (HTTP service). */
+export const EXT_AUTHZ: HttpFilterFactory<ExtAuthzConfig> = {
+  kind: "ext_authz",
+  types: ["ExtAuthz"],
+  parse: parseExtAuthz,
+  parsePerRoute,
+  create(c, deps) {
+    const s = deps.stats.scope("ext_authz");
+    const ok = s.counter("ok");
+    const denied = s.counter("denied");
+    const error = s.counter("error");
+    const allowedOnFailure = s.counter("failure_mode_allowed");
+    return async (ctx, next) => {
+      if (ctx.perRoute<{ disabled: boolean }>(NAME)?.disabled) return next();
+      const req = ctx.req;
+      const headers: [string, string][] = [];
+      req.headers.forEach((v, k) => {
+        if (k !== "host" && k !== "content-length" && !HOP.has(k) && c.allowedHeaders(k)) {
+          headers.push([k, v]);
+        }
+      });
+      for (const h of c.headersToAdd) headers.push(h);
+      const check: UpstreamRequest = {
+        method: req.method,
+        path: c.pathPrefix + req.path,
+        authority: req.authority,
+        headers,
+        body: new ReadableStream({ start: (ctrl) => ctrl.close() }),
+        contentLength: 0,
+        timeoutMs: c.timeoutMs,
+        priority: 0,
+        downstreamH2: false,
+        upstream: null,
+      };
+      const cluster = deps.clusters.get(c.cluster);
+      let res: ProxyResponse | null = null;
+      try {
+        res = cluster === undefined ? null : await cluster.forward(check);
+      } catch {
+        res = null;
+      }
+      const failed = res === null || res.flag !== undefined || res.status >= 500;
+      if (failed) {
+        if (res !== null) await drain(res).catch(() => null);
+        error.inc();
+        if (c.failureModeAllow) {
+          allowedOnFailure.inc();
+          if (c.failureModeAllowHeaderAdd) {
+            req.headers.set("x-proxy-auth-failure-mode-allowed", "true");
+          }
+          return next();
+        }
+        if (ctx.lg !== null) {
+          ctx.lg.details = "ext_authz_error";
+          ctx.lg.flags.push("UAEX");
+        }
+        req.body?.cancel().catch(() => {});
+        return localReply(c.statusOnError, "");
+      }
+      const answer = res!;
+      const body = await drain(answer);
+      if (answer.status === 200) {
+        ok.inc();
+        answer.headers.forEach((v, k) => {
+          if (c.allowedUpstream(k)) req.headers.set(k, v);
+        });
+        return next();
+      }
+      denied.inc();
+      if (ctx.lg !== null) {
+        ctx.lg.details = "ext_authz_denied";
+        ctx.lg.flags.push("UAEX");
+      }
+      req.body?.cancel().catch(() => {});
+      const h = new HeaderMap();
+      answer.headers.forEach((v, k) => {
+        if (k !== "content-length" && !HOP.has(k) && c.allowedClient(k)) h.append(k, v);
+      });
+      return { status: answer.status, headers: h, body };
+    };
+  },
+};
