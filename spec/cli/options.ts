@@ -202,9 +202,9 @@ export const OPTIONS = [
     field: "concurrency",
     fieldKind: "integer",
     meaningV2: "Worker threads; 0 is kept as 0 (no promotion to one worker).",
-    support: "default-only",
+    support: "honoured",
     supportNote:
-      "One worker serves everything until workers exist: a value above 1 is refused. Unset, the hardware thread count is not used: one worker runs, /server_info and the server.concurrency gauge say 1, and a log line says why.",
+      "Above 1, that many worker threads each accept on every listener (reusePort); 1 serves on the main thread. With CDS or a /tap filter a value above 1 is refused, and unset runs one worker and logs why.",
   },
   {
     id: "cli.options.log-level",

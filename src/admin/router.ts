@@ -127,6 +127,7 @@ export function createAdminRouter(server: ServerContext, config: RouterConfig): 
     const { params, pairs } = parseQuery(query);
     const adminReq: AdminRequest = { method: req.method, path, params, pairs, raw: req };
     try {
+      await server.syncWorkers?.();
       return await handler(adminReq, server);
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);

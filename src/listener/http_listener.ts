@@ -40,7 +40,8 @@ export class HttpListener {
   /**
    * Binds `hostname:port` and serves `handler`; each connection increments every counter of
    * `totals` and every gauge of `actives` (decremented when the connection is gone);
-   * `closeGraceMs` bounds how long {@linkcode HttpListener.close} waits for requests in flight.
+   * `closeGraceMs` bounds how long {@linkcode HttpListener.close} waits for requests in flight;
+   * `reusePort` lets several workers (and a hot-restarted process) bind the same port.
    */
   constructor(
     hostname: string,
@@ -49,8 +50,9 @@ export class HttpListener {
     readonly totals: readonly Counter[],
     readonly actives: readonly Gauge[],
     readonly closeGraceMs: number = CLOSE_GRACE_MS,
+    reusePort = false,
   ) {
-    this.#listener = Deno.listen({ hostname, port });
+    this.#listener = Deno.listen({ hostname, port, reusePort });
     this.#accepting = this.#accept();
   }
 

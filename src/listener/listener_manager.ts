@@ -54,6 +54,12 @@ export interface ListenerManagerDeps {
   server?: ServerHooks;
   /** `--file-flush-interval-msec` when `server` is not given (default 10 s). */
   fileFlushIntervalMs?: number;
+  /**
+   * The data-plane worker this manager runs in (`src/server/worker_main.ts`): its index names the
+   * per-worker listener stats (`listener.<address>.worker_<n>.*`, worker 0 without it), and
+   * `reusePort` lets every worker bind the same ports.
+   */
+  worker?: { index: number; reusePort: boolean };
 }
 
 function hooksOf(d: ListenerManagerDeps): ProxyHooks {
@@ -177,11 +183,22 @@ export class ListenerManager implements ListenerManagerView {
         (req, conn) => hcm!.handle(req, conn),
         totals,
         actives,
+        undefined,
+        this.deps.worker?.reusePort,
       );
       b.port = b.http.port;
       const ls = this.#listenerScope(b);
-      totals.push(ls.counter("downstream_cx_total"), hs.counter("downstream_cx_total"));
-      actives.push(ls.gauge("downstream_cx_active"), hs.gauge("downstream_cx_active"));
+      const ws = ls.scope(`worker_${this.deps.worker?.index ?? 0}`);
+      totals.push(
+        ls.counter("downstream_cx_total"),
+        hs.counter("downstream_cx_total"),
+        ws.counter("downstream_cx_total"),
+      );
+      actives.push(
+        ls.gauge("downstream_cx_active"),
+        hs.gauge("downstream_cx_active"),
+        ws.gauge("downstream_cx_active"),
+      );
       hcm = new HttpConnectionManager(f.hcm, {
         clusters: this.deps.clusters,
         stats: this.deps.stats,
@@ -192,7 +209,11 @@ export class ListenerManager implements ListenerManagerView {
         accessLogFiles: this.#logs,
       });
     } else {
-      b.tcp = Deno.listen({ hostname: b.address, port: b.port });
+      b.tcp = Deno.listen({
+        hostname: b.address,
+        port: b.port,
+        reusePort: this.deps.worker?.reusePort ?? false,
+      });
       b.port = (b.tcp.addr as Deno.NetAddr).port;
       const proxy = b.proxy = new TcpProxy(
         f.tcp,
@@ -203,13 +224,21 @@ export class ListenerManager implements ListenerManagerView {
       const ls = this.#listenerScope(b);
       const total = ls.counter("downstream_cx_total");
       const active = ls.gauge("downstream_cx_active");
+      const ws = ls.scope(`worker_${this.deps.worker?.index ?? 0}`);
+      const wTotal = ws.counter("downstream_cx_total");
+      const wActive = ws.gauge("downstream_cx_active");
       const listener = b.tcp;
       b.accepting = (async () => {
         try {
           for await (const c of listener) {
             total.inc();
             active.inc();
-            proxy.handle(c).finally(() => active.dec());
+            wTotal.inc();
+            wActive.inc();
+            proxy.handle(c).finally(() => {
+              active.dec();
+              wActive.dec();
+            });
           }
         } catch { /* listener closed */ }
       })();

@@ -32,6 +32,7 @@ import { refusal, supportErrors } from "../config/support_check.ts";
 import { checkClusterSupport } from "../upstream/cluster_manager.ts";
 import { fileSourceOf } from "../upstream/eds_source.ts";
 import { validateListeners } from "../listener/validate_listeners.ts";
+import { detectFeatures } from "./lifecycle_features.ts";
 
 /** Settings of {@linkcode checkConfiguration}. */
 export interface CheckSettings {
@@ -52,7 +53,7 @@ export interface CheckedConfiguration {
 
 /** Values a `default-only` option accepts beyond its default, by long name. */
 const OPTION_ACCEPTS: Readonly<Record<string, (v: unknown) => boolean>> = {
-  "--concurrency": (v) => typeof v === "number" && v <= 1,
+  "--concurrency": (v) => typeof v === "number" && v >= 0,
   "--restart-epoch": (v) => v === 0,
 };
 
@@ -81,21 +82,48 @@ export function optionSupportErrors(
 }
 
 /**
- * The options serve runs with: `--concurrency` left unset (the hardware thread count) runs one
- * worker, since this build has no others; `why` says so for the log.
+ * The options serve runs with. `--concurrency` left unset is the hardware thread count (or the
+ * cpuset size), except where workers cannot serve the bootstrap (see
+ * {@linkcode workerBlockers}) and when embedding (`given` unset): then one worker runs, and `why`
+ * says so for the log.
  */
 export function effectiveOptions(
   options: Options,
   given: ReadonlySet<string> | undefined,
+  bootstrap: Bootstrap = {},
 ): { options: Options; why: string | null } {
   if (options.concurrency <= 1 || (given?.has("--concurrency") ?? false)) {
     return { options, why: null };
   }
+  const blockers = given ? workerBlockers(bootstrap) : [];
+  if (given && blockers.length === 0) return { options, why: null };
   return {
     options: { ...options, concurrency: 1 },
     why: `concurrency is 1, not ${options.concurrency} (the hardware threads): ` +
-      "this build runs one worker",
+      (given ? blockers[0].why : "an embedded server runs one worker"),
   };
+}
+
+/**
+ * Settings that data-plane workers (`--concurrency` above 1) cannot serve yet, with where they
+ * are: CDS (workers copy the static clusters and receive host sets, not cluster additions) and
+ * tap filters streaming to `/tap` (the admin thread does not see the workers' taps).
+ */
+export function workerBlockers(bootstrap: Bootstrap): Array<{ path: string; why: string }> {
+  const out: Array<{ path: string; why: string }> = [];
+  if ((bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config !== undefined) {
+    out.push({
+      path: "dynamic_resources.cds_config",
+      why: "CDS runs on one worker in this build",
+    });
+  }
+  if (detectFeatures({ enable_mutex_tracing: false }, bootstrap).has("tap")) {
+    out.push({
+      path: "static_resources.listeners",
+      why: "a tap filter with admin_config (/tap) runs on one worker in this build",
+    });
+  }
+  return out;
 }
 
 /** Checks the whole loaded configuration; see the module documentation. */
@@ -133,7 +161,22 @@ export function checkConfiguration(
       ...errors.filter((e) => !paths.has(e.path)),
       ...refused,
       ...optionSupportErrors(options, settings.given),
+      ...concurrencyErrors(options, bootstrap, settings.given),
     ],
     clusters: result.clusters,
   };
+}
+
+/** `--concurrency` above 1 given with settings only one worker can serve: refused, with where. */
+function concurrencyErrors(
+  options: Options,
+  bootstrap: Bootstrap,
+  given: ReadonlySet<string> | undefined,
+): ConfigError[] {
+  if (options.concurrency <= 1 || !(given?.has("--concurrency") ?? false)) return [];
+  return workerBlockers(bootstrap).map((b) => ({
+    path: b.path,
+    rule: "cli.options.concurrency",
+    message: refusal(`--concurrency ${options.concurrency} with this setting`, b.why),
+  }));
 }

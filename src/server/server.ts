@@ -52,6 +52,8 @@ import { detectFeatures } from "./lifecycle_features.ts";
 import { ListenerManager } from "../listener/listener_manager.ts";
 import { Cleanups, Shutdown } from "./shutdown.ts";
 import { collectCertificates, daysUntil, firstCertExpiry } from "./certs.ts";
+import { WorkerPool } from "./workers.ts";
+import { type Fanout, fanOutLogging, fanOutRuntime } from "./worker_fanout.ts";
 
 /** A running server. */
 export interface RunningServer {
@@ -110,6 +112,8 @@ class Server implements ServerContext {
   listeners!: ListenerManagerView;
   shutdown: () => Promise<void> = () => Promise.resolve();
   readonly shutdownWork: Array<() => void | Promise<void>> = [];
+  /** With workers: adds their stats into this thread's store (before every admin request). */
+  syncWorkers?: () => Promise<void>;
 
   constructor(
     readonly options: Options,
@@ -211,7 +215,8 @@ function startCore(
 /** What the managers phase builds: the managers and the init targets start-up waits on. */
 interface Managers {
   clusters: ClusterManager;
-  listeners: ListenerManager;
+  /** The listener manager, or with `--concurrency` above 1 the workers that run the listeners. */
+  listeners: ListenerManager | WorkerPool;
   clusterTargets: InitTarget[];
   listenerTargets: InitTarget[];
 }
@@ -226,6 +231,7 @@ function createManagers(
   clusters: EffectiveCluster[],
   settings: StartSettings,
   cleanups: Cleanups,
+  fanout: Fanout,
 ): Managers {
   const { bootstrap, options, stats: store, init } = server;
   const serverInit = init.create("server", "Server");
@@ -242,18 +248,34 @@ function createManagers(
   server.clusters = cm;
   cleanups.push(() => cm.close());
   const clusterTargets = cm.clusters().map((c) => serverInit.add(`cluster ${c.name}`));
-  const lm = new ListenerManager(
-    (bootstrap.static_resources?.listeners ?? []) as JsonObject[],
-    {
+  const lm = options.concurrency > 1
+    ? new WorkerPool(options.concurrency, {
+      options,
+      bootstrap,
+      store,
       clusters: cm,
-      stats: store,
-      server: {
-        healthCheckFailed: () => server.healthCheckFailed,
-        draining: () => server.state() === "DRAINING",
-        options,
+      log: (level, msg) => server.logging.log("main", level, msg),
+      state: () => ({
+        healthCheckFailed: server.healthCheckFailed,
+        draining: server.state() === "DRAINING",
+      }),
+    })
+    : new ListenerManager(
+      (bootstrap.static_resources?.listeners ?? []) as JsonObject[],
+      {
+        clusters: cm,
+        stats: store,
+        server: {
+          healthCheckFailed: () => server.healthCheckFailed,
+          draining: () => server.state() === "DRAINING",
+          options,
+        },
       },
-    },
-  );
+    );
+  if (lm instanceof WorkerPool) {
+    fanout.pool = lm;
+    server.syncWorkers = () => lm.sync();
+  }
   server.listeners = lm;
   cleanups.push(() => lm.close());
   const listenerTargets = lm.listeners().map((l) =>
@@ -379,12 +401,13 @@ export async function startServer(
   const logging = settings.logging ?? createLogging(commandLine);
   const log: Log = (level, msg) => logging.log("main", level, msg);
   log("info", `starting proxyspec ${versionString()} (pid ${Deno.pid}; send signals to this pid)`);
-  const { options, why } = effectiveOptions(commandLine, settings.given);
+  const { options, why } = effectiveOptions(commandLine, settings.given, bootstrap);
   if (why) log("info", why);
   const warning = denoVersionWarning();
   if (warning) log("warning", warning);
 
   const cleanups = new Cleanups();
+  const fanout: Fanout = { pool: null };
   try {
     const core = startCore(options, bootstrap, settings, log, cleanups);
     const init = new InitManagers();
@@ -392,13 +415,13 @@ export async function startServer(
       options,
       bootstrap,
       core.store,
-      core.runtime,
-      logging,
+      fanOutRuntime(core.runtime, fanout),
+      fanOutLogging(logging, fanout),
       detectFeatures(options, bootstrap),
       init,
       new ServerStateMachine(init),
     );
-    const managers = createManagers(server, core.clusters, settings, cleanups);
+    const managers = createManagers(server, core.clusters, settings, cleanups, fanout);
     const admin = await startAdmin(server, settings.admin, log, cleanups);
     const stop = new Shutdown(server, cleanups, log, !settings.logging);
     await initialize(server, managers, log, () => stop.started);

@@ -21,6 +21,7 @@ import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
 import type { ClusterManagerView } from "./types.ts";
 import type { Scope } from "../stats/types.ts";
 import { Cluster } from "./cluster.ts";
+import type { SharedCount } from "./circuit_breaker.ts";
 import { lbFactory, UnsupportedLbPolicyError } from "./lb/load_balancer.ts";
 import { type DynamicFieldOptions, DynamicFieldPolicy } from "../config/dynamic_fields.ts";
 import { EdsUpdater, type EndpointConfig } from "./eds.ts";
@@ -52,6 +53,13 @@ export interface ClusterManagerDeps {
   bindConfig?: unknown;
   /** Runtime values: outlier detection and health check overrides. */
   runtime?: { get(key: string): string | undefined };
+  /**
+   * A data-plane worker's copy: no discovery (EDS, DNS, CDS) and no health checking; the main
+   * thread sends host sets and health (`src/server/worker_main.ts`).
+   */
+  replica?: boolean;
+  /** Circuit breaker counts shared across workers, by cluster name. */
+  sharedCounts?: (cluster: string) => SharedCount | undefined;
 }
 
 /**
@@ -160,7 +168,9 @@ export class ClusterManager implements ClusterManagerView {
   /** Builds every cluster; throws {@linkcode ConfigLoadError} for unsupported settings. */
   constructor(clusters: EffectiveCluster[], readonly deps: ClusterManagerDeps) {
     const errors = checkClusterSupport(clusters);
-    const cdsSource = deps.cds ? fileSourceOf(deps.cds, "dynamic_resources.cds_config") : null;
+    const cdsSource = deps.cds && !deps.replica
+      ? fileSourceOf(deps.cds, "dynamic_resources.cds_config")
+      : null;
     if (cdsSource && !cdsSource.ok) {
       errors.push({ path: cdsSource.at, rule: "", message: cdsSource.message });
     }
@@ -191,7 +201,10 @@ export class ClusterManager implements ClusterManagerView {
     const cluster = new Cluster(c, this.deps.stats, viaApi, {
       runtime: this.deps.runtime,
       log: this.#log,
+      replica: this.deps.replica,
+      sharedCounts: this.deps.sharedCounts?.(c.name),
     });
+    if (this.deps.replica) return { cluster, eds: null, dns: null };
     const src = c.type === "EDS" ? edsSourceOf(c.config) : null;
     const eds = src?.ok
       ? new EdsUpdater(cluster, src, {
