@@ -221,6 +221,9 @@ interface Managers {
   listenerTargets: InitTarget[];
 }
 
+/** With workers, `init manager Server` also waits for them to start (listeners or none). */
+const WORKERS_TARGET = "workers";
+
 /**
  * Managers phase, first half: the cluster manager (one target of `init manager Server` per
  * cluster) and the listener manager (one `init manager Listener <name>` per listener); then
@@ -281,6 +284,7 @@ function createManagers(
   const listenerTargets = lm.listeners().map((l) =>
     init.create("listener", `Listener ${l.name}`).add(`listener ${l.name}`)
   );
+  if (lm instanceof WorkerPool) listenerTargets.push(serverInit.add(WORKERS_TARGET));
   settings.onInit?.(serverInit);
   return { clusters: cm, listeners: lm, clusterTargets, listenerTargets };
 }

@@ -78,6 +78,7 @@ export class WorkerPool implements ListenerManagerView {
   #nextId = 1;
   #timer: ReturnType<typeof setInterval> | null = null;
   #closed = false;
+  #started = false;
   readonly #shared: Int32Array;
   readonly #sharedIndex: Record<string, number> = {};
   readonly #dirty = new Set<Cluster>();
@@ -104,6 +105,12 @@ export class WorkerPool implements ListenerManagerView {
       new SharedArrayBuffer(4 * SHARED_COUNTS_PER_CLUSTER * Math.max(1, names.length)),
     );
     names.forEach((n, i) => this.#sharedIndex[n] = i * SHARED_COUNTS_PER_CLUSTER);
+    // The workers load their modules while the main thread starts its clusters.
+    for (let i = 0; i < count; i++) {
+      this.#workers.push(
+        new Worker(new URL("./worker_main.ts", import.meta.url), { type: "module" }),
+      );
+    }
   }
 
   /**
@@ -114,6 +121,7 @@ export class WorkerPool implements ListenerManagerView {
     for (const c of this.deps.clusters.clusters()) {
       c.onMembership = () => this.#hostsChanged(c);
     }
+    this.#started = true;
     try {
       const first = await this.#spawn(0, null);
       this.#views = first.map((l) => ({ ...l }));
@@ -132,8 +140,8 @@ export class WorkerPool implements ListenerManagerView {
   }
 
   #spawn(index: number, ports: number[] | null): Promise<ListenerCopy[]> {
-    const w = new Worker(new URL("./worker_main.ts", import.meta.url), { type: "module" });
-    this.#workers[index] = w;
+    const w = this.#workers[index];
+    if (!w) return Promise.reject(new Error(`worker ${index} is not running`));
     const hosts: Record<string, { hosts: ReturnType<typeof hostCopies>; initialized: boolean }> =
       {};
     for (const c of this.deps.clusters.clusters()) {
@@ -317,8 +325,10 @@ export class WorkerPool implements ListenerManagerView {
     this.#closed = true;
     if (this.#timer !== null) clearInterval(this.#timer);
     for (const c of this.deps.clusters.clusters()) c.onMembership = null;
-    this.#pushState();
-    await this.#ask((id) => ({ type: "close", id }));
+    if (this.#started) {
+      this.#pushState();
+      await this.#ask((id) => ({ type: "close", id }));
+    }
     this.#terminate();
   }
 
