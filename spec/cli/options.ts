@@ -328,8 +328,9 @@ export const OPTIONS = [
     variant: "both",
     field: "restart_epoch",
     fieldKind: "integer",
-    support: "default-only",
-    supportNote: "Hot restart is not implemented: an epoch above 0 is refused.",
+    support: "honoured",
+    supportNote:
+      "An epoch above 0 finds its parent on the hot restart socket, checks the protocol version, binds the same listeners (reusePort), drains the parent, takes over its stats and shuts it down after --parent-shutdown-time-s.",
   },
   {
     id: "cli.options.enable-fine-grain-logging",

@@ -54,7 +54,6 @@ export interface CheckedConfiguration {
 /** Values a `default-only` option accepts beyond its default, by long name. */
 const OPTION_ACCEPTS: Readonly<Record<string, (v: unknown) => boolean>> = {
   "--concurrency": (v) => typeof v === "number" && v >= 0,
-  "--restart-epoch": (v) => v === 0,
 };
 
 /** Refusals of command-line options this build does not honour (by the options' rows). */

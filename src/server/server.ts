@@ -54,6 +54,8 @@ import { Cleanups, Shutdown } from "./shutdown.ts";
 import { collectCertificates, daysUntil, firstCertExpiry } from "./certs.ts";
 import { WorkerPool } from "./workers.ts";
 import { type Fanout, fanOutLogging, fanOutRuntime } from "./worker_fanout.ts";
+import { HotRestart } from "./hot_restart.ts";
+import { serveHotRestart, takeOverFromParent } from "./hot_restart_server.ts";
 
 /** A running server. */
 export interface RunningServer {
@@ -105,7 +107,8 @@ export interface StartSettings {
 class Server implements ServerContext {
   healthCheckFailed = false;
   readonly startedAt = Date.now();
-  readonly firstEpochStartedAt = this.startedAt;
+  /** Set from the parent's answer when this process was hot-restarted. */
+  firstEpochStartedAt = this.startedAt;
   readonly version = versionString();
   readonly hotRestartVersion: string;
   clusters!: ClusterManagerView;
@@ -273,6 +276,8 @@ function createManagers(
           draining: () => server.state() === "DRAINING",
           options,
         },
+        // Bound with reusePort so that a hot-restarted process can bind the same ports.
+        worker: { index: 0, reusePort: !options.disable_hot_restart },
       },
     );
   if (lm instanceof WorkerPool) {
@@ -413,6 +418,16 @@ export async function startServer(
   const cleanups = new Cleanups();
   const fanout: Fanout = { pool: null };
   try {
+    // An embedded server (no command line) takes part in hot restart only when it has a parent.
+    const hr = settings.given || options.restart_epoch > 0
+      ? await HotRestart.start(
+        options,
+        log,
+        (settings.given?.has("--base-id") ?? false) || options.restart_epoch > 0 ||
+          options.use_dynamic_base_id,
+      )
+      : null;
+    if (hr) cleanups.push(() => hr.close());
     const core = startCore(options, bootstrap, settings, log, cleanups);
     const init = new InitManagers();
     const server = new Server(
@@ -425,6 +440,7 @@ export async function startServer(
       init,
       new ServerStateMachine(init),
     );
+    if (hr?.parent) server.firstEpochStartedAt = hr.parent.firstEpochStartedAt;
     const managers = createManagers(server, core.clusters, settings, cleanups, fanout);
     const admin = await startAdmin(server, settings.admin, log, cleanups);
     const stop = new Shutdown(server, cleanups, log, !settings.logging);
@@ -433,6 +449,10 @@ export async function startServer(
     const shutdown = () => stop.run();
     stop.signals = installSignals(server, settings, log, shutdown);
     server.shutdown = shutdown;
+    if (hr) {
+      serveHotRestart(hr, server, log);
+      if (hr.parent) void takeOverFromParent(hr, server, log, () => stop.started);
+    }
     return {
       finished: stop.finished,
       shutdown,
