@@ -42,6 +42,8 @@ export interface Http1Control {
   busy: boolean;
   /** Ask the connection to close once the current response is written. */
   closing: boolean;
+  /** True once a request has arrived on the connection. */
+  used?: boolean;
   /** Hands the connection over to HTTP/2 with the bytes already read. */
   onH2?: (initial: Uint8Array) => Promise<void>;
 }
@@ -135,6 +137,7 @@ export async function serveHttp1(
         if (c.end - c.start === had) break; // buffer full without a head end
       }
       ctl.busy = true;
+      ctl.used = true;
       let head: RequestHead;
       const headStart = c.start;
       if (he < 0 || he - c.start > MAX_HEAD_BYTES) {

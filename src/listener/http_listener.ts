@@ -114,7 +114,9 @@ export class HttpListener {
     await this.#accepting;
     for (const [c, ctl] of this.#conns) {
       ctl.closing = true;
-      if (!ctl.busy) {
+      // A connection accepted just now may have its first request on the way: it is served
+      // (and then closed) within the grace period rather than closed unanswered.
+      if (!ctl.busy && ctl.used) {
         try {
           c.close();
         } catch { /* closed */ }
