@@ -35,6 +35,11 @@ export const BENCHMARKS: Readonly<
     flags: [],
     measures: "one pick per policy at 10..10,000 hosts; ring and Maglev build time at 10,000 hosts",
   },
+  lifecycle: {
+    script: "lifecycle.ts",
+    flags: [],
+    measures: "req/s at 1 and 2 workers (ratio); failed requests through a drain and a hot restart",
+  },
   proxy: {
     script: "proxy.ts",
     flags: [],
