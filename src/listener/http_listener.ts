@@ -198,13 +198,22 @@ class H2cBridge {
     }
   }
 
-  async close(): Promise<void> {
+  /**
+   * Shuts the bridged server down gracefully first (each HTTP/2 client gets a GOAWAY and its
+   * streams in flight finish, for at most `graceMs`), then cuts what is still carried.
+   */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
+    const done = this.#server.shutdown();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((r) => timer = setTimeout(r, graceMs));
+    await Promise.race([done, grace]);
+    clearTimeout(timer);
     for (const l of this.#links) {
       try {
         l.close();
       } catch { /* closed */ }
     }
-    await this.#server.shutdown();
+    await done;
   }
 }
 

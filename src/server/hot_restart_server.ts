@@ -19,7 +19,7 @@ import {
   WorkerStatsImporter,
 } from "../stats/worker_stats.ts";
 import type { ServerContext } from "./context.ts";
-import { HotRestart, hotRestartProtocolVersion, type ParentStats } from "./hot_restart.ts";
+import { type HotRestart, hotRestartProtocolVersion, type ParentStats } from "./hot_restart.ts";
 
 /** Stats a process never hands to its child: its own `server.*` figures. */
 const NOT_HANDED_OVER = ["server."];

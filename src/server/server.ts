@@ -105,7 +105,17 @@ export interface StartSettings {
 }
 
 class Server implements ServerContext {
-  healthCheckFailed = false;
+  #healthCheckFailed = false;
+  /** Called when the health-check-failed flag changes (workers read it). */
+  onStateChange: (() => void) | null = null;
+  /** `/healthcheck/fail` sets it; data-plane workers see the change at once. */
+  get healthCheckFailed(): boolean {
+    return this.#healthCheckFailed;
+  }
+  set healthCheckFailed(v: boolean) {
+    this.#healthCheckFailed = v;
+    this.onStateChange?.();
+  }
   readonly startedAt = Date.now();
   /** Set from the parent's answer when this process was hot-restarted. */
   firstEpochStartedAt = this.startedAt;
@@ -283,6 +293,7 @@ function createManagers(
   if (lm instanceof WorkerPool) {
     fanout.pool = lm;
     server.syncWorkers = () => lm.sync();
+    server.onStateChange = () => lm.pushState();
   }
   server.listeners = lm;
   cleanups.push(() => lm.close());

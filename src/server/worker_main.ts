@@ -26,7 +26,6 @@ import type {
   HostCopy,
   HostStatsDelta,
   ListenerCopy,
-  ServerFlags,
   ToWorker,
   WorkerInit,
 } from "./worker_protocol.ts";
@@ -39,7 +38,6 @@ interface Running {
   listeners: ListenerManager;
   logging: Logging;
   runtime: LayeredRuntime;
-  state: ServerFlags;
 }
 
 /** The worker's global scope, as this module uses it. */
@@ -115,15 +113,15 @@ async function start(init: WorkerInit): Promise<Running> {
     const h = init.hosts[c.name];
     if (h) applyHosts(c, h.hosts, h.initialized);
   }
-  const state = { ...init.state };
+  const flags = init.flags;
   const listeners = new ListenerManager(
     withPorts((bootstrap.static_resources?.listeners ?? []) as JsonObject[], init.ports),
     {
       clusters,
       stats: store,
       server: {
-        healthCheckFailed: () => state.healthCheckFailed,
-        draining: () => state.draining,
+        healthCheckFailed: () => Atomics.load(flags, 0) === 1,
+        draining: () => Atomics.load(flags, 1) === 1,
         options,
       },
       worker: { index: init.index, reusePort: true },
@@ -137,7 +135,6 @@ async function start(init: WorkerInit): Promise<Running> {
     listeners,
     logging,
     runtime,
-    state,
   };
 }
 
@@ -197,9 +194,6 @@ async function handle(m: ToWorker): Promise<void> {
       if (c) applyHosts(c, m.hosts, m.initialized);
       return;
     }
-    case "state":
-      Object.assign(r.state, m.state);
-      return;
     case "sync":
       report(r, m.id);
       return;

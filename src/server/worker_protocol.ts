@@ -74,7 +74,11 @@ export interface WorkerInit {
   ports: number[] | null;
   /** Every cluster's host set at start. */
   hosts: Record<string, { hosts: HostCopy[]; initialized: boolean }>;
-  state: ServerFlags;
+  /**
+   * The server's flags in shared memory (`[healthCheckFailed, draining]`, 0 or 1), so the data
+   * plane sees `/healthcheck/fail` and the start of a shutdown at once.
+   */
+  flags: Int32Array;
 }
 
 /** What the data plane asks of the server's state. */
@@ -87,7 +91,6 @@ export interface ServerFlags {
 export type ToWorker =
   | WorkerInit
   | { type: "hosts"; cluster: string; hosts: HostCopy[]; initialized: boolean }
-  | { type: "state"; state: ServerFlags }
   | { type: "sync"; id: number }
   | { type: "drain"; id: number; inboundOnly: boolean; graceful: boolean }
   | { type: "runtime"; pairs: Array<[string, string]> }

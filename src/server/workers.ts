@@ -82,7 +82,8 @@ export class WorkerPool implements ListenerManagerView {
   readonly #shared: Int32Array;
   readonly #sharedIndex: Record<string, number> = {};
   readonly #dirty = new Set<Cluster>();
-  #lastState: string = "";
+  /** `[healthCheckFailed, draining]` shared with every worker. */
+  readonly #flags = new Int32Array(new SharedArrayBuffer(8));
 
   /** A pool of `count` workers (not started). */
   constructor(readonly count: number, readonly deps: WorkerPoolDeps) {
@@ -168,7 +169,7 @@ export class WorkerPool implements ListenerManagerView {
         sharedIndex: this.#sharedIndex,
         ports,
         hosts,
-        state: this.deps.state(),
+        flags: this.#flags,
       });
     });
   }
@@ -267,17 +268,15 @@ export class WorkerPool implements ListenerManagerView {
 
   /** Adds every worker's stats since the last sync into the main thread's store and hosts. */
   sync(): Promise<void> {
-    this.#pushState();
+    this.pushState();
     return this.#ask((id) => ({ type: "sync", id }));
   }
 
-  /** Sends the server's flags to the workers when they changed. */
-  #pushState(): void {
+  /** Writes the server's flags where every worker reads them (call it when they change). */
+  pushState(): void {
     const state = this.deps.state();
-    const key = JSON.stringify(state);
-    if (key === this.#lastState) return;
-    this.#lastState = key;
-    this.broadcast({ type: "state", state });
+    Atomics.store(this.#flags, 0, state.healthCheckFailed ? 1 : 0);
+    Atomics.store(this.#flags, 1, state.draining ? 1 : 0);
   }
 
   #hostsChanged(c: Cluster): void {
@@ -309,7 +308,7 @@ export class WorkerPool implements ListenerManagerView {
 
   /** Drains the listeners of every worker; see `ListenerManager.drain`. */
   async drain(opts: { inboundOnly: boolean; graceful: boolean }): Promise<void> {
-    this.#pushState();
+    this.pushState();
     await this.#ask((id) => ({ type: "drain", id, ...opts }));
     await this.sync();
   }
@@ -326,7 +325,7 @@ export class WorkerPool implements ListenerManagerView {
     if (this.#timer !== null) clearInterval(this.#timer);
     for (const c of this.deps.clusters.clusters()) c.onMembership = null;
     if (this.#started) {
-      this.#pushState();
+      this.pushState();
       await this.#ask((id) => ({ type: "close", id }));
     }
     this.#terminate();
