@@ -136,8 +136,10 @@ Deno.test("cli.options.concurrency: health checking runs on the main thread and 
     const after = await Promise.all(Array.from({ length: 10 }, () => requestOnce(port, "/")));
     assert.deepEqual(after, new Array(10).fill(503));
     const s = await statsOf(p.admin);
-    // One checker (the main thread's): the attempts counted equal the checks the origin saw.
-    assert.equal(s.get("cluster.demo.health_check.attempt"), checks);
+    // One checker (the main thread's): the attempts counted are the checks the origin saw (give
+    // or take the one in flight); checkers in the workers would have tripled them.
+    const attempts = s.get("cluster.demo.health_check.attempt") ?? 0;
+    assert.ok(Math.abs(attempts - checks) <= 1, `${attempts} attempts, ${checks} checks`);
   } finally {
     await p.stop();
     await o.server.shutdown();
