@@ -52,6 +52,11 @@ export const BENCHMARKS: Readonly<
     flags: [],
     measures: "req/s through our TLS listener beside nginx terminating TLS, with the ratio",
   },
+  lifecycle: {
+    script: "lifecycle.ts",
+    flags: [],
+    measures: "req/s at 1 and 2 workers (ratio); failed requests through a drain and a hot restart",
+  },
   proxy: {
     script: "proxy.ts",
     flags: [],

@@ -202,9 +202,9 @@ export const OPTIONS = [
     field: "concurrency",
     fieldKind: "integer",
     meaningV2: "Worker threads; 0 is kept as 0 (no promotion to one worker).",
-    support: "default-only",
+    support: "honoured",
     supportNote:
-      "One worker serves everything until workers exist: a value above 1 is refused. Unset, the hardware thread count is not used: one worker runs, /server_info and the server.concurrency gauge say 1, and a log line says why.",
+      "Above 1, that many worker threads each accept on every listener (reusePort); 1 serves on the main thread. With CDS or a /tap filter a value above 1 is refused, and unset runs one worker and logs why.",
   },
   {
     id: "cli.options.log-level",
@@ -328,8 +328,9 @@ export const OPTIONS = [
     variant: "both",
     field: "restart_epoch",
     fieldKind: "integer",
-    support: "default-only",
-    supportNote: "Hot restart is not implemented: an epoch above 0 is refused.",
+    support: "honoured",
+    supportNote:
+      "An epoch above 0 finds its parent on the hot restart socket, checks the protocol version, binds the same listeners (reusePort), drains the parent, takes over its stats and shuts it down after --parent-shutdown-time-s.",
   },
   {
     id: "cli.options.enable-fine-grain-logging",

@@ -135,6 +135,7 @@ export function createAdminRouter(server: ServerContext, config: RouterConfig): 
     const adminReq: AdminRequest = { method: req.method, path, params, pairs, raw: req };
     if (formBody !== undefined) adminReq.formBody = formBody;
     try {
+      await server.syncWorkers?.();
       return await handler(adminReq, server);
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);

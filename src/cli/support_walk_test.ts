@@ -17,6 +17,7 @@ import { formatConfigError } from "../config/errors.ts";
 import { ConfigLoadError } from "../config/errors.ts";
 import { createLogging } from "../server/logger.ts";
 import { startServer } from "../server/server.ts";
+import { effectiveOptions } from "../server/configuration_check.ts";
 import { parseCommandLine } from "../config/args.ts";
 import { validateConfiguration } from "./main.ts";
 import { HONOURED } from "./support_honoured.ts";
@@ -587,10 +588,7 @@ Deno.test("support: a field a closed message does not list is refused like a ref
 });
 
 Deno.test("support: command-line options marked default-only are refused above their default in both modes", async () => {
-  const cases: [string[], string][] = [
-    [["--concurrency", "2"], "--concurrency"],
-    [["--restart-epoch", "1"], "--restart-epoch"],
-  ];
+  const cases: [string[], string][] = [];
   for (const row of OPTIONS as readonly OptionRow[]) {
     if (row.support === "refused" || row.support === "default-only") {
       assert.ok(cases.some(([, p]) => p === row.long), `no case for ${row.long}`);
@@ -604,16 +602,29 @@ Deno.test("support: command-line options marked default-only are refused above t
   }
 });
 
-Deno.test("cli.options.concurrency: unset, serve runs one worker and says so (the hardware thread count is not used)", async () => {
+Deno.test("cli.options.concurrency: unset, the hardware thread count of workers runs, or one worker (and a log line says why) where workers cannot serve the bootstrap", async () => {
   const { options, given } = parseCommandLine(["--config-yaml", "{}", "-l", "info"]);
   assert.ok(!given.has("--concurrency"));
   options.concurrency = 2; // what the parser computes on a machine with two hardware threads
+  assert.equal(effectiveOptions(options, given, {}).options.concurrency, 2);
+  const cds = { dynamic_resources: { cds_config: { path: "/nonexistent/cds.yaml" } } };
+  assert.equal(effectiveOptions(options, given, cds).options.concurrency, 1);
   const lines: string[] = [];
   const logging = createLogging(options, {
     sink: { write: (l) => lines.push(l), reopen: () => Promise.resolve(), close() {} },
   });
-  const s = await startServer(options, {}, { logging, signals: false, given });
+  const tap = bootstrap();
+  hcm(tap).http_filters = [
+    {
+      name: "envoy.filters.http.tap",
+      typed_config: { common_config: { admin_config: { config_id: "t" } } },
+    },
+    { name: "envoy.filters.http.router" },
+  ];
+  assert.equal(effectiveOptions(options, given, tap).options.concurrency, 1);
+  const s = await startServer(options, {}, { logging, signals: false });
   try {
+    // Embedded (no command line given): one worker, said in the log.
     assert.equal(s.context.options.concurrency, 1);
     assert.equal(s.context.stats.gauge("server.concurrency").value(), 1);
     assert.ok(lines.some((l) => l.includes("concurrency is 1, not 2")), lines.join("\n"));
@@ -647,9 +658,15 @@ Deno.test("support: real processes: validate exits 1 and serve refuses, naming t
       for (const line of expected) assert.ok(r.text.includes(line), `${mode}: ${line}\n${r.text}`);
     }
   }
-  const r = await run(["--mode", "validate", "--config-yaml", "{}", "--concurrency", "3"]);
+  const cds = JSON.stringify({ dynamic_resources: { cds_config: { path: "/nonexistent.yaml" } } });
+  const r = await run(["--mode", "validate", "--config-yaml", cds, "--concurrency", "3"]);
   assert.equal(r.code, 1, r.text);
-  assert.match(r.text, /--concurrency: --concurrency 3 is not supported by this build/);
+  assert.match(
+    r.text,
+    /dynamic_resources\.cds_config: --concurrency 3 with this setting is not supported by this build/,
+  );
+  const ok = await run(["--mode", "validate", "--config-yaml", "{}", "--concurrency", "3"]);
+  assert.equal(ok.code, 0, ok.text);
 });
 
 Deno.test("support: every honoured field names the test that observes its effect", async () => {

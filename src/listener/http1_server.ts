@@ -51,6 +51,8 @@ export interface Http1Control {
   busy: boolean;
   /** Ask the connection to close once the current response is written. */
   closing: boolean;
+  /** True once a request has arrived on the connection. */
+  used?: boolean;
   /** Hands the connection over to HTTP/2 with the bytes already read. */
   onH2?: (initial: Uint8Array) => Promise<void>;
   /** The connection manager's limits and timeouts, and their counters (none when unset). */
@@ -237,6 +239,7 @@ export async function serveHttp1(
       }
       timers?.headDone();
       ctl.busy = true;
+      ctl.used = true;
       let head: RequestHead;
       const headStart = c.start;
       if (he === -2) {

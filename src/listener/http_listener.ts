@@ -81,7 +81,8 @@ export class HttpListener {
   /**
    * Binds `hostname:port` and serves `handler`; each connection increments every counter of
    * `totals` and every gauge of `actives` (decremented when the connection is gone);
-   * `closeGraceMs` bounds how long {@linkcode HttpListener.close} waits for requests in flight.
+   * `closeGraceMs` bounds how long {@linkcode HttpListener.close} waits for requests in flight;
+   * `reusePort` lets several workers (and a hot-restarted process) bind the same port.
    */
   constructor(
     hostname: string,
@@ -91,8 +92,9 @@ export class HttpListener {
     readonly actives: readonly Gauge[],
     readonly closeGraceMs: number = CLOSE_GRACE_MS,
     readonly protocol: ListenerProtocol = {},
+    reusePort = false,
   ) {
-    this.#listener = Deno.listen({ hostname, port });
+    this.#listener = Deno.listen({ hostname, port, reusePort });
     this.#accepting = this.#accept();
   }
 
@@ -174,7 +176,9 @@ export class HttpListener {
     await this.#accepting;
     for (const [c, ctl] of this.#conns) {
       ctl.closing = true;
-      if (!ctl.busy) {
+      // A connection accepted just now may have its first request on the way: it is served
+      // (and then closed) within the grace period rather than closed unanswered.
+      if (!ctl.busy && ctl.used) {
         try {
           c.close();
         } catch { /* closed */ }
@@ -261,13 +265,22 @@ export class H2cBridge {
     }
   }
 
-  async close(): Promise<void> {
+  /**
+   * Shuts the bridged server down gracefully first (each HTTP/2 client gets a GOAWAY and its
+   * streams in flight finish, for at most `graceMs`), then cuts what is still carried.
+   */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
+    const done = this.#server.shutdown();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((r) => timer = setTimeout(r, graceMs));
+    await Promise.race([done, grace]);
+    clearTimeout(timer);
     for (const l of this.#links) {
       try {
         l.close();
       } catch { /* closed */ }
     }
-    await this.#server.shutdown();
+    await done;
   }
 }
 

@@ -72,6 +72,12 @@ export interface ListenerManagerDeps {
   lds?: JsonObject;
   /** SDS secrets TLS contexts refer to (`static_resources.secrets`). */
   secrets?: SecretStore;
+  /**
+   * The data-plane worker this manager runs in (`src/server/worker_main.ts`): its index names the
+   * per-worker listener stats (`listener.<address>.worker_<n>.*`, worker 0 without it), and
+   * `reusePort` lets every worker bind the same ports.
+   */
+  worker?: { index: number; reusePort: boolean };
 }
 
 function hooksOf(d: ListenerManagerDeps): ProxyHooks {
@@ -374,6 +380,7 @@ export class ListenerManager implements ListenerManagerView {
         actives,
         undefined,
         f.hcm.options,
+        this.deps.worker?.reusePort,
       );
       b.port = b.http.port;
       b.http.limits = {
@@ -383,8 +390,17 @@ export class ListenerManager implements ListenerManagerView {
       };
       const ls = this.#listenerScope(b);
       if (this.deps.overload) b.http.gate = new ConnectionGate(this.deps.overload, b.name, ls);
-      totals.push(ls.counter("downstream_cx_total"), hs.counter("downstream_cx_total"));
-      actives.push(ls.gauge("downstream_cx_active"), hs.gauge("downstream_cx_active"));
+      const ws = ls.scope(`worker_${this.deps.worker?.index ?? 0}`);
+      totals.push(
+        ls.counter("downstream_cx_total"),
+        hs.counter("downstream_cx_total"),
+        ws.counter("downstream_cx_total"),
+      );
+      actives.push(
+        ls.gauge("downstream_cx_active"),
+        hs.gauge("downstream_cx_active"),
+        ws.gauge("downstream_cx_active"),
+      );
       hcm = new HttpConnectionManager(f.hcm, {
         clusters: this.deps.clusters,
         stats: this.deps.stats,
@@ -408,7 +424,11 @@ export class ListenerManager implements ListenerManagerView {
         }
       }
     } else {
-      b.tcp = Deno.listen({ hostname: b.address, port: b.port });
+      b.tcp = Deno.listen({
+        hostname: b.address,
+        port: b.port,
+        reusePort: this.deps.worker?.reusePort ?? false,
+      });
       b.port = (b.tcp.addr as Deno.NetAddr).port;
       const proxy = b.proxy = new TcpProxy(
         f.tcp,
@@ -419,6 +439,9 @@ export class ListenerManager implements ListenerManagerView {
       const ls = this.#listenerScope(b);
       const total = ls.counter("downstream_cx_total");
       const active = ls.gauge("downstream_cx_active");
+      const ws = ls.scope(`worker_${this.deps.worker?.index ?? 0}`);
+      const wTotal = ws.counter("downstream_cx_total");
+      const wActive = ws.gauge("downstream_cx_active");
       const listener = b.tcp;
       const gate = this.deps.overload ? new ConnectionGate(this.deps.overload, b.name, ls) : null;
       let open = 0;
@@ -432,10 +455,13 @@ export class ListenerManager implements ListenerManagerView {
             open++;
             total.inc();
             active.inc();
+            wTotal.inc();
+            wActive.inc();
             proxy.handle(c).finally(() => {
               open--;
               gate?.closed();
               active.dec();
+              wActive.dec();
             });
           }
         } catch { /* listener closed */ }

@@ -41,6 +41,7 @@ import { parseOverloadManager } from "./overload_manager.ts";
 import { SecretStore } from "../config/secrets.ts";
 import { parseAdminAccessLogs } from "../access_log/admin_access_log.ts";
 import { parseHeaderMatcher } from "../router/header_matcher.ts";
+import { detectFeatures } from "./lifecycle_features.ts";
 
 /** Settings of {@linkcode checkConfiguration}. */
 export interface CheckSettings {
@@ -61,8 +62,7 @@ export interface CheckedConfiguration {
 
 /** Values a `default-only` option accepts beyond its default, by long name. */
 const OPTION_ACCEPTS: Readonly<Record<string, (v: unknown) => boolean>> = {
-  "--concurrency": (v) => typeof v === "number" && v <= 1,
-  "--restart-epoch": (v) => v === 0,
+  "--concurrency": (v) => typeof v === "number" && v >= 0,
 };
 
 /** Refusals of command-line options this build does not honour (by the options' rows). */
@@ -90,21 +90,69 @@ export function optionSupportErrors(
 }
 
 /**
- * The options serve runs with: `--concurrency` left unset (the hardware thread count) runs one
- * worker, since this build has no others; `why` says so for the log.
+ * The options serve runs with. `--concurrency` left unset is the hardware thread count (or the
+ * cpuset size), except where workers cannot serve the bootstrap (see
+ * {@linkcode workerBlockers}) and when embedding (`given` unset): then one worker runs, and `why`
+ * says so for the log.
  */
 export function effectiveOptions(
   options: Options,
   given: ReadonlySet<string> | undefined,
+  bootstrap: Bootstrap = {},
 ): { options: Options; why: string | null } {
   if (options.concurrency <= 1 || (given?.has("--concurrency") ?? false)) {
     return { options, why: null };
   }
+  const blockers = given ? workerBlockers(bootstrap) : [];
+  if (given && blockers.length === 0) return { options, why: null };
   return {
     options: { ...options, concurrency: 1 },
     why: `concurrency is 1, not ${options.concurrency} (the hardware threads): ` +
-      "this build runs one worker",
+      (given ? blockers[0].why : "an embedded server runs one worker"),
   };
+}
+
+/**
+ * Settings that data-plane workers (`--concurrency` above 1) cannot serve yet, with where they
+ * are: CDS (workers copy the static clusters and receive host sets, not cluster additions), LDS
+ * and RDS (subscriptions live on the main thread), the overload manager (its actions reach only
+ * the main thread's listeners) and tap filters streaming to `/tap` (the admin thread does not see
+ * the workers' taps).
+ */
+export function workerBlockers(bootstrap: Bootstrap): Array<{ path: string; why: string }> {
+  const out: Array<{ path: string; why: string }> = [];
+  if ((bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config !== undefined) {
+    out.push({
+      path: "dynamic_resources.cds_config",
+      why: "CDS runs on one worker in this build",
+    });
+  }
+  const dynamic = bootstrap.dynamic_resources as JsonObject | undefined;
+  if (dynamic?.lds_config !== undefined) {
+    out.push({
+      path: "dynamic_resources.lds_config",
+      why: "LDS runs on one worker in this build",
+    });
+  }
+  if (JSON.stringify(bootstrap.static_resources?.listeners ?? []).includes('"rds"')) {
+    out.push({
+      path: "static_resources.listeners",
+      why: "RDS (an HTTP connection manager with rds) runs on one worker in this build",
+    });
+  }
+  if ((bootstrap as JsonObject).overload_manager !== undefined) {
+    out.push({
+      path: "overload_manager",
+      why: "the overload manager acts on one worker in this build",
+    });
+  }
+  if (detectFeatures({ enable_mutex_tracing: false }, bootstrap).has("tap")) {
+    out.push({
+      path: "static_resources.listeners",
+      why: "a tap filter with admin_config (/tap) runs on one worker in this build",
+    });
+  }
+  return out;
 }
 
 /** Checks the whole loaded configuration; see the module documentation. */
@@ -164,7 +212,22 @@ export function checkConfiguration(
       ...errors.filter((e) => !paths.has(e.path)),
       ...refused,
       ...optionSupportErrors(options, settings.given),
+      ...concurrencyErrors(options, bootstrap, settings.given),
     ],
     clusters: result.clusters,
   };
+}
+
+/** `--concurrency` above 1 given with settings only one worker can serve: refused, with where. */
+function concurrencyErrors(
+  options: Options,
+  bootstrap: Bootstrap,
+  given: ReadonlySet<string> | undefined,
+): ConfigError[] {
+  if (options.concurrency <= 1 || !(given?.has("--concurrency") ?? false)) return [];
+  return workerBlockers(bootstrap).map((b) => ({
+    path: b.path,
+    rule: "cli.options.concurrency",
+    message: refusal(`--concurrency ${options.concurrency} with this setting`, b.why),
+  }));
 }

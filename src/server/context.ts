@@ -78,4 +78,9 @@ export interface ServerContext {
   shutdown(): Promise<void>;
   /** The init managers (`/init_dump`); absent: nothing is waited for. */
   init?: InitView;
+  /**
+   * With data-plane workers: adds their stats (and per-host stats) into {@linkcode stats} and
+   * the clusters' hosts; the admin router runs it before every request.
+   */
+  syncWorkers?(): Promise<void>;
 }

@@ -55,6 +55,10 @@ import { ListenerManager } from "../listener/listener_manager.ts";
 import { Cleanups, Shutdown } from "./shutdown.ts";
 import { collectCertificates, daysUntil, firstCertExpiry } from "./certs.ts";
 import { SecretStore } from "../config/secrets.ts";
+import { WorkerPool } from "./workers.ts";
+import { type Fanout, fanOutLogging, fanOutRuntime } from "./worker_fanout.ts";
+import { HotRestart } from "./hot_restart.ts";
+import { serveHotRestart, takeOverFromParent } from "./hot_restart_server.ts";
 
 /** A running server. */
 export interface RunningServer {
@@ -104,15 +108,28 @@ export interface StartSettings {
 }
 
 class Server implements ServerContext {
-  healthCheckFailed = false;
+  #healthCheckFailed = false;
+  /** Called when the health-check-failed flag changes (workers read it). */
+  onStateChange: (() => void) | null = null;
+  /** `/healthcheck/fail` sets it; data-plane workers see the change at once. */
+  get healthCheckFailed(): boolean {
+    return this.#healthCheckFailed;
+  }
+  set healthCheckFailed(v: boolean) {
+    this.#healthCheckFailed = v;
+    this.onStateChange?.();
+  }
   readonly startedAt = Date.now();
-  readonly firstEpochStartedAt = this.startedAt;
+  /** Set from the parent's answer when this process was hot-restarted. */
+  firstEpochStartedAt = this.startedAt;
   readonly version = versionString();
   readonly hotRestartVersion: string;
   clusters!: ClusterManagerView;
   listeners!: ListenerManagerView;
   shutdown: () => Promise<void> = () => Promise.resolve();
   readonly shutdownWork: Array<() => void | Promise<void>> = [];
+  /** With workers: adds their stats into this thread's store (before every admin request). */
+  syncWorkers?: () => Promise<void>;
 
   constructor(
     readonly options: Options,
@@ -214,12 +231,16 @@ function startCore(
 /** What the managers phase builds: the managers and the init targets start-up waits on. */
 interface Managers {
   clusters: ClusterManager;
-  listeners: ListenerManager;
+  /** The listener manager, or with `--concurrency` above 1 the workers that run the listeners. */
+  listeners: ListenerManager | WorkerPool;
   clusterTargets: InitTarget[];
   listenerTargets: InitTarget[];
   /** `CDS` and `LDS`: the first updates of the dynamic resources (with their warming). */
   xdsTargets: { cds?: InitTarget; lds?: InitTarget };
 }
+
+/** With workers, `init manager Server` also waits for them to start (listeners or none). */
+const WORKERS_TARGET = "workers";
 
 /**
  * Managers phase, first half: the cluster manager (one target of `init manager Server` per
@@ -231,6 +252,7 @@ function createManagers(
   clusters: EffectiveCluster[],
   settings: StartSettings,
   cleanups: Cleanups,
+  fanout: Fanout,
 ): Managers {
   const { bootstrap, options, stats: store, init } = server;
   const serverInit = init.create("server", "Server");
@@ -258,28 +280,48 @@ function createManagers(
   overload.start();
   cleanups.push(() => overload.stop());
   const clusterTargets = cm.clusters().map((c) => serverInit.add(`cluster ${c.name}`));
-  const lm = new ListenerManager(
-    (bootstrap.static_resources?.listeners ?? []) as JsonObject[],
-    {
+  const lm = options.concurrency > 1
+    ? new WorkerPool(options.concurrency, {
+      options,
+      bootstrap,
+      store,
       clusters: cm,
-      stats: store,
-      overload,
-      lds: (bootstrap.dynamic_resources as JsonObject | undefined)?.lds_config as
-        | JsonObject
-        | undefined,
-      secrets: new SecretStore(bootstrap.static_resources?.secrets),
-      server: {
-        healthCheckFailed: () => server.healthCheckFailed,
-        draining: () => server.state() === "DRAINING",
-        options,
+      log: (level, msg) => server.logging.log("main", level, msg),
+      state: () => ({
+        healthCheckFailed: server.healthCheckFailed,
+        draining: server.state() === "DRAINING",
+      }),
+    })
+    : new ListenerManager(
+      (bootstrap.static_resources?.listeners ?? []) as JsonObject[],
+      {
+        clusters: cm,
+        stats: store,
+        overload,
+        lds: (bootstrap.dynamic_resources as JsonObject | undefined)?.lds_config as
+          | JsonObject
+          | undefined,
+        secrets: new SecretStore(bootstrap.static_resources?.secrets),
+        server: {
+          healthCheckFailed: () => server.healthCheckFailed,
+          draining: () => server.state() === "DRAINING",
+          options,
+        },
+        // Bound with reusePort so that a hot-restarted process can bind the same ports.
+        worker: { index: 0, reusePort: !options.disable_hot_restart },
       },
-    },
-  );
+    );
+  if (lm instanceof WorkerPool) {
+    fanout.pool = lm;
+    server.syncWorkers = () => lm.sync();
+    server.onStateChange = () => lm.pushState();
+  }
   server.listeners = lm;
   cleanups.push(() => lm.close());
   const listenerTargets = lm.listeners().map((l) =>
     init.create("listener", `Listener ${l.name}`).add(`listener ${l.name}`)
   );
+  if (lm instanceof WorkerPool) listenerTargets.push(serverInit.add(WORKERS_TARGET));
   settings.onInit?.(serverInit);
   const dyn = bootstrap.dynamic_resources as JsonObject | undefined;
   const xdsTargets = {
@@ -407,26 +449,38 @@ export async function startServer(
   const logging = settings.logging ?? createLogging(commandLine);
   const log: Log = (level, msg) => logging.log("main", level, msg);
   log("info", `starting proxyspec ${versionString()} (pid ${Deno.pid}; send signals to this pid)`);
-  const { options, why } = effectiveOptions(commandLine, settings.given);
+  const { options, why } = effectiveOptions(commandLine, settings.given, bootstrap);
   if (why) log("info", why);
   const warning = denoVersionWarning();
   if (warning) log("warning", warning);
 
   const cleanups = new Cleanups();
+  const fanout: Fanout = { pool: null };
   try {
+    // An embedded server (no command line) takes part in hot restart only when it has a parent.
+    const hr = settings.given || options.restart_epoch > 0
+      ? await HotRestart.start(
+        options,
+        log,
+        (settings.given?.has("--base-id") ?? false) || options.restart_epoch > 0 ||
+          options.use_dynamic_base_id,
+      )
+      : null;
+    if (hr) cleanups.push(() => hr.close());
     const core = startCore(options, bootstrap, settings, log, cleanups);
     const init = new InitManagers();
     const server = new Server(
       options,
       bootstrap,
       core.store,
-      core.runtime,
-      logging,
+      fanOutRuntime(core.runtime, fanout),
+      fanOutLogging(logging, fanout),
       detectFeatures(options, bootstrap),
       init,
       new ServerStateMachine(init),
     );
-    const managers = createManagers(server, core.clusters, settings, cleanups);
+    if (hr?.parent) server.firstEpochStartedAt = hr.parent.firstEpochStartedAt;
+    const managers = createManagers(server, core.clusters, settings, cleanups, fanout);
     const admin = await startAdmin(server, settings.admin, log, cleanups);
     const stop = new Shutdown(server, cleanups, log, !settings.logging);
     await initialize(server, managers, log, () => stop.started);
@@ -434,6 +488,10 @@ export async function startServer(
     const shutdown = () => stop.run();
     stop.signals = installSignals(server, settings, log, shutdown);
     server.shutdown = shutdown;
+    if (hr) {
+      serveHotRestart(hr, server, log);
+      if (hr.parent) void takeOverFromParent(hr, server, log, () => stop.started);
+    }
     return {
       finished: stop.finished,
       shutdown,

@@ -22,33 +22,13 @@
  */
 import denoJson from "../../deno.json" with { type: "json" };
 import type { Options } from "../config/options.ts";
+import { hotRestartProtocolVersion } from "./hot_restart.ts";
 
 /** The TLS library of Deno's `Deno.connectTls` and `Deno.listenTls`. */
 export const TLS_LIBRARY = "rustls";
 
 /** The environment variable that turns the build mode into `DEBUG`. */
 export const DEBUG_ENV = "PROXYSPEC_DEBUG";
-
-/** Major number of the hot restart protocol: bump it when messages between processes change. */
-export const HOT_RESTART_MAJOR = 1;
-
-/**
- * The layout of the shared state a new process takes over in a hot restart (bytes per field).
- * Its total size is the second part of the hot restart version, as Envoy uses
- * `sizeof(SharedMemory)`: changing the layout changes the version.
- */
-export const HOT_RESTART_LAYOUT = {
-  version: 8,
-  size: 8,
-  flags: 8,
-  log_lock: 4,
-  access_log_lock: 4,
-  stats_block_offset: 8,
-  stats_block_size: 8,
-  drain_deadline_ms: 8,
-  parent_pid: 4,
-  epoch: 4,
-} as const;
 
 let cached: string | undefined;
 
@@ -120,7 +100,8 @@ export function versionOutput(argv0 = "proxy"): string {
 
 /**
  * The hot restart compatibility version: `disabled` with `--disable-hot-restart`, otherwise
- * `<major>.<layout size>` (an opaque string; equal strings mean a new binary can take over).
+ * the version of the hot restart protocol (`hot_restart.ts`; equal strings mean a new binary can
+ * take over from a running one).
  *
  * @example
  * ```ts
@@ -131,6 +112,5 @@ export function versionOutput(argv0 = "proxy"): string {
  */
 export function hotRestartVersion(options: Pick<Options, "disable_hot_restart">): string {
   if (options.disable_hot_restart) return "disabled";
-  const size = Object.values(HOT_RESTART_LAYOUT).reduce((a, b) => a + b, 0);
-  return `${HOT_RESTART_MAJOR}.${size}`;
+  return hotRestartProtocolVersion();
 }

@@ -56,6 +56,13 @@ export class HistogramImpl implements Histogram {
     this.#used = true;
   }
 
+  /** Adds values recorded elsewhere (another worker's interval) as if recorded here. */
+  merge(counts: LogLinearCounts): void {
+    if (counts.count === 0) return;
+    this.#active.addFrom(counts);
+    this.#used = true;
+  }
+
   /** Closes the interval: values since the last flush become the interval and join cumulative. */
   flush(): void {
     const done = this.#active;

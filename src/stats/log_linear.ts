@@ -28,6 +28,17 @@ function edge(m: number, e: number): number {
   return e >= 0 ? m * POW10[e] : m / POW10[-e];
 }
 
+/** {@linkcode LogLinearCounts} as plain data (see `snapshot()`). */
+export interface LogLinearSnapshot {
+  zero: number;
+  /** Non-empty decades: index and the 90 bins. */
+  decades: Array<[number, Float64Array]>;
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+}
+
 /**
  * Bucketed counts of recorded values, plus the exact count, sum, minimum and maximum.
  *
@@ -94,6 +105,31 @@ export class LogLinearCounts {
     this.sum += other.sum;
     if (!(other.min >= this.min)) this.min = other.min;
     if (!(other.max <= this.max)) this.max = other.max;
+  }
+
+  /**
+   * The counts as plain data that survives `postMessage` (workers send their intervals to the
+   * main thread this way); {@linkcode LogLinearCounts.fromSnapshot} rebuilds them.
+   */
+  snapshot(): LogLinearSnapshot {
+    const decades: Array<[number, Float64Array]> = [];
+    this.#decades.forEach((d, i) => {
+      if (d !== undefined) decades.push([i, d.slice()]);
+    });
+    const { count, sum, min, max } = this;
+    return { zero: this.#zero, decades, count, sum, min, max };
+  }
+
+  /** Counts rebuilt from a {@linkcode LogLinearCounts.snapshot}. */
+  static fromSnapshot(s: LogLinearSnapshot): LogLinearCounts {
+    const c = new LogLinearCounts();
+    c.#zero = s.zero;
+    for (const [i, d] of s.decades) c.#decades[i] = Float64Array.from(d);
+    c.count = s.count;
+    c.sum = s.sum;
+    c.min = s.min;
+    c.max = s.max;
+    return c;
   }
 
   /** Empties the counts; decade arrays already allocated are kept for reuse. */

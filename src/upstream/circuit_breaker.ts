@@ -21,30 +21,49 @@
 import type { Gauge, Scope } from "../stats/types.ts";
 import type { Thresholds } from "../config/effective_cluster.ts";
 
+/**
+ * Where a resource's count lives when several workers share it: one `Int32Array` word over a
+ * `SharedArrayBuffer`, changed with `Atomics` (Envoy's circuit breakers count per cluster, across
+ * workers).
+ */
+export interface SharedCount {
+  array: Int32Array;
+  index: number;
+}
+
 /** One limited resource and its "open" gauge. */
 export class Resource {
   #count = 0;
-  /** Creates a resource limited to `max`, reporting through `open`. */
-  constructor(readonly max: number, readonly open: Gauge) {}
+  readonly #shared: SharedCount | undefined;
+  /** Creates a resource limited to `max`, reporting through `open`, counted in `shared` if given. */
+  constructor(readonly max: number, readonly open: Gauge, shared?: SharedCount) {
+    this.#shared = shared;
+  }
   /** True while another unit may be taken. */
   canCreate(): boolean {
-    return this.#count < this.max;
+    return this.count() < this.max;
   }
-  /** Units in use. */
+  /** Units in use (by every worker sharing the count). */
   count(): number {
-    return this.#count;
+    const sh = this.#shared;
+    return sh ? Atomics.load(sh.array, sh.index) : this.#count;
   }
   /** Takes one unit. */
   inc(): void {
-    this.#count++;
-    if (this.#count >= this.max && this.open.value() !== 1) this.open.set(1);
+    const sh = this.#shared;
+    const n = sh ? Atomics.add(sh.array, sh.index, 1) + 1 : ++this.#count;
+    if (n >= this.max && this.open.value() !== 1) this.open.set(1);
   }
   /** Gives one unit back. */
   dec(): void {
-    this.#count--;
-    if (this.#count < this.max && this.open.value() !== 0) this.open.set(0);
+    const sh = this.#shared;
+    const n = sh ? Atomics.sub(sh.array, sh.index, 1) - 1 : --this.#count;
+    if (n < this.max && this.open.value() !== 0) this.open.set(0);
   }
 }
+
+/** Words of shared counts one cluster needs: 4 resources for each of 2 priorities. */
+export const SHARED_COUNTS_PER_CLUSTER = 8;
 
 /** The four resources of one priority. */
 export class CircuitBreaker {
@@ -53,13 +72,25 @@ export class CircuitBreaker {
   readonly requests: Resource;
   readonly retries: Resource;
 
-  /** Creates the breakers of `t.priority` under the cluster scope. */
-  constructor(readonly thresholds: Thresholds, cluster: Scope) {
+  /**
+   * Creates the breakers of `t.priority` under the cluster scope; with `shared` (the cluster's
+   * first word of {@linkcode SHARED_COUNTS_PER_CLUSTER}), the counts are shared across workers.
+   */
+  constructor(readonly thresholds: Thresholds, cluster: Scope, shared?: SharedCount) {
     const s = cluster.scope("circuit_breakers").scope(t2name(thresholds.priority));
-    this.connections = new Resource(thresholds.max_connections, s.gauge("cx_open"));
-    this.pending = new Resource(thresholds.max_pending_requests, s.gauge("rq_pending_open"));
-    this.requests = new Resource(thresholds.max_requests, s.gauge("rq_open"));
-    this.retries = new Resource(thresholds.max_retries, s.gauge("rq_retry_open"));
+    const at = (k: number): SharedCount | undefined =>
+      shared && {
+        array: shared.array,
+        index: shared.index + (thresholds.priority === "HIGH" ? 4 : 0) + k,
+      };
+    this.connections = new Resource(thresholds.max_connections, s.gauge("cx_open"), at(0));
+    this.pending = new Resource(
+      thresholds.max_pending_requests,
+      s.gauge("rq_pending_open"),
+      at(1),
+    );
+    this.requests = new Resource(thresholds.max_requests, s.gauge("rq_open"), at(2));
+    this.retries = new Resource(thresholds.max_retries, s.gauge("rq_retry_open"), at(3));
     // Envoy creates these gauges at start-up with value 0.
     for (const g of ["cx_open", "rq_pending_open", "rq_open", "rq_retry_open", "cx_pool_open"]) {
       s.gauge(g);

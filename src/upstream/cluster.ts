@@ -14,7 +14,7 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { ClusterView, OutlierFigures } from "./types.ts";
 import type { Thresholds } from "../config/effective_cluster.ts";
 import type { Scope } from "../stats/types.ts";
-import { CircuitBreaker } from "./circuit_breaker.ts";
+import { CircuitBreaker, type SharedCount } from "./circuit_breaker.ts";
 import { ClusterStats } from "./cluster_stats.ts";
 import { Host, hostPort } from "./host.ts";
 import { Http1Pool } from "./http1_pool.ts";
@@ -46,6 +46,13 @@ export interface ClusterDeps {
   log?: (level: string, msg: string) => void;
   /** The local cluster and locality, for zone-aware routing (`local_cluster_name`). */
   zone?: ZoneContext;
+  /**
+   * A data-plane worker's copy of a cluster: no active health checking (the main thread checks
+   * and sends each host's health); see `src/server/worker_main.ts`.
+   */
+  replica?: boolean;
+  /** Circuit breaker counts shared with other workers (the cluster's first word). */
+  sharedCounts?: SharedCount;
 }
 
 /** Per-host pools, one per priority. */
@@ -83,6 +90,8 @@ export class Cluster implements ClusterView {
   readonly outlier: OutlierDetector | null = null;
   /** The on-demand hosts of an ORIGINAL_DST cluster. */
   readonly originalDst: OriginalDstHosts | null = null;
+  /** Called whenever the hosts or their health change (workers copy the host set). */
+  onMembership: (() => void) | null = null;
   #hosts: Host[];
   /** `lb_subset_config` and the `lb_subsets_*` statistics, when subsets are configured. */
   readonly #subsets: { config: SubsetConfig; stats: SubsetStats } | null = null;
@@ -120,8 +129,8 @@ export class Cluster implements ClusterView {
     this.#scope = scope;
     this.stats = new ClusterStats(scope);
     this.breakers = [
-      new CircuitBreaker(effective.thresholds[0], scope),
-      new CircuitBreaker(effective.thresholds[1], scope),
+      new CircuitBreaker(effective.thresholds[0], scope, deps.sharedCounts),
+      new CircuitBreaker(effective.thresholds[1], scope, deps.sharedCounts),
     ];
     // Discovered clusters (EDS, DNS) have no hosts until their first update.
     this.initialized = effective.type === "STATIC" || effective.type === "ORIGINAL_DST";
@@ -137,7 +146,7 @@ export class Cluster implements ClusterView {
       const od = new OutlierConfig(effective.outlierDetection, deps.runtime ?? null);
       this.outlier = new OutlierDetector(od, scope, this);
     }
-    if (effective.healthChecks.length > 0) {
+    if (effective.healthChecks.length > 0 && !deps.replica) {
       const hc = new HealthChecker(this, healthCheckConfig(effective.healthChecks[0]), scope, {
         log: deps.log,
         runtime: deps.runtime,
@@ -221,6 +230,7 @@ export class Cluster implements ClusterView {
     this.stats.membership_healthy.set(healthy);
     this.stats.membership_degraded.set(degraded);
     this.stats.membership_excluded.set(excluded);
+    this.onMembership?.();
   }
 
   /** Outlier detection figures of the last interval; null when detection is off. */

@@ -22,6 +22,7 @@ import { type ConfigError, ConfigLoadError } from "../config/errors.ts";
 import type { ClusterManagerView } from "./types.ts";
 import type { Scope } from "../stats/types.ts";
 import { Cluster } from "./cluster.ts";
+import type { SharedCount } from "./circuit_breaker.ts";
 import { lbPolicyError } from "./lb/load_balancer.ts";
 import { type DynamicFieldOptions, DynamicFieldPolicy } from "../config/dynamic_fields.ts";
 import { EdsUpdater, type EndpointConfig } from "./eds.ts";
@@ -66,6 +67,13 @@ export interface ClusterManagerDeps {
   ads?: unknown;
   /** First reconnection delay to a control plane in ms (tests shorten it; default 500). */
   xdsBackoffMs?: number;
+  /**
+   * A data-plane worker's copy: no discovery (EDS, DNS, CDS) and no health checking; the main
+   * thread sends host sets and health (`src/server/worker_main.ts`).
+   */
+  replica?: boolean;
+  /** Circuit breaker counts shared across workers, by cluster name. */
+  sharedCounts?: (cluster: string) => SharedCount | undefined;
 }
 
 /**
@@ -217,7 +225,7 @@ export class ClusterManager implements ClusterManagerView {
       backoffBaseMs: deps.xdsBackoffMs,
     });
     const cdsAt = "dynamic_resources.cds_config";
-    const cdsSource = deps.cds ? configSourceOf(deps.cds, cdsAt) : null;
+    const cdsSource = deps.cds && !deps.replica ? configSourceOf(deps.cds, cdsAt) : null;
     if (cdsSource && !cdsSource.ok) {
       errors.push({ path: cdsSource.at, rule: "", message: cdsSource.message });
     }
@@ -263,7 +271,10 @@ export class ClusterManager implements ClusterManagerView {
           local: { region: l.region ?? "", zone: l.zone ?? "", sub_zone: l.sub_zone ?? "" },
         }
         : undefined,
+      replica: this.deps.replica,
+      sharedCounts: this.deps.sharedCounts?.(c.name),
     });
+    if (this.deps.replica) return { cluster, eds: null, dns: null };
     const src = c.type === "EDS" ? edsSourceOf(c.config) : null;
     const eds = src?.ok
       ? new EdsUpdater(cluster, src, {

@@ -1,0 +1,87 @@
+/**
+ * What a running server does with {@linkcode HotRestart}: as a parent, it answers its child
+ * (its facts, a graceful drain of every listener, its stats, shutting down); as a child, once it
+ * is LIVE it asks its parent to drain, adds the parent's stats to its own every second (counters
+ * continue; the parent's gauges count while it runs, except those this process sets itself), and
+ * after `--parent-shutdown-time-s` takes the parent's last stats and tells it to shut down.
+ *
+ * @example Not run: it needs a running server and a parent process.
+ * ```ts ignore
+ * const stop = serveHotRestart(hr, server, log);
+ * await takeOverFromParent(hr, server, log);
+ * stop();
+ * ```
+ * @module
+ */
+import {
+  type WorkerStatsDelta,
+  WorkerStatsExporter,
+  WorkerStatsImporter,
+} from "../stats/worker_stats.ts";
+import type { ServerContext } from "./context.ts";
+import { type HotRestart, hotRestartProtocolVersion, type ParentStats } from "./hot_restart.ts";
+
+/** Stats a process never hands to its child: its own `server.*` figures. */
+const NOT_HANDED_OVER = ["server."];
+
+/** Makes `server` answer the messages of its child. */
+export function serveHotRestart(
+  hr: HotRestart,
+  server: ServerContext,
+  log: (l: string, m: string) => void,
+): void {
+  const exporter = new WorkerStatsExporter(server.stats, NOT_HANDED_OVER);
+  hr.serve({
+    info: () => ({
+      version: hotRestartProtocolVersion(),
+      pid: Deno.pid,
+      firstEpochStartedAt: server.firstEpochStartedAt,
+    }),
+    drain: async () => {
+      log("info", "hot restart: the child is LIVE; draining listeners");
+      await server.listeners.drain({ inboundOnly: false, graceful: true });
+    },
+    stats: (): ParentStats => {
+      const d = exporter.collect();
+      return { counters: d.counters, gauges: d.gauges };
+    },
+    terminate: () => {
+      log("info", "hot restart: the child asked this process to shut down");
+      void server.shutdown();
+    },
+  });
+}
+
+/**
+ * The child's part, started once the server is LIVE; resolves when the parent was told to shut
+ * down (or could not be reached any more). `stopped()` ends it early (this process shuts down).
+ */
+export async function takeOverFromParent(
+  hr: HotRestart,
+  server: ServerContext,
+  log: (l: string, m: string) => void,
+  stopped: () => boolean,
+): Promise<void> {
+  const importer = new WorkerStatsImporter(server.stats, 1);
+  const pull = async () => {
+    const s = await hr.parentStats();
+    const d: WorkerStatsDelta = { counters: s.counters, gauges: s.gauges, histograms: [] };
+    importer.apply(0, d);
+  };
+  try {
+    await hr.drainParent();
+    await pull();
+    const end = Date.now() + server.options.parent_shutdown_time_s * 1000;
+    while (!stopped() && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, Math.min(1000, Math.max(0, end - Date.now()))));
+      await pull();
+    }
+    if (stopped()) return;
+    await hr.terminateParent();
+    log("info", "hot restart: the parent was told to shut down");
+  } catch (e) {
+    log("warning", `hot restart: ${e instanceof Error ? e.message : e}`);
+  } finally {
+    importer.forget(0);
+  }
+}

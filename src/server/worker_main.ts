@@ -1,0 +1,233 @@
+/**
+ * The entry point of a data-plane worker (a Deno `Worker`, started by `workers.ts`). A worker
+ * runs the listeners (bound with `reusePort`, so the kernel spreads connections over the
+ * workers) and a copy of the cluster manager without discovery or health checking: the main
+ * thread sends each cluster's host set and health whenever they change. Circuit breaker counts
+ * live in shared memory, so the limits hold per cluster across workers. The worker keeps its own
+ * stats store and reports the changes when the main thread asks (`sync`), before every admin
+ * request and on a timer. Drains, log levels, runtime changes and log reopening arrive as
+ * messages; `close` stops the listeners and the pools, reports the last stats and ends the
+ * worker.
+ *
+ * @module
+ */
+import { Store } from "../stats/store.ts";
+import { WorkerStatsExporter } from "../stats/worker_stats.ts";
+import { ClusterManager } from "../upstream/cluster_manager.ts";
+import type { Cluster } from "../upstream/cluster.ts";
+import { HostCounter } from "../upstream/host_stats.ts";
+import { ListenerManager } from "../listener/listener_manager.ts";
+import { SecretStore } from "../config/secrets.ts";
+import type { JsonObject } from "../config/bootstrap_types.ts";
+import { checkConfiguration } from "./configuration_check.ts";
+import { createLogging, type Logging } from "./logger.ts";
+import { LayeredRuntime } from "./runtime.ts";
+import type {
+  FromWorker,
+  HostCopy,
+  HostStatsDelta,
+  ListenerCopy,
+  ToWorker,
+  WorkerInit,
+} from "./worker_protocol.ts";
+
+/** A running worker. */
+interface Running {
+  store: Store;
+  exporter: WorkerStatsExporter;
+  clusters: ClusterManager;
+  listeners: ListenerManager;
+  logging: Logging;
+  runtime: LayeredRuntime;
+}
+
+/** The worker's global scope, as this module uses it. */
+const scope = self as unknown as {
+  onmessage: ((e: MessageEvent<ToWorker>) => void) | null;
+  postMessage(m: FromWorker): void;
+  close(): void;
+};
+const post = (m: FromWorker) => scope.postMessage(m);
+
+/** Makes a replica cluster take the main thread's host set and health. */
+function applyHosts(c: Cluster, hosts: HostCopy[], initialized: boolean): void {
+  c.updateHosts(hosts.map((h) => h.host));
+  const list = c.hosts();
+  hosts.forEach((copy, i) => {
+    const h = list[i];
+    if (!h) return;
+    h.setFlag("failed_active_hc", copy.health.failed_active_hc);
+    h.setFlag("failed_eds_health", copy.health.failed_eds_health);
+    h.setMarks({ degraded: copy.degraded, excluded: copy.excluded });
+    h.setPending(copy.pending);
+    c.healthChanged(h);
+  });
+  if (initialized) c.initialized = true;
+}
+
+/** The bootstrap's listeners bound to the ports worker 0 got. */
+function withPorts(listeners: JsonObject[], ports: number[] | null): JsonObject[] {
+  if (!ports) return listeners;
+  return listeners.map((l, i) => {
+    const copy = structuredClone(l);
+    const sa = (copy.address as JsonObject | undefined)?.socket_address as JsonObject | undefined;
+    if (sa && ports[i] !== undefined) sa.port_value = ports[i];
+    return copy;
+  });
+}
+
+function listenerCopies(lm: ListenerManager): ListenerCopy[] {
+  return lm.listeners().map((l) => ({
+    name: l.name,
+    address: l.address,
+    port: l.port,
+    direction: l.direction,
+    config: l.config,
+    stopped: l.stopped,
+  }));
+}
+
+async function start(init: WorkerInit): Promise<Running> {
+  const { options, bootstrap } = init;
+  const logging = createLogging(options);
+  const store = new Store();
+  const runtime = LayeredRuntime.fromBootstrap(
+    bootstrap,
+    options.service_cluster,
+    store.scope("runtime"),
+  );
+  const { errors, clusters: effective } = checkConfiguration(options, bootstrap, {});
+  if (errors.length) throw new Error(errors.map((e) => `${e.path}: ${e.message}`).join("; "));
+  const clusters = new ClusterManager(effective, {
+    stats: store,
+    log: (level, msg) => logging.log("upstream", level, msg),
+    options,
+    runtime,
+    replica: true,
+    bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
+    localClusterName: bootstrap.cluster_manager?.local_cluster_name as string | undefined,
+    localLocality: bootstrap.node?.locality,
+    sharedCounts: (name) => {
+      const index = init.sharedIndex[name];
+      return index === undefined ? undefined : { array: init.shared, index };
+    },
+  });
+  for (const c of clusters.clusters()) {
+    const h = init.hosts[c.name];
+    if (h) applyHosts(c, h.hosts, h.initialized);
+  }
+  const flags = init.flags;
+  const listeners = new ListenerManager(
+    withPorts((bootstrap.static_resources?.listeners ?? []) as JsonObject[], init.ports),
+    {
+      clusters,
+      stats: store,
+      secrets: new SecretStore(bootstrap.static_resources?.secrets),
+      server: {
+        healthCheckFailed: () => Atomics.load(flags, 0) === 1,
+        draining: () => Atomics.load(flags, 1) === 1,
+        options,
+      },
+      worker: { index: init.index, reusePort: true },
+    },
+  );
+  await listeners.start();
+  return {
+    store,
+    exporter: new WorkerStatsExporter(store),
+    clusters,
+    listeners,
+    logging,
+    runtime,
+  };
+}
+
+const sentHost = new Map<string, number>();
+
+/** Per-host counter increments and gauge values since the last report. */
+function hostStats(cm: ClusterManager): HostStatsDelta {
+  const out: HostStatsDelta = [];
+  for (const c of cm.clusters()) {
+    for (const h of c.hosts()) {
+      const counters: Array<[string, number]> = [];
+      const gauges: Array<[string, number]> = [];
+      for (const [name, s] of Object.entries(h.stats)) {
+        const v = s.value();
+        if (s instanceof HostCounter) {
+          const k = `${c.name}\n${h.key}\n${name}`;
+          const before = sentHost.get(k) ?? 0;
+          if (v === before) continue;
+          sentHost.set(k, v);
+          counters.push([name, v - before]);
+        } else gauges.push([name, v]);
+      }
+      out.push([c.name, h.key, counters, gauges]);
+    }
+  }
+  return out;
+}
+
+function report(r: Running, id: number): void {
+  post({
+    type: "stats",
+    id,
+    stats: r.exporter.collect(),
+    hosts: hostStats(r.clusters),
+    listeners: listenerCopies(r.listeners),
+    stopped: [...r.listeners.stoppedDirections()],
+  });
+}
+
+let running: Running | null = null;
+
+async function handle(m: ToWorker): Promise<void> {
+  if (m.type === "init") {
+    try {
+      running = await start(m);
+      post({ type: "ready", listeners: listenerCopies(running.listeners) });
+    } catch (e) {
+      post({ type: "failed", message: e instanceof Error ? e.message : String(e) });
+    }
+    return;
+  }
+  const r = running;
+  if (!r) return;
+  switch (m.type) {
+    case "hosts": {
+      const c = r.clusters.get(m.cluster);
+      if (c) applyHosts(c, m.hosts, m.initialized);
+      return;
+    }
+    case "sync":
+      report(r, m.id);
+      return;
+    case "drain":
+      await r.listeners.drain({ inboundOnly: m.inboundOnly, graceful: m.graceful });
+      post({ type: "done", id: m.id });
+      return;
+    case "runtime":
+      r.runtime.modify(m.pairs);
+      return;
+    case "log":
+      if (m.name === null) r.logging.setAll(m.level);
+      else r.logging.set(m.name, m.level);
+      return;
+    case "reopen":
+      r.listeners.reopenAccessLogs();
+      await r.logging.reopen();
+      return;
+    case "close":
+      await r.listeners.close();
+      await r.clusters.close();
+      report(r, m.id);
+      r.logging.close();
+      scope.close();
+      return;
+  }
+}
+
+scope.onmessage = (e: MessageEvent<ToWorker>) => {
+  void handle(e.data).catch((err) => {
+    console.error(`worker: ${err instanceof Error ? err.message : err}`);
+  });
+};

@@ -1,0 +1,116 @@
+/**
+ * The messages between the main thread and its data-plane workers (`workers.ts`,
+ * `worker_main.ts`), and the copy of a cluster's host set (addresses and health) the main thread
+ * sends whenever discovery or health checking changes it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Host } from "../upstream/host.ts";
+ * import { hostCopies } from "./worker_protocol.ts";
+ * const h = new Host({
+ *   address: "127.0.0.1", port: 80, hostname: "", weight: 1, priority: 0,
+ *   region: "", zone: "", sub_zone: "", metadata: {},
+ * });
+ * h.setFlag("failed_active_hc", true);
+ * assert.equal(hostCopies([h])[0].health.failed_active_hc, true);
+ * ```
+ * @module
+ */
+import type { Options } from "../config/options.ts";
+import type { Bootstrap } from "../config/bootstrap_types.ts";
+import type { EffectiveHost } from "../config/effective_cluster.ts";
+import type { HealthFlags } from "../upstream/types.ts";
+import type { Host } from "../upstream/host.ts";
+import type { ListenerView, TrafficDirection } from "../listener/types.ts";
+import type { WorkerStatsDelta } from "../stats/worker_stats.ts";
+
+/** One host as the main thread sees it: configuration and health. */
+export interface HostCopy {
+  host: EffectiveHost;
+  health: HealthFlags;
+  degraded: boolean;
+  excluded: boolean;
+  pending: boolean;
+}
+
+/** The copies of `hosts`, in order. */
+export function hostCopies(hosts: readonly Host[]): HostCopy[] {
+  return hosts.map((h) => ({
+    host: {
+      address: h.address,
+      port: h.port,
+      hostname: h.hostname,
+      weight: h.weight,
+      priority: h.priority,
+      region: h.region,
+      zone: h.zone,
+      sub_zone: h.sub_zone,
+      metadata: h.metadata,
+    },
+    health: { ...h.health },
+    degraded: h.degradedActiveHc,
+    excluded: h.excludedViaImmediateHcFail,
+    pending: h.pendingActiveHc,
+  }));
+}
+
+/** Per-host statistics of one worker: cluster, host key, counter increments, gauge values. */
+export type HostStatsDelta = Array<
+  [string, string, Array<[string, number]>, Array<[string, number]>]
+>;
+
+/** What a worker needs to start. */
+export interface WorkerInit {
+  type: "init";
+  /** This worker's number, 0-based (`worker_<n>` stats). */
+  index: number;
+  options: Options;
+  bootstrap: Bootstrap;
+  /** Circuit breaker counts shared by every worker, and each cluster's first word. */
+  shared: Int32Array;
+  sharedIndex: Record<string, number>;
+  /** Bound ports by listener position (port 0 in the bootstrap binds what worker 0 got). */
+  ports: number[] | null;
+  /** Every cluster's host set at start. */
+  hosts: Record<string, { hosts: HostCopy[]; initialized: boolean }>;
+  /**
+   * The server's flags in shared memory (`[healthCheckFailed, draining]`, 0 or 1), so the data
+   * plane sees `/healthcheck/fail` and the start of a shutdown at once.
+   */
+  flags: Int32Array;
+}
+
+/** What the data plane asks of the server's state. */
+export interface ServerFlags {
+  healthCheckFailed: boolean;
+  draining: boolean;
+}
+
+/** Messages from the main thread to a worker. */
+export type ToWorker =
+  | WorkerInit
+  | { type: "hosts"; cluster: string; hosts: HostCopy[]; initialized: boolean }
+  | { type: "sync"; id: number }
+  | { type: "drain"; id: number; inboundOnly: boolean; graceful: boolean }
+  | { type: "runtime"; pairs: Array<[string, string]> }
+  | { type: "log"; name: string | null; level: string }
+  | { type: "reopen" }
+  | { type: "close"; id: number };
+
+/** A listener as a worker reports it. */
+export type ListenerCopy = Omit<ListenerView, "stopped"> & { stopped: boolean };
+
+/** Messages from a worker to the main thread. */
+export type FromWorker =
+  | { type: "ready"; listeners: ListenerCopy[] }
+  | { type: "failed"; message: string }
+  | {
+    type: "stats";
+    id: number;
+    stats: WorkerStatsDelta;
+    hosts: HostStatsDelta;
+    listeners: ListenerCopy[];
+    stopped: Array<TrafficDirection | "ALL">;
+  }
+  | { type: "done"; id: number };

@@ -1,0 +1,340 @@
+/**
+ * Data-plane workers for `--concurrency N` (N above 1): N Deno `Worker`s, each running every
+ * listener with `reusePort` (`worker_main.ts`), while the main thread keeps the admin
+ * interface, discovery (EDS, DNS) and health checking. A slow admin request (a huge
+ * `/config_dump`, a costly stats regex) therefore never stalls traffic.
+ *
+ * Workers, not processes: measured on the 2-core development machine, a Worker starts in about
+ * the time of a module load and shares memory, so circuit breaker counts are one
+ * `SharedArrayBuffer` word per resource (`Atomics`), host sets and stats are one `postMessage`
+ * away, and `/quitquitquit` or a crash of the main thread takes every worker with it (no
+ * orphans). Processes would need a socket protocol for all of it and a reaper for children.
+ *
+ * The pool is the {@linkcode ListenerManagerView} the admin interface sees: `/listeners` shows
+ * worker 0's listeners, `/drain_listeners` drains every worker, and {@linkcode WorkerPool.sync}
+ * (run before every admin request and every second) adds the workers' stats into the main
+ * thread's store (`src/stats/worker_stats.ts`) and their per-host stats into the main thread's
+ * hosts, so `/stats`, `/clusters` and every other output show one total.
+ *
+ * @example Not run: it starts workers that bind the bootstrap's listeners.
+ * ```ts ignore
+ * const pool = new WorkerPool(2, { options, bootstrap, store, clusters, log, state });
+ * await pool.start();
+ * await pool.sync();
+ * await pool.close();
+ * ```
+ * @module
+ */
+import type { Options } from "../config/options.ts";
+import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
+import type { Store } from "../stats/store.ts";
+import { WorkerStatsImporter } from "../stats/worker_stats.ts";
+import type { ClusterManager } from "../upstream/cluster_manager.ts";
+import type { Cluster } from "../upstream/cluster.ts";
+import { SHARED_COUNTS_PER_CLUSTER } from "../upstream/circuit_breaker.ts";
+import { HostCounter, HostGauge } from "../upstream/host_stats.ts";
+import type { ListenerManagerView, ListenerView, TrafficDirection } from "../listener/types.ts";
+import { parseListeners } from "../listener/validate_listeners.ts";
+import {
+  type FromWorker,
+  hostCopies,
+  type HostStatsDelta,
+  type ListenerCopy,
+  type ServerFlags,
+  type ToWorker,
+} from "./worker_protocol.ts";
+
+/** How long the main thread waits for a worker's answer before going on without it. */
+export const WORKER_ANSWER_MS = 5_000;
+
+/** What the pool needs of the server. */
+export interface WorkerPoolDeps {
+  options: Options;
+  bootstrap: Bootstrap;
+  /** The main thread's store: worker stats are added into it. */
+  store: Store;
+  /** The main thread's cluster manager (discovery, health checking). */
+  clusters: ClusterManager;
+  log: (level: string, msg: string) => void;
+  /** The server's health-check-failed and draining flags. */
+  state: () => ServerFlags;
+  /** Interval of background stats syncs in ms (default 1000). */
+  syncIntervalMs?: number;
+}
+
+interface Waiting {
+  left: Set<number>;
+  resolve: () => void;
+}
+
+/** The data-plane workers. */
+export class WorkerPool implements ListenerManagerView {
+  readonly #workers: (Worker | null)[] = [];
+  #views: ListenerView[];
+  #stopped = new Set<TrafficDirection | "ALL">();
+  readonly #importer: WorkerStatsImporter;
+  readonly #hostGauges = new Map<string, number[]>();
+  readonly #waiting = new Map<number, Waiting>();
+  #nextId = 1;
+  #timer: ReturnType<typeof setInterval> | null = null;
+  #closed = false;
+  #started = false;
+  readonly #shared: Int32Array;
+  readonly #sharedIndex: Record<string, number> = {};
+  readonly #dirty = new Set<Cluster>();
+  /** `[healthCheckFailed, draining]` shared with every worker. */
+  readonly #flags = new Int32Array(new SharedArrayBuffer(8));
+
+  /** A pool of `count` workers (not started). */
+  constructor(readonly count: number, readonly deps: WorkerPoolDeps) {
+    this.#importer = new WorkerStatsImporter(deps.store, count);
+    const { specs } = parseListeners(
+      (deps.bootstrap.static_resources?.listeners ?? []) as JsonObject[],
+      "static_resources.listeners",
+      null,
+    );
+    this.#views = specs.map((s) => ({
+      name: s.name,
+      address: s.address,
+      port: s.port,
+      direction: s.direction,
+      config: s.config,
+      stopped: false,
+    }));
+    const names = deps.clusters.clusters().map((c) => c.name);
+    this.#shared = new Int32Array(
+      new SharedArrayBuffer(4 * SHARED_COUNTS_PER_CLUSTER * Math.max(1, names.length)),
+    );
+    names.forEach((n, i) => this.#sharedIndex[n] = i * SHARED_COUNTS_PER_CLUSTER);
+    // The workers load their modules while the main thread starts its clusters.
+    for (let i = 0; i < count; i++) {
+      this.#workers.push(
+        new Worker(new URL("./worker_main.ts", import.meta.url), { type: "module" }),
+      );
+    }
+  }
+
+  /**
+   * Starts the workers: worker 0 first (it picks the ports of listeners configured with port 0),
+   * then the others on the same ports. Rejects, with every worker stopped, when one fails.
+   */
+  async start(): Promise<void> {
+    for (const c of this.deps.clusters.clusters()) {
+      c.onMembership = () => this.#hostsChanged(c);
+    }
+    this.#started = true;
+    try {
+      const first = await this.#spawn(0, null);
+      this.#views = first.map((l) => ({ ...l }));
+      const ports = first.map((l) => l.port);
+      await Promise.all(
+        Array.from({ length: this.count - 1 }, (_, i) => this.#spawn(i + 1, ports)),
+      );
+    } catch (e) {
+      this.#terminate();
+      throw e;
+    }
+    const timer = setInterval(() => void this.sync(), this.deps.syncIntervalMs ?? 1000);
+    Deno.unrefTimer(timer);
+    this.#timer = timer;
+    this.deps.log("info", `started ${this.count} workers`);
+  }
+
+  #spawn(index: number, ports: number[] | null): Promise<ListenerCopy[]> {
+    const w = this.#workers[index];
+    if (!w) return Promise.reject(new Error(`worker ${index} is not running`));
+    const hosts: Record<string, { hosts: ReturnType<typeof hostCopies>; initialized: boolean }> =
+      {};
+    for (const c of this.deps.clusters.clusters()) {
+      hosts[c.name] = { hosts: hostCopies(c.hosts()), initialized: c.initialized };
+    }
+    return new Promise((resolve, reject) => {
+      w.onerror = (e) => {
+        e.preventDefault();
+        this.#died(index, e.message);
+        reject(new Error(`worker ${index} failed: ${e.message}`));
+      };
+      w.onmessage = (e: MessageEvent<FromWorker>) => {
+        const m = e.data;
+        if (m.type === "ready") resolve(m.listeners);
+        else if (m.type === "failed") reject(new Error(m.message));
+        else this.#answer(index, m);
+      };
+      this.#post(w, {
+        type: "init",
+        index,
+        options: this.deps.options,
+        bootstrap: this.deps.bootstrap,
+        shared: this.#shared,
+        sharedIndex: this.#sharedIndex,
+        ports,
+        hosts,
+        flags: this.#flags,
+      });
+    });
+  }
+
+  #post(w: Worker, m: ToWorker): void {
+    w.postMessage(m);
+  }
+
+  /** Sends `m` to every running worker. */
+  broadcast(m: ToWorker): void {
+    for (const w of this.#workers) if (w) this.#post(w, m);
+  }
+
+  #died(index: number, why: string): void {
+    if (!this.#workers[index]) return;
+    this.#workers[index] = null;
+    this.deps.log("critical", `worker ${index} stopped: ${why}`);
+    this.#importer.forget(index);
+    for (const [id, wait] of this.#waiting) this.#settle(id, wait, index);
+  }
+
+  #settle(id: number, wait: Waiting, index: number): void {
+    wait.left.delete(index);
+    if (wait.left.size === 0) {
+      this.#waiting.delete(id);
+      wait.resolve();
+    }
+  }
+
+  #answer(index: number, m: FromWorker): void {
+    if (m.type === "stats") {
+      this.#importer.apply(index, m.stats);
+      this.#applyHostStats(index, m.hosts);
+      if (index === 0) {
+        this.#views = m.listeners.map((l) => ({ ...l }));
+        this.#stopped = new Set(m.stopped);
+      }
+    }
+    if (m.type === "stats" || m.type === "done") {
+      const wait = this.#waiting.get(m.id);
+      if (wait) this.#settle(m.id, wait, index);
+    }
+  }
+
+  #applyHostStats(index: number, delta: HostStatsDelta): void {
+    const byCluster = new Map<string, Map<string, ReturnType<Cluster["hosts"]>[number]>>();
+    for (const [cluster, key, counters, gauges] of delta) {
+      let hosts = byCluster.get(cluster);
+      if (!hosts) {
+        const c = this.deps.clusters.get(cluster);
+        hosts = new Map((c?.hosts() ?? []).map((h) => [h.key, h]));
+        byCluster.set(cluster, hosts);
+      }
+      const h = hosts.get(key);
+      if (!h) continue;
+      const stats = h.stats as unknown as Record<string, HostCounter | HostGauge>;
+      for (const [name, n] of counters) {
+        const s = stats[name];
+        if (s instanceof HostCounter && n > 0) s.inc(n);
+      }
+      for (const [name, v] of gauges) {
+        const s = stats[name];
+        if (!(s instanceof HostGauge)) continue;
+        const k = `${cluster}\n${key}\n${name}`;
+        let per = this.#hostGauges.get(k);
+        if (!per) this.#hostGauges.set(k, per = new Array<number>(this.count).fill(0));
+        per[index] = v;
+        s.set(per.reduce((a, b) => a + b, 0));
+      }
+    }
+  }
+
+  /** Sends `make(id)` to every running worker and resolves when all answered (or time ran out). */
+  #ask(make: (id: number) => ToWorker, timeoutMs = WORKER_ANSWER_MS): Promise<void> {
+    const id = this.#nextId++;
+    const left = new Set<number>();
+    this.#workers.forEach((w, i) => w && left.add(i));
+    if (left.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        if (this.#waiting.delete(id)) {
+          this.deps.log("warning", `workers ${[...left].join(", ")} did not answer in time`);
+          resolve();
+        }
+      }, timeoutMs);
+      this.#waiting.set(id, {
+        left,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+      this.broadcast(make(id));
+    });
+  }
+
+  /** Adds every worker's stats since the last sync into the main thread's store and hosts. */
+  sync(): Promise<void> {
+    this.pushState();
+    return this.#ask((id) => ({ type: "sync", id }));
+  }
+
+  /** Writes the server's flags where every worker reads them (call it when they change). */
+  pushState(): void {
+    const state = this.deps.state();
+    Atomics.store(this.#flags, 0, state.healthCheckFailed ? 1 : 0);
+    Atomics.store(this.#flags, 1, state.draining ? 1 : 0);
+  }
+
+  #hostsChanged(c: Cluster): void {
+    if (this.#dirty.size === 0) {
+      queueMicrotask(() => {
+        for (const d of this.#dirty) {
+          this.broadcast({
+            type: "hosts",
+            cluster: d.name,
+            hosts: hostCopies(d.hosts()),
+            initialized: d.initialized,
+          });
+        }
+        this.#dirty.clear();
+      });
+    }
+    this.#dirty.add(c);
+  }
+
+  /** Worker 0's listeners (every worker binds the same ones). */
+  listeners(): readonly ListenerView[] {
+    return this.#views;
+  }
+
+  /** Directions stopped by a drain. */
+  stoppedDirections(): ReadonlySet<TrafficDirection | "ALL"> {
+    return this.#stopped;
+  }
+
+  /** Drains the listeners of every worker; see `ListenerManager.drain`. */
+  async drain(opts: { inboundOnly: boolean; graceful: boolean }): Promise<void> {
+    this.pushState();
+    await this.#ask((id) => ({ type: "drain", id, ...opts }));
+    await this.sync();
+  }
+
+  /** Reopens every worker's access logs. */
+  reopenAccessLogs(): void {
+    this.broadcast({ type: "reopen" });
+  }
+
+  /** Stops every worker (listeners and pools closed, last stats taken) and ends them. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#timer !== null) clearInterval(this.#timer);
+    for (const c of this.deps.clusters.clusters()) c.onMembership = null;
+    if (this.#started) {
+      this.pushState();
+      await this.#ask((id) => ({ type: "close", id }));
+    }
+    this.#terminate();
+  }
+
+  #terminate(): void {
+    this.#workers.forEach((w, i) => {
+      w?.terminate();
+      this.#workers[i] = null;
+    });
+  }
+}
