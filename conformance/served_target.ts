@@ -149,6 +149,23 @@ export async function serveBootstrap(
   build: (listenerPort: number) => Obj,
   args: readonly string[] = [],
 ): Promise<Served> {
+  // The listener's port is picked free, then bound by the target: another process may take it
+  // in between. A target that exits for that reason is started again on another port.
+  for (let attempt = 1;; attempt++) {
+    const started = await startOnce(ctx, build, args);
+    if (started.served) return started.served;
+    if (attempt >= 3 || !/in use|cannot bind|AddrInUse/i.test(started.stderr)) {
+      throw new CaseFailure(`${started.failure}; its stderr ended with:\n${started.stderr}`);
+    }
+  }
+}
+
+/** One start of the target; `served` when it became ready, else why not. */
+async function startOnce(
+  ctx: CaseContext,
+  build: (listenerPort: number) => Obj,
+  args: readonly string[],
+): Promise<{ served?: Served; failure: string; stderr: string }> {
   const dir = await ctx.tempDir();
   const port = freePort();
   const file = `${dir}/bootstrap.json`;
@@ -185,19 +202,20 @@ export async function serveBootstrap(
     }
     await tail.ended;
   });
+  const gone = async (failure: string) => {
+    await tail.ended;
+    const code = (await status).code;
+    const why = tail.text();
+    // A target that refuses what it does not honour, at load, is honest: the case does not
+    // apply to it. Anything else that ends the process is a failure.
+    if (code === 1 && /not supported|unsupported|not implemented/i.test(why)) {
+      throw new NotApplicable(`the target refused the configuration: ${lastLine(why)}`);
+    }
+    return { failure, stderr: why };
+  };
   const waited = await waitForAddress(addressFile, child, 20_000, "the target");
   if (waited.address === null) {
-    if (waited.exited) {
-      await tail.ended;
-      const code = (await status).code;
-      const why = tail.text();
-      // A target that refuses what it does not honour, at load, is honest: the case does not
-      // apply to it. Anything else that ends the process is a failure.
-      if (code === 1 && /not supported|unsupported|not implemented/i.test(why)) {
-        throw new NotApplicable(`the target refused the configuration: ${lastLine(why)}`);
-      }
-      throw new CaseFailure(`${waited.failure}; its stderr ended with:\n${why}`);
-    }
+    if (waited.exited) return await gone(waited.failure ?? "the target exited");
     throw new CaseFailure(waited.failure ?? "the target did not start");
   }
   const admin = new HttpClient(`http://${waited.address}`);
@@ -205,16 +223,18 @@ export async function serveBootstrap(
   admin.signal = traffic.signal = ctx.signal;
   admin.log = traffic.log = ctx.command.log;
   await until(ctx, "the target to be ready and its listener to accept", async () => {
-    const r = await admin.request("GET", "/ready");
-    if (r.status !== 200) return false;
+    if (exited) return true;
     try {
+      const r = await admin.request("GET", "/ready");
+      if (r.status !== 200) return false;
       (await Deno.connect({ hostname: "127.0.0.1", port })).close();
       return true;
     } catch {
       return false;
     }
   }, 20_000);
-  return { admin, traffic, port };
+  if (exited) return await gone("the target exited after writing its admin address");
+  return { served: { admin, traffic, port }, failure: "", stderr: "" };
 }
 
 function lastLine(text: string): string {

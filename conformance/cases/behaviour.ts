@@ -64,6 +64,19 @@ function serveCluster(ctx: CaseContext, cluster: Obj, hash = false): Promise<Ser
   return serveBootstrap(ctx, (port) => httpBootstrap(port, [route], [cluster]));
 }
 
+/**
+ * Waits until a batch of requests satisfies `ok`: a health change reaches the balancers within
+ * the cluster's `update_merge_window` (1 s by default), not necessarily at once.
+ */
+function settle(
+  ctx: CaseContext,
+  traffic: Served["traffic"],
+  what: string,
+  ok: (seen: Map<string, number>) => boolean,
+): Promise<void> {
+  return until(ctx, what, async () => ok(await spread(traffic, "/", 6)));
+}
+
 function describe(seen: Map<string, number>): string {
   return JSON.stringify(Object.fromEntries([...seen].sort()));
 }
@@ -177,6 +190,7 @@ const BEHAVIOURS: readonly Behaviour[] = [
       for (const o of os.slice(0, 2)) {
         expect(health.get(o.address) === "healthy", `${o.address} is ${health.get(o.address)}`);
       }
+      await settle(ctx, traffic, "traffic to leave c", (seen) => !seen.has("c"));
       const seen = await spread(traffic, "/", 20);
       expect(
         !seen.has("c") && (seen.get("a") ?? 0) + (seen.get("b") ?? 0) === 20,
@@ -188,8 +202,7 @@ const BEHAVIOURS: readonly Behaviour[] = [
         `${c} to become healthy again`,
         async () => (await hostHealth(admin, "hc")).get(c) === "healthy",
       );
-      const after = await spread(traffic, "/", 30);
-      expect((after.get("c") ?? 0) > 0, `c healthy again but got no traffic: ${describe(after)}`);
+      await settle(ctx, traffic, "c, healthy again, to get traffic", (seen) => seen.has("c"));
     },
   },
   {
@@ -226,6 +239,10 @@ const BEHAVIOURS: readonly Behaviour[] = [
         const h = await hostHealth(admin, "panic");
         return os.slice(1).every((o) => h.get(o.address)?.includes("/failed_active_hc"));
       });
+      await until(ctx, "the balancer to count a panic", async () => {
+        await spread(traffic, "/", 6);
+        return await statValue(admin, "cluster.panic.lb_healthy_panic") > 0;
+      });
       const seen = await spread(traffic, "/", 30);
       expect(
         (seen.get("b") ?? 0) > 0 && (seen.get("c") ?? 0) > 0,
@@ -257,6 +274,7 @@ const BEHAVIOURS: readonly Behaviour[] = [
         const h = await hostHealth(admin, "nopanic");
         return os.slice(1).every((o) => h.get(o.address)?.includes("/failed_active_hc"));
       });
+      await settle(ctx, traffic, "traffic to reach only a", (seen) => seen.get("a") === 6);
       const seen = await spread(traffic, "/", 20);
       expect(seen.get("a") === 20, `with panic off traffic was ${describe(seen)}`);
     },
@@ -283,6 +301,7 @@ const BEHAVIOURS: readonly Behaviour[] = [
         await spread(traffic, "/", 2);
         return (await hostHealth(admin, "od")).get(b)?.includes("/failed_outlier_check") ?? false;
       });
+      await settle(ctx, traffic, "traffic to reach only a", (seen) => seen.get("a") === 6);
       const before = os[1].requests;
       const seen = await spread(traffic, "/", 20);
       expect(

@@ -44,10 +44,13 @@ function origin(download: boolean) {
       })().catch(() => {});
     }
   })().catch(() => {});
+  let closed = false;
   return {
     port: (l.addr as Deno.NetAddr).port,
     stats,
     close() {
+      if (closed) return;
+      closed = true;
       l.close();
       for (const c of conns) {
         try {
@@ -101,7 +104,7 @@ Deno.test("limits.per-connection-buffer-limit-bytes: a client reading a 100 MB r
 });
 
 Deno.test("limits.per-connection-buffer-limit-bytes: an upstream that does not read an upload makes the proxy hold only a few buffers of it", async () => {
-  await withProxy(false, async (p) => {
+  await withProxy(false, async (p, o) => {
     const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
     let sent = 0;
     const writing = (async () => {
@@ -122,6 +125,9 @@ Deno.test("limits.per-connection-buffer-limit-bytes: an upstream that does not r
       assert.ok(rx - tx < 4 * MIB, `the proxy holds ${rx - tx} bytes read but not sent on`);
       assert.ok(sent < TOTAL, "the client was slowed down by the upstream");
     } finally {
+      // The origin goes away first: the proxy then ends the exchange, and the client's pending
+      // write ends with it.
+      o.close();
       c.close();
       await writing;
     }
