@@ -65,6 +65,9 @@ Deno.test("cli.options.restart-epoch: a hot restart under load answers every req
   try {
     const port = await listenerPort(parent.admin);
     for (let i = 0; i < 5; i++) assert.equal(await requestOnce(port, "/"), 200);
+    // The parent runs a whole second before the child starts, so the uptimes (whole seconds)
+    // of the two epochs differ.
+    await new Promise((r) => setTimeout(r, 1100));
     let loading = true;
     const statuses: number[] = [];
     const load = Promise.all(Array.from({ length: 3 }, async () => {
@@ -85,9 +88,11 @@ Deno.test("cli.options.restart-epoch: a hot restart under load answers every req
     // Every answer is a 200. A connection can still be reset unanswered (0) when it sits in the
     // parent's accept queue at the moment the parent closes its listening socket: Linux resets
     // that queue unless net.ipv4.tcp_migrate_req is 1 (Deno has no SCM_RIGHTS to hand the socket
-    // over instead). At most one such connection per restart.
+    // over instead). At most one such connection per concurrent client (three here), since each
+    // client has at most one connection waiting in that queue.
     assert.deepEqual(statuses.filter((s) => s !== 200 && s !== 0), [], `${statuses.length}`);
-    assert.ok(statuses.filter((s) => s === 0).length <= 1, `${statuses.length} requests`);
+    const resets = statuses.filter((s) => s === 0).length;
+    assert.ok(resets <= 3, `${resets} of ${statuses.length} requests reset`);
     const stats = await statsOf(child.admin);
     // Counters continue: the new process counts every request either process answered.
     const answered = statuses.filter((s) => s === 200).length;

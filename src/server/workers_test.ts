@@ -108,7 +108,8 @@ Deno.test("cli.options.concurrency: health checking runs on the main thread and 
   const p = await startProxyProcess(
     proxyBootstrap(o.port, {
       // No panic routing: with its only host unhealthy the cluster answers 503.
-      common_lb_config: { healthy_panic_threshold: { value: 0 } },
+      // and no merge window: the health change reaches the balancers at once.
+      common_lb_config: { healthy_panic_threshold: { value: 0 }, update_merge_window: "0s" },
       health_checks: [{
         timeout: "1s",
         interval: "0.1s",
