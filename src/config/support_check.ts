@@ -14,8 +14,8 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { supportErrors } from "./support_check.ts";
- * const errors = supportErrors({ dynamic_resources: { lds_config: { path: "/l.yaml" } } });
- * assert.equal(errors[0].path, "dynamic_resources.lds_config");
+ * const errors = supportErrors({ watchdog: { miss_timeout: "1s" } });
+ * assert.equal(errors[0].path, "watchdog");
  * ```
  * @module
  */
