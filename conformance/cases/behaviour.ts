@@ -91,6 +91,33 @@ const HEALTH_CHECK = {
   http_health_check: { path: "/healthz" },
 };
 
+/** Outlier detection that ejects a host after three 5xx answers in a row, for a minute. */
+const EJECT_AFTER_3 = {
+  consecutive_5xx: 3,
+  base_ejection_time: "60s",
+  max_ejection_percent: 100,
+};
+
+/**
+ * Serves cluster `name` over origins a (answering 200) and b (answering 503) with
+ * {@linkcode EJECT_AFTER_3} and `extra`, and sends traffic until b shows `/failed_outlier_check`.
+ */
+async function ejectB(ctx: CaseContext, name: string, extra: Obj = {}) {
+  const os = origins(ctx, 2);
+  os[1].mode = { status: 503 };
+  const served = await serveCluster(
+    ctx,
+    originCluster(name, os, { outlier_detection: EJECT_AFTER_3, ...extra }),
+  );
+  const b = os[1].address;
+  await until(ctx, `${b} to be ejected`, async () => {
+    await spread(served.traffic, "/", 2);
+    return (await hostHealth(served.admin, name)).get(b)?.includes("/failed_outlier_check") ??
+      false;
+  });
+  return { os, b, ...served };
+}
+
 const BEHAVIOURS: readonly Behaviour[] = [
   {
     id: "round-robin-default",
@@ -284,23 +311,7 @@ const BEHAVIOURS: readonly Behaviour[] = [
     title: "consecutive 5xx eject a host (/failed_outlier_check) and traffic avoids it",
     rules: ["cluster.fields.outlier-detection", "admin.resources.health.failed_outlier_check"],
     async run(ctx) {
-      const os = origins(ctx, 2);
-      os[1].mode = { status: 503 };
-      const { admin, traffic } = await serveCluster(
-        ctx,
-        originCluster("od", os, {
-          outlier_detection: {
-            consecutive_5xx: 3,
-            base_ejection_time: "60s",
-            max_ejection_percent: 100,
-          },
-        }),
-      );
-      const b = os[1].address;
-      await until(ctx, `${b} to be ejected`, async () => {
-        await spread(traffic, "/", 2);
-        return (await hostHealth(admin, "od")).get(b)?.includes("/failed_outlier_check") ?? false;
-      });
+      const { os, traffic } = await ejectB(ctx, "od");
       await settle(ctx, traffic, "traffic to reach only a", (seen) => seen.get("a") === 6);
       const before = os[1].requests;
       const seen = await spread(traffic, "/", 20);
@@ -315,24 +326,7 @@ const BEHAVIOURS: readonly Behaviour[] = [
     title: "a host failing both outlier detection and health checks shows both flags",
     rules: ["admin.resources.health.concatenated"],
     async run(ctx) {
-      const os = origins(ctx, 2);
-      os[1].mode = { status: 503 };
-      const { admin, traffic } = await serveCluster(
-        ctx,
-        originCluster("both", os, {
-          health_checks: [HEALTH_CHECK],
-          outlier_detection: {
-            consecutive_5xx: 3,
-            base_ejection_time: "60s",
-            max_ejection_percent: 100,
-          },
-        }),
-      );
-      const b = os[1].address;
-      await until(ctx, `${b} to be ejected`, async () => {
-        await spread(traffic, "/", 2);
-        return (await hostHealth(admin, "both")).get(b)?.includes("/failed_outlier_check") ?? false;
-      });
+      const { os, b, admin } = await ejectB(ctx, "both", { health_checks: [HEALTH_CHECK] });
       os[1].healthStatus = 503;
       await until(ctx, `${b} to show two flags`, async () => {
         const h = (await hostHealth(admin, "both")).get(b) ?? "";
