@@ -13,11 +13,8 @@ export interface RegexJob {
   names: readonly string[];
 }
 
-/**
- * The answer: `hits[i]` is 1 when `names[i]` matches; or the compile error. `ready` is sent once
- * the worker has loaded, before any job, so the caller's deadline covers evaluation only.
- */
-export type RegexAnswer = { hits: Uint8Array } | { error: string } | { ready: true };
+/** The answer: `hits[i]` is 1 when `names[i]` matches; or the compile error. */
+export type RegexAnswer = { hits: Uint8Array } | { error: string };
 
 const scope = self as unknown as {
   onmessage: (ev: MessageEvent<RegexJob>) => void;
@@ -38,8 +35,3 @@ scope.onmessage = (ev) => {
   }
   scope.postMessage(answer);
 };
-
-// Only on a worker thread (a main thread imports this module for its types, e.g. in doc tests).
-if (typeof (self as { postMessage?: unknown }).postMessage === "function") {
-  scope.postMessage({ ready: true });
-}
