@@ -15,7 +15,7 @@
 import type { DiscoveryType } from "../../spec/rule.ts";
 import { CLUSTER_RULES, row } from "../../spec/mod.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
-import { ENUMS, fieldRow, MESSAGES } from "./nested_schema.ts";
+import { ENUMS, enumValues, fieldRow, MESSAGES } from "./nested_schema.ts";
 import { isObject, parseDuration, parseEnum, parsePercent, parseUInt64 } from "./values.ts";
 
 type Obj = Record<string, unknown>;
@@ -37,8 +37,13 @@ export function valueOf(message: string, o: Obj | undefined, field: string): unk
   const set = o?.[field];
   const parsed = set === undefined || set === null ? undefined : parseKind(row.kind, set, row.enum);
   if (parsed !== undefined) return parsed;
-  return row.default === undefined ? undefined : parseKind(row.kind, row.default, row.enum);
+  if (row.default === undefined) return undefined;
+  if (!DEFAULTS.has(row)) DEFAULTS.set(row, parseKind(row.kind, row.default, row.enum));
+  return DEFAULTS.get(row);
 }
+
+/** Each row's default in its kind's unit, parsed on first use. */
+const DEFAULTS = new WeakMap<object, unknown>();
 
 function parseKind(kind: string, v: unknown, enumName?: string): unknown {
   switch (kind) {
@@ -60,7 +65,8 @@ function parseKind(kind: string, v: unknown, enumName?: string): unknown {
     case "enum": {
       const e = ENUMS.get(enumName ?? "");
       if (!e) return undefined;
-      const p = parseEnum(v, e.values.map((x) => x.name), e.values.map((x) => x.number));
+      const { names, numbers } = enumValues(e);
+      const p = parseEnum(v, names, numbers);
       return p.ok ? p.value : undefined;
     }
     case "bool":

@@ -57,12 +57,49 @@ export const ENUMS: ReadonlyMap<string, EnumRow> = new Map(
   (CLUSTER_ENUMS as readonly EnumRow[]).map((e) => [e.name, e]),
 );
 
+/** What {@linkcode validateMessage} reads of a message's rows, built once per message. */
+interface MessageIndex {
+  byName: ReadonlyMap<string, FieldRow>;
+  required: readonly FieldRow[];
+  requiredGroups: ReadonlySet<string>;
+}
+
+const INDEX = new Map<string, MessageIndex>();
+
+function indexOf(message: string): MessageIndex {
+  let ix = INDEX.get(message);
+  if (ix) return ix;
+  const rows = MESSAGES.get(message) ?? [];
+  ix = {
+    byName: new Map(rows.map((r) => [r.field, r])),
+    required: rows.filter((r) => r.required),
+    requiredGroups: new Set(rows.filter((r) => r.groupRequired).map((r) => r.group!)),
+  };
+  INDEX.set(message, ix);
+  return ix;
+}
+
 /** The row of a field of a described message. */
 export function fieldRow(message: string, field: string): FieldRow {
-  const row = MESSAGES.get(message)?.find((r) => r.field === field);
+  const row = indexOf(message).byName.get(field);
   if (!row) throw new Error(`no table row for ${message}.${field}`);
   return row;
 }
+
+/** An enumeration's value names and numbers, in table order (built once per enumeration). */
+export function enumValues(e: EnumRow): { names: readonly string[]; numbers: readonly number[] } {
+  let v = ENUM_VALUES.get(e);
+  if (!v) {
+    v = { names: e.values.map((x) => x.name), numbers: e.values.map((x) => x.number) };
+    ENUM_VALUES.set(e, v);
+  }
+  return v;
+}
+
+const ENUM_VALUES = new WeakMap<
+  EnumRow,
+  { names: readonly string[]; numbers: readonly number[] }
+>();
 
 /** The rule ID for unknown fields: the `errors` table row about unknown protobuf fields. */
 export function unknownFieldRule(): string {
@@ -160,7 +197,8 @@ function checkElement(row: FieldRow, v: unknown, path: string, ctx: SchemaContex
   if (row.kind === "enum") {
     const e = ENUMS.get(row.enum ?? "");
     if (!e) return err(`no enumeration ${row.enum} in the tables`);
-    const p = parseEnum(v, e.values.map((x) => x.name), e.values.map((x) => x.number));
+    const { names, numbers } = enumValues(e);
+    const p = parseEnum(v, names, numbers);
     return p.ok ? p.value : err(`${p.error} (${e.name})`, e.id);
   }
   const p = parseScalar(row, v);
@@ -225,8 +263,7 @@ export function validateMessage(
   ctx: SchemaContext,
 ): Record<string, unknown> {
   const rows = MESSAGES.get(message) ?? [];
-  const byName = new Map<string, FieldRow>();
-  for (const r of rows) byName.set(r.field, r);
+  const { byName, required, requiredGroups } = indexOf(message);
   const out: Record<string, unknown> = {};
   const groups = new Map<string, FieldRow[]>();
   const present = new Set<string>();
@@ -267,8 +304,8 @@ export function validateMessage(
     const y = checkField(row, v, p, ctx);
     if (y !== undefined) out[key] = y;
   }
-  for (const r of rows) {
-    if (r.required && !present.has(r.field)) {
+  for (const r of required) {
+    if (!present.has(r.field)) {
       ctx.errors.push({
         path: `${path}.${r.field}`,
         rule: r.id,
@@ -276,8 +313,7 @@ export function validateMessage(
       });
     }
   }
-  const required = new Set(rows.filter((r) => r.groupRequired).map((r) => r.group!));
-  for (const g of required) {
+  for (const g of requiredGroups) {
     if (!groups.has(g)) {
       const first = rows.find((r) => r.group === g)!;
       ctx.errors.push({

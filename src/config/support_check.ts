@@ -76,6 +76,17 @@ function fromClusterRow(r: FieldRow): FieldSupport {
  * for a field a closed `support` message does not list.
  */
 function lookup(message: string, field: string): FieldSupport | null | "unlisted" {
+  let fields = LOOKUPS.get(message);
+  if (!fields) LOOKUPS.set(message, fields = new Map());
+  let f = fields.get(field);
+  if (f === undefined) fields.set(field, f = lookupRow(message, field));
+  return f;
+}
+
+/** {@linkcode lookup}'s answers, by message and field (the tables do not change). */
+const LOOKUPS = new Map<string, Map<string, FieldSupport | null | "unlisted">>();
+
+function lookupRow(message: string, field: string): FieldSupport | null | "unlisted" {
   const rows = MESSAGES.get(message);
   if (rows) {
     const r = rows.find((x) => x.field === field);
