@@ -68,6 +68,14 @@ function at(c: Obj, dotted: string): unknown {
 
 /** The message and row a dotted Cluster path ends at (for defaults of rule operands). */
 function rowAt(dotted: string): { message: string; row: FieldRow } | undefined {
+  if (!ROWS_AT.has(dotted)) ROWS_AT.set(dotted, findRowAt(dotted));
+  return ROWS_AT.get(dotted);
+}
+
+/** {@linkcode rowAt}'s answers by dotted path (the tables do not change). */
+const ROWS_AT = new Map<string, { message: string; row: FieldRow } | undefined>();
+
+function findRowAt(dotted: string): { message: string; row: FieldRow } | undefined {
   let message = "Cluster";
   let row: FieldRow | undefined;
   for (const k of dotted.split(".")) {
@@ -263,15 +271,21 @@ function applyRule(row: ClusterRuleRow, i: RuleInput, push: (e: ConfigError) => 
   }
 }
 
+/** The Cluster rows with `appliesTo` and `outside: "error"`. */
+const TYPED_ROWS = (MESSAGES.get("Cluster") ?? []).filter((r) =>
+  r.appliesTo && r.outside === "error"
+);
+
 /** `appliesTo` / `outside: "error"` of the Cluster rows. */
 function checkAppliesTo(i: RuleInput, push: (e: ConfigError) => void): void {
-  for (const row of MESSAGES.get("Cluster") ?? []) {
-    if (!row.appliesTo || row.outside !== "error" || !isSet(i.c[row.field])) continue;
-    if (!row.appliesTo.includes(i.type)) {
+  for (const row of TYPED_ROWS) {
+    if (!isSet(i.c[row.field])) continue;
+    const types = row.appliesTo ?? [];
+    if (!types.includes(i.type)) {
       push({
         path: `${i.path}.${row.field}`,
         rule: row.id,
-        message: `${row.field} set in a non-${row.appliesTo.join("/")} cluster`,
+        message: `${row.field} set in a non-${types.join("/")} cluster`,
       });
     }
   }

@@ -69,10 +69,13 @@ export function versionString(): string {
   let tagged = false;
   if (root.protocol === "file:") {
     const dir = root.pathname;
-    const head = git(["rev-parse", "HEAD"], dir)?.trim();
+    // One `git status` gives both the revision (`# branch.oid`) and the tree's changes (every
+    // line not starting with `#`).
+    const lines = (git(["status", "--porcelain=v2", "--branch"], dir) ?? "").split("\n");
+    const head = lines.find((l) => l.startsWith("# branch.oid "))?.slice(13).trim();
     if (head && /^[0-9a-f]{40}$/.test(head)) {
       revision = head;
-      status = (git(["status", "--porcelain"], dir) ?? "").trim() === "" ? "Clean" : "Modified";
+      status = lines.some((l) => l !== "" && !l.startsWith("#")) ? "Modified" : "Clean";
       const tags = (git(["tag", "--points-at", "HEAD"], dir) ?? "").split("\n");
       tagged = tags.includes(`v${release}`) || tags.includes(release);
     }
