@@ -55,7 +55,17 @@ interface FieldSupport {
   kind?: string;
 }
 
-const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
+/** `camelCase` to `snake_case`, remembered per key (a configuration repeats few distinct keys). */
+function camelToSnake(k: string): string {
+  let s = SNAKE.get(k);
+  if (s === undefined) {
+    if (SNAKE.size >= 4096) SNAKE.clear(); // bounded: xDS updates may bring new keys forever
+    SNAKE.set(k, s = k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase()));
+  }
+  return s;
+}
+
+const SNAKE = new Map<string, string>();
 
 function fromClusterRow(r: FieldRow): FieldSupport {
   return {
@@ -79,7 +89,10 @@ function lookup(message: string, field: string): FieldSupport | null | "unlisted
   let fields = LOOKUPS.get(message);
   if (!fields) LOOKUPS.set(message, fields = new Map());
   let f = fields.get(field);
-  if (f === undefined) fields.set(field, f = lookupRow(message, field));
+  if (f === undefined) {
+    if (fields.size >= 4096) fields.clear(); // bounded: unknown field names are the input's
+    fields.set(field, f = lookupRow(message, field));
+  }
   return f;
 }
 
