@@ -17,6 +17,7 @@ import { Store } from "../src/stats/store.ts";
 import { fakeStatsContext } from "../src/admin/stats_test_context.ts";
 import { STATS_HANDLERS } from "../src/admin/stats_handler.ts";
 import { parseQuery } from "../src/admin/query.ts";
+import { loadNote } from "./validate_bench.ts";
 
 const COUNTERS = [
   "assignment_stale",
@@ -132,7 +133,9 @@ store.flush();
 const buildMs = performance.now() - t0;
 console.log(
   `store: ${clusters} clusters, ${store.size} stats, built in ${buildMs.toFixed(0)} ms, ` +
-    `RSS ${mb(Deno.memoryUsage().rss)}`,
+    `RSS ${mb(Deno.memoryUsage().rss)}, heap ${mb(Deno.memoryUsage().heapUsed)} (${
+      (Deno.memoryUsage().heapUsed / clusters / 1024).toFixed(1)
+    } KB per cluster; target 20) (${loadNote()})`,
 );
 
 const ctx = fakeStatsContext({ store });
@@ -184,7 +187,7 @@ async function render(label: string, path: string, probe = false) {
     : "";
   console.log(
     `${label.padEnd(26)} ${ms.toFixed(0).padStart(6)} ms  ${mb(bytes).padStart(7)} body  ` +
-      `RSS ${mb(rssBefore)} → peak ${mb(peak)} (+${mb(peak - rssBefore)})${lat}`,
+      `RSS ${mb(rssBefore)} → peak ${mb(peak)} (+${mb(peak - rssBefore)})${lat} (${loadNote()})`,
   );
 }
 
