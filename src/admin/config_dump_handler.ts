@@ -8,7 +8,8 @@
  * `resource` (the elements of one repeated field, each packed with its own type; unknown → 404
  * `<r> not found in config dump`; not repeated → 400), `resource`+`mask` (mask per element),
  * `name_regex` (full match against each resource's name; invalid → 400). Private keys and
- * passwords are redacted.
+ * passwords are redacted. The JSON is streamed in slices with event-loop turns between them
+ * (`json_stream.ts`), so a huge dump does not hold up `/ready` or proxied traffic.
  *
  * @example
  * ```ts
@@ -25,6 +26,7 @@ import type { ServerContext } from "../server/context.ts";
 import type { ClusterView } from "../upstream/types.ts";
 import type { Handler } from "./types.ts";
 import { jsonResponse, textResponse } from "../config/proto_json.ts";
+import { streamedJsonResponse } from "./json_stream.ts";
 import { applyMask, parseMask } from "./field_mask.ts";
 import { redact } from "./config_redact.ts";
 import { ADMIN_REGEX_MAX_LENGTH, compileLinear, type LinearRegex } from "../platform/re2.ts";
@@ -274,7 +276,7 @@ const configDump: Handler = (req, server) => {
   const fieldMask = mask === undefined ? undefined : parseMask(mask);
   if (resource === undefined) {
     const configs = fieldMask ? dumps.map((d) => applyMask(d, fieldMask)) : dumps;
-    return jsonResponse({ configs });
+    return streamedJsonResponse({ configs });
   }
   for (const d of dumps) {
     const field = schemaOf(d).find((f) => f.name === resource);
@@ -291,7 +293,7 @@ const configDump: Handler = (req, server) => {
       const packed: Obj = { "@type": type, ...e };
       return fieldMask ? applyMask(packed, fieldMask) : packed;
     });
-    return jsonResponse({ configs });
+    return streamedJsonResponse({ configs });
   }
   return textResponse(`${resource} not found in config dump`, 404);
 };
