@@ -237,12 +237,14 @@ function streamTimeoutReply(kind: TimerKind, requestComplete: boolean): ProxyRes
  * Serves one request of a bridged HTTP/2 connection through `run` under the stream timers of
  * `lim` (`request_timeout`, `stream_idle_timeout`): a timer that fires before the response
  * starts answers Envoy's local reply (the handler's late answer is dropped); one that fires
- * while the response body is being sent resets the stream.
+ * while the response body is being sent resets the stream. `gone` (the stream's abort signal)
+ * stops the timers when the client goes away.
  */
 export async function serveTimedStream(
   req: DownstreamRequest,
   run: (req: DownstreamRequest) => Promise<ProxyResponse>,
   lim: TimedLimits,
+  gone?: AbortSignal,
 ): Promise<Response> {
   const l = lim.limits;
   if (l.requestTimeoutMs <= 0 && l.streamIdleTimeoutMs <= 0) return toResponse(await run(req));
@@ -261,6 +263,8 @@ export async function serveTimedStream(
     reset(new Error(kind === "request" ? "request timeout" : "stream timeout"));
   };
   timers.streamStart();
+  // A stream the client reset (or a connection gone) times nothing out.
+  gone?.addEventListener("abort", () => timers.stop(), { once: true });
   if (req.body !== null) {
     req = {
       ...req,

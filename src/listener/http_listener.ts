@@ -236,7 +236,7 @@ export class H2cBridge {
       const l = limits();
       if (l !== undefined) r.error = headerLimitError(r.headers, l.limits);
       if (dc.tls) r.scheme = "https";
-      if (l !== undefined) return serveTimedStream(r, (req) => handler(req, dc), l);
+      if (l !== undefined) return serveTimedStream(r, (x) => handler(x, dc), l, req.signal);
       return toResponse(await handler(r, dc));
     });
   }
