@@ -30,7 +30,7 @@ function arg(name: string, dflt: number): number {
 }
 
 /** A raw origin whose answer depends on the request path. */
-function faultOrigin(): { port: number; close(): void } {
+export function faultOrigin(): { port: number; close(): void } {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const conns = new Set<Deno.Conn>();
   const serve = async (c: Deno.Conn) => {
@@ -101,7 +101,7 @@ function faultOrigin(): { port: number; close(): void } {
   };
 }
 
-function bootstrap(originPort: number, deadPort: number): Record<string, unknown> {
+export function bootstrap(originPort: number, deadPort: number): Record<string, unknown> {
   const cluster = (name: string, port: number) => ({
     name,
     connect_timeout: "1s",
@@ -205,7 +205,7 @@ interface Row {
 }
 
 /** One GET on a fresh connection: its status and the cause a 5xx gives (Envoy's body). */
-async function get(port: number, path: string): Promise<{ status: number; cause: string }> {
+export async function get(port: number, path: string): Promise<{ status: number; cause: string }> {
   try {
     const client = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
     try {
