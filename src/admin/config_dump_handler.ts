@@ -149,7 +149,10 @@ function endpointConfig(c: ClusterView): JsonObject {
 }
 
 /** The top-level dumps, each with its `@type`, in Envoy's order. */
-export function buildConfigDumps(server: ServerContext, opts: { includeEds: boolean }): Obj[] {
+export function buildConfigDumps(
+  server: ServerContext,
+  opts: { includeEds: boolean; redacted?: boolean },
+): Obj[] {
   const updated = rfc3339(server.startedAt);
   const clusters = server.clusters.clusters();
   const staticClusters = clusters.filter((c) => !c.addedViaApi);
@@ -230,7 +233,8 @@ export function buildConfigDumps(server: ServerContext, opts: { includeEds: bool
       })),
     },
   );
-  return dumps.map((d) => redact(d) as Obj);
+  // Unredacted dumps are only for a renderer that redacts as it writes (`json_stream.ts`).
+  return opts.redacted === false ? dumps : dumps.map((d) => redact(d) as Obj);
 }
 
 function schemaOf(dump: Obj): readonly DumpField[] {
@@ -271,12 +275,15 @@ const configDump: Handler = (req, server) => {
     }
     re = c.re;
   }
-  let dumps = buildConfigDumps(server, { includeEds: req.params.has("include_eds") });
+  let dumps = buildConfigDumps(server, {
+    includeEds: req.params.has("include_eds"),
+    redacted: false,
+  });
   if (re) dumps = dumps.map((d) => filterByName(d, re));
   const fieldMask = mask === undefined ? undefined : parseMask(mask);
   if (resource === undefined) {
     const configs = fieldMask ? dumps.map((d) => applyMask(d, fieldMask)) : dumps;
-    return streamedJsonResponse({ configs });
+    return streamedJsonResponse({ configs }, { redact: true });
   }
   for (const d of dumps) {
     const field = schemaOf(d).find((f) => f.name === resource);
@@ -293,7 +300,7 @@ const configDump: Handler = (req, server) => {
       const packed: Obj = { "@type": type, ...e };
       return fieldMask ? applyMask(packed, fieldMask) : packed;
     });
-    return streamedJsonResponse({ configs });
+    return streamedJsonResponse({ configs }, { redact: true });
   }
   return textResponse(`${resource} not found in config dump`, 404);
 };

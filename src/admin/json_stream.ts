@@ -4,7 +4,8 @@
  * so a 10,000-cluster `/config_dump` is serialized in slices with event-loop turns between them
  * ({@linkcode chunkStream}) instead of one long `JSON.stringify`. The bytes are the same as
  * {@linkcode protoJson}'s (pretty, one-space indent, proto3 defaults left out, `<` and `>`
- * escaped, trailing newline).
+ * escaped, trailing newline). With `redact`, secrets are redacted as they are written (the same
+ * output as rendering `redact(message)`), so no redacted copy of the whole tree is built first.
  *
  * @example
  * ```ts
@@ -18,11 +19,20 @@
  */
 import { isProtoDefault, omitDefaults } from "../config/proto_json.ts";
 import { chunkStream } from "./stats_stream.ts";
+import { redact, redactSecret, SENSITIVE_FIELDS } from "./config_redact.ts";
+
+/** Options of {@linkcode protoJsonChunks}. */
+export interface ChunkOptions {
+  /** Levels walked before a member is rendered whole (default 5). */
+  depth?: number;
+  /** Redact private keys and passwords as they are written (`config_redact.ts`). */
+  redact?: boolean;
+}
 
 const escape = (s: string) => s.replaceAll("<", "\\u003c").replaceAll(">", "\\u003e");
 
-function leaf(v: unknown, pad: string): string {
-  const text = JSON.stringify(omitDefaults(v), null, 1) ?? "null";
+function leaf(v: unknown, pad: string, hide: boolean): string {
+  const text = JSON.stringify(omitDefaults(hide ? redact(v) : v), null, 1) ?? "null";
   return escape(pad === "" ? text : text.replaceAll("\n", `\n${pad}`));
 }
 
@@ -30,9 +40,9 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v) &&
   typeof (v as { toJSON?: unknown }).toJSON !== "function";
 
-function* walk(v: unknown, pad: string, depth: number): Generator<string> {
+function* walk(v: unknown, pad: string, depth: number, hide: boolean): Generator<string> {
   if (depth <= 0 || !(Array.isArray(v) || isObject(v))) {
-    yield leaf(v, pad);
+    yield leaf(v, pad, hide);
     return;
   }
   const inner = `${pad} `;
@@ -43,7 +53,7 @@ function* walk(v: unknown, pad: string, depth: number): Generator<string> {
       yield `${i === 0 ? "" : ","}\n${inner}`;
       // A list element JSON cannot represent prints as null, as JSON.stringify does.
       const x = v[i] === undefined || typeof v[i] === "function" ? null : v[i];
-      yield* walk(x, inner, depth - 1);
+      yield* walk(x, inner, depth - 1, hide);
     }
     yield `\n${pad}]`;
     return;
@@ -53,7 +63,9 @@ function* walk(v: unknown, pad: string, depth: number): Generator<string> {
   yield "{";
   for (let i = 0; i < keys.length; i++) {
     yield `${i === 0 ? "" : ","}\n${inner}${escape(JSON.stringify(keys[i]))}: `;
-    yield* walk(v[keys[i]], inner, depth - 1);
+    const x = v[keys[i]];
+    if (hide && SENSITIVE_FIELDS.has(keys[i])) yield leaf(redactSecret(x), inner, false);
+    else yield* walk(x, inner, depth - 1, hide);
   }
   yield `\n${pad}}`;
 }
@@ -62,8 +74,8 @@ function* walk(v: unknown, pad: string, depth: number): Generator<string> {
  * The pieces of `protoJson(message)` (proto3 defaults left out); `depth` is how many levels are
  * walked before a member is rendered whole.
  */
-export function* protoJsonChunks(message: unknown, depth = 5): Generator<string> {
-  yield* walk(message, "", depth);
+export function* protoJsonChunks(message: unknown, opts: ChunkOptions = {}): Generator<string> {
+  yield* walk(message, "", opts.depth ?? 5, opts.redact === true);
   yield "\n";
 }
 
@@ -82,8 +94,8 @@ function* batched(pieces: Iterable<string>, size = 16384): Generator<string> {
 }
 
 /** An `application/json` response streaming {@linkcode protoJsonChunks} with event-loop turns. */
-export function streamedJsonResponse(message: unknown): Response {
-  return new Response(chunkStream(() => true, () => batched(protoJsonChunks(message))), {
+export function streamedJsonResponse(message: unknown, opts: ChunkOptions = {}): Response {
+  return new Response(chunkStream(() => true, () => batched(protoJsonChunks(message, opts))), {
     headers: { "content-type": "application/json" },
   });
 }

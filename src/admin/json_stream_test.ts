@@ -4,6 +4,7 @@ import { protoJson } from "../config/proto_json.ts";
 import { CONFIG_DUMP_HANDLERS } from "./config_dump_handler.ts";
 import { testCluster, testContext } from "./testing_context.ts";
 import { parseQuery } from "./query.ts";
+import { redact } from "./config_redact.ts";
 
 Deno.test("protoJsonChunks renders the bytes protoJson does, at every depth", () => {
   const shapes: unknown[] = [
@@ -16,11 +17,21 @@ Deno.test("protoJsonChunks renders the bytes protoJson does, at every depth", ()
     { "k<": [{}, [], [{ a: 1 }], "s"], deep: { a: { b: { c: { d: { e: { f: 1 } } } } } } },
     [1, undefined, () => 1, { a: undefined }],
     "just a string",
+    {
+      secrets: [{ name: "s", tls: { private_key: { inline_string: "k", file: { x: "y" } } } }],
+      password: "p",
+      deep: { a: { b: { c: { d: { password: { inline_bytes: "z" } } } } } },
+    },
     42,
   ];
   for (const m of shapes) {
     for (const depth of [0, 1, 2, 3, 6]) {
-      assert.equal([...protoJsonChunks(m, depth)].join(""), protoJson(m), JSON.stringify(m));
+      assert.equal([...protoJsonChunks(m, { depth })].join(""), protoJson(m), JSON.stringify(m));
+      assert.equal(
+        [...protoJsonChunks(m, { depth, redact: true })].join(""),
+        protoJson(redact(m)),
+        JSON.stringify(m),
+      );
     }
   }
 });
