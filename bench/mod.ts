@@ -58,6 +58,12 @@ export const BENCHMARKS: Readonly<
     flags: [],
     measures: "req/s at 1 and 2 workers (ratio); failed requests through a drain and a hot restart",
   },
+  reliability: {
+    script: "reliability.ts",
+    flags: [],
+    measures:
+      "upstream fault matrix, slowloris, connection limit, soak and drain under load: failures, 5xx by cause, RSS, descriptors",
+  },
   proxy: {
     script: "proxy.ts",
     flags: [],

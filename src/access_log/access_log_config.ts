@@ -30,6 +30,8 @@ import {
 import { type Errors, fail, filterConfig, isObject, typeName } from "../config/config_values.ts";
 import type { AccessLogFile, AccessLogFiles } from "./access_log_file.ts";
 import type { LogSink } from "./request_logger.ts";
+import type { LogRecord } from "./access_log_format.ts";
+import type { RuntimeLookup } from "../config/runtime_lookup.ts";
 import {
   type HeaderMatcherCompiler,
   type LogPredicate,
@@ -269,7 +271,7 @@ export function parseAccessLogs(
 
 /**
  * Opens the file of each configured logger (shared by path through `files`); the error says
- * which file could not be opened and why.
+ * which file could not be opened and why. Filters read their runtime keys in `runtime`.
  *
  * @example Not run: it opens the access log files of a connection manager's configuration (`cfg`).
  * ```ts ignore
@@ -280,12 +282,16 @@ export function parseAccessLogs(
 export function openLogSinks(
   logs: readonly AccessLogConfig[],
   files: AccessLogFiles | undefined,
+  runtime?: RuntimeLookup,
 ): LogSink[] {
-  return logs.map((l) => ({
-    format: l.format,
-    file: openLog(files, l.path),
-    filter: l.filter ?? null,
-  }));
+  return logs.map((l) => {
+    const f = l.filter ?? null;
+    return {
+      format: l.format,
+      file: openLog(files, l.path),
+      filter: f === null ? null : (r: LogRecord) => f(r, runtime),
+    };
+  });
 }
 
 function openLog(files: AccessLogFiles | undefined, path: string): AccessLogFile {

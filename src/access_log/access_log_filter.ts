@@ -5,8 +5,10 @@
  * flag); the kinds this build cannot evaluate (gRPC status, metadata, log type, extensions) are
  * refused with their path.
  *
- * `runtime_key`s are not looked up: the `default_value` (comparisons) and `percent_sampled`
- * (runtime filter) decide, as they do in Envoy when no runtime layer sets the key.
+ * `runtime_key`s are looked up in the runtime the logger is given, at each decision, as Envoy
+ * does: a comparison's runtime integer replaces its `default_value`; a runtime filter's runtime
+ * integer is the numerator over `percent_sampled`'s denominator (`percent_sampled` is the
+ * default), and the request id decides unless `use_independent_randomness` is set.
  *
  * @example
  * ```ts
@@ -25,10 +27,15 @@
  */
 import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject } from "../config/config_values.ts";
+import {
+  runtimeFractionEnabled,
+  type RuntimeLookup,
+  runtimeUint,
+} from "../config/runtime_lookup.ts";
 import { type LogRecord, RESPONSE_FLAG_NAMES } from "./access_log_format.ts";
 
-/** A compiled filter: true when the line is written. */
-export type LogPredicate = (r: LogRecord) => boolean;
+/** A compiled filter: true when the line is written; `rt` answers its runtime keys. */
+export type LogPredicate = (r: LogRecord, rt?: RuntimeLookup) => boolean;
 
 /**
  * The route header matcher's compiler (`router/header_matcher.ts`), given by the layer that
@@ -82,7 +89,8 @@ function comparison(
       null;
   }
   const test = OPS[op as keyof typeof OPS];
-  return (r) => test(of(r), d);
+  const key = val.runtime_key;
+  return (r, rt) => test(of(r), runtimeUint(rt, key, d));
 }
 
 function emptyObject(v: Json, at: string, errors: Errors): boolean {
@@ -117,13 +125,13 @@ function runtimeFilter(v: Json, at: string, errors: Errors): LogPredicate | null
   }
   const mod = DENOMINATORS[den as keyof typeof DENOMINATORS];
   const independent = v.use_independent_randomness === true;
-  return (r) => {
+  const fraction = { numerator: num, denominator: mod, key: v.runtime_key };
+  return (r, rt) => {
     // As Envoy: the request id decides (so every logger samples the same requests), unless asked
     // for independent randomness or the request has no usable id.
     const id = independent ? null : r.req?.("x-request-id") ?? null;
     const fromId = id !== null && /^[0-9a-fA-F]{8}/.test(id) ? parseInt(id.slice(0, 8), 16) : NaN;
-    const x = Number.isNaN(fromId) ? Math.floor(Math.random() * mod) : fromId % mod;
-    return x < num;
+    return runtimeFractionEnabled(fraction, rt, Number.isNaN(fromId) ? undefined : fromId % mod);
   };
 }
 
@@ -135,7 +143,9 @@ function several(kind: "and" | "or"): Compile {
     const fs = v.filters.map((f, i) => parseAccessLogFilter(f, `${at}.filters[${i}]`, errors, hm));
     if (fs.some((f) => f === null)) return null;
     const ps = fs as LogPredicate[];
-    return kind === "and" ? (r) => ps.every((p) => p(r)) : (r) => ps.some((p) => p(r));
+    return kind === "and"
+      ? (r, rt) => ps.every((p) => p(r, rt))
+      : (r, rt) => ps.some((p) => p(r, rt));
   };
 }
 

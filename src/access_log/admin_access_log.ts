@@ -18,6 +18,7 @@ import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, isObject } from "../config/config_values.ts";
 import { compileFormat, DEFAULT_FORMAT, type LogRecord } from "./access_log_format.ts";
 import { type AccessLogConfig, openLogSinks, parseAccessLogs } from "./access_log_config.ts";
+import type { RuntimeLookup } from "../config/runtime_lookup.ts";
 import type { HeaderMatcherCompiler } from "./access_log_filter.ts";
 import type { AccessLogFiles } from "./access_log_file.ts";
 
@@ -48,16 +49,18 @@ const NO_ADDR: Deno.NetAddr = { transport: "tcp", hostname: "0.0.0.0", port: 0 }
 
 /**
  * Wraps `route` so each request is logged to `logs` (files from `files`); `route` itself when
- * there is nothing to log. The remote address comes from Deno's `ServeHandlerInfo` when given.
+ * there is nothing to log. The remote address comes from Deno's `ServeHandlerInfo` when given;
+ * filters read their runtime keys in `runtime`.
  */
 export function loggedAdminRoute(
   route: AdminHandler,
   logs: readonly AccessLogConfig[],
   files: AccessLogFiles,
   where: AdminAddress,
+  runtime?: RuntimeLookup,
 ): (req: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
   if (logs.length === 0) return route;
-  const sinks = openLogSinks(logs, files);
+  const sinks = openLogSinks(logs, files, runtime);
   return async (req, info) => {
     const startMs = Date.now();
     const t0 = performance.now();

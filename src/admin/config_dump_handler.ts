@@ -8,7 +8,8 @@
  * `resource` (the elements of one repeated field, each packed with its own type; unknown → 404
  * `<r> not found in config dump`; not repeated → 400), `resource`+`mask` (mask per element),
  * `name_regex` (full match against each resource's name; invalid → 400). Private keys and
- * passwords are redacted.
+ * passwords are redacted. The JSON is streamed in slices with event-loop turns between them
+ * (`json_stream.ts`), so a huge dump does not hold up `/ready` or proxied traffic.
  *
  * @example
  * ```ts
@@ -25,6 +26,7 @@ import type { ServerContext } from "../server/context.ts";
 import type { ClusterView } from "../upstream/types.ts";
 import type { Handler } from "./types.ts";
 import { jsonResponse, textResponse } from "../config/proto_json.ts";
+import { streamedJsonResponse } from "./json_stream.ts";
 import { applyMask, parseMask } from "./field_mask.ts";
 import { redact } from "./config_redact.ts";
 import { ADMIN_REGEX_MAX_LENGTH, compileLinear, type LinearRegex } from "../platform/re2.ts";
@@ -147,7 +149,10 @@ function endpointConfig(c: ClusterView): JsonObject {
 }
 
 /** The top-level dumps, each with its `@type`, in Envoy's order. */
-export function buildConfigDumps(server: ServerContext, opts: { includeEds: boolean }): Obj[] {
+export function buildConfigDumps(
+  server: ServerContext,
+  opts: { includeEds: boolean; redacted?: boolean },
+): Obj[] {
   const updated = rfc3339(server.startedAt);
   const clusters = server.clusters.clusters();
   const staticClusters = clusters.filter((c) => !c.addedViaApi);
@@ -228,7 +233,8 @@ export function buildConfigDumps(server: ServerContext, opts: { includeEds: bool
       })),
     },
   );
-  return dumps.map((d) => redact(d) as Obj);
+  // Unredacted dumps are only for a renderer that redacts as it writes (`json_stream.ts`).
+  return opts.redacted === false ? dumps : dumps.map((d) => redact(d) as Obj);
 }
 
 function schemaOf(dump: Obj): readonly DumpField[] {
@@ -269,12 +275,15 @@ const configDump: Handler = (req, server) => {
     }
     re = c.re;
   }
-  let dumps = buildConfigDumps(server, { includeEds: req.params.has("include_eds") });
+  let dumps = buildConfigDumps(server, {
+    includeEds: req.params.has("include_eds"),
+    redacted: false,
+  });
   if (re) dumps = dumps.map((d) => filterByName(d, re));
   const fieldMask = mask === undefined ? undefined : parseMask(mask);
   if (resource === undefined) {
     const configs = fieldMask ? dumps.map((d) => applyMask(d, fieldMask)) : dumps;
-    return jsonResponse({ configs });
+    return streamedJsonResponse({ configs }, { redact: true });
   }
   for (const d of dumps) {
     const field = schemaOf(d).find((f) => f.name === resource);
@@ -291,7 +300,7 @@ const configDump: Handler = (req, server) => {
       const packed: Obj = { "@type": type, ...e };
       return fieldMask ? applyMask(packed, fieldMask) : packed;
     });
-    return jsonResponse({ configs });
+    return streamedJsonResponse({ configs }, { redact: true });
   }
   return textResponse(`${resource} not found in config dump`, 404);
 };

@@ -19,7 +19,8 @@
 export const SENSITIVE_FIELDS: ReadonlySet<string> = new Set(["private_key", "password"]);
 const INLINE = new Set(["inline_bytes", "inline_string"]);
 
-function redactSecret(v: unknown): unknown {
+/** Every string of a sensitive field's value, replaced by `[redacted]`. */
+export function redactSecret(v: unknown): unknown {
   if (typeof v === "string") return "[redacted]";
   if (Array.isArray(v)) return v.map(redactSecret);
   if (v !== null && typeof v === "object") {

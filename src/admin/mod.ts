@@ -41,7 +41,7 @@ async function start(server: ServerContext): Promise<AdminHandle | null> {
   let local: Deno.NetAddr = { transport: "tcp", hostname, port: 0 };
   listener = await startAdminListener(
     server.bootstrap.admin,
-    loggedAdminRoute(route, logs, files, { local: () => local }),
+    loggedAdminRoute(route, logs, files, { local: () => local }, server.runtime),
     server.options.admin_address_path,
   );
   if (listener) local = { ...local, port: listener.port };

@@ -52,7 +52,11 @@ function tooDeep(root: unknown, max: number): string | null {
     if (Array.isArray(v)) v.forEach((c, i) => stack.push([c, `${path}[${i}]`, depth + 1]));
     else {
       for (const [k, c] of Object.entries(v)) {
-        stack.push([c, path ? `${path}.${k}` : k, depth + 1]);
+        // A key that is not a plain name is quoted, so the path stays one readable token.
+        const step = /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)
+          ? (path ? `.${k}` : k)
+          : `[${JSON.stringify(k)}]`;
+        stack.push([c, `${path}${step}`, depth + 1]);
       }
     }
   }

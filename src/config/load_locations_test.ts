@@ -88,3 +88,17 @@ Deno.test("cli.options.config-path: JSON nested deeper than the limit is an erro
   assert.equal(errors.length, 1);
   assert.match(errors[0].message, /^node\.metadata\.a\.a.*nested deeper than 100 levels/);
 });
+
+Deno.test("cli.options.config-path: a too-deep path through a key that is not a plain name quotes the key", async () => {
+  let v: unknown = "x";
+  for (let i = 0; i < 200; i++) v = { a: v };
+  const errors = await loadFile(
+    "deep.json",
+    JSON.stringify({ node: { id: "n", metadata: { "odd key<": v } } }),
+  );
+  assert.equal(errors.length, 1);
+  assert.match(
+    errors[0].message,
+    /^node\.metadata\["odd key<"\]\.a\.a.*nested deeper than 100 levels/,
+  );
+});

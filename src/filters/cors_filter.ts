@@ -31,7 +31,12 @@ import { type Errors, fail, unwrap } from "../config/config_values.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import { proxyResponse } from "../http/proxy_response.ts";
 import { stringMatch } from "../router/header_matcher.ts";
-import { parseRuntimePercent, sampled } from "./fractional_percent.ts";
+import {
+  fixedFraction,
+  fractionSampled,
+  parseRuntimeFraction,
+  type RuntimeFraction,
+} from "./fractional_percent.ts";
 import { anyBody, type HttpFilterFactory, onlyFields } from "./http_filter.ts";
 
 /** A compiled CORS policy. */
@@ -42,8 +47,10 @@ export interface CorsPolicy {
   exposeHeaders: string;
   maxAge: string;
   allowCredentials: boolean;
-  enabled: number;
-  shadow: number;
+  /** `filter_enabled` (its runtime key read per request). */
+  enabled: RuntimeFraction;
+  /** `shadow_enabled`. */
+  shadow: RuntimeFraction;
 }
 
 const FIELDS = [
@@ -95,13 +102,13 @@ export function parseCorsPolicy(v: Json, at: string, errors: Errors): CorsPolicy
     fail(errors, `${at}.allow_credentials`, "must be a boolean");
   }
   const legacy = unwrap(c.enabled);
-  const enabled = parseRuntimePercent(
+  const enabled = parseRuntimeFraction(
     c.filter_enabled,
     `${at}.filter_enabled`,
     errors,
     legacy === false ? 0 : 1,
   );
-  const shadow = parseRuntimePercent(c.shadow_enabled, `${at}.shadow_enabled`, errors, 0);
+  const shadow = parseRuntimeFraction(c.shadow_enabled, `${at}.shadow_enabled`, errors, 0);
   const policy: CorsPolicy = {
     origins,
     allowMethods: str(c.allow_methods, `${at}.allow_methods`, errors),
@@ -109,8 +116,8 @@ export function parseCorsPolicy(v: Json, at: string, errors: Errors): CorsPolicy
     exposeHeaders: str(c.expose_headers, `${at}.expose_headers`, errors),
     maxAge: str(c.max_age, `${at}.max_age`, errors),
     allowCredentials: creds === true,
-    enabled: enabled ?? 0,
-    shadow: shadow ?? 0,
+    enabled: enabled ?? fixedFraction(0),
+    shadow: shadow ?? fixedFraction(0),
   };
   return errors.length === n ? policy : null;
 }
@@ -132,8 +139,8 @@ export const CORS: HttpFilterFactory<Record<never, never>> = {
     return async (ctx, next) => {
       const p = ctx.perRoute<CorsPolicy>(NAME);
       if (p === undefined) return next();
-      const enforce = sampled(p.enabled);
-      if (!enforce && !sampled(p.shadow)) return next();
+      const enforce = fractionSampled(p.enabled, deps.runtime);
+      if (!enforce && !fractionSampled(p.shadow, deps.runtime)) return next();
       const origin = ctx.req.headers.get("origin");
       if (origin === null || origin === "") return next();
       if (!p.origins.some((m) => m("*") || m(origin))) {

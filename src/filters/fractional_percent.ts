@@ -1,8 +1,9 @@
 /**
  * `FractionalPercent` (`{numerator, denominator: HUNDRED | TEN_THOUSAND | MILLION}`) and
- * `RuntimeFractionalPercent` (`{default_value: FractionalPercent, runtime_key}`), as a share
- * 0..1. Runtime keys are not looked up: the default value decides, as in Envoy when no runtime
- * layer sets the key.
+ * `RuntimeFractionalPercent` (`{default_value: FractionalPercent, runtime_key}`) as a
+ * {@linkcode RuntimeFraction}: its `runtime_key` is looked up in the runtime at each decision
+ * ({@linkcode fractionSampled}); a runtime integer is the numerator over the default's
+ * denominator, as in Envoy's `featureEnabled`.
  *
  * @example
  * ```ts
@@ -15,6 +16,13 @@
  */
 import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject } from "../config/config_values.ts";
+import {
+  type RuntimeFraction,
+  runtimeFractionEnabled,
+  type RuntimeLookup,
+} from "../config/runtime_lookup.ts";
+
+export type { RuntimeFraction, RuntimeLookup };
 
 /** Each denominator Envoy has, by name. */
 export const DENOMINATORS = {
@@ -48,19 +56,36 @@ export function parsePercent(
   return Math.min(1, num / DENOMINATORS[den as keyof typeof DENOMINATORS]);
 }
 
-/** A `RuntimeFractionalPercent` at `at` as a share (its `default_value`); `dflt` when unset. */
-export function parseRuntimePercent(
+/** A fraction that is always `share` (no runtime key). */
+export function fixedFraction(share: number): RuntimeFraction {
+  return { numerator: Math.round(share * 1_000_000), denominator: 1_000_000, key: null };
+}
+
+/**
+ * A `RuntimeFractionalPercent` at `at`: its `default_value` and `runtime_key`; `dflt` (a share,
+ * no key) when unset; null (with an error) when bad.
+ */
+export function parseRuntimeFraction(
   v: Json | undefined,
   at: string,
   errors: Errors,
   dflt: number,
-): number | null {
-  if (v === undefined || v === null) return dflt;
+): RuntimeFraction | null {
+  if (v === undefined || v === null) return fixedFraction(dflt);
   if (!isObject(v)) return fail(errors, at, "must be an object"), null;
   if (v.runtime_key !== undefined && typeof v.runtime_key !== "string") {
     return fail(errors, `${at}.runtime_key`, "must be a string"), null;
   }
-  return parsePercent(v.default_value, `${at}.default_value`, errors, 0);
+  const d = v.default_value ?? {};
+  if (parsePercent(d, `${at}.default_value`, errors, 0) === null || !isObject(d)) return null;
+  const den = DENOMINATORS[(d.denominator ?? "HUNDRED") as keyof typeof DENOMINATORS];
+  const key = typeof v.runtime_key === "string" && v.runtime_key !== "" ? v.runtime_key : null;
+  return { numerator: (d.numerator ?? 0) as number, denominator: den, key };
+}
+
+/** True as often as `f` says, its runtime key read in `rt` now. */
+export function fractionSampled(f: RuntimeFraction, rt: RuntimeLookup | undefined): boolean {
+  return runtimeFractionEnabled(f, rt);
 }
 
 /** True with probability `share`. */

@@ -32,6 +32,7 @@ import type { ProxyResponse } from "../http/proxy_response.ts";
 import type { LogCtx } from "../access_log/request_logger.ts";
 import type { Route, RouteConfig, VirtualHost } from "../router/route_config.ts";
 import type { Scope } from "../stats/types.ts";
+import type { RuntimeLookup } from "../config/runtime_lookup.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 
 /** What a filter sees of one request. */
@@ -61,6 +62,8 @@ export interface FilterDeps {
   root: Scope;
   clusters: ClusterManager;
   log: (level: string, msg: string) => void;
+  /** The runtime, read at decision time by settings with a `runtime_key` (none: defaults). */
+  runtime?: RuntimeLookup;
 }
 
 /** A kind of HTTP filter. */

@@ -25,7 +25,12 @@ import type { Json } from "../config/bootstrap_types.ts";
 import { durationMs, type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
 import { localReply } from "../http/local_reply.ts";
 import type { Scope } from "../stats/types.ts";
-import { parseRuntimePercent, sampled } from "./fractional_percent.ts";
+import {
+  fixedFraction,
+  fractionSampled,
+  parseRuntimeFraction,
+  type RuntimeFraction,
+} from "./fractional_percent.ts";
 import { anyBody, type HttpFilterFactory, onlyFields } from "./http_filter.ts";
 
 /** A token bucket refilled `perFill` tokens every `intervalMs`, up to `max`. */
@@ -80,8 +85,10 @@ export interface LocalRateLimitConfig {
   statPrefix: string;
   status: number;
   bucket: TokenBucket | null;
-  enabled: number;
-  enforced: number;
+  /** `filter_enabled` (its runtime key read per request). */
+  enabled: RuntimeFraction;
+  /** `filter_enforced`. */
+  enforced: RuntimeFraction;
   responseHeaders: HeaderList;
   requestHeadersWhenNotEnforced: HeaderList;
   xRateLimitHeaders: boolean;
@@ -182,8 +189,8 @@ export function parseLocalRateLimit(
   if (x !== "OFF" && x !== "DRAFT_VERSION_03") {
     fail(errors, `${at}.enable_x_ratelimit_headers`, "must be OFF or DRAFT_VERSION_03");
   }
-  const enabled = parseRuntimePercent(c.filter_enabled, `${at}.filter_enabled`, errors, 0);
-  const enforced = parseRuntimePercent(c.filter_enforced, `${at}.filter_enforced`, errors, 0);
+  const enabled = parseRuntimeFraction(c.filter_enabled, `${at}.filter_enabled`, errors, 0);
+  const enforced = parseRuntimeFraction(c.filter_enforced, `${at}.filter_enforced`, errors, 0);
   const responseHeaders = headerOptions(
     c.response_headers_to_add,
     `${at}.response_headers_to_add`,
@@ -199,8 +206,8 @@ export function parseLocalRateLimit(
     statPrefix: c.stat_prefix as string,
     status,
     bucket,
-    enabled: enabled ?? 0,
-    enforced: enforced ?? 0,
+    enabled: enabled ?? fixedFraction(0),
+    enforced: enforced ?? fixedFraction(0),
     responseHeaders,
     requestHeadersWhenNotEnforced: requestHeaders,
     xRateLimitHeaders: x === "DRAFT_VERSION_03",
@@ -247,7 +254,7 @@ export const LOCAL_RATELIMIT: HttpFilterFactory<LocalRateLimitConfig> = {
     return (ctx, next) => {
       const c = ctx.perRoute<LocalRateLimitConfig>(NAME) ?? base;
       const b = c.bucket;
-      if (b === null || !sampled(c.enabled)) return next();
+      if (b === null || !fractionSampled(c.enabled, deps.runtime)) return next();
       const s = statsOf(c);
       s.enabled.inc();
       const now = performance.now();
@@ -265,7 +272,7 @@ export const LOCAL_RATELIMIT: HttpFilterFactory<LocalRateLimitConfig> = {
         return withHeaders(next());
       }
       s.rateLimited.inc();
-      if (!sampled(c.enforced)) {
+      if (!fractionSampled(c.enforced, deps.runtime)) {
         apply(ctx.req.headers, c.requestHeadersWhenNotEnforced);
         return withHeaders(next());
       }

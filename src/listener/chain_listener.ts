@@ -27,7 +27,7 @@ import { parseChainMatch, selectChain } from "./filter_chain_match.ts";
 import { inspectClientHello } from "./tls_inspector.ts";
 import { inspectHttp } from "./http_inspector.ts";
 import { type TlsDownstreamConn, TlsTerminator } from "./tls_terminator.ts";
-import type { ConnectionGate } from "./overload_state.ts";
+import { acceptPause, type ConnectionGate } from "./overload_state.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
 import { H2cBridge } from "./http_listener.ts";
 import type { TcpProxy } from "./tcp_proxy.ts";
@@ -97,6 +97,8 @@ export class ChainListener {
   readonly #conns = new Map<Deno.TcpConn, Http1Control | null>();
   readonly #accepting: Promise<void>;
   #closed = false;
+  #wakeClosed: () => void = () => {};
+  readonly #closedSignal = new Promise<void>((r) => this.#wakeClosed = r);
   #sds: SdsWatch | null = null;
   readonly #total: Counter;
   readonly #active: Gauge;
@@ -180,6 +182,8 @@ export class ChainListener {
 
   async #accept(): Promise<void> {
     while (!this.#closed) {
+      // While stop_accepting_connections is engaged, connections wait in the kernel's queue.
+      if (await acceptPause(this.gate, this.#closedSignal)) continue;
       let c: Deno.TcpConn;
       try {
         c = (await this.#listener.accept()) as Deno.TcpConn;
@@ -387,6 +391,7 @@ export class ChainListener {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#wakeClosed();
     this.#sds?.close();
     try {
       this.#listener.close();

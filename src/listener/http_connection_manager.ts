@@ -276,9 +276,15 @@ export class HttpConnectionManager {
       ? s.counter("downstream_cx_overload_disable_keepalive")
       : null;
     this.#logger = cfg.accessLogs.length === 0 ? null : new RequestLogger(
-      openLogSinks(cfg.accessLogs, deps.accessLogFiles),
+      openLogSinks(cfg.accessLogs, deps.accessLogFiles, deps.clusters.deps.runtime),
     );
-    const fd = { stats: s, root: deps.stats, clusters: deps.clusters, log: deps.hooks.log };
+    const fd = {
+      stats: s,
+      root: deps.stats,
+      clusters: deps.clusters,
+      log: deps.hooks.log,
+      runtime: deps.clusters.deps.runtime,
+    };
     this.#chain = (cfg.filters ?? []).map((f) => {
       const run = f.factory.create(f.config, fd);
       const name = canonicalFilterName(f.name);

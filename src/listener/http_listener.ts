@@ -5,7 +5,8 @@
  *
  * A connection that opens with the HTTP/2 preface (h2c with prior knowledge) is bridged over
  * loopback to Deno's HTTP server (one per listener, started on first use), which speaks HTTP/2;
- * its requests reach the same handler with the original connection's addresses.
+ * its requests reach the same handler with the original connection's addresses, under the
+ * connection manager's timeouts (`h2c_timers.ts`).
  *
  * @example Not run: it listens on a socket and needs the request handler of a running server.
  * ```ts ignore
@@ -23,6 +24,7 @@ import { type DownstreamConn, fromRequest } from "../http/downstream_request.ts"
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
 import { headerLimitError } from "./downstream_limits.ts";
 import type { ConnectionGate } from "./overload_state.ts";
+import { H2cConnection, serveTimedStream } from "./h2c_timers.ts";
 
 /** Handles one request of a connection. */
 export type ConnHandler = RequestHandler;
@@ -211,7 +213,14 @@ export class H2cBridge {
   readonly #byPort = new Map<number, DownstreamConn>();
   readonly #links = new Set<Deno.Conn>();
 
+  readonly #limits: () => Http1Control["limits"];
+
+  /**
+   * Serves `handler` for the connections carried; `limits` (when set) are the connection
+   * manager's, whose timeouts apply to each connection and stream (`h2c_timers.ts`).
+   */
   constructor(handler: ConnHandler, limits: () => Http1Control["limits"]) {
+    this.#limits = limits;
     this.#server = Deno.serve({
       hostname: "127.0.0.1",
       port: 0,
@@ -227,6 +236,7 @@ export class H2cBridge {
       const l = limits();
       if (l !== undefined) r.error = headerLimitError(r.headers, l.limits);
       if (dc.tls) r.scheme = "https";
+      if (l !== undefined) return serveTimedStream(r, (x) => handler(x, dc), l, req.signal);
       return toResponse(await handler(r, dc));
     });
   }
@@ -249,16 +259,24 @@ export class H2cBridge {
         } catch { /* closed */ }
       }
     };
+    const l = this.#limits();
+    const timed = l === undefined
+      ? null
+      : new H2cConnection(l, (b) => writeAll(down, b), end, PREFACE.length);
     try {
+      timed?.fromClient(initial);
       await writeAll(up, initial);
-      const a = copy(down, up).catch(noop);
-      const b = copy(up, down).catch(noop);
+      const a = copy(down, up, timed === null ? undefined : (b) => timed.fromClient(b)).catch(noop);
+      const b = timed === null
+        ? copy(up, down).catch(noop)
+        : copyTo(up, (b) => timed.send(b)).catch(noop);
       await Promise.race([a, b]);
       end();
       await Promise.all([a, b]);
     } catch {
       /* either side went away */
     } finally {
+      timed?.stop();
       end();
       this.#byPort.delete(port);
       this.#links.delete(up);
@@ -289,11 +307,21 @@ async function writeAll(c: Deno.Conn, b: Uint8Array): Promise<void> {
   while (off < b.length) off += await c.write(off ? b.subarray(off) : b);
 }
 
-async function copy(from: Deno.Conn, to: Deno.Conn): Promise<void> {
+async function copy(from: Deno.Conn, to: Deno.Conn, seen?: (b: Uint8Array) => void): Promise<void> {
   const b = new Uint8Array(16384);
   for (;;) {
     const n = await from.read(b);
     if (n === null) return;
+    seen?.(b.subarray(0, n));
     await writeAll(to, b.subarray(0, n));
+  }
+}
+
+async function copyTo(from: Deno.Conn, send: (b: Uint8Array) => Promise<void>): Promise<void> {
+  for (;;) {
+    const b = new Uint8Array(16384);
+    const n = await from.read(b);
+    if (n === null) return;
+    await send(b.subarray(0, n));
   }
 }

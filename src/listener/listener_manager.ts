@@ -28,7 +28,7 @@ import { AccessLogFiles } from "../access_log/access_log_file.ts";
 import { HttpConnectionManager } from "./http_connection_manager.ts";
 import { HttpListener } from "./http_listener.ts";
 import { limitCounters } from "./downstream_limits.ts";
-import { ConnectionGate, type OverloadView } from "./overload_state.ts";
+import { acceptPause, ConnectionGate, type OverloadView } from "./overload_state.ts";
 import { type ChainSpec, isSimple, type ListenerSpec } from "./listener_config.ts";
 import { ChainListener, type ChainServer } from "./chain_listener.ts";
 import type { SecretStore } from "../config/secrets.ts";
@@ -104,6 +104,8 @@ class Bound implements ListenerView {
   tcp: Deno.TcpListener | null = null;
   proxy: TcpProxy | null = null;
   accepting: Promise<void> | null = null;
+  /** Ends a TCP proxy listener's wait while accepting is paused (set when it closes). */
+  tcpClosed: () => void = () => {};
   port: number;
   /** Set while draining: when the drain started. */
   drainStart = -1;
@@ -445,9 +447,19 @@ export class ListenerManager implements ListenerManagerView {
       const listener = b.tcp;
       const gate = this.deps.overload ? new ConnectionGate(this.deps.overload, b.name, ls) : null;
       let open = 0;
+      let closed = false;
+      const closedSignal = new Promise<void>((r) =>
+        b.tcpClosed = () => {
+          closed = true;
+          r();
+        }
+      );
       b.accepting = (async () => {
         try {
-          for await (const c of listener) {
+          while (!closed) {
+            // While stop_accepting_connections is engaged, connections wait in the kernel's queue.
+            if (await acceptPause(gate, closedSignal)) continue;
+            const c = await listener.accept();
             if (gate !== null && !gate.admit(open)) {
               c.close();
               continue;
@@ -557,6 +569,7 @@ async function closeSockets(b: Bound): Promise<void> {
   if (b.http) await b.http.close();
   if (b.chains) await b.chains.close();
   if (b.tcp) {
+    b.tcpClosed();
     try {
       b.tcp.close();
     } catch { /* closed */ }

@@ -6,6 +6,8 @@
  * (refusals counted `listener.<address>.downstream_global_cx_overflow`) and the per-listener
  * `envoy.resource_limits.listener.<name>.connection_limit` key (also spelled `proxy.`; counted
  * `downstream_cx_overflow`). A refused connection is closed as soon as it is accepted.
+ * {@linkcode acceptPause} holds a listener's accept loop while `stop_accepting_connections` is
+ * engaged (connections wait in the kernel's queue), for every kind of listener.
  *
  * @example
  * ```ts
@@ -86,4 +88,22 @@ export class ConnectionGate {
   closed(): void {
     this.view.connections--;
   }
+}
+
+/**
+ * While `stop_accepting_connections` is engaged, waits until it ends or `stop` settles (a
+ * listener closing; without one, at most 250 ms so the caller sees its listener close); true
+ * when it waited, and the caller should look again before accepting.
+ */
+export async function acceptPause(
+  gate: ConnectionGate | null,
+  stop?: Promise<void>,
+): Promise<boolean> {
+  const paused = gate?.view.acceptResumed();
+  if (!paused) return false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = stop ?? new Promise<void>((r) => timer = setTimeout(r, 250));
+  await Promise.race([paused, bound]);
+  clearTimeout(timer);
+  return true;
 }

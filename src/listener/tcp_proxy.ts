@@ -88,7 +88,7 @@ export class TcpProxy {
     stats: Scope,
     logFiles?: AccessLogFiles,
   ) {
-    this.#logs = openLogSinks(cfg.accessLogs, logFiles);
+    this.#logs = openLogSinks(cfg.accessLogs, logFiles, clusters.deps.runtime);
     const s = stats.scope("tcp").scope(cfg.statPrefix);
     this.#cxTotal = s.counter("downstream_cx_total");
     this.#noRoute = s.counter("downstream_cx_no_route");

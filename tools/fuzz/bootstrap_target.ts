@@ -58,7 +58,8 @@ function loadSeeds(): Seed[] {
 }
 
 /** A location an error may give instead of a field path. */
-const LOCATED = /\(\d+:\d+\)|line \d+|at byte \d+|at position \d+|must be an object|^\S+: /;
+const LOCATED =
+  /\(\d+:\d+\)|line \d+|at byte \d+|at position \d+|must be an object|^(?:[^\s"[]+|\[(?:\d+|"(?:[^"\\]|\\.)*")\])+: /;
 
 /**
  * Whether an error says where it is: a field path, or (for an error about the file as a whole)
