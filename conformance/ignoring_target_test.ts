@@ -14,6 +14,7 @@ const FAILING = [
   "cluster.fields.outlier-detection",
   "cluster.fields.circuit-breakers",
   "cluster.fields.max-requests-per-connection",
+  "cluster.fields.connect-timeout",
   "cluster.enums.lb-policy",
   "cluster.objects.endpoint.lb-endpoint.load-balancing-weight",
   "cluster.objects.common-lb-config.healthy-panic-threshold",

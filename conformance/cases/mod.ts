@@ -24,6 +24,8 @@ import { cliCases } from "./cli.ts";
 import { cliExtensionCases } from "./cli_extensions.ts";
 import { clusterCases } from "./cluster.ts";
 import { behaviourCases } from "./behaviour.ts";
+import { defaultCases } from "./behaviour_defaults.ts";
+import { timeoutCases } from "./behaviour_timeouts.ts";
 import { clusterExtensionCases } from "./cluster_extensions.ts";
 import { logFormatCases } from "./log_format.ts";
 
@@ -53,6 +55,8 @@ export function buildCases(input: BuildInput): Case[] {
     ...cliExtensionCases(input),
     ...clusterCases(input),
     ...behaviourCases(input),
+    ...timeoutCases(input),
+    ...defaultCases(input),
     ...clusterExtensionCases(input),
     ...logFormatCases(input),
   ];
