@@ -36,6 +36,8 @@ export interface RouteSpec {
   hashHeader?: string;
   /** The route's `timeout` (a Duration string such as `"0.5s"`). */
   timeout?: string;
+  /** The route's `metadata_match` criteria under `envoy.lb` (subset load balancing). */
+  subset?: Record<string, string>;
 }
 
 /**
@@ -109,6 +111,9 @@ export function httpBootstrap(
                         ? { hash_policy: [{ header: { header_name: r.hashHeader } }] }
                         : {}),
                       ...(r.timeout ? { timeout: r.timeout } : {}),
+                      ...(r.subset
+                        ? { metadata_match: { filter_metadata: { "envoy.lb": r.subset } } }
+                        : {}),
                     },
                   })),
                 }],

@@ -26,6 +26,7 @@ import { clusterCases } from "./cluster.ts";
 import { behaviourCases } from "./behaviour.ts";
 import { defaultCases } from "./behaviour_defaults.ts";
 import { timeoutCases } from "./behaviour_timeouts.ts";
+import { settingCases } from "./behaviour_settings.ts";
 import { clusterExtensionCases } from "./cluster_extensions.ts";
 import { logFormatCases } from "./log_format.ts";
 
@@ -57,6 +58,7 @@ export function buildCases(input: BuildInput): Case[] {
     ...behaviourCases(input),
     ...timeoutCases(input),
     ...defaultCases(input),
+    ...settingCases(input),
     ...clusterExtensionCases(input),
     ...logFormatCases(input),
   ];
