@@ -535,6 +535,7 @@ export function asCases(list: readonly Behaviour[], input: BuildInput): Case[] {
     rules: existing(input.rules, ...b.rules),
     target: "command",
     phase: "read",
+    serves: true,
     run: b.run,
   })).filter((c) => c.rules.length > 0);
 }
