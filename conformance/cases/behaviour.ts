@@ -518,11 +518,13 @@ const BEHAVIOURS: readonly Behaviour[] = [
  * @returns one `command` case per behaviour
  */
 export function behaviourCases(input: BuildInput): Case[] {
-  return asCases(BEHAVIOURS, input);
+  return asCases(BEHAVIOURS, input).map((c) => ({ ...c, id: `behaviour:${c.id}` }));
 }
 
 /**
- * Turns behaviours into `command` cases (`behaviour:<id>`), keeping those whose rules exist.
+ * Turns behaviours into `command` cases that serve traffic, keeping those whose rules exist. Each
+ * case keeps its behaviour's ID: the builder that lists the behaviours prefixes it
+ * (`behaviour:<id>`), so that the case is credited to the file that defines it.
  *
  * @param list the behaviours
  * @param input the rules and variant
@@ -530,7 +532,7 @@ export function behaviourCases(input: BuildInput): Case[] {
  */
 export function asCases(list: readonly Behaviour[], input: BuildInput): Case[] {
   return list.map((b): Case => ({
-    id: `behaviour:${b.id}`,
+    id: b.id,
     title: b.title,
     rules: existing(input.rules, ...b.rules),
     target: "command",

@@ -127,5 +127,5 @@ const DEFAULTS: readonly Behaviour[] = [
  * @returns one `command` case per behaviour
  */
 export function defaultCases(input: BuildInput): Case[] {
-  return asCases(DEFAULTS, input);
+  return asCases(DEFAULTS, input).map((c) => ({ ...c, id: `behaviour:${c.id}` }));
 }

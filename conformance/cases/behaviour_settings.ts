@@ -166,5 +166,5 @@ const SETTINGS: readonly Behaviour[] = [
  * @returns one `command` case per behaviour
  */
 export function settingCases(input: BuildInput): Case[] {
-  return asCases(SETTINGS, input);
+  return asCases(SETTINGS, input).map((c) => ({ ...c, id: `behaviour:${c.id}` }));
 }

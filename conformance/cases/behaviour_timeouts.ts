@@ -108,5 +108,5 @@ const TIMEOUTS: readonly Behaviour[] = [
  * @returns one `command` case per behaviour
  */
 export function timeoutCases(input: BuildInput): Case[] {
-  return asCases(TIMEOUTS, input);
+  return asCases(TIMEOUTS, input).map((c) => ({ ...c, id: `behaviour:${c.id}` }));
 }
