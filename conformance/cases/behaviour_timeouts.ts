@@ -15,7 +15,7 @@
  * ```
  * @module
  */
-import type { Case } from "../types.ts";
+import { type Case, CaseFailure } from "../types.ts";
 import { startBlackhole } from "../blackhole.ts";
 import {
   hostStat,
@@ -61,7 +61,13 @@ const TIMEOUTS: readonly Behaviour[] = [
         "the cluster with connect_timeout 30s to open a connection",
         async () => await statValue(admin, "cluster.long.upstream_cx_total") >= 1,
       );
-      const short = await traffic.request("GET", "/short");
+      const short = await traffic.request("GET", "/short").catch((e) => {
+        throw new CaseFailure(
+          `the request to the cluster with connect_timeout 0.25s was not answered: ${
+            (e as Error).message
+          }`,
+        );
+      });
       expect(
         longEnded === "",
         `the request to the cluster with connect_timeout 30s, sent first, ended before the one with 0.25s: ${longEnded}`,
