@@ -1,6 +1,7 @@
 /**
  * Expectations files (`conformance/expectations/<impl>.yaml`): a YAML list of
- * `{rule, status, reason}`. A rule that is not listed is expected to PASS; NOT_APPLICABLE and
+ * `{rule, status, reason, source}` (`source`, optional, says where the claim comes from: a
+ * reference file and section, or a file of the implementation's own tests). A rule that is not listed is expected to PASS; NOT_APPLICABLE and
  * NOT_RUN are accepted for it too, except under `--strict` (internal rules, which no outside suite
  * can check, are accepted even then). The older names SKIP and PRECONDITION_FAILED are read as
  * NOT_RUN and NOT_APPLICABLE. A listed rule must end exactly as listed, so an
@@ -27,6 +28,8 @@ export interface Expectation {
   rule: string;
   status: Status;
   reason: string;
+  /** Where the claim comes from (a document and section, a test file, or a run). */
+  source?: string;
 }
 
 /**
@@ -53,7 +56,9 @@ export function parseExpectations(text: string, where: string): Expectation[] {
     }
     const o = e as Record<string, unknown>;
     for (const k of Object.keys(o)) {
-      if (!["rule", "status", "reason"].includes(k)) throw new Error(`${at}: unknown key "${k}"`);
+      if (!["rule", "status", "reason", "source"].includes(k)) {
+        throw new Error(`${at}: unknown key "${k}"`);
+      }
     }
     if (typeof o.rule !== "string" || o.rule === "") {
       throw new Error(`${at}: "rule" must be a string`);
@@ -65,7 +70,16 @@ export function parseExpectations(text: string, where: string): Expectation[] {
     if (o.reason !== undefined && typeof o.reason !== "string") {
       throw new Error(`${at} (${o.rule}): "reason" must be a string`);
     }
-    return { rule: o.rule, status: status as Status, reason: (o.reason as string) ?? "" };
+    if (o.source !== undefined && typeof o.source !== "string") {
+      throw new Error(`${at} (${o.rule}): "source" must be a string`);
+    }
+    const entry: Expectation = {
+      rule: o.rule,
+      status: status as Status,
+      reason: (o.reason as string) ?? "",
+    };
+    if (o.source !== undefined) entry.source = o.source as string;
+    return entry;
   });
 }
 
@@ -172,7 +186,8 @@ export function updateExpectations(
     const reason = old && old.status === r.status && old.reason
       ? old.reason
       : (r.message.split("\n")[0] || r.status).slice(0, 300);
-    fresh.push({ rule: r.rule, status: r.status, reason });
+    const source = old && old.status === r.status ? old.source : undefined;
+    fresh.push({ rule: r.rule, status: r.status, reason, ...(source ? { source } : {}) });
   }
   return [...kept, ...fresh].sort((a, b) => a.rule.localeCompare(b.rule));
 }
@@ -192,7 +207,13 @@ export function updateExpectations(
 export function renderExpectations(list: readonly Expectation[], header = ""): string {
   const head = header ? header.split("\n").map((l) => `# ${l}`.trimEnd()).join("\n") + "\n" : "";
   if (list.length === 0) return head + "[]\n";
-  return head + yaml.dump(list.map((e) => ({ rule: e.rule, status: e.status, reason: e.reason })), {
+  const rows = list.map((e) => ({
+    rule: e.rule,
+    status: e.status,
+    reason: e.reason,
+    ...(e.source ? { source: e.source } : {}),
+  }));
+  return head + yaml.dump(rows, {
     lineWidth: 100,
     noRefs: true,
   });

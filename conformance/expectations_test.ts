@@ -139,3 +139,40 @@ Deno.test("runner expectations: the shipped files parse; proxyspec's lists only 
   }
   assert.equal(envoy.find((e) => e.rule === "admin.mutation.get-returns-400")?.status, "FAIL");
 });
+
+Deno.test("runner expectations: every entry of envoy.yaml names its source, a reference section that exists or a file of envoyproxy/envoy", async () => {
+  const { loadExpectations } = await import("./expectations.ts");
+  const root = new URL("../", import.meta.url).pathname;
+  const envoy = await loadExpectations(`${root}conformance/expectations/envoy.yaml`);
+  const texts = new Map<string, string>();
+  for (const e of envoy) {
+    const source = e.source ?? "";
+    const ref = /^reference\/([a-z-]+\.md) §(\d+(?:\.\d+)?)/.exec(source);
+    if (ref) {
+      const file = `${root}../shared/reference/${ref[1]}`;
+      if (!texts.has(file)) texts.set(file, await Deno.readTextFile(file));
+      const heading = new RegExp(`^#{2,3} (PART \\d+ — )?${ref[2].replace(".", "\\.")}[ .]`, "m");
+      assert.match(texts.get(file)!, heading, `${e.rule}: ${ref[1]} has no section ${ref[2]}`);
+    } else {
+      assert.match(
+        source,
+        /^envoyproxy\/envoy (test|source)\/\S+\.(cc|h|sh)\b/,
+        `${e.rule}: ${source}`,
+      );
+    }
+  }
+});
+
+Deno.test("runner expectations: an entry's source survives parsing, updating with the same status, and rendering", () => {
+  const list = parseExpectations(
+    '- {rule: a.b, status: FAIL, reason: known, source: "reference/x.md §1"}',
+    "source.yaml",
+  );
+  assert.equal(list[0].source, "reference/x.md §1");
+  const next = updateExpectations(list, [result("a.b", "FAIL", "still")]);
+  assert.equal(next[0].source, "reference/x.md §1");
+  assert.equal(parseExpectations(renderExpectations(next), "again")[0].source, "reference/x.md §1");
+  const changed = updateExpectations(list, [result("a.b", "ERROR", "other")]);
+  assert.equal(changed[0].source, undefined, "a claim whose status changed keeps no old source");
+  assert.throws(() => parseExpectations("- {rule: a, status: FAIL, source: 3}", "f"), /"source"/);
+});

@@ -48,6 +48,10 @@ export interface Origin extends AsyncDisposable {
   readonly healthChecks: number;
   /** Connections accepted. */
   readonly connections: number;
+  /** The address (`ip`) each accepted connection came from, in order. */
+  readonly peers: readonly string[];
+  /** The first line of each request seen (health checks included), in order. */
+  readonly requestLines: readonly string[];
   /** Answers every held request with 200 and stops holding new ones. */
   release(): void;
   close(): Promise<void>;
@@ -71,6 +75,8 @@ export function startOrigin(name: string, mode: OriginMode = { status: 200 }): O
   let requests = 0;
   let healthChecks = 0;
   let connections = 0;
+  const peers: string[] = [];
+  const requestLines: string[] = [];
   let closed = false;
 
   const answer = (status: number, extra = "") =>
@@ -93,6 +99,7 @@ export function startOrigin(name: string, mode: OriginMode = { status: 200 }): O
         }
         const head = buf.slice(0, end);
         buf = buf.slice(end + 4);
+        requestLines.push(head.split("\r\n")[0]);
         const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
         while (buf.length < length) {
           const n = await conn.read(chunk);
@@ -135,6 +142,7 @@ export function startOrigin(name: string, mode: OriginMode = { status: 200 }): O
     try {
       for await (const conn of listener) {
         connections++;
+        peers.push((conn.remoteAddr as Deno.NetAddr).hostname);
         conns.add(conn);
         serve(conn);
       }
@@ -156,6 +164,12 @@ export function startOrigin(name: string, mode: OriginMode = { status: 200 }): O
     },
     get connections() {
       return connections;
+    },
+    get peers() {
+      return peers;
+    },
+    get requestLines() {
+      return requestLines;
     },
     release() {
       origin.mode = { status: 200 };

@@ -103,12 +103,13 @@ function defaultCommandConcurrency(): number {
 
 /**
  * Splits a plan into what may run concurrently and what must run alone, keeping plan order in
- * each list: read-only command-line cases (their own processes and files: they share nothing
+ * each list: read-only command-line cases that start a serving target (`serves`: mostly waiting),
+ * the other read-only command-line cases (their own processes and files: they share nothing
  * with each other, and read only constant answers of the server), read-only cases against the
  * server, the mutating ones (alone), and those that may end the server (alone, after all else).
  *
  * @param plan the planned cases, as {@linkcode planCases} orders them
- * @returns the four lists
+ * @returns the five lists
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -117,6 +118,7 @@ function defaultCommandConcurrency(): number {
  * ```
  */
 export function schedule(plan: readonly Case[]): {
+  serving: Case[];
   commandReads: Case[];
   httpReads: Case[];
   mutating: Case[];
@@ -124,7 +126,8 @@ export function schedule(plan: readonly Case[]): {
 } {
   const read = (c: Case) => c.phase === "read" && !mayEndServer(c);
   return {
-    commandReads: plan.filter((c) => read(c) && c.target === "command"),
+    serving: plan.filter((c) => read(c) && c.target === "command" && c.serves === true),
+    commandReads: plan.filter((c) => read(c) && c.target === "command" && c.serves !== true),
     httpReads: plan.filter((c) => read(c) && c.target !== "command"),
     mutating: plan.filter((c) => !read(c) && !mayEndServer(c)),
     last: plan.filter(mayEndServer),
@@ -297,7 +300,7 @@ export async function runSuite(opts: RunOptions): Promise<RuleResult[]> {
       finish(c, await runCase(c, opts, probe.features));
     }
   };
-  const { commandReads, httpReads, mutating, last } = schedule(plan);
+  const { serving, commandReads, httpReads, mutating, last } = schedule(plan);
   const pool = async (list: readonly Case[], width: number) => {
     let next = 0;
     await Promise.all(Array.from({ length: Math.max(1, width) }, async () => {
@@ -307,9 +310,12 @@ export async function runSuite(opts: RunOptions): Promise<RuleResult[]> {
   const width = opts.concurrency ?? 8;
   const processes = Math.min(width, opts.commandConcurrency ?? defaultCommandConcurrency());
   // Command-line cases start their own processes on their own files and change nothing on the
-  // server: they run in their own pool beside the server's cases. The server's read-only cases
-  // come first, then the mutating ones one at a time; whatever may end the server waits for all.
+  // server: they run in their own pool beside the server's cases. Those that serve traffic spend
+  // most of their time waiting (intervals, timeouts), so they get a pool of their own too. The
+  // server's read-only cases come first, then the mutating ones one at a time; whatever may end
+  // the server waits for all.
   await Promise.all([
+    pool(serving, processes),
     pool(commandReads, processes),
     (async () => {
       await pool(httpReads, width);

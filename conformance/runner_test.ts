@@ -396,3 +396,39 @@ Deno.test("runner concurrency: command-line cases run in their own bounded pool 
   ]);
   assert.equal(overlaps.filter((o) => o.includes("quitquitquit") || o.includes("d1")).length, 0);
 });
+
+Deno.test("runner concurrency: cases that serve traffic run in a pool of their own beside the other command-line cases, each pool bounded", async () => {
+  const running = new Set<string>();
+  let servingAtOnce = 0;
+  let commandsAtOnce = 0;
+  let mixed = false;
+  const body = (id: string) => async () => {
+    running.add(id);
+    const ids = [...running];
+    servingAtOnce = Math.max(servingAtOnce, ids.filter((x) => x[0] === "s").length);
+    commandsAtOnce = Math.max(commandsAtOnce, ids.filter((x) => x[0] === "c").length);
+    if (ids.some((x) => x[0] === "s") && ids.some((x) => x[0] === "c")) mixed = true;
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 3));
+    running.delete(id);
+  };
+  const command = (id: string, serves: boolean): Case => ({
+    ...fakeCase(id, ["r"], body(id)),
+    target: "command",
+    ...(serves ? { serves } : {}),
+  });
+  const cases = [
+    ...Array.from({ length: 6 }, (_, i) => command(`c${i}`, false)),
+    ...Array.from({ length: 6 }, (_, i) => command(`s${i}`, true)),
+  ];
+  const [res] = await runSuite({
+    ...options([rule("r")], cases),
+    command: new CommandClient(["/bin/true"]),
+    concurrency: 8,
+    commandConcurrency: 2,
+  });
+  assert.equal(res.status, "PASS");
+  assert.equal(res.cases.length, 12);
+  assert.equal(servingAtOnce, 2, "serving cases did not fill their pool of 2, or overfilled it");
+  assert.equal(commandsAtOnce, 2, "other command-line cases did not fill their pool of 2");
+  assert.ok(mixed, "the serving cases waited for the other command-line cases");
+});

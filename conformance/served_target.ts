@@ -34,6 +34,10 @@ export interface RouteSpec {
   cluster: string;
   /** Route `hash_policy` on this request header (for hashing load balancers). */
   hashHeader?: string;
+  /** The route's `timeout` (a Duration string such as `"0.5s"`). */
+  timeout?: string;
+  /** The route's `metadata_match` criteria under `envoy.lb` (subset load balancing). */
+  subset?: Record<string, string>;
 }
 
 /**
@@ -105,6 +109,10 @@ export function httpBootstrap(
                       cluster: r.cluster,
                       ...(r.hashHeader
                         ? { hash_policy: [{ header: { header_name: r.hashHeader } }] }
+                        : {}),
+                      ...(r.timeout ? { timeout: r.timeout } : {}),
+                      ...(r.subset
+                        ? { metadata_match: { filter_metadata: { "envoy.lb": r.subset } } }
                         : {}),
                     },
                   })),
@@ -309,6 +317,26 @@ export async function hostHealth(admin: HttpClient, cluster: string): Promise<Ma
     }
   }
   return out;
+}
+
+/**
+ * One per-host figure of `cluster` in the target's `/clusters` (`<cluster>::<host>::<name>::<v>`).
+ *
+ * @param admin the admin client
+ * @param cluster the cluster name
+ * @param host the host's `ip:port`
+ * @param name the figure, e.g. `rq_timeout`
+ * @returns its value (0 when absent)
+ */
+export async function hostStat(
+  admin: HttpClient,
+  cluster: string,
+  host: string,
+  name: string,
+): Promise<number> {
+  const r = await admin.request("GET", "/clusters");
+  const line = r.body.split("\n").find((l) => l.startsWith(`${cluster}::${host}::${name}::`));
+  return line ? Number(line.split("::")[3]) : 0;
 }
 
 /**

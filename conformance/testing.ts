@@ -40,6 +40,8 @@ export interface ReportedResult {
   rule: string;
   status: string;
   message: string;
+  /** The rule's cases and how each ended. */
+  cases: { id: string; status: string; message: string }[];
 }
 
 /**

@@ -112,6 +112,11 @@ export interface Case {
   phase: Phase;
   /** An optional feature the case needs; absent → NOT_APPLICABLE. */
   requires?: Feature;
+  /**
+   * The case starts a target that serves traffic and waits on it (health-check intervals,
+   * timeouts): it runs in a pool of its own, beside the short command-line cases.
+   */
+  serves?: boolean;
   run(ctx: CaseContext): Promise<void>;
 }
 

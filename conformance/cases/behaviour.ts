@@ -38,7 +38,7 @@ import {
 import { type BuildInput, existing, expect } from "./util.ts";
 
 /** What a behaviour case declares: its rules and what it does with a started target. */
-interface Behaviour {
+export interface Behaviour {
   id: string;
   title: string;
   rules: readonly string[];
@@ -46,7 +46,7 @@ interface Behaviour {
 }
 
 /** Starts `n` origins named a, b, c, ... and closes them when the case ends. */
-function origins(ctx: CaseContext, n: number, mode?: OriginMode): Origin[] {
+export function origins(ctx: CaseContext, n: number, mode?: OriginMode): Origin[] {
   const list = Array.from({ length: n }, (_, i) => startOrigin(String.fromCharCode(97 + i), mode));
   ctx.onUndo(async () => {
     await Promise.all(list.map((o) => o.close()));
@@ -55,7 +55,7 @@ function origins(ctx: CaseContext, n: number, mode?: OriginMode): Origin[] {
 }
 
 /** Serves one cluster `c` behind the route `/` (hashing on `x-user` when asked). */
-function serveCluster(ctx: CaseContext, cluster: Obj, hash = false): Promise<Served> {
+export function serveCluster(ctx: CaseContext, cluster: Obj, hash = false): Promise<Served> {
   const route: RouteSpec = {
     prefix: "/",
     cluster: String(cluster.name),
@@ -77,7 +77,8 @@ function settle(
   return until(ctx, what, async () => ok(await spread(traffic, "/", 6)));
 }
 
-function describe(seen: Map<string, number>): string {
+/** The answers per origin, as one line for a failure message. */
+export function describe(seen: Map<string, number>): string {
   return JSON.stringify(Object.fromEntries([...seen].sort()));
 }
 
@@ -517,12 +518,26 @@ const BEHAVIOURS: readonly Behaviour[] = [
  * @returns one `command` case per behaviour
  */
 export function behaviourCases(input: BuildInput): Case[] {
-  return BEHAVIOURS.map((b): Case => ({
-    id: `behaviour:${b.id}`,
+  return asCases(BEHAVIOURS, input).map((c) => ({ ...c, id: `behaviour:${c.id}` }));
+}
+
+/**
+ * Turns behaviours into `command` cases that serve traffic, keeping those whose rules exist. Each
+ * case keeps its behaviour's ID: the builder that lists the behaviours prefixes it
+ * (`behaviour:<id>`), so that the case is credited to the file that defines it.
+ *
+ * @param list the behaviours
+ * @param input the rules and variant
+ * @returns the cases
+ */
+export function asCases(list: readonly Behaviour[], input: BuildInput): Case[] {
+  return list.map((b): Case => ({
+    id: b.id,
     title: b.title,
     rules: existing(input.rules, ...b.rules),
     target: "command",
     phase: "read",
+    serves: true,
     run: b.run,
   })).filter((c) => c.rules.length > 0);
 }

@@ -24,6 +24,9 @@ import { cliCases } from "./cli.ts";
 import { cliExtensionCases } from "./cli_extensions.ts";
 import { clusterCases } from "./cluster.ts";
 import { behaviourCases } from "./behaviour.ts";
+import { defaultCases } from "./behaviour_defaults.ts";
+import { timeoutCases } from "./behaviour_timeouts.ts";
+import { settingCases } from "./behaviour_settings.ts";
 import { clusterExtensionCases } from "./cluster_extensions.ts";
 import { logFormatCases } from "./log_format.ts";
 
@@ -53,6 +56,9 @@ export function buildCases(input: BuildInput): Case[] {
     ...cliExtensionCases(input),
     ...clusterCases(input),
     ...behaviourCases(input),
+    ...timeoutCases(input),
+    ...defaultCases(input),
+    ...settingCases(input),
     ...clusterExtensionCases(input),
     ...logFormatCases(input),
   ];
