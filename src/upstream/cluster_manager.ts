@@ -37,6 +37,7 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import { checkDynamicClusters } from "../config/dynamic_clusters.ts";
 import { clusterSupportErrors } from "../config/support_check.ts";
 import type { DiscoveryResponse } from "../config/subscription.ts";
+import type { OutlierEventRecorder } from "./outlier/outlier_events.ts";
 
 /** What the cluster manager needs. */
 export interface ClusterManagerDeps {
@@ -74,6 +75,8 @@ export interface ClusterManagerDeps {
   replica?: boolean;
   /** Circuit breaker counts shared across workers, by cluster name. */
   sharedCounts?: (cluster: string) => SharedCount | undefined;
+  /** A replica's outlier events, sent to the main thread's detectors. */
+  outlierEvents?: OutlierEventRecorder;
 }
 
 /**
@@ -210,6 +213,11 @@ export class ClusterManager implements ClusterManagerView {
   readonly #cm: Scope;
   /** How unknown fields of dynamic resources are treated (one policy per process). */
   readonly policy: DynamicFieldPolicy;
+  /**
+   * Called when CDS makes a cluster active (added or changed) or removes one (`null`); the
+   * worker pool sends the change to every worker.
+   */
+  onClusterChange: ((name: string, cluster: Cluster | null) => void) | null = null;
 
   /** Builds every cluster; throws {@linkcode ConfigLoadError} for unsupported settings. */
   constructor(clusters: EffectiveCluster[], readonly deps: ClusterManagerDeps) {
@@ -273,6 +281,7 @@ export class ClusterManager implements ClusterManagerView {
         : undefined,
       replica: this.deps.replica,
       sharedCounts: this.deps.sharedCounts?.(c.name),
+      outlierEvents: this.deps.outlierEvents,
     });
     if (this.deps.replica) return { cluster, eds: null, dns: null };
     const src = c.type === "EDS" ? edsSourceOf(c.config) : null;
@@ -329,7 +338,10 @@ export class ClusterManager implements ClusterManagerView {
         if (this.#static.has(name) || names.has(name)) continue;
         map.delete(name);
         this.#retire(e);
-        if (map === this.#active) this.#cm.counter("cluster_removed").inc();
+        if (map === this.#active) {
+          this.#cm.counter("cluster_removed").inc();
+          this.onClusterChange?.(name, null);
+        }
       }
     }
     for (const c of clusters) {
@@ -372,6 +384,30 @@ export class ClusterManager implements ClusterManagerView {
     const old = this.#active.get(name);
     if (old) this.#retire(old);
     this.#active.set(name, e);
+    this.#changed();
+    this.onClusterChange?.(name, e.cluster);
+  }
+
+  /**
+   * A replica takes a cluster the main thread's CDS made active (added, or changed: the old
+   * copy is retired); see `src/server/worker_main.ts`.
+   */
+  setReplicaCluster(
+    c: EffectiveCluster,
+    apiUpdate: { version_info: string; last_updated: string } | null,
+  ): Cluster {
+    const e = this.#entry(c, true);
+    e.cluster.apiUpdate = apiUpdate;
+    this.#promote(c.name, e);
+    return e.cluster;
+  }
+
+  /** A replica drops a cluster the main thread's CDS removed. */
+  removeReplicaCluster(name: string): void {
+    const e = this.#active.get(name);
+    if (!e || this.#static.has(name)) return;
+    this.#active.delete(name);
+    this.#retire(e);
     this.#changed();
   }
 
