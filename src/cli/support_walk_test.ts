@@ -608,7 +608,9 @@ Deno.test("cli.options.concurrency: unset, the hardware thread count of workers 
   options.concurrency = 2; // what the parser computes on a machine with two hardware threads
   assert.equal(effectiveOptions(options, given, {}).options.concurrency, 2);
   const cds = { dynamic_resources: { cds_config: { path: "/nonexistent/cds.yaml" } } };
-  assert.equal(effectiveOptions(options, given, cds).options.concurrency, 1);
+  assert.equal(effectiveOptions(options, given, cds).options.concurrency, 2);
+  const lds = { dynamic_resources: { lds_config: { path: "/nonexistent/lds.yaml" } } };
+  assert.equal(effectiveOptions(options, given, lds).options.concurrency, 1);
   const lines: string[] = [];
   const logging = createLogging(options, {
     sink: { write: (l) => lines.push(l), reopen: () => Promise.resolve(), close() {} },
