@@ -623,7 +623,7 @@ Deno.test("cli.options.concurrency: unset, the hardware thread count of workers 
     },
     { name: "envoy.filters.http.router" },
   ];
-  assert.equal(effectiveOptions(options, given, tap).options.concurrency, 1);
+  assert.equal(effectiveOptions(options, given, tap).options.concurrency, 2);
   const s = await startServer(options, {}, { logging, signals: false });
   try {
     // Embedded (no command line given): one worker, said in the log.

@@ -41,7 +41,6 @@ import { parseOverloadManager } from "./overload_manager.ts";
 import { SecretStore } from "../config/secrets.ts";
 import { parseAdminAccessLogs } from "../access_log/admin_access_log.ts";
 import { parseHeaderMatcher } from "../router/header_matcher.ts";
-import { detectFeatures } from "./lifecycle_features.ts";
 
 /** Settings of {@linkcode checkConfiguration}. */
 export interface CheckSettings {
@@ -115,9 +114,9 @@ export function effectiveOptions(
 /**
  * Settings that data-plane workers (`--concurrency` above 1) cannot serve yet, with where they
  * are: LDS and RDS (subscriptions live in the listener manager, which workers copy from the
- * bootstrap), the overload manager (its actions reach only the main thread's listeners) and tap
- * filters streaming to `/tap` (the admin thread does not see the workers' taps). CDS is not
- * among them: the main thread's cluster manager sends each cluster change to the workers. RDS is
+ * bootstrap) and the overload manager (its actions reach only the main thread's listeners). CDS
+ * and `/tap` are not among them: the main thread's cluster manager sends each cluster change to
+ * the workers, and `/tap` sessions are copied to the workers, whose traces come back. RDS is
  * found where the listeners use it: an HTTP connection manager with `rds`, as the listener
  * parser reads it.
  */
@@ -141,12 +140,6 @@ export function workerBlockers(bootstrap: Bootstrap): Array<{ path: string; why:
     out.push({
       path: "overload_manager",
       why: "the overload manager acts on one worker in this build",
-    });
-  }
-  if (detectFeatures({ enable_mutex_tracing: false }, bootstrap).has("tap")) {
-    out.push({
-      path: "static_resources.listeners",
-      why: "a tap filter with admin_config (/tap) runs on one worker in this build",
     });
   }
   return out;

@@ -13,6 +13,8 @@
  * local-origin result per host and send them in batches ({@linkcode OUTLIER_BATCH_MS}, and before
  * every stats report); ejections come back with the host set's health. Clusters that CDS adds,
  * changes or removes on the main thread arrive as `cluster` and `cluster_removed` messages.
+ * `/tap` sessions attached on the main thread arrive as `tap_attach` and `tap_detach`; the worker
+ * registers a copy with its tap filters and sends each trace to the main thread's admin stream.
  *
  * @module
  */
@@ -28,6 +30,7 @@ import { checkConfiguration } from "./configuration_check.ts";
 import { createLogging, type Logging } from "./logger.ts";
 import { LayeredRuntime } from "./runtime.ts";
 import { OutlierEventRecorder } from "../upstream/outlier/outlier_events.ts";
+import { attachTapSession, compileTapMatch } from "../filters/tap_filter.ts";
 import type { SharedCount } from "../upstream/circuit_breaker.ts";
 import type {
   ClusterCopy,
@@ -230,6 +233,8 @@ function report(r: Running, id: number): void {
 }
 
 let running: Running | null = null;
+/** Detach functions of the `/tap` session copies, by the pool's number. */
+const taps = new Map<number, () => void>();
 
 async function handle(m: ToWorker): Promise<void> {
   if (m.type === "init") {
@@ -256,6 +261,31 @@ async function handle(m: ToWorker): Promise<void> {
     case "cluster_removed":
       r.clusters.removeReplicaCluster(m.name);
       r.dynamicShared.delete(m.name);
+      return;
+    case "tap_attach": {
+      const match = compileTapMatch(m.matchConfig, "TapRequest.tap_config.match", []);
+      if (!match) return;
+      const id = m.id;
+      taps.get(id)?.();
+      taps.set(
+        id,
+        attachTapSession({
+          configId: m.configId,
+          match,
+          maxRx: m.maxRx,
+          maxTx: m.maxTx,
+          asString: m.asString,
+          send: (trace) => {
+            post({ type: "tap", id, trace });
+            return true;
+          },
+        }),
+      );
+      return;
+    }
+    case "tap_detach":
+      taps.get(m.id)?.();
+      taps.delete(m.id);
       return;
     case "sync":
       report(r, m.id);

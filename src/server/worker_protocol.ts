@@ -18,7 +18,7 @@
  * @module
  */
 import type { Options } from "../config/options.ts";
-import type { Bootstrap } from "../config/bootstrap_types.ts";
+import type { Bootstrap, Json } from "../config/bootstrap_types.ts";
 import type { EffectiveHost } from "../config/effective_cluster.ts";
 import type { HealthFlags } from "../upstream/types.ts";
 import type { Host } from "../upstream/host.ts";
@@ -73,6 +73,18 @@ export interface ClusterCopy {
   initialized: boolean;
 }
 
+/** A `/tap` session attached on the main thread, as a worker runs it. */
+export interface TapSessionCopy {
+  /** The pool's number of the session (the worker's traces name it). */
+  id: number;
+  configId: string;
+  /** The `MatchPredicate`, compiled by the worker. */
+  matchConfig: Json;
+  maxRx: number;
+  maxTx: number;
+  asString: boolean;
+}
+
 /** What a worker needs to start. */
 export interface WorkerInit {
   type: "init";
@@ -108,6 +120,8 @@ export type ToWorker =
   | { type: "hosts"; cluster: string; hosts: HostCopy[]; initialized: boolean }
   | ({ type: "cluster" } & ClusterCopy)
   | { type: "cluster_removed"; name: string }
+  | ({ type: "tap_attach" } & TapSessionCopy)
+  | { type: "tap_detach"; id: number }
   | { type: "sync"; id: number }
   | { type: "drain"; id: number; inboundOnly: boolean; graceful: boolean }
   | { type: "runtime"; pairs: Array<[string, string]> }
@@ -132,4 +146,6 @@ export type FromWorker =
   }
   | { type: "done"; id: number }
   /** Outlier detection events since the last batch, for the main thread's detectors. */
-  | { type: "outlier"; events: OutlierEventBatch };
+  | { type: "outlier"; events: OutlierEventBatch }
+  /** A trace of a `/tap` session, for the main thread's admin stream. */
+  | { type: "tap"; id: number; trace: unknown };

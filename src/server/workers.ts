@@ -21,7 +21,8 @@
  * into the main thread's detectors, and an ejection or return reaches every worker with the host
  * set's health. Clusters that CDS (from a file or a control plane) adds, changes or removes on the
  * main thread reach every worker as `cluster` and `cluster_removed` messages, each with its own
- * shared circuit breaker counts.
+ * shared circuit breaker counts. `/tap` sessions attached on the main thread are copied to every
+ * worker (`tap_attach`, `tap_detach`); the workers' traces come back to the admin stream.
  *
  * @example Not run: it starts workers that bind the bootstrap's listeners.
  * ```ts ignore
@@ -40,6 +41,7 @@ import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import type { Cluster } from "../upstream/cluster.ts";
 import { SHARED_COUNTS_PER_CLUSTER, type SharedCount } from "../upstream/circuit_breaker.ts";
 import { replayOutlierEvents } from "../upstream/outlier/outlier_events.ts";
+import { type TapSession, watchTapSessions } from "../filters/tap_filter.ts";
 import { HostCounter, HostGauge } from "../upstream/host_stats.ts";
 import type { ListenerManagerView, ListenerView, TrafficDirection } from "../listener/types.ts";
 import { parseListeners } from "../listener/validate_listeners.ts";
@@ -91,6 +93,9 @@ export class WorkerPool implements ListenerManagerView {
   readonly #shared: Int32Array;
   readonly #sharedIndex: Record<string, number> = {};
   readonly #dirty = new Set<Cluster>();
+  /** The `/tap` sessions copied to the workers, by number. */
+  readonly #taps = new Map<number, TapSession>();
+  readonly #tapIds = new Map<TapSession, number>();
   /** Circuit breaker counts of clusters CDS made active after the pool was built. */
   readonly #dynamicShared = new WeakMap<Cluster, SharedCount>();
   /** `[healthCheckFailed, draining]` shared with every worker. */
@@ -146,6 +151,10 @@ export class WorkerPool implements ListenerManagerView {
       this.#terminate();
       throw e;
     }
+    watchTapSessions({
+      attached: (s) => this.#tapAttached(s),
+      detached: (s) => this.#tapDetached(s),
+    });
     const timer = setInterval(() => void this.sync(), this.deps.syncIntervalMs ?? 1000);
     Deno.unrefTimer(timer);
     this.#timer = timer;
@@ -224,6 +233,36 @@ export class WorkerPool implements ListenerManagerView {
     this.broadcast({ type: "cluster", ...this.#clusterCopy(c) });
   }
 
+  #tapAttached(s: TapSession): void {
+    if (s.matchConfig === undefined) {
+      this.deps.log(
+        "warning",
+        `tap ${s.configId}: a session without its match config taps no worker`,
+      );
+      return;
+    }
+    const id = this.#nextId++;
+    this.#taps.set(id, s);
+    this.#tapIds.set(s, id);
+    this.broadcast({
+      type: "tap_attach",
+      id,
+      configId: s.configId,
+      matchConfig: s.matchConfig,
+      maxRx: s.maxRx,
+      maxTx: s.maxTx,
+      asString: s.asString,
+    });
+  }
+
+  #tapDetached(s: TapSession): void {
+    const id = this.#tapIds.get(s);
+    if (id === undefined) return;
+    this.#tapIds.delete(s);
+    this.#taps.delete(id);
+    this.broadcast({ type: "tap_detach", id });
+  }
+
   #post(w: Worker, m: ToWorker): void {
     w.postMessage(m);
   }
@@ -250,6 +289,10 @@ export class WorkerPool implements ListenerManagerView {
   }
 
   #answer(index: number, m: FromWorker): void {
+    if (m.type === "tap") {
+      this.#taps.get(m.id)?.send(m.trace);
+      return;
+    }
     if (m.type === "outlier") {
       replayOutlierEvents(m.events, (name) => {
         const c = this.deps.clusters.get(name);
@@ -385,6 +428,7 @@ export class WorkerPool implements ListenerManagerView {
     if (this.#timer !== null) clearInterval(this.#timer);
     for (const c of this.deps.clusters.clusters()) c.onMembership = null;
     this.deps.clusters.onClusterChange = null;
+    watchTapSessions(null);
     if (this.#started) {
       this.pushState();
       await this.#ask((id) => ({ type: "close", id }));
