@@ -236,14 +236,25 @@ let running: Running | null = null;
 /** Detach functions of the `/tap` session copies, by the pool's number. */
 const taps = new Map<number, () => void>();
 
+/** Messages that arrived while the worker was starting, handled in order once it runs. */
+let starting: ToWorker[] | null = null;
+
 async function handle(m: ToWorker): Promise<void> {
   if (m.type === "init") {
+    starting = [];
     try {
       running = await start(m);
       post({ type: "ready", listeners: listenerCopies(running.listeners) });
     } catch (e) {
       post({ type: "failed", message: e instanceof Error ? e.message : String(e) });
     }
+    const queued = starting;
+    starting = null;
+    for (const q of queued) await handle(q);
+    return;
+  }
+  if (starting) {
+    starting.push(m);
     return;
   }
   const r = running;
