@@ -136,8 +136,18 @@ export const SUPPORT = [
   },
   {
     path: "ClusterManager.outlier_detection",
+    support: "honoured",
+    type: "ClusterManager.OutlierDetection",
+  },
+  {
+    path: "ClusterManager.OutlierDetection.event_log_path",
+    support: "honoured",
+    supportNote: "one JSON line per ejection and return, as Envoy writes OutlierDetectionEvent",
+  },
+  {
+    path: "ClusterManager.OutlierDetection.event_service",
     support: "refused",
-    supportNote: "outlier detection is not implemented",
+    supportNote: "streaming outlier events to a gRPC service is not implemented",
   },
   {
     path: "ClusterManager.load_stats_config",

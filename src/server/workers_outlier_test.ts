@@ -33,9 +33,11 @@ async function burst(port: number, requests: number, parallel = 8): Promise<numb
   return out;
 }
 
-Deno.test("cluster.fields.outlier-detection cli.options.concurrency: with --concurrency 2 one detector serves the whole process: an origin answering 503 is ejected after consecutive_5xx, no worker sends to it while ejected, and it returns after the ejection time", async () => {
+Deno.test("cluster.fields.outlier-detection cli.options.concurrency: with --concurrency 2 one detector serves the whole process: an origin answering 503 is ejected after consecutive_5xx, no worker sends to it while ejected, it returns after the ejection time, and the event log has one line each", async () => {
   const good = origin(200);
   const bad = origin(503);
+  const dir = await Deno.makeTempDir({ prefix: "proxyspec_od_" });
+  const eventLog = `${dir}/outlier.log`;
   const b = proxyBootstrap(good.port, {
     load_assignment: {
       cluster_name: "demo",
@@ -52,6 +54,7 @@ Deno.test("cluster.fields.outlier-detection cli.options.concurrency: with --conc
       enforcing_consecutive_gateway_failure: 0,
     },
   });
+  b.cluster_manager = { outlier_detection: { event_log_path: eventLog } };
   const p = await startProxyProcess(b, ["--concurrency", "2"]);
   const clusters = async () => await (await fetch(`${p.admin}/clusters`)).text();
   const badFlags = new RegExp(`demo::127\\.0\\.0\\.1:${bad.port}::health_flags::([^\\n]*)\\n`);
@@ -103,6 +106,15 @@ Deno.test("cluster.fields.outlier-detection cli.options.concurrency: with --conc
       (await statsOf(p.admin)).get("cluster.demo.outlier_detection.ejections_active"),
       0,
     );
+    // One detector, one log: an ejection and a return of the 503 origin.
+    const events = (await Deno.readTextFile(eventLog)).trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(
+      events.map((e) => [e.action, e.type, e.upstream_url, e.cluster_name, e.enforced]),
+      [
+        ["EJECT", "CONSECUTIVE_5XX", `127.0.0.1:${bad.port}`, "demo", true],
+        ["UNEJECT", "CONSECUTIVE_5XX", `127.0.0.1:${bad.port}`, "demo", false],
+      ],
+    );
     const back = bad.hits;
     await waitFor(
       async () => {
@@ -117,5 +129,6 @@ Deno.test("cluster.fields.outlier-detection cli.options.concurrency: with --conc
     await p.stop();
     await good.server.shutdown();
     await bad.server.shutdown();
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -33,6 +33,7 @@ import { HealthChecker } from "./health_check/health_checker.ts";
 import { healthCheckConfig } from "./health_check/health_check_config.ts";
 import { OutlierDetector } from "./outlier/outlier_detector.ts";
 import type { OutlierEventRecorder, OutlierSink } from "./outlier/outlier_events.ts";
+import type { OutlierEventLog } from "./outlier/outlier_event_log.ts";
 import { OutlierConfig, type RuntimeLookup } from "./outlier/outlier_config.ts";
 import { OriginalDstHosts } from "./original_dst.ts";
 import { type SubsetConfig, subsetConfig, SubsetStats } from "./lb/subset.ts";
@@ -59,6 +60,8 @@ export interface ClusterDeps {
    * see `outlier/outlier_events.ts`.
    */
   outlierEvents?: OutlierEventRecorder;
+  /** The outlier detection event log (`cluster_manager.outlier_detection.event_log_path`). */
+  outlierEventLog?: OutlierEventLog;
 }
 
 /** Per-host pools, one per priority. */
@@ -154,7 +157,10 @@ export class Cluster implements ClusterView {
       this.#outlierSink = deps.outlierEvents.sink(this.name);
     } else if (effective.outlierDetection) {
       const od = new OutlierConfig(effective.outlierDetection, deps.runtime ?? null);
-      this.outlier = new OutlierDetector(od, scope, this);
+      const log = deps.outlierEventLog;
+      this.outlier = new OutlierDetector(od, scope, this, {
+        eventLog: log ? { log, cluster: this.name } : null,
+      });
       this.#outlierSink = this.outlier;
     }
     if (effective.healthChecks.length > 0 && !deps.replica) {

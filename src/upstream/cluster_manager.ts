@@ -38,6 +38,7 @@ import { checkDynamicClusters } from "../config/dynamic_clusters.ts";
 import { clusterSupportErrors } from "../config/support_check.ts";
 import type { DiscoveryResponse } from "../config/subscription.ts";
 import type { OutlierEventRecorder } from "./outlier/outlier_events.ts";
+import { OutlierEventLog } from "./outlier/outlier_event_log.ts";
 
 /** What the cluster manager needs. */
 export interface ClusterManagerDeps {
@@ -77,6 +78,8 @@ export interface ClusterManagerDeps {
   sharedCounts?: (cluster: string) => SharedCount | undefined;
   /** A replica's outlier events, sent to the main thread's detectors. */
   outlierEvents?: OutlierEventRecorder;
+  /** `cluster_manager.outlier_detection.event_log_path`: the outlier detection event log. */
+  outlierEventLogPath?: string;
 }
 
 /**
@@ -218,11 +221,16 @@ export class ClusterManager implements ClusterManagerView {
    * worker pool sends the change to every worker.
    */
   onClusterChange: ((name: string, cluster: Cluster | null) => void) | null = null;
+  /** The outlier detection event log, when configured. */
+  readonly #outlierLog: OutlierEventLog | null;
 
   /** Builds every cluster; throws {@linkcode ConfigLoadError} for unsupported settings. */
   constructor(clusters: EffectiveCluster[], readonly deps: ClusterManagerDeps) {
     const errors = checkClusterSupport(clusters);
     this.#log = deps.log ?? (() => {});
+    this.#outlierLog = deps.outlierEventLogPath
+      ? new OutlierEventLog(deps.outlierEventLogPath)
+      : null;
     this.policy = DynamicFieldPolicy.fromOptions(deps.options, deps.stats, this.#log);
     this.xds = new XdsClients({
       policy: this.policy,
@@ -282,6 +290,7 @@ export class ClusterManager implements ClusterManagerView {
       replica: this.deps.replica,
       sharedCounts: this.deps.sharedCounts?.(c.name),
       outlierEvents: this.deps.outlierEvents,
+      outlierEventLog: this.#outlierLog ?? undefined,
     });
     if (this.deps.replica) return { cluster, eds: null, dns: null };
     const src = c.type === "EDS" ? edsSourceOf(c.config) : null;
@@ -432,6 +441,7 @@ export class ClusterManager implements ClusterManagerView {
       map.clear();
     }
     while (this.#pending.size) await Promise.all([...this.#pending]);
+    this.#outlierLog?.close();
   }
 
   /** The EDS updater of a cluster (active, else warming), when it is an EDS cluster. */
