@@ -386,6 +386,8 @@ export class WorkerPool implements ListenerManagerView {
     if (this.#dirty.size === 0) {
       queueMicrotask(() => {
         for (const d of this.#dirty) {
+          // A cluster CDS replaced or removed no longer speaks for its name.
+          if (this.deps.clusters.get(d.name) !== d) continue;
           this.broadcast({
             type: "hosts",
             cluster: d.name,
