@@ -145,11 +145,6 @@ export const SUPPORT = [
     supportNote: "one JSON line per ejection and return, as Envoy writes OutlierDetectionEvent",
   },
   {
-    path: "ClusterManager.OutlierDetection.event_service",
-    support: "refused",
-    supportNote: "streaming outlier events to a gRPC service is not implemented",
-  },
-  {
     path: "ClusterManager.load_stats_config",
     support: "refused",
     supportNote: "load reporting is not implemented",

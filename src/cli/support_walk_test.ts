@@ -273,6 +273,10 @@ const PLACES: Record<string, Place> = {
   "Admin": (b) => [at(b, "admin"), "admin"],
   "DynamicResources": (b) => [at(b, "dynamic_resources"), "dynamic_resources"],
   "ClusterManager": (b) => [at(b, "cluster_manager"), "cluster_manager"],
+  "ClusterManager.OutlierDetection": (b) => [
+    at(b, "cluster_manager", "outlier_detection"),
+    "cluster_manager.outlier_detection",
+  ],
   "StatsSink": (b) => {
     b.stats_sinks = [{ name: "envoy.stat_sinks.hystrix" }];
     return [at(b, "stats_sinks", 0), "stats_sinks[0]"];
