@@ -136,8 +136,13 @@ export const SUPPORT = [
   },
   {
     path: "ClusterManager.outlier_detection",
-    support: "refused",
-    supportNote: "outlier detection is not implemented",
+    support: "honoured",
+    type: "ClusterManager.OutlierDetection",
+  },
+  {
+    path: "ClusterManager.OutlierDetection.event_log_path",
+    support: "honoured",
+    supportNote: "one JSON line per ejection and return, as Envoy writes OutlierDetectionEvent",
   },
   {
     path: "ClusterManager.load_stats_config",

@@ -223,6 +223,7 @@ const tap: Handler = async (req, server) => {
       a.detach = attachTapSession({
         configId: config_id,
         match: match as TapMatch,
+        matchConfig: tap_config.match ?? tap_config.match_config,
         ...output,
         send: (trace) => publishTap(server, config_id, trace),
       });

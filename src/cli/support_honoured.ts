@@ -373,6 +373,14 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     `${UP}lb/zone_aware_test.ts`,
     "below min_cluster_size, or with routing_enabled 0",
   ],
+  "ClusterManager.outlier_detection": [
+    "src/server/workers_outlier_test.ts",
+    "the event log has one line each",
+  ],
+  "ClusterManager.OutlierDetection.event_log_path": [
+    `${UP}outlier/outlier_event_log_test.ts`,
+    "as Envoy writes OutlierDetectionEvent",
+  ],
   "ClusterManager.local_cluster_name": [
     "src/listener/zone_routing_test.ts",
     "zone-aware routing keeps traffic in the proxy's zone",

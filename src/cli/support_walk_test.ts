@@ -273,6 +273,10 @@ const PLACES: Record<string, Place> = {
   "Admin": (b) => [at(b, "admin"), "admin"],
   "DynamicResources": (b) => [at(b, "dynamic_resources"), "dynamic_resources"],
   "ClusterManager": (b) => [at(b, "cluster_manager"), "cluster_manager"],
+  "ClusterManager.OutlierDetection": (b) => [
+    at(b, "cluster_manager", "outlier_detection"),
+    "cluster_manager.outlier_detection",
+  ],
   "StatsSink": (b) => {
     b.stats_sinks = [{ name: "envoy.stat_sinks.hystrix" }];
     return [at(b, "stats_sinks", 0), "stats_sinks[0]"];
@@ -608,7 +612,9 @@ Deno.test("cli.options.concurrency: unset, the hardware thread count of workers 
   options.concurrency = 2; // what the parser computes on a machine with two hardware threads
   assert.equal(effectiveOptions(options, given, {}).options.concurrency, 2);
   const cds = { dynamic_resources: { cds_config: { path: "/nonexistent/cds.yaml" } } };
-  assert.equal(effectiveOptions(options, given, cds).options.concurrency, 1);
+  assert.equal(effectiveOptions(options, given, cds).options.concurrency, 2);
+  const lds = { dynamic_resources: { lds_config: { path: "/nonexistent/lds.yaml" } } };
+  assert.equal(effectiveOptions(options, given, lds).options.concurrency, 1);
   const lines: string[] = [];
   const logging = createLogging(options, {
     sink: { write: (l) => lines.push(l), reopen: () => Promise.resolve(), close() {} },
@@ -621,7 +627,7 @@ Deno.test("cli.options.concurrency: unset, the hardware thread count of workers 
     },
     { name: "envoy.filters.http.router" },
   ];
-  assert.equal(effectiveOptions(options, given, tap).options.concurrency, 1);
+  assert.equal(effectiveOptions(options, given, tap).options.concurrency, 2);
   const s = await startServer(options, {}, { logging, signals: false });
   try {
     // Embedded (no command line given): one worker, said in the log.
@@ -658,12 +664,12 @@ Deno.test("support: real processes: validate exits 1 and serve refuses, naming t
       for (const line of expected) assert.ok(r.text.includes(line), `${mode}: ${line}\n${r.text}`);
     }
   }
-  const cds = JSON.stringify({ dynamic_resources: { cds_config: { path: "/nonexistent.yaml" } } });
-  const r = await run(["--mode", "validate", "--config-yaml", cds, "--concurrency", "3"]);
+  const lds = JSON.stringify({ dynamic_resources: { lds_config: { path: "/nonexistent.yaml" } } });
+  const r = await run(["--mode", "validate", "--config-yaml", lds, "--concurrency", "3"]);
   assert.equal(r.code, 1, r.text);
   assert.match(
     r.text,
-    /dynamic_resources\.cds_config: --concurrency 3 with this setting is not supported by this build/,
+    /dynamic_resources\.lds_config: --concurrency 3 with this setting is not supported by this build/,
   );
   const ok = await run(["--mode", "validate", "--config-yaml", "{}", "--concurrency", "3"]);
   assert.equal(ok.code, 0, ok.text);

@@ -46,6 +46,25 @@ export interface TapSession {
   asString: boolean;
   /** Writes one trace; returns false when the stream is gone. */
   send(trace: unknown): boolean;
+  /**
+   * The `MatchPredicate` that `match` was compiled from, so a copy of the session can run where
+   * functions cannot go (data-plane workers).
+   */
+  matchConfig?: Json;
+}
+
+/** Told of every session attached and detached (the worker pool copies them to workers). */
+export interface TapSessionWatcher {
+  attached(s: TapSession): void;
+  detached(s: TapSession): void;
+}
+
+let watcher: TapSessionWatcher | null = null;
+
+/** Sets the watcher (null: none); it is told of the sessions already attached. */
+export function watchTapSessions(w: TapSessionWatcher | null): void {
+  watcher = w;
+  if (w) { for (const set of SESSIONS.values()) for (const s of set) w.attached(s); }
 }
 
 /** The parsed tap filter of a connection manager. */
@@ -60,10 +79,12 @@ export function attachTapSession(s: TapSession): () => void {
   let set = SESSIONS.get(s.configId);
   if (!set) SESSIONS.set(s.configId, set = new Set());
   set.add(s);
+  watcher?.attached(s);
   return () => {
     const cur = SESSIONS.get(s.configId);
-    cur?.delete(s);
-    if (cur?.size === 0) SESSIONS.delete(s.configId);
+    if (!cur?.delete(s)) return;
+    if (cur.size === 0) SESSIONS.delete(s.configId);
+    watcher?.detached(s);
   };
 }
 

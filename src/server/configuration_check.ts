@@ -36,12 +36,11 @@ import {
 } from "../upstream/cluster_manager.ts";
 import { configSourceOf } from "../config/config_source.ts";
 import { XdsClients } from "../upstream/xds_clients.ts";
-import { validateListeners } from "../listener/validate_listeners.ts";
+import { parseListeners, validateListeners } from "../listener/validate_listeners.ts";
 import { parseOverloadManager } from "./overload_manager.ts";
 import { SecretStore } from "../config/secrets.ts";
 import { parseAdminAccessLogs } from "../access_log/admin_access_log.ts";
 import { parseHeaderMatcher } from "../router/header_matcher.ts";
-import { detectFeatures } from "./lifecycle_features.ts";
 
 /** Settings of {@linkcode checkConfiguration}. */
 export interface CheckSettings {
@@ -114,19 +113,15 @@ export function effectiveOptions(
 
 /**
  * Settings that data-plane workers (`--concurrency` above 1) cannot serve yet, with where they
- * are: CDS (workers copy the static clusters and receive host sets, not cluster additions), LDS
- * and RDS (subscriptions live on the main thread), the overload manager (its actions reach only
- * the main thread's listeners) and tap filters streaming to `/tap` (the admin thread does not see
- * the workers' taps).
+ * are: LDS and RDS (subscriptions live in the listener manager, which workers copy from the
+ * bootstrap) and the overload manager (its actions reach only the main thread's listeners). CDS
+ * and `/tap` are not among them: the main thread's cluster manager sends each cluster change to
+ * the workers, and `/tap` sessions are copied to the workers, whose traces come back. RDS is
+ * found where the listeners use it: an HTTP connection manager with `rds`, as the listener
+ * parser reads it.
  */
 export function workerBlockers(bootstrap: Bootstrap): Array<{ path: string; why: string }> {
   const out: Array<{ path: string; why: string }> = [];
-  if ((bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config !== undefined) {
-    out.push({
-      path: "dynamic_resources.cds_config",
-      why: "CDS runs on one worker in this build",
-    });
-  }
   const dynamic = bootstrap.dynamic_resources as JsonObject | undefined;
   if (dynamic?.lds_config !== undefined) {
     out.push({
@@ -134,9 +129,10 @@ export function workerBlockers(bootstrap: Bootstrap): Array<{ path: string; why:
       why: "LDS runs on one worker in this build",
     });
   }
-  if (JSON.stringify(bootstrap.static_resources?.listeners ?? []).includes('"rds"')) {
+  const rds = rdsListener(bootstrap);
+  if (rds !== null) {
     out.push({
-      path: "static_resources.listeners",
+      path: rds,
       why: "RDS (an HTTP connection manager with rds) runs on one worker in this build",
     });
   }
@@ -146,13 +142,21 @@ export function workerBlockers(bootstrap: Bootstrap): Array<{ path: string; why:
       why: "the overload manager acts on one worker in this build",
     });
   }
-  if (detectFeatures({ enable_mutex_tracing: false }, bootstrap).has("tap")) {
-    out.push({
-      path: "static_resources.listeners",
-      why: "a tap filter with admin_config (/tap) runs on one worker in this build",
-    });
-  }
   return out;
+}
+
+/** Where the first static listener whose HTTP connection manager uses RDS has `rds`, or null. */
+function rdsListener(bootstrap: Bootstrap): string | null {
+  const path = "static_resources.listeners";
+  const raw = bootstrap.static_resources?.listeners ?? [];
+  for (let i = 0; i < raw.length; i++) {
+    const s = parseListeners([raw[i]], path, null).specs[0];
+    if (!s || s.filter.kind !== "http" || !s.filter.hcm.rds) continue;
+    const chains = s.config.filter_chains as { filters?: unknown[] }[] | undefined;
+    const n = (chains?.[0]?.filters?.length ?? 1) - 1;
+    return `${path}[${i}].filter_chains[0].filters[${n}].typed_config.rds`;
+  }
+  return null;
 }
 
 /** Checks the whole loaded configuration; see the module documentation. */

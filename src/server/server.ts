@@ -267,6 +267,8 @@ function createManagers(
     runtime: server.runtime,
     localClusterName: bootstrap.cluster_manager?.local_cluster_name as string | undefined,
     localLocality: bootstrap.node?.locality,
+    outlierEventLogPath: ((bootstrap.cluster_manager as JsonObject | undefined)
+      ?.outlier_detection as JsonObject | undefined)?.event_log_path as string | undefined,
     node: applyNodeOverrides(bootstrap as JsonObject, options).node as JsonObject | undefined,
     ads: (bootstrap.dynamic_resources as JsonObject | undefined)?.ads_config,
   });

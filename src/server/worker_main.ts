@@ -9,6 +9,13 @@
  * messages; `close` stops the listeners and the pools, reports the last stats and ends the
  * worker.
  *
+ * Outlier detection runs once, on the main thread: the worker's clusters record each answer and
+ * local-origin result per host and send them in batches ({@linkcode OUTLIER_BATCH_MS}, and before
+ * every stats report); ejections come back with the host set's health. Clusters that CDS adds,
+ * changes or removes on the main thread arrive as `cluster` and `cluster_removed` messages.
+ * `/tap` sessions attached on the main thread arrive as `tap_attach` and `tap_detach`; the worker
+ * registers a copy with its tap filters and sends each trace to the main thread's admin stream.
+ *
  * @module
  */
 import { Store } from "../stats/store.ts";
@@ -22,7 +29,11 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import { checkConfiguration } from "./configuration_check.ts";
 import { createLogging, type Logging } from "./logger.ts";
 import { LayeredRuntime } from "./runtime.ts";
+import { OutlierEventRecorder } from "../upstream/outlier/outlier_events.ts";
+import { attachTapSession, compileTapMatch } from "../filters/tap_filter.ts";
+import type { SharedCount } from "../upstream/circuit_breaker.ts";
 import type {
+  ClusterCopy,
   FromWorker,
   HostCopy,
   HostStatsDelta,
@@ -39,7 +50,13 @@ interface Running {
   listeners: ListenerManager;
   logging: Logging;
   runtime: LayeredRuntime;
+  outlier: OutlierEventRecorder;
+  /** Circuit breaker counts of the clusters CDS added, by name. */
+  dynamicShared: Map<string, SharedCount>;
 }
+
+/** How long a worker gathers outlier events before sending them to the main thread. */
+export const OUTLIER_BATCH_MS = 20;
 
 /** The worker's global scope, as this module uses it. */
 const scope = self as unknown as {
@@ -49,19 +66,23 @@ const scope = self as unknown as {
 };
 const post = (m: FromWorker) => scope.postMessage(m);
 
-/** Makes a replica cluster take the main thread's host set and health. */
+/**
+ * Makes a replica cluster take the main thread's host set and health, as one update (so the
+ * merge window sees one update, as on the main thread).
+ */
 function applyHosts(c: Cluster, hosts: HostCopy[], initialized: boolean): void {
-  c.updateHosts(hosts.map((h) => h.host));
-  const list = c.hosts();
-  hosts.forEach((copy, i) => {
-    const h = list[i];
-    if (!h) return;
-    h.setFlag("failed_active_hc", copy.health.failed_active_hc);
-    h.setFlag("failed_eds_health", copy.health.failed_eds_health);
-    h.setMarks({ degraded: copy.degraded, excluded: copy.excluded });
-    h.setPending(copy.pending);
-    c.healthChanged(h);
+  c.updateHosts(hosts.map((h) => h.host), (list) => {
+    hosts.forEach((copy, i) => {
+      const h = list[i];
+      if (!h) return;
+      h.setFlag("failed_active_hc", copy.health.failed_active_hc);
+      h.setFlag("failed_eds_health", copy.health.failed_eds_health);
+      h.setFlag("failed_outlier_check", copy.health.failed_outlier_check);
+      h.setMarks({ degraded: copy.degraded, excluded: copy.excluded });
+      h.setPending(copy.pending);
+    });
   });
+  for (const h of c.hosts()) c.healthChanged(h);
   if (initialized) c.initialized = true;
 }
 
@@ -98,6 +119,12 @@ async function start(init: WorkerInit): Promise<Running> {
   );
   const { errors, clusters: effective } = checkConfiguration(options, bootstrap, {});
   if (errors.length) throw new Error(errors.map((e) => `${e.path}: ${e.message}`).join("; "));
+  const dynamicShared = new Map<string, SharedCount>();
+  let outlierTimer: ReturnType<typeof setTimeout> | undefined;
+  const outlier = new OutlierEventRecorder(() => {
+    outlierTimer = setTimeout(() => sendOutlierEvents(outlier), OUTLIER_BATCH_MS);
+  });
+  stopOutlierTimer = () => clearTimeout(outlierTimer);
   const clusters = new ClusterManager(effective, {
     stats: store,
     log: (level, msg) => logging.log("upstream", level, msg),
@@ -107,7 +134,10 @@ async function start(init: WorkerInit): Promise<Running> {
     bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
     localClusterName: bootstrap.cluster_manager?.local_cluster_name as string | undefined,
     localLocality: bootstrap.node?.locality,
+    outlierEvents: outlier,
     sharedCounts: (name) => {
+      const dynamic = dynamicShared.get(name);
+      if (dynamic) return dynamic;
       const index = init.sharedIndex[name];
       return index === undefined ? undefined : { array: init.shared, index };
     },
@@ -116,6 +146,7 @@ async function start(init: WorkerInit): Promise<Running> {
     const h = init.hosts[c.name];
     if (h) applyHosts(c, h.hosts, h.initialized);
   }
+  for (const copy of init.dynamic) setCluster(clusters, dynamicShared, copy);
   const flags = init.flags;
   const listeners = new ListenerManager(
     withPorts((bootstrap.static_resources?.listeners ?? []) as JsonObject[], init.ports),
@@ -139,7 +170,29 @@ async function start(init: WorkerInit): Promise<Running> {
     listeners,
     logging,
     runtime,
+    outlier,
+    dynamicShared,
   };
+}
+
+let stopOutlierTimer = () => {};
+
+/** Sends the outlier events gathered so far (nothing when there are none). */
+function sendOutlierEvents(r: OutlierEventRecorder): void {
+  stopOutlierTimer();
+  const events = r.take();
+  if (events) post({ type: "outlier", events });
+}
+
+/** Takes a cluster that CDS made active on the main thread (added, or replacing its copy). */
+function setCluster(
+  cm: ClusterManager,
+  shared: Map<string, SharedCount>,
+  copy: ClusterCopy,
+): void {
+  shared.set(copy.cluster.name, copy.shared);
+  const c = cm.setReplicaCluster(copy.cluster, copy.apiUpdate);
+  applyHosts(c, copy.hosts, copy.initialized);
 }
 
 const sentHost = new Map<string, number>();
@@ -168,6 +221,7 @@ function hostStats(cm: ClusterManager): HostStatsDelta {
 }
 
 function report(r: Running, id: number): void {
+  sendOutlierEvents(r.outlier);
   post({
     type: "stats",
     id,
@@ -179,15 +233,28 @@ function report(r: Running, id: number): void {
 }
 
 let running: Running | null = null;
+/** Detach functions of the `/tap` session copies, by the pool's number. */
+const taps = new Map<number, () => void>();
+
+/** Messages that arrived while the worker was starting, handled in order once it runs. */
+let starting: ToWorker[] | null = null;
 
 async function handle(m: ToWorker): Promise<void> {
   if (m.type === "init") {
+    starting = [];
     try {
       running = await start(m);
       post({ type: "ready", listeners: listenerCopies(running.listeners) });
     } catch (e) {
       post({ type: "failed", message: e instanceof Error ? e.message : String(e) });
     }
+    const queued = starting;
+    starting = null;
+    for (const q of queued) await handle(q);
+    return;
+  }
+  if (starting) {
+    starting.push(m);
     return;
   }
   const r = running;
@@ -198,6 +265,39 @@ async function handle(m: ToWorker): Promise<void> {
       if (c) applyHosts(c, m.hosts, m.initialized);
       return;
     }
+    case "cluster": {
+      setCluster(r.clusters, r.dynamicShared, m);
+      return;
+    }
+    case "cluster_removed":
+      r.clusters.removeReplicaCluster(m.name);
+      r.dynamicShared.delete(m.name);
+      return;
+    case "tap_attach": {
+      const match = compileTapMatch(m.matchConfig, "TapRequest.tap_config.match", []);
+      if (!match) return;
+      const id = m.id;
+      taps.get(id)?.();
+      taps.set(
+        id,
+        attachTapSession({
+          configId: m.configId,
+          match,
+          maxRx: m.maxRx,
+          maxTx: m.maxTx,
+          asString: m.asString,
+          send: (trace) => {
+            post({ type: "tap", id, trace });
+            return true;
+          },
+        }),
+      );
+      return;
+    }
+    case "tap_detach":
+      taps.get(m.id)?.();
+      taps.delete(m.id);
+      return;
     case "sync":
       report(r, m.id);
       return;

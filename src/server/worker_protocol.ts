@@ -18,12 +18,15 @@
  * @module
  */
 import type { Options } from "../config/options.ts";
-import type { Bootstrap } from "../config/bootstrap_types.ts";
+import type { Bootstrap, Json } from "../config/bootstrap_types.ts";
 import type { EffectiveHost } from "../config/effective_cluster.ts";
 import type { HealthFlags } from "../upstream/types.ts";
 import type { Host } from "../upstream/host.ts";
 import type { ListenerView, TrafficDirection } from "../listener/types.ts";
 import type { WorkerStatsDelta } from "../stats/worker_stats.ts";
+import type { EffectiveCluster } from "../config/effective_cluster.ts";
+import type { SharedCount } from "../upstream/circuit_breaker.ts";
+import type { OutlierEventBatch } from "../upstream/outlier/outlier_events.ts";
 
 /** One host as the main thread sees it: configuration and health. */
 export interface HostCopy {
@@ -60,6 +63,28 @@ export type HostStatsDelta = Array<
   [string, string, Array<[string, number]>, Array<[string, number]>]
 >;
 
+/** A cluster CDS made active on the main thread, as a worker takes it. */
+export interface ClusterCopy {
+  cluster: EffectiveCluster;
+  apiUpdate: { version_info: string; last_updated: string } | null;
+  /** Its circuit breaker counts, shared by every worker. */
+  shared: SharedCount;
+  hosts: HostCopy[];
+  initialized: boolean;
+}
+
+/** A `/tap` session attached on the main thread, as a worker runs it. */
+export interface TapSessionCopy {
+  /** The pool's number of the session (the worker's traces name it). */
+  id: number;
+  configId: string;
+  /** The `MatchPredicate`, compiled by the worker. */
+  matchConfig: Json;
+  maxRx: number;
+  maxTx: number;
+  asString: boolean;
+}
+
 /** What a worker needs to start. */
 export interface WorkerInit {
   type: "init";
@@ -74,6 +99,8 @@ export interface WorkerInit {
   ports: number[] | null;
   /** Every cluster's host set at start. */
   hosts: Record<string, { hosts: HostCopy[]; initialized: boolean }>;
+  /** The clusters CDS had made active before the worker started. */
+  dynamic: ClusterCopy[];
   /**
    * The server's flags in shared memory (`[healthCheckFailed, draining]`, 0 or 1), so the data
    * plane sees `/healthcheck/fail` and the start of a shutdown at once.
@@ -91,6 +118,10 @@ export interface ServerFlags {
 export type ToWorker =
   | WorkerInit
   | { type: "hosts"; cluster: string; hosts: HostCopy[]; initialized: boolean }
+  | ({ type: "cluster" } & ClusterCopy)
+  | { type: "cluster_removed"; name: string }
+  | ({ type: "tap_attach" } & TapSessionCopy)
+  | { type: "tap_detach"; id: number }
   | { type: "sync"; id: number }
   | { type: "drain"; id: number; inboundOnly: boolean; graceful: boolean }
   | { type: "runtime"; pairs: Array<[string, string]> }
@@ -113,4 +144,8 @@ export type FromWorker =
     listeners: ListenerCopy[];
     stopped: Array<TrafficDirection | "ALL">;
   }
-  | { type: "done"; id: number };
+  | { type: "done"; id: number }
+  /** Outlier detection events since the last batch, for the main thread's detectors. */
+  | { type: "outlier"; events: OutlierEventBatch }
+  /** A trace of a `/tap` session, for the main thread's admin stream. */
+  | { type: "tap"; id: number; trace: unknown };

@@ -16,6 +16,14 @@
  * thread's store (`src/stats/worker_stats.ts`) and their per-host stats into the main thread's
  * hosts, so `/stats`, `/clusters` and every other output show one total.
  *
+ * Outlier detection is one detector per cluster for the whole process, on the main thread (as in
+ * Envoy): workers send batches of per-host events (`outlier` messages), the pool replays them
+ * into the main thread's detectors, and an ejection or return reaches every worker with the host
+ * set's health. Clusters that CDS (from a file or a control plane) adds, changes or removes on the
+ * main thread reach every worker as `cluster` and `cluster_removed` messages, each with its own
+ * shared circuit breaker counts. `/tap` sessions attached on the main thread are copied to every
+ * worker (`tap_attach`, `tap_detach`); the workers' traces come back to the admin stream.
+ *
  * @example Not run: it starts workers that bind the bootstrap's listeners.
  * ```ts ignore
  * const pool = new WorkerPool(2, { options, bootstrap, store, clusters, log, state });
@@ -31,11 +39,14 @@ import type { Store } from "../stats/store.ts";
 import { WorkerStatsImporter } from "../stats/worker_stats.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import type { Cluster } from "../upstream/cluster.ts";
-import { SHARED_COUNTS_PER_CLUSTER } from "../upstream/circuit_breaker.ts";
+import { SHARED_COUNTS_PER_CLUSTER, type SharedCount } from "../upstream/circuit_breaker.ts";
+import { replayOutlierEvents } from "../upstream/outlier/outlier_events.ts";
+import { type TapSession, watchTapSessions } from "../filters/tap_filter.ts";
 import { HostCounter, HostGauge } from "../upstream/host_stats.ts";
 import type { ListenerManagerView, ListenerView, TrafficDirection } from "../listener/types.ts";
 import { parseListeners } from "../listener/validate_listeners.ts";
 import {
+  type ClusterCopy,
   type FromWorker,
   hostCopies,
   type HostStatsDelta,
@@ -82,6 +93,11 @@ export class WorkerPool implements ListenerManagerView {
   readonly #shared: Int32Array;
   readonly #sharedIndex: Record<string, number> = {};
   readonly #dirty = new Set<Cluster>();
+  /** The `/tap` sessions copied to the workers, by number. */
+  readonly #taps = new Map<number, TapSession>();
+  readonly #tapIds = new Map<TapSession, number>();
+  /** Circuit breaker counts of clusters CDS made active after the pool was built. */
+  readonly #dynamicShared = new WeakMap<Cluster, SharedCount>();
   /** `[healthCheckFailed, draining]` shared with every worker. */
   readonly #flags = new Int32Array(new SharedArrayBuffer(8));
 
@@ -122,6 +138,7 @@ export class WorkerPool implements ListenerManagerView {
     for (const c of this.deps.clusters.clusters()) {
       c.onMembership = () => this.#hostsChanged(c);
     }
+    this.deps.clusters.onClusterChange = (name, c) => this.#clusterChanged(name, c);
     this.#started = true;
     try {
       const first = await this.#spawn(0, null);
@@ -134,6 +151,10 @@ export class WorkerPool implements ListenerManagerView {
       this.#terminate();
       throw e;
     }
+    watchTapSessions({
+      attached: (s) => this.#tapAttached(s),
+      detached: (s) => this.#tapDetached(s),
+    });
     const timer = setInterval(() => void this.sync(), this.deps.syncIntervalMs ?? 1000);
     Deno.unrefTimer(timer);
     this.#timer = timer;
@@ -145,8 +166,10 @@ export class WorkerPool implements ListenerManagerView {
     if (!w) return Promise.reject(new Error(`worker ${index} is not running`));
     const hosts: Record<string, { hosts: ReturnType<typeof hostCopies>; initialized: boolean }> =
       {};
+    const dynamic: ClusterCopy[] = [];
     for (const c of this.deps.clusters.clusters()) {
-      hosts[c.name] = { hosts: hostCopies(c.hosts()), initialized: c.initialized };
+      if (c.addedViaApi) dynamic.push(this.#clusterCopy(c));
+      else hosts[c.name] = { hosts: hostCopies(c.hosts()), initialized: c.initialized };
     }
     return new Promise((resolve, reject) => {
       w.onerror = (e) => {
@@ -169,9 +192,75 @@ export class WorkerPool implements ListenerManagerView {
         sharedIndex: this.#sharedIndex,
         ports,
         hosts,
+        dynamic,
         flags: this.#flags,
       });
     });
+  }
+
+  /** Circuit breaker counts of `c` shared by the workers: its words, or its own buffer (CDS). */
+  #sharedOf(c: Cluster): SharedCount {
+    let own = this.#dynamicShared.get(c);
+    if (own) return own;
+    const index = this.#sharedIndex[c.name];
+    if (!c.addedViaApi && index !== undefined) return { array: this.#shared, index };
+    own = {
+      array: new Int32Array(new SharedArrayBuffer(4 * SHARED_COUNTS_PER_CLUSTER)),
+      index: 0,
+    };
+    this.#dynamicShared.set(c, own);
+    return own;
+  }
+
+  #clusterCopy(c: Cluster): ClusterCopy {
+    return {
+      cluster: c.effective,
+      apiUpdate: c.apiUpdate,
+      shared: this.#sharedOf(c),
+      hosts: hostCopies(c.hosts()),
+      initialized: c.initialized,
+    };
+  }
+
+  /** CDS made `c` active under `name` (added or changed), or removed it (`null`). */
+  #clusterChanged(name: string, c: Cluster | null): void {
+    if (!c) {
+      this.deps.log("debug", `cds: cluster ${name} removed from ${this.count} workers`);
+      this.broadcast({ type: "cluster_removed", name });
+      return;
+    }
+    c.onMembership = () => this.#hostsChanged(c);
+    this.broadcast({ type: "cluster", ...this.#clusterCopy(c) });
+  }
+
+  #tapAttached(s: TapSession): void {
+    if (s.matchConfig === undefined) {
+      this.deps.log(
+        "warning",
+        `tap ${s.configId}: a session without its match config taps no worker`,
+      );
+      return;
+    }
+    const id = this.#nextId++;
+    this.#taps.set(id, s);
+    this.#tapIds.set(s, id);
+    this.broadcast({
+      type: "tap_attach",
+      id,
+      configId: s.configId,
+      matchConfig: s.matchConfig,
+      maxRx: s.maxRx,
+      maxTx: s.maxTx,
+      asString: s.asString,
+    });
+  }
+
+  #tapDetached(s: TapSession): void {
+    const id = this.#tapIds.get(s);
+    if (id === undefined) return;
+    this.#tapIds.delete(s);
+    this.#taps.delete(id);
+    this.broadcast({ type: "tap_detach", id });
   }
 
   #post(w: Worker, m: ToWorker): void {
@@ -200,6 +289,20 @@ export class WorkerPool implements ListenerManagerView {
   }
 
   #answer(index: number, m: FromWorker): void {
+    if (m.type === "tap") {
+      this.#taps.get(m.id)?.send(m.trace);
+      return;
+    }
+    if (m.type === "outlier") {
+      replayOutlierEvents(m.events, (name) => {
+        const c = this.deps.clusters.get(name);
+        const o = c?.outlier;
+        if (!c || !o) return undefined;
+        const hosts = new Map(c.hosts().map((h) => [h.key, h]));
+        return { sink: o, host: (key) => hosts.get(key) };
+      });
+      return;
+    }
     if (m.type === "stats") {
       this.#importer.apply(index, m.stats);
       this.#applyHostStats(index, m.hosts);
@@ -283,6 +386,8 @@ export class WorkerPool implements ListenerManagerView {
     if (this.#dirty.size === 0) {
       queueMicrotask(() => {
         for (const d of this.#dirty) {
+          // A cluster CDS replaced or removed no longer speaks for its name.
+          if (this.deps.clusters.get(d.name) !== d) continue;
           this.broadcast({
             type: "hosts",
             cluster: d.name,
@@ -324,6 +429,8 @@ export class WorkerPool implements ListenerManagerView {
     this.#closed = true;
     if (this.#timer !== null) clearInterval(this.#timer);
     for (const c of this.deps.clusters.clusters()) c.onMembership = null;
+    this.deps.clusters.onClusterChange = null;
+    watchTapSessions(null);
     if (this.#started) {
       this.pushState();
       await this.#ask((id) => ({ type: "close", id }));

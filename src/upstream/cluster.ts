@@ -32,6 +32,8 @@ import { sameHosts } from "./lb/host_list.ts";
 import { HealthChecker } from "./health_check/health_checker.ts";
 import { healthCheckConfig } from "./health_check/health_check_config.ts";
 import { OutlierDetector } from "./outlier/outlier_detector.ts";
+import type { OutlierEventRecorder, OutlierSink } from "./outlier/outlier_events.ts";
+import type { OutlierEventLog } from "./outlier/outlier_event_log.ts";
 import { OutlierConfig, type RuntimeLookup } from "./outlier/outlier_config.ts";
 import { OriginalDstHosts } from "./original_dst.ts";
 import { type SubsetConfig, subsetConfig, SubsetStats } from "./lb/subset.ts";
@@ -53,6 +55,13 @@ export interface ClusterDeps {
   replica?: boolean;
   /** Circuit breaker counts shared with other workers (the cluster's first word). */
   sharedCounts?: SharedCount;
+  /**
+   * A replica's outlier events go here, to the main thread's detector (no detector of its own);
+   * see `outlier/outlier_events.ts`.
+   */
+  outlierEvents?: OutlierEventRecorder;
+  /** The outlier detection event log (`cluster_manager.outlier_detection.event_log_path`). */
+  outlierEventLog?: OutlierEventLog;
 }
 
 /** Per-host pools, one per priority. */
@@ -88,6 +97,8 @@ export class Cluster implements ClusterView {
   readonly healthChecker: HealthChecker | null = null;
   /** Outlier detection (`outlier_detection`), when configured. */
   readonly outlier: OutlierDetector | null = null;
+  /** Where answers and local-origin results go: the detector, or a replica's recorder. */
+  readonly #outlierSink: OutlierSink<Host> | null = null;
   /** The on-demand hosts of an ORIGINAL_DST cluster. */
   readonly originalDst: OriginalDstHosts | null = null;
   /** Called whenever the hosts or their health change (workers copy the host set). */
@@ -142,9 +153,15 @@ export class Cluster implements ClusterView {
       viaMerge: cm.counter("cluster_updated_via_merge"),
     });
     for (const h of this.#hosts) this.#watch(h);
-    if (effective.outlierDetection) {
+    if (effective.outlierDetection && deps.replica && deps.outlierEvents) {
+      this.#outlierSink = deps.outlierEvents.sink(this.name);
+    } else if (effective.outlierDetection) {
       const od = new OutlierConfig(effective.outlierDetection, deps.runtime ?? null);
-      this.outlier = new OutlierDetector(od, scope, this);
+      const log = deps.outlierEventLog;
+      this.outlier = new OutlierDetector(od, scope, this, {
+        eventLog: log ? { log, cluster: this.name } : null,
+      });
+      this.#outlierSink = this.outlier;
     }
     if (effective.healthChecks.length > 0 && !deps.replica) {
       const hc = new HealthChecker(this, healthCheckConfig(effective.healthChecks[0]), scope, {
@@ -287,7 +304,7 @@ export class Cluster implements ClusterView {
 
   /** Reports an answer from `host` to outlier detection and health checking. */
   hostAnswered(host: Host, code: number, headers: readonly (readonly [string, string])[]): void {
-    const o = this.outlier;
+    const o = this.#outlierSink;
     if (o) {
       o.putResult(host, "LOCAL_ORIGIN_CONNECT_SUCCESS");
       o.putHttpResponseCode(host, code);
@@ -310,7 +327,7 @@ export class Cluster implements ClusterView {
    * or the connection was reset after it was made (counted as a 503 answer).
    */
   hostFailed(host: Host, kind: "connect" | "timeout" | "reset"): void {
-    const o = this.outlier;
+    const o = this.#outlierSink;
     if (!o) return;
     if (kind === "connect") o.putResult(host, "LOCAL_ORIGIN_CONNECT_FAILED");
     else if (kind === "timeout") o.putResult(host, "LOCAL_ORIGIN_TIMEOUT");
@@ -322,9 +339,13 @@ export class Cluster implements ClusterView {
    * keeps its {@linkcode Host} object, statistics and connections and takes the new weight,
    * priority, locality, metadata and health status; removed hosts' idle connections close (busy
    * ones when their last request ends, checked at each update and at close). Returns how many
-   * hosts were added and removed.
+   * hosts were added and removed. `health`, when given, sets the new hosts' health flags as part
+   * of the same update (a worker's copy takes the main thread's health this way).
    */
-  updateHosts(next: readonly EffectiveHost[]): { added: number; removed: number } {
+  updateHosts(
+    next: readonly EffectiveHost[],
+    health?: (hosts: readonly Host[]) => void,
+  ): { added: number; removed: number } {
     const have = new Map<string, number>();
     for (const h of this.#hosts) have.set(h.key, (have.get(h.key) ?? 0) + 1);
     let added = 0;
@@ -341,6 +362,7 @@ export class Cluster implements ClusterView {
     this.#applying = true;
     try {
       this.#replaceHosts(this.#keepRemoved(next));
+      health?.(this.#hosts);
     } finally {
       this.#applying = false;
     }

@@ -37,6 +37,8 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import { checkDynamicClusters } from "../config/dynamic_clusters.ts";
 import { clusterSupportErrors } from "../config/support_check.ts";
 import type { DiscoveryResponse } from "../config/subscription.ts";
+import type { OutlierEventRecorder } from "./outlier/outlier_events.ts";
+import { OutlierEventLog } from "./outlier/outlier_event_log.ts";
 
 /** What the cluster manager needs. */
 export interface ClusterManagerDeps {
@@ -74,6 +76,10 @@ export interface ClusterManagerDeps {
   replica?: boolean;
   /** Circuit breaker counts shared across workers, by cluster name. */
   sharedCounts?: (cluster: string) => SharedCount | undefined;
+  /** A replica's outlier events, sent to the main thread's detectors. */
+  outlierEvents?: OutlierEventRecorder;
+  /** `cluster_manager.outlier_detection.event_log_path`: the outlier detection event log. */
+  outlierEventLogPath?: string;
 }
 
 /**
@@ -210,11 +216,21 @@ export class ClusterManager implements ClusterManagerView {
   readonly #cm: Scope;
   /** How unknown fields of dynamic resources are treated (one policy per process). */
   readonly policy: DynamicFieldPolicy;
+  /**
+   * Called when CDS makes a cluster active (added or changed) or removes one (`null`); the
+   * worker pool sends the change to every worker.
+   */
+  onClusterChange: ((name: string, cluster: Cluster | null) => void) | null = null;
+  /** The outlier detection event log, when configured. */
+  readonly #outlierLog: OutlierEventLog | null;
 
   /** Builds every cluster; throws {@linkcode ConfigLoadError} for unsupported settings. */
   constructor(clusters: EffectiveCluster[], readonly deps: ClusterManagerDeps) {
     const errors = checkClusterSupport(clusters);
     this.#log = deps.log ?? (() => {});
+    this.#outlierLog = deps.outlierEventLogPath
+      ? new OutlierEventLog(deps.outlierEventLogPath)
+      : null;
     this.policy = DynamicFieldPolicy.fromOptions(deps.options, deps.stats, this.#log);
     this.xds = new XdsClients({
       policy: this.policy,
@@ -273,6 +289,8 @@ export class ClusterManager implements ClusterManagerView {
         : undefined,
       replica: this.deps.replica,
       sharedCounts: this.deps.sharedCounts?.(c.name),
+      outlierEvents: this.deps.outlierEvents,
+      outlierEventLog: this.#outlierLog ?? undefined,
     });
     if (this.deps.replica) return { cluster, eds: null, dns: null };
     const src = c.type === "EDS" ? edsSourceOf(c.config) : null;
@@ -329,7 +347,10 @@ export class ClusterManager implements ClusterManagerView {
         if (this.#static.has(name) || names.has(name)) continue;
         map.delete(name);
         this.#retire(e);
-        if (map === this.#active) this.#cm.counter("cluster_removed").inc();
+        if (map === this.#active) {
+          this.#cm.counter("cluster_removed").inc();
+          this.onClusterChange?.(name, null);
+        }
       }
     }
     for (const c of clusters) {
@@ -373,6 +394,30 @@ export class ClusterManager implements ClusterManagerView {
     if (old) this.#retire(old);
     this.#active.set(name, e);
     this.#changed();
+    this.onClusterChange?.(name, e.cluster);
+  }
+
+  /**
+   * A replica takes a cluster the main thread's CDS made active (added, or changed: the old
+   * copy is retired); see `src/server/worker_main.ts`.
+   */
+  setReplicaCluster(
+    c: EffectiveCluster,
+    apiUpdate: { version_info: string; last_updated: string } | null,
+  ): Cluster {
+    const e = this.#entry(c, true);
+    e.cluster.apiUpdate = apiUpdate;
+    this.#promote(c.name, e);
+    return e.cluster;
+  }
+
+  /** A replica drops a cluster the main thread's CDS removed. */
+  removeReplicaCluster(name: string): void {
+    const e = this.#active.get(name);
+    if (!e || this.#static.has(name)) return;
+    this.#active.delete(name);
+    this.#retire(e);
+    this.#changed();
   }
 
   /**
@@ -396,6 +441,7 @@ export class ClusterManager implements ClusterManagerView {
       map.clear();
     }
     while (this.#pending.size) await Promise.all([...this.#pending]);
+    this.#outlierLog?.close();
   }
 
   /** The EDS updater of a cluster (active, else warming), when it is an EDS cluster. */

@@ -29,6 +29,7 @@ import type { Host } from "../host.ts";
 import type { Counter, Gauge, Scope } from "../../stats/types.ts";
 import { HostMonitor } from "./host_monitor.ts";
 import type { OutlierConfig, OutlierSetting } from "./outlier_config.ts";
+import type { EjectionRates, OutlierEventLog } from "./outlier_event_log.ts";
 
 /** Envoy's `OutlierEjectionType`, as the statistics name them. */
 export type EjectionType =
@@ -72,6 +73,8 @@ export interface OutlierOptions {
   random?: () => number;
   /** False: no interval timer (tests call {@linkcode OutlierDetector.runInterval}). */
   timer?: boolean;
+  /** The event log (`cluster_manager.outlier_detection.event_log_path`), and the cluster's name. */
+  eventLog?: { log: OutlierEventLog; cluster: string } | null;
 }
 
 /** Success-rate figures of the last interval (-1: not computed). */
@@ -87,6 +90,7 @@ export class OutlierDetector {
   readonly ejectionsActive: Gauge;
   readonly #now: () => number;
   readonly #random: () => number;
+  readonly #eventLog: { log: OutlierEventLog; cluster: string } | null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
   /** External-origin success rate average and ejection threshold of the last interval. */
@@ -116,6 +120,7 @@ export class OutlierDetector {
     this.ejectionsActive = s.gauge("ejections_active");
     this.#now = o.now ?? (() => performance.now());
     this.#random = o.random ?? Math.random;
+    this.#eventLog = o.eventLog ?? null;
     for (const h of target.hosts()) this.addHost(h);
     if (o.timer !== false) this.#arm();
   }
@@ -203,7 +208,27 @@ export class OutlierDetector {
     return pct >= 100 || this.#random() * 100 < pct;
   }
 
-  #eject(h: Host, type: EjectionType) {
+  /** Logs an event of `h` (`since`: the time of its last opposite action). */
+  #log(
+    h: Host,
+    m: HostMonitor,
+    e: { type: EjectionType; action: "EJECT" | "UNEJECT"; enforced: boolean },
+    since: number | null,
+    rates?: EjectionRates,
+  ): void {
+    const l = this.#eventLog;
+    if (!l) return;
+    l.log.write({
+      ...e,
+      cluster: l.cluster,
+      upstream: h.key,
+      numEjections: m.numEjections,
+      secsSinceLastAction: since === null ? null : Math.floor((this.#now() - since) / 1000),
+      rates,
+    });
+  }
+
+  #eject(h: Host, type: EjectionType, rates?: EjectionRates) {
     const m = this.#monitors.get(h)!;
     const max = Math.min(100, this.config.get("max_ejection_percent"));
     const ejected = (100 * this.ejectionsActive.value()) / this.#monitors.size;
@@ -212,7 +237,10 @@ export class OutlierDetector {
       return;
     }
     if (type === "consecutive_5xx" || type === "success_rate") this.#c.ejections_total.inc();
-    if (!this.#enforced(type)) return;
+    if (!this.#enforced(type)) {
+      this.#log(h, m, { type, action: "EJECT", enforced: false }, m.lastUnejection, rates);
+      return;
+    }
     this.ejectionsActive.inc();
     this.#c.ejections_enforced_total.inc();
     this.#c[`ejections_enforced_${type}`].inc();
@@ -225,6 +253,7 @@ export class OutlierDetector {
     m.jitterMs = jitter > 0 ? Math.floor(this.#random() * jitter) : 0;
     if (m.ejectTimeBackoff * base < maxTime + base) m.ejectTimeBackoff++;
     this.target.healthChanged(h);
+    this.#log(h, m, { type, action: "EJECT", enforced: true }, m.lastUnejection, rates);
   }
 
   /** Returns an ejected host to service now (a passing active check may do this). */
@@ -236,6 +265,8 @@ export class OutlierDetector {
     m.resetConsecutive();
     m.lastUnejection = this.#now();
     this.target.healthChanged(h);
+    const type = "consecutive_5xx";
+    this.#log(h, m, { type, action: "UNEJECT", enforced: false }, m.lastEjection);
   }
 
   /** One detector interval: returns hosts whose time is up, then looks for new outliers. */
@@ -297,7 +328,7 @@ export class OutlierDetector {
         if (rate < figures.threshold) {
           if (!local) this.#c.ejections_success_rate.inc();
           this.#c[`ejections_detected_${type}`].inc();
-          this.#eject(h, type);
+          this.#eject(h, type, { host: rate, ...figures });
         }
       }
     }
@@ -307,7 +338,7 @@ export class OutlierDetector {
       for (const [h, rate] of fp) {
         if (100 - rate >= threshold && !h.health.failed_outlier_check) {
           this.#c[`ejections_detected_${type}`].inc();
-          this.#eject(h, type);
+          this.#eject(h, type, { host: rate, average: -1, threshold: -1 });
         }
       }
     }
