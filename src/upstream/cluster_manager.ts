@@ -223,6 +223,7 @@ export class ClusterManager implements ClusterManagerView {
       ads: deps.ads,
       log: (level, msg) => this.#log(level, msg),
       backoffBaseMs: deps.xdsBackoffMs,
+      stats: deps.stats,
     });
     const cdsAt = "dynamic_resources.cds_config";
     const cdsSource = deps.cds && !deps.replica ? configSourceOf(deps.cds, cdsAt) : null;
