@@ -1,7 +1,7 @@
 /**
  * A REST control plane (`api_config_source.api_type: REST`) seen as a stream, so the same
  * {@linkcode XdsMux} speaks to it: each `DiscoveryRequest` the mux writes (subscription, ACK,
- * NACK with `error_detail`) becomes the body of the next poll, a `POST` of proto3 JSON to
+ * NACK with `error_detail`, the node always) becomes the body of the next poll, a `POST` of proto3 JSON to
  * `/v3/discovery:<type>` on the first host of the source's cluster; a `200` answer (a JSON
  * `DiscoveryResponse`) is handed to the mux as if it had arrived on a stream; `304` means nothing
  * changed. Polls follow one another `refresh_delay` apart; a changed interest (new resource
@@ -44,6 +44,8 @@ export function restOpener(base: string, opts: RestOptions): OpenStream & { clos
   const cancels = new Set<() => void>();
   const open: OpenStream = (path, h) => {
     let latest: DiscoveryRequest | null = null;
+    /** Every poll carries the node: a REST server keeps no stream to remember it by. */
+    let node: DiscoveryRequest["node"];
     let polled = "";
     let timer: ReturnType<typeof setTimeout> | undefined;
     let inFlight: AbortController | null = null;
@@ -109,7 +111,9 @@ export function restOpener(base: string, opts: RestOptions): OpenStream & { clos
       write: (bytes) => {
         if (over) return;
         try {
-          latest = decodeRequest(bytes);
+          const r = decodeRequest(bytes);
+          node ??= r.node;
+          latest = { ...r, node: r.node ?? node };
         } catch (e) {
           return end(`cannot encode the REST request: ${(e as Error).message}`);
         }
