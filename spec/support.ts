@@ -126,7 +126,8 @@ export const SUPPORT = [
   {
     path: "DynamicResources.ads_config",
     support: "honoured",
-    supportNote: "GRPC and DELTA_GRPC to a static cluster (envoy_grpc); other settings are refused",
+    supportNote:
+      "GRPC and DELTA_GRPC to a static cluster (envoy_grpc, TLS when the cluster has it) or a google_grpc target; REST and other settings are refused",
   },
   { path: "ClusterManager.upstream_bind_config", support: "honoured" },
   {
