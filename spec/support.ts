@@ -142,8 +142,9 @@ export const SUPPORT = [
   },
   {
     path: "ClusterManager.load_stats_config",
-    support: "refused",
-    supportNote: "load reporting is not implemented",
+    support: "honoured",
+    supportNote:
+      "LRS over one GRPC stream (envoy_grpc or google_grpc): per cluster and locality request counts on the server's interval; endpoint granularity is not reported",
   },
   { path: "StatsSink.name", support: "honoured", supportNote: "the hystrix sink only" },
   { path: "StatsSink.config", support: "honoured" },

@@ -5,7 +5,9 @@
  * EDS, LDS and RDS, state of the world and incremental; and with `--rest-port` over REST too
  * (`POST /v3/discovery:clusters`, `:endpoints`, `:listeners`, `:routes` with a JSON
  * `DiscoveryRequest`; `304` when the requester already has the current version). With a
- * certificate and key, both are served over TLS (gRPC with ALPN `h2`). A file holds one resource (an object
+ * certificate and key, both are served over TLS (gRPC with ALPN `h2`). Load reports (LRS,
+ * `StreamLoadStats`) are accepted too: each stream is asked for every cluster (or the `lrs`
+ * option's clusters) every `lrs.intervalMs` (default 1 s); the reports are kept in `loadReports`. A file holds one resource (an object
  * with `@type`), a list of them, or an object with `resources:` (a `DiscoveryResponse` as the
  * file-based subscriptions read). Resources are checked and packed with the Envoy descriptor set
  * (`src/config/proto_registry.ts`): a file that does not encode is reported and the previous
@@ -30,6 +32,11 @@ import { join } from "node:path";
 import type { JsonObject } from "../src/config/bootstrap_types.ts";
 import { type AnyBytes, jsonToAny, typeName } from "../src/config/proto_registry.ts";
 import { resourceName } from "../src/config/xds_mux.ts";
+import {
+  decodeLoadStatsRequest,
+  encodeLoadStatsResponse,
+  LRS_METHOD,
+} from "../src/upstream/load_reporter.ts";
 import {
   decodeDeltaRequest,
   decodeRequest,
@@ -72,6 +79,8 @@ export interface XdsServer {
   reload(): Promise<void>;
   /** Every ACK and NACK received, oldest first. */
   replies: Reply[];
+  /** Every load report received (`LoadStatsRequest` as proto3 JSON), oldest first. */
+  loadReports: JsonObject[];
   close(): Promise<void>;
 }
 
@@ -84,6 +93,8 @@ export interface XdsServerOptions {
   restPort?: number;
   /** Serve over TLS with this certificate chain and key (PEM text). */
   tls?: { cert: string; key: string };
+  /** What load reporting streams are asked for (default: every cluster each second). */
+  lrs?: { clusters?: string[]; intervalMs?: number };
   /** Watch the directory (default true). */
   watch?: boolean;
   log?: (msg: string) => void;
@@ -426,6 +437,33 @@ export async function startXdsServer(opts: XdsServerOptions): Promise<XdsServer>
         unknown
       >;
   }
+  defs.lrs = { ...bytes, path: LRS_METHOD, originalName: "lrs" } as grpc.MethodDefinition<
+    unknown,
+    unknown
+  >;
+  const loadReports: JsonObject[] = [];
+  impl.lrs = ((call: Call) => {
+    let asked = false;
+    call.on("data", (b: Uint8Array) => {
+      let r: JsonObject;
+      try {
+        r = decodeLoadStatsRequest(b);
+      } catch (e) {
+        log(`malformed LoadStatsRequest: ${(e as Error).message}`);
+        call.end();
+        return;
+      }
+      if (Array.isArray(r.cluster_stats) && r.cluster_stats.length > 0) loadReports.push(r);
+      if (asked) return;
+      asked = true;
+      const clusters = opts.lrs?.clusters;
+      call.write(encodeLoadStatsResponse({
+        ...(clusters ? { clusters } : { send_all_clusters: true }),
+        load_reporting_interval: `${(opts.lrs?.intervalMs ?? 1000) / 1000}s`,
+      }));
+    });
+    call.on("end", () => call.end());
+  }) as grpc.handleBidiStreamingCall<unknown, unknown>;
   server.addService(defs as grpc.ServiceDefinition, impl);
   const host = opts.host ?? "127.0.0.1";
   const bracket = (h: string) => h.includes(":") ? `[${h}]` : h;
@@ -486,6 +524,7 @@ export async function startXdsServer(opts: XdsServerOptions): Promise<XdsServer>
     version: () => control.version,
     reload,
     replies: control.replies,
+    loadReports,
     close: async () => {
       clearTimeout(timer);
       watcher?.close();

@@ -266,6 +266,7 @@ function createManagers(
     bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
     runtime: server.runtime,
     localClusterName: bootstrap.cluster_manager?.local_cluster_name as string | undefined,
+    loadStats: bootstrap.cluster_manager?.load_stats_config,
     localLocality: bootstrap.node?.locality,
     node: applyNodeOverrides(bootstrap as JsonObject, options).node as JsonObject | undefined,
     ads: (bootstrap.dynamic_resources as JsonObject | undefined)?.ads_config,

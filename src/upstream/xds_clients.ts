@@ -99,6 +99,26 @@ export class XdsClients {
     return this.#serviceError(spec.service, `${at}.api_config_source.grpc_services[0]`);
   }
 
+  /**
+   * Why `cluster_manager.load_stats_config` (at `at`) cannot be used, or null: load reporting
+   * is one gRPC stream (`api_type: GRPC`).
+   */
+  checkLoadStats(source: unknown, at: string): { path: string; message: string } | null {
+    const a = apiSourceOf(source, at);
+    if (!a.ok) return { path: a.at, message: a.message };
+    if (a.api.type !== "GRPC") {
+      return { path: `${at}.api_type`, message: "load reporting needs api_type GRPC" };
+    }
+    return this.#serviceError(a.api.service, `${at}.grpc_services[0]`);
+  }
+
+  /** Streams to the load reporting service of `source` (checked by `checkLoadStats`). */
+  loadStatsOpener(source: unknown): ReturnType<typeof grpcOpener> {
+    const a = apiSourceOf(source, "cluster_manager.load_stats_config");
+    if (!a.ok || a.api.type === "REST") throw new Error("load_stats_config: not a gRPC source");
+    return this.#opener(a.api.service);
+  }
+
   #serviceError(s: GrpcTarget, at: string) {
     return s.kind === "envoy_grpc"
       ? this.#clusterError(s.clusterName, `${at}.envoy_grpc.cluster_name`)
