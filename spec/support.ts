@@ -126,7 +126,8 @@ export const SUPPORT = [
   {
     path: "DynamicResources.ads_config",
     support: "honoured",
-    supportNote: "GRPC and DELTA_GRPC to a static cluster (envoy_grpc); other settings are refused",
+    supportNote:
+      "GRPC and DELTA_GRPC to a static cluster (envoy_grpc, TLS when the cluster has it) or a google_grpc target; REST and other settings are refused",
   },
   { path: "ClusterManager.upstream_bind_config", support: "honoured" },
   {
@@ -146,8 +147,9 @@ export const SUPPORT = [
   },
   {
     path: "ClusterManager.load_stats_config",
-    support: "refused",
-    supportNote: "load reporting is not implemented",
+    support: "honoured",
+    supportNote:
+      "LRS over one GRPC stream (envoy_grpc or google_grpc): per cluster and locality request counts on the server's interval; endpoint granularity is not reported",
   },
   { path: "StatsSink.name", support: "honoured", supportNote: "the hystrix sink only" },
   { path: "StatsSink.config", support: "honoured" },

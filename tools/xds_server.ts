@@ -1,8 +1,13 @@
 /**
- * `deno task xds-server --dir DIR [--port N] [--host H]`: a control plane that serves the
- * resources in the YAML/JSON files of a directory over gRPC: ADS
+ * `deno task xds-server --dir DIR [--port N] [--host H] [--rest-port N] [--tls-cert F --tls-key F]`:
+ * a control plane that serves the resources in the YAML/JSON files of a directory over gRPC: ADS
  * (`StreamAggregatedResources`, `DeltaAggregatedResources`) and the per-type services of CDS,
- * EDS, LDS and RDS, state of the world and incremental. A file holds one resource (an object
+ * EDS, LDS and RDS, state of the world and incremental; and with `--rest-port` over REST too
+ * (`POST /v3/discovery:clusters`, `:endpoints`, `:listeners`, `:routes` with a JSON
+ * `DiscoveryRequest`; `304` when the requester already has the current version). With a
+ * certificate and key, both are served over TLS (gRPC with ALPN `h2`). Load reports (LRS,
+ * `StreamLoadStats`) are accepted too: each stream is asked for every cluster (or the `lrs`
+ * option's clusters) every `lrs.intervalMs` (default 1 s); the reports are kept in `loadReports`. A file holds one resource (an object
  * with `@type`), a list of them, or an object with `resources:` (a `DiscoveryResponse` as the
  * file-based subscriptions read). Resources are checked and packed with the Envoy descriptor set
  * (`src/config/proto_registry.ts`): a file that does not encode is reported and the previous
@@ -28,11 +33,19 @@ import type { JsonObject } from "../src/config/bootstrap_types.ts";
 import { type AnyBytes, jsonToAny, typeName } from "../src/config/proto_registry.ts";
 import { resourceName } from "../src/config/xds_mux.ts";
 import {
+  decodeLoadStatsRequest,
+  encodeLoadStatsResponse,
+  LRS_METHOD,
+} from "../src/upstream/load_reporter.ts";
+import {
   decodeDeltaRequest,
   decodeRequest,
   encodeDeltaResponse,
   encodeResponse,
   GRPC_METHODS,
+  requestFromJson,
+  responseToJson,
+  REST_PATHS,
 } from "../src/config/xds_wire.ts";
 
 /** One resource of the snapshot. */
@@ -58,12 +71,16 @@ export interface Reply {
 /** A running control plane. */
 export interface XdsServer {
   port: number;
+  /** The REST port, when `restPort` was given. */
+  restPort?: number;
   /** The current snapshot version. */
   version(): number;
   /** Re-reads the directory now; resolves when streams have been sent the change. */
   reload(): Promise<void>;
   /** Every ACK and NACK received, oldest first. */
   replies: Reply[];
+  /** Every load report received (`LoadStatsRequest` as proto3 JSON), oldest first. */
+  loadReports: JsonObject[];
   close(): Promise<void>;
 }
 
@@ -72,6 +89,12 @@ export interface XdsServerOptions {
   dir: string;
   port?: number;
   host?: string;
+  /** Also serve REST on this port (0: any free one). */
+  restPort?: number;
+  /** Serve over TLS with this certificate chain and key (PEM text). */
+  tls?: { cert: string; key: string };
+  /** What load reporting streams are asked for (default: every cluster each second). */
+  lrs?: { clusters?: string[]; intervalMs?: number };
   /** Watch the directory (default true). */
   watch?: boolean;
   log?: (msg: string) => void;
@@ -210,6 +233,46 @@ class Control {
     for (const st of this.streams) for (const t of st.watches.keys()) st.push(t);
   }
 
+  /** Records and logs an ACK or NACK. */
+  reply(node: string, type: string, version: string, nonce: string, error?: string) {
+    this.replies.push({ node, type_url: type, version_info: version, nonce, error });
+    this.log(
+      error !== undefined
+        ? `NACK from ${node} for ${typeName(type)}: ${error}`
+        : `ACK from ${node} for ${typeName(type)}${version ? ` version ${version}` : ""}`,
+    );
+  }
+
+  /** Answers one REST poll (`type` from the path). */
+  async rest(req: Request, type: string): Promise<Response> {
+    let r;
+    try {
+      r = requestFromJson(await req.json());
+    } catch (e) {
+      this.log(`malformed REST DiscoveryRequest: ${(e as Error).message}`);
+      return new Response(`malformed DiscoveryRequest: ${(e as Error).message}\n`, { status: 400 });
+    }
+    if (r.type_url && r.type_url !== type) {
+      return new Response(`type_url ${r.type_url} on the path for ${type}\n`, { status: 400 });
+    }
+    const node = String(r.node?.id ?? "");
+    if (r.response_nonce) {
+      this.reply(node, type, r.version_info, r.response_nonce, r.error_detail?.message);
+    }
+    const current = String(this.version);
+    if (r.version_info === current && !r.error_detail) return new Response(null, { status: 304 });
+    const names = new Set(r.resource_names);
+    const all = this.snapshot.get(type) ?? new Map<string, Entry>();
+    const wanted = [...all].filter(([n]) => names.size === 0 || names.has("*") || names.has(n));
+    return Response.json(responseToJson({
+      version_info: current,
+      resources: wanted.map(([, e]) => e.any),
+      type_url: type,
+      nonce: String(++this.#restNonce),
+    }));
+  }
+  #restNonce = 0;
+
   sotw(call: Call, onlyType?: string) {
     const st = new Stream(call, false, this);
     this.streams.add(st);
@@ -228,18 +291,7 @@ class Control {
       const names = new Set(r.resource_names);
       const wildcard = names.size === 0 || names.has("*");
       if (r.response_nonce) {
-        this.replies.push({
-          node: st.node,
-          type_url: type,
-          version_info: r.version_info,
-          nonce: r.response_nonce,
-          error: r.error_detail?.message,
-        });
-        this.log(
-          r.error_detail
-            ? `NACK from ${st.node} for ${typeName(type)}: ${r.error_detail.message}`
-            : `ACK from ${st.node} for ${typeName(type)} version ${r.version_info}`,
-        );
+        this.reply(st.node, type, r.version_info, r.response_nonce, r.error_detail?.message);
       }
       const same = w && w.wildcard === wildcard &&
         [...names].sort().join(",") === [...w.names].sort().join(",");
@@ -296,18 +348,7 @@ class Control {
       }
       if (fresh && r.resource_names_subscribe.length === 0) w.wildcard = true;
       if (r.response_nonce) {
-        this.replies.push({
-          node: st.node,
-          type_url: type,
-          version_info: "",
-          nonce: r.response_nonce,
-          error: r.error_detail?.message,
-        });
-        this.log(
-          r.error_detail
-            ? `NACK from ${st.node} for ${typeName(type)}: ${r.error_detail.message}`
-            : `ACK from ${st.node} for ${typeName(type)}`,
-        );
+        this.reply(st.node, type, "", r.response_nonce, r.error_detail?.message);
       }
       st.push(type, fresh);
     });
@@ -337,6 +378,44 @@ const TYPE_OF: Record<string, string> = {
   rds: "type.googleapis.com/envoy.config.route.v3.RouteConfiguration",
 };
 
+/** A TLS listener on `host:port` that pipes each connection to the cleartext `to` port. */
+function tlsFront(tls: { cert: string; key: string }, host: string, port: number, to: number) {
+  const l = Deno.listenTls({ hostname: host, port, ...tls, alpnProtocols: ["h2"] });
+  const conns = new Set<Deno.Conn>();
+  (async () => {
+    for await (const c of l) {
+      conns.add(c);
+      (async () => {
+        let u: Deno.Conn | null = null;
+        try {
+          await c.handshake();
+          u = await Deno.connect({ hostname: "127.0.0.1", port: to });
+          conns.add(u);
+          await Promise.all([c.readable.pipeTo(u.writable), u.readable.pipeTo(c.writable)]);
+        } catch { /* a peer went away */ }
+        for (const x of [c, u]) {
+          if (!x) continue;
+          conns.delete(x);
+          try {
+            x.close();
+          } catch { /* closed */ }
+        }
+      })();
+    }
+  })().catch(() => {});
+  return {
+    port: (l.addr as Deno.NetAddr).port,
+    close() {
+      l.close();
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }
+    },
+  };
+}
+
 /** Starts a control plane over `opts.dir`; throws when the directory's files do not encode. */
 export async function startXdsServer(opts: XdsServerOptions): Promise<XdsServer> {
   const log = opts.log ?? ((m: string) => console.log(`[xds-server] ${m}`));
@@ -358,15 +437,62 @@ export async function startXdsServer(opts: XdsServerOptions): Promise<XdsServer>
         unknown
       >;
   }
+  defs.lrs = { ...bytes, path: LRS_METHOD, originalName: "lrs" } as grpc.MethodDefinition<
+    unknown,
+    unknown
+  >;
+  const loadReports: JsonObject[] = [];
+  impl.lrs = ((call: Call) => {
+    let asked = false;
+    call.on("data", (b: Uint8Array) => {
+      let r: JsonObject;
+      try {
+        r = decodeLoadStatsRequest(b);
+      } catch (e) {
+        log(`malformed LoadStatsRequest: ${(e as Error).message}`);
+        call.end();
+        return;
+      }
+      if (Array.isArray(r.cluster_stats) && r.cluster_stats.length > 0) loadReports.push(r);
+      if (asked) return;
+      asked = true;
+      const clusters = opts.lrs?.clusters;
+      call.write(encodeLoadStatsResponse({
+        ...(clusters ? { clusters } : { send_all_clusters: true }),
+        load_reporting_interval: `${(opts.lrs?.intervalMs ?? 1000) / 1000}s`,
+      }));
+    });
+    call.on("end", () => call.end());
+  }) as grpc.handleBidiStreamingCall<unknown, unknown>;
   server.addService(defs as grpc.ServiceDefinition, impl);
   const host = opts.host ?? "127.0.0.1";
-  const port = await new Promise<number>((resolve, reject) =>
+  const bracket = (h: string) => h.includes(":") ? `[${h}]` : h;
+  // With TLS, gRPC listens on loopback in cleartext behind a TLS front (ALPN h2) that pipes
+  // bytes to it: the runtime's node:http2 secure server does not complete handshakes.
+  const grpcPort = await new Promise<number>((resolve, reject) =>
     server.bindAsync(
-      `${host.includes(":") ? `[${host}]` : host}:${opts.port ?? 18000}`,
+      opts.tls ? "127.0.0.1:0" : `${bracket(host)}:${opts.port ?? 18000}`,
       grpc.ServerCredentials.createInsecure(),
       (err, p) => err ? reject(err) : resolve(p),
     )
   );
+  const front = opts.tls ? tlsFront(opts.tls, host, opts.port ?? 18000, grpcPort) : null;
+  const port = front?.port ?? grpcPort;
+  let rest: Deno.HttpServer<Deno.NetAddr> | null = null;
+  if (opts.restPort !== undefined) {
+    const byPath = new Map(Object.entries(REST_PATHS).map(([t, p]) => [p, t]));
+    rest = Deno.serve({
+      hostname: host,
+      port: opts.restPort,
+      onListen() {},
+      ...(opts.tls ?? {}),
+    }, (req) => {
+      const type = byPath.get(new URL(req.url).pathname);
+      if (!type) return new Response("not found\n", { status: 404 });
+      if (req.method !== "POST") return new Response("POST only\n", { status: 405 });
+      return control.rest(req, type);
+    });
+  }
   const reload = () => {
     try {
       control.set(readSnapshot(opts.dir));
@@ -388,16 +514,23 @@ export async function startXdsServer(opts: XdsServerOptions): Promise<XdsServer>
       } catch { /* closed */ }
     })();
   }
-  log(`serving ${opts.dir} on ${host}:${port}`);
+  log(
+    `serving ${opts.dir} on ${host}:${port}${opts.tls ? " (TLS)" : ""}` +
+      (rest ? `, REST on ${host}:${rest.addr.port}` : ""),
+  );
   return {
     port,
+    restPort: rest?.addr.port,
     version: () => control.version,
     reload,
     replies: control.replies,
+    loadReports,
     close: async () => {
       clearTimeout(timer);
       watcher?.close();
       for (const s of control.streams) s.call.end();
+      front?.close();
+      await rest?.shutdown();
       await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       server.forceShutdown();
     },
@@ -412,14 +545,27 @@ if (import.meta.main) {
   };
   const dir = arg("--dir");
   if (!dir) {
-    console.error("usage: deno task xds-server --dir DIR [--port N] [--host H]");
+    console.error(
+      "usage: deno task xds-server --dir DIR [--port N] [--host H] [--rest-port N] " +
+        "[--tls-cert FILE --tls-key FILE]",
+    );
     Deno.exit(2);
   }
   try {
+    const cert = arg("--tls-cert");
+    const key = arg("--tls-key");
+    if ((cert === undefined) !== (key === undefined)) {
+      throw new Error("--tls-cert and --tls-key go together");
+    }
+    const rest = arg("--rest-port");
     await startXdsServer({
       dir,
       port: Number(arg("--port") ?? 18000),
       host: arg("--host"),
+      restPort: rest === undefined ? undefined : Number(rest),
+      tls: cert && key
+        ? { cert: Deno.readTextFileSync(cert), key: Deno.readTextFileSync(key) }
+        : undefined,
     });
   } catch (e) {
     console.error(`xds-server: ${(e as Error).message}`);

@@ -8,15 +8,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-// @ts-types="@types/js-yaml"
-import yaml from "js-yaml";
 import { parseArgs } from "../src/config/args.ts";
 import type { JsonObject } from "../src/config/bootstrap_types.ts";
 import { createLogging } from "../src/server/logger.ts";
 import { startServer } from "../src/server/server.ts";
 import type { InitManager } from "../src/server/init_manager.ts";
-import { ADMIN } from "../src/admin/mod.ts";
 import { startXdsServer, type XdsServer } from "./xds_server.ts";
 import { GRPC_METHODS, TYPE_URLS } from "../src/config/xds_wire.ts";
 import { XdsMux } from "../src/config/xds_mux.ts";
@@ -25,53 +21,21 @@ import { Store } from "../src/stats/store.ts";
 import type { DiscoveryResponse } from "../src/config/subscription.ts";
 import { ClusterManager } from "../src/upstream/cluster_manager.ts";
 import { testCluster } from "../src/upstream/test_cluster.ts";
+import {
+  adsBootstrap,
+  assignment,
+  body,
+  edsCluster,
+  endpoint,
+  origin,
+  startTestProxy,
+  until,
+  write,
+} from "./xds_testing.ts";
 
-const CLUSTER = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
-const CLA = "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
-
-function origin(text: string) {
-  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response(text));
-}
-
-const endpoint = (port: number) => ({
-  endpoint: { address: { socket_address: { address: "127.0.0.1", port_value: port } } },
-});
-
-function edsCluster(name: string, extra: JsonObject = {}): JsonObject {
-  return {
-    "@type": CLUSTER,
-    name,
-    connect_timeout: "1s",
-    type: "EDS",
-    eds_cluster_config: { eds_config: { ads: {}, resource_api_version: "V3" } },
-    ...extra,
-  };
-}
-
-function assignment(name: string, ...ports: number[]): JsonObject {
-  return {
-    "@type": CLA,
-    cluster_name: name,
-    endpoints: [{ lb_endpoints: ports.map(endpoint) }],
-  };
-}
-
-async function until(cond: () => boolean | Promise<boolean>, what: string) {
-  for (let i = 0; i < 1000; i++) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
-
-async function body(url: string): Promise<string> {
-  const r = await fetch(url);
-  return `${r.status} ${await r.text()}`;
-}
-
-function write(dir: string, name: string, resources: JsonObject[]) {
-  Deno.writeTextFileSync(join(dir, name), yaml.dump(resources));
-}
+const HCM = "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3." +
+  "HttpConnectionManager";
+const ROUTER = "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router";
 
 Deno.test("xds: the proxy bootstrapped with ads_config gets clusters and endpoints from our control plane, follows changes, NACKs with the field path and keeps the last good config", async () => {
   const a = origin("a");
@@ -87,71 +51,42 @@ Deno.test("xds: the proxy bootstrapped with ads_config gets clusters and endpoin
     log: (m) => logs.push(m),
   });
   const cpPort = cp.port;
-  const options = parseArgs([
-    "--config-yaml",
-    "{}",
-    "--service-node",
-    "node-1",
-    "--service-cluster",
-    "edge",
-  ]);
-  const logging = createLogging(options, {
-    sink: { write() {}, reopen: () => Promise.resolve(), close() {} },
-  });
-  const running = await startServer(options, {
-    admin: { address: { socket_address: { address: "127.0.0.1", port_value: 0 } } },
-    dynamic_resources: {
-      cds_config: { ads: {}, resource_api_version: "V3" },
-      ads_config: {
-        api_type: "GRPC",
-        transport_api_version: "V3",
-        grpc_services: [{ envoy_grpc: { cluster_name: "xds_cluster" } }],
-      },
-    },
-    static_resources: {
-      clusters: [{
-        name: "xds_cluster",
-        connect_timeout: "1s",
-        http2_protocol_options: {},
-        load_assignment: {
-          cluster_name: "xds_cluster",
-          endpoints: [{ lb_endpoints: [endpoint(cpPort)] }],
-        },
-      }],
-      listeners: [{
-        name: "http",
-        address: { socket_address: { address: "127.0.0.1", port_value: 0 } },
-        filter_chains: [{
-          filters: [{
-            name: "envoy.filters.network.http_connection_manager",
-            typed_config: {
-              "@type": "type.googleapis.com/envoy.extensions.filters.network." +
-                "http_connection_manager.v3.HttpConnectionManager",
-              stat_prefix: "in",
-              route_config: {
-                validate_clusters: false,
-                virtual_hosts: [{
-                  name: "all",
-                  domains: ["*"],
-                  routes: [
-                    { match: { prefix: "/extra" }, route: { cluster: "extra" } },
-                    { match: { prefix: "/" }, route: { cluster: "web" } },
-                  ],
-                }],
-              },
-              http_filters: [{ name: "envoy.filters.http.router" }],
-            },
+  const proxy = await startTestProxy(
+    adsBootstrap(cpPort, {
+      extra: {
+        static_resources: {
+          listeners: [{
+            name: "http",
+            address: { socket_address: { address: "127.0.0.1", port_value: 0 } },
+            filter_chains: [{
+              filters: [{
+                name: "envoy.filters.network.http_connection_manager",
+                typed_config: {
+                  "@type": HCM,
+                  stat_prefix: "in",
+                  route_config: {
+                    validate_clusters: false,
+                    virtual_hosts: [{
+                      name: "all",
+                      domains: ["*"],
+                      routes: [
+                        { match: { prefix: "/extra" }, route: { cluster: "extra" } },
+                        { match: { prefix: "/" }, route: { cluster: "web" } },
+                      ],
+                    }],
+                  },
+                  http_filters: [{ name: "envoy.filters.http.router" }],
+                },
+              }],
+            }],
           }],
-        }],
-      }],
-    },
-  }, { signals: false, logging, admin: ADMIN });
-  const ctx = running.context;
-  const admin = `http://${running.adminAddress}`;
-  const stat = async (name: string) => {
-    const t = await (await fetch(`${admin}/stats?filter=^${name}$`)).text();
-    return t.trim().split(": ")[1] ?? "";
-  };
+        },
+      },
+    }),
+    ["--service-node", "node-1", "--service-cluster", "edge"],
+  );
+  const ctx = proxy.running.context;
+  const { admin, stat } = proxy;
   try {
     const port = ctx.listeners.listeners()[0]?.port;
     const url = `http://127.0.0.1:${port}`;
@@ -209,9 +144,7 @@ Deno.test("xds: the proxy bootstrapped with ads_config gets clusters and endpoin
     assert.equal(await body(`${url}/`), "200 b");
     assert.equal((await fetch(`${url}/extra`)).status, 503);
   } finally {
-    await running.shutdown();
-    await running.finished;
-    logging.close();
+    await proxy.close();
     await cp?.close();
     await a.shutdown();
     await b.shutdown();
@@ -298,10 +231,6 @@ Deno.test("xds: api_config_source GRPC and DELTA_GRPC streams per type carry CDS
   }
 });
 
-const HCM = "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3." +
-  "HttpConnectionManager";
-const ROUTER = "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router";
-
 function ldsListener(name: string, hcm: JsonObject): JsonObject {
   return {
     "@type": "type.googleapis.com/envoy.config.listener.v3.Listener",
@@ -337,37 +266,10 @@ Deno.test("xds: listeners come from LDS over ADS: added, changed, removed, and r
   write(dir, "endpoints.yaml", [assignment("ca", a.addr.port), assignment("cb", b.addr.port)]);
   write(dir, "listeners.yaml", [ldsListener("front", { route_config: routes("ca") })]);
   const cp = await startXdsServer({ dir, port: 0, watch: false, log: () => {} });
-  const options = parseArgs(["--config-yaml", "{}"]);
-  const logging = createLogging(options, {
-    sink: { write() {}, reopen: () => Promise.resolve(), close() {} },
-  });
-  const running = await startServer(options, {
-    admin: { address: { socket_address: { address: "127.0.0.1", port_value: 0 } } },
-    node: { id: "lds-node", cluster: "edge" },
-    dynamic_resources: {
-      lds_config: { ads: {} },
-      cds_config: { ads: {} },
-      ads_config: {
-        api_type: "GRPC",
-        grpc_services: [{ envoy_grpc: { cluster_name: "xds_cluster" } }],
-      },
-    },
-    static_resources: {
-      clusters: [{
-        name: "xds_cluster",
-        connect_timeout: "1s",
-        http2_protocol_options: {},
-        load_assignment: {
-          cluster_name: "xds_cluster",
-          endpoints: [{ lb_endpoints: [endpoint(cp.port)] }],
-        },
-      }],
-    },
-  }, { signals: false, logging, admin: ADMIN });
-  const ctx = running.context;
-  const admin = `http://${running.adminAddress}`;
-  const portOf = (name: string) =>
-    ctx.listeners.listeners().find((l) => l.name === name && !l.stopped)?.port ?? 0;
+  const proxy = await startTestProxy(
+    adsBootstrap(cp.port, { lds: true, extra: { node: { id: "lds-node", cluster: "edge" } } }),
+  );
+  const { admin, portOf } = proxy;
   try {
     assert.equal(await body(`http://127.0.0.1:${portOf("front")}/`), "200 a");
     const dump = await (await fetch(`${admin}/config_dump?resource=dynamic_listeners`)).json();
@@ -402,9 +304,7 @@ Deno.test("xds: listeners come from LDS over ADS: added, changed, removed, and r
     assert.match(t, /listener_manager\.listener_removed: 1/);
     assert.match(t, /listener_manager\.listener_modified: 1/);
   } finally {
-    await running.shutdown();
-    await running.finished;
-    logging.close();
+    await proxy.close();
     await cp.close();
     await a.shutdown();
     await b.shutdown();
@@ -428,34 +328,9 @@ Deno.test("xds: a listener's routes come from RDS (rds.route_config_name over AD
   ]);
   write(dir, "routes.yaml", [rc("ca")]);
   const cp = await startXdsServer({ dir, port: 0, watch: false, log: () => {} });
-  const options = parseArgs(["--config-yaml", "{}"]);
-  const logging = createLogging(options, {
-    sink: { write() {}, reopen: () => Promise.resolve(), close() {} },
-  });
-  const running = await startServer(options, {
-    admin: { address: { socket_address: { address: "127.0.0.1", port_value: 0 } } },
-    dynamic_resources: {
-      lds_config: { ads: {} },
-      cds_config: { ads: {} },
-      ads_config: {
-        api_type: "DELTA_GRPC",
-        grpc_services: [{ envoy_grpc: { cluster_name: "xds_cluster" } }],
-      },
-    },
-    static_resources: {
-      clusters: [{
-        name: "xds_cluster",
-        connect_timeout: "1s",
-        http2_protocol_options: {},
-        load_assignment: {
-          cluster_name: "xds_cluster",
-          endpoints: [{ lb_endpoints: [endpoint(cp.port)] }],
-        },
-      }],
-    },
-  }, { signals: false, logging, admin: ADMIN });
-  const ctx = running.context;
-  const admin = `http://${running.adminAddress}`;
+  const proxy = await startTestProxy(adsBootstrap(cp.port, { lds: true, apiType: "DELTA_GRPC" }));
+  const ctx = proxy.running.context;
+  const admin = proxy.admin;
   const url = () =>
     `http://127.0.0.1:${ctx.listeners.listeners().find((l) => l.name === "api")?.port}/`;
   try {
@@ -470,9 +345,7 @@ Deno.test("xds: a listener's routes come from RDS (rds.route_config_name over AD
     const t = await (await fetch(`${admin}/stats?filter=rds`)).text();
     assert.match(t, /http\.api\.rds\.api_routes\.update_success: 2/);
   } finally {
-    await running.shutdown();
-    await running.finished;
-    logging.close();
+    await proxy.close();
     await cp.close();
     await a.shutdown();
     await b.shutdown();

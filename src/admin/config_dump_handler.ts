@@ -24,6 +24,7 @@
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import type { ServerContext } from "../server/context.ts";
 import type { ClusterView } from "../upstream/types.ts";
+import type { ListenerView } from "../listener/types.ts";
 import type { Handler } from "./types.ts";
 import { jsonResponse, textResponse } from "../config/proto_json.ts";
 import { streamedJsonResponse } from "./json_stream.ts";
@@ -202,14 +203,10 @@ export function buildConfigDumps(
         listener: { "@type": LISTENER_TYPE, ...l.config },
         last_updated: updated,
       })),
-      dynamic_listeners: listeners.filter((l) => l.apiUpdate).map((l) => ({
-        name: l.name,
-        active_state: {
-          version_info: l.apiUpdate!.version_info,
-          listener: { "@type": LISTENER_TYPE, ...l.config },
-          last_updated: l.apiUpdate!.last_updated,
-        },
-      })),
+      dynamic_listeners: dynamicListeners(
+        listeners.filter((l) => l.apiUpdate),
+        server.listeners.drainingListeners?.() ?? [],
+      ),
     },
     { "@type": `${ADMIN}ScopedRoutesConfigDump` },
     {
@@ -320,3 +317,23 @@ export const CONFIG_DUMP_HANDLERS = {
   "/config_dump": configDump,
   "/init_dump": initDump,
 } satisfies Record<string, Handler>;
+
+/** One `DynamicListener` per name: its `active_state` and, while it drains, `draining_state`. */
+function dynamicListeners(
+  active: readonly ListenerView[],
+  draining: readonly ListenerView[],
+): JsonObject[] {
+  const state = (l: ListenerView) => ({
+    version_info: l.apiUpdate!.version_info,
+    listener: { "@type": LISTENER_TYPE, ...l.config },
+    last_updated: l.apiUpdate!.last_updated,
+  });
+  const out = new Map<string, JsonObject>();
+  for (const l of active) out.set(l.name, { name: l.name, active_state: state(l) });
+  for (const l of draining) {
+    if (!l.apiUpdate) continue;
+    const e = out.get(l.name) ?? { name: l.name };
+    out.set(l.name, { ...e, draining_state: state(l) });
+  }
+  return [...out.values()];
+}

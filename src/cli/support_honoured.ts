@@ -521,6 +521,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "DynamicResources.ads_config": [XDS_TEST, XDS_ADS],
   "DynamicResources.lds_config": [XDS_TEST, "listeners come from LDS over ADS"],
   "ClusterManager.upstream_bind_config": [BIND, "cluster_manager.upstream_bind_config binds"],
+  "ClusterManager.load_stats_config": [
+    "tools/xds_lrs_test.ts",
+    "load reports carry per-locality request counts",
+  ],
   "StatsSink.name": ["src/server/lifecycle_test.ts", "features come from the command line"],
   "StatsSink.config": ["src/server/lifecycle_test.ts", "features come from the command line"],
   "StatsSink.typed_config": ["src/server/lifecycle_test.ts", "features come from the command"],

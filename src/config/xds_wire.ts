@@ -227,6 +227,32 @@ export function decodeDeltaResponse(b: Uint8Array): DeltaDiscoveryResponse {
   };
 }
 
+const jsonOpts = () => ({ registry: envoyRegistry(), useProtoFieldName: true });
+
+/** A {@linkcode DiscoveryRequest} as proto3 JSON (the body of a REST request). */
+export function requestToJson(r: DiscoveryRequest): JsonObject {
+  const d = messageType(`${PKG}.DiscoveryRequest`);
+  return toJson(d, fromBinary(d, encodeRequest(r)), jsonOpts()) as JsonObject;
+}
+
+/** A REST request body (proto3 JSON) read; throws on what does not decode. */
+export function requestFromJson(json: unknown): DiscoveryRequest {
+  const d = messageType(`${PKG}.DiscoveryRequest`);
+  return decodeRequest(toBinary(d, fromJson(d, json as JsonValue, { registry: envoyRegistry() })));
+}
+
+/** A {@linkcode DiscoveryResponse} as proto3 JSON (resources as `Any` with `@type`). */
+export function responseToJson(r: DiscoveryResponse): JsonObject {
+  const d = messageType(`${PKG}.DiscoveryResponse`);
+  return toJson(d, fromBinary(d, encodeResponse(r)), jsonOpts()) as JsonObject;
+}
+
+/** A REST response body (proto3 JSON) encoded as binary; throws on what does not decode. */
+export function responseJsonToBinary(json: unknown): Uint8Array {
+  const d = messageType(`${PKG}.DiscoveryResponse`);
+  return toBinary(d, fromJson(d, json as JsonValue, { registry: envoyRegistry() }));
+}
+
 /** The v3 type URLs of the resource types, by their xDS short name. */
 export const TYPE_URLS = {
   cds: "type.googleapis.com/envoy.config.cluster.v3.Cluster",
@@ -234,6 +260,14 @@ export const TYPE_URLS = {
   lds: "type.googleapis.com/envoy.config.listener.v3.Listener",
   rds: "type.googleapis.com/envoy.config.route.v3.RouteConfiguration",
 } as const;
+
+/** The REST paths (`api_type: REST`) per resource type URL. */
+export const REST_PATHS: Record<string, string> = {
+  [TYPE_URLS.cds]: "/v3/discovery:clusters",
+  [TYPE_URLS.eds]: "/v3/discovery:endpoints",
+  [TYPE_URLS.lds]: "/v3/discovery:listeners",
+  [TYPE_URLS.rds]: "/v3/discovery:routes",
+};
 
 /** The gRPC method paths per resource type (`ads` is the aggregated one). */
 export const GRPC_METHODS = {

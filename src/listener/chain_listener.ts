@@ -387,8 +387,11 @@ export class ChainListener {
     }
   }
 
-  /** Stops accepting and closes every connection (busy ones after the current response). */
-  async close(): Promise<void> {
+  /**
+   * Stops accepting (then calls `onStopped`: the address is free) and closes every connection
+   * (busy ones after the current response).
+   */
+  async close(onStopped?: () => void): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#wakeClosed();
@@ -397,6 +400,7 @@ export class ChainListener {
       this.#listener.close();
     } catch { /* closed */ }
     await this.#accepting;
+    onStopped?.();
     for (const [c, ctl] of this.#conns) {
       if (ctl) ctl.closing = true;
       if (!ctl?.busy) {

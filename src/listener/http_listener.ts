@@ -165,10 +165,11 @@ export class HttpListener {
   }
 
   /**
-   * Stops accepting, closes idle connections, lets requests in flight finish for up to
-   * `closeGraceMs`, then closes the connections that are left.
+   * Stops accepting (then calls `onStopped`: the address is free), closes idle connections, lets
+   * requests in flight finish for up to `graceMs` (default `closeGraceMs`), then closes the
+   * connections that are left.
    */
-  async close(): Promise<void> {
+  async close(graceMs = this.closeGraceMs, onStopped?: () => void): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#wakeClosed();
@@ -176,6 +177,7 @@ export class HttpListener {
       this.#listener.close();
     } catch { /* closed */ }
     await this.#accepting;
+    onStopped?.();
     for (const [c, ctl] of this.#conns) {
       ctl.closing = true;
       // A connection accepted just now may have its first request on the way: it is served
@@ -190,7 +192,7 @@ export class HttpListener {
     // Requests in flight get a grace period; then their connections are closed under them, so
     // an upstream that never answers cannot hold shutdown forever.
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const grace = new Promise<false>((r) => timer = setTimeout(() => r(false), this.closeGraceMs));
+    const grace = new Promise<false>((r) => timer = setTimeout(() => r(false), graceMs));
     const finished = await Promise.race([Promise.all([...this.#served]).then(() => true), grace]);
     clearTimeout(timer);
     if (finished) return;

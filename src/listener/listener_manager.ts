@@ -185,7 +185,9 @@ export class ListenerManager implements ListenerManagerView {
       this.#lm.gauge(n).set(0);
     }
     if (lds?.ok) {
-      for (const n of ["listener_modified", "listener_removed"]) this.#lm.counter(n);
+      for (const n of ["listener_modified", "listener_removed", "listener_in_place_updated"]) {
+        this.#lm.counter(n);
+      }
       this.#lds = deps.clusters.xds.subscribe(
         lds.spec,
         TYPE_URLS.lds,
@@ -232,7 +234,7 @@ export class ListenerManager implements ListenerManagerView {
       if (this.#static.has(b.name) || names.has(b.name)) keep.push(b);
       else {
         this.#lm.counter("listener_removed").inc();
-        void this.#stop(b);
+        this.#drainLds(b);
       }
     }
     this.#bound = keep;
@@ -245,8 +247,9 @@ export class ListenerManager implements ListenerManagerView {
       if (old) {
         this.#lm.counter("listener_modified").inc();
         this.#bound[i] = b;
-        // The old listener's sockets close before the new one binds the same address.
-        void this.#stop(old).then(() => this.#bindDynamic(b));
+        // The old listener stops accepting, then the new one binds the same address while the
+        // old one's connections drain.
+        this.#drainLds(old, () => this.#bindDynamic(b));
       } else {
         this.#lm.counter("listener_added").inc();
         this.#bound.push(b);
@@ -254,6 +257,46 @@ export class ListenerManager implements ListenerManagerView {
       }
     }
     this.#ldsVersion = r.version_info;
+  }
+
+  /** LDS listeners removed or replaced, still draining their connections. */
+  readonly #draining = new Set<Bound>();
+
+  /**
+   * Retires a listener LDS removed or replaced: it stops accepting (then `then` runs: the address
+   * is free for its successor), its connections drain for `--drain-time-s` (responses ask
+   * clients to close, more and more as the time passes; requests in flight finish), and it is
+   * counted in `total_listeners_draining` meanwhile.
+   */
+  #drainLds(b: Bound, then?: () => void) {
+    if (b.stopped) return then?.();
+    b.stopped = true;
+    b.drainStart = performance.now();
+    this.#lm.gauge("total_listeners_active").dec();
+    const draining = this.#lm.gauge("total_listeners_draining");
+    draining.inc();
+    this.#draining.add(b);
+    const ms = this.#hooks.drainTimeS * 1000;
+    const tcpDone = b.tcp ? b.accepting : undefined;
+    if (b.tcp) {
+      try {
+        b.tcp.close();
+      } catch { /* closed */ }
+    }
+    const closing = b.http
+      ? b.http.close(ms, then)
+      : b.chains
+      ? b.chains.close(then)
+      : (tcpDone ?? Promise.resolve()).then(() => then?.());
+    void closing.then(() => b.rds?.close()).finally(() => {
+      draining.dec();
+      this.#draining.delete(b);
+    });
+  }
+
+  /** LDS listeners draining (`/config_dump` `draining_state`). */
+  drainingListeners(): readonly ListenerView[] {
+    return [...this.#draining];
   }
 
   /** Why the RDS sources of `specs` (at `path[i]`) cannot be used. */
@@ -550,6 +593,7 @@ export class ListenerManager implements ListenerManagerView {
   /** Stops every listener and closes every proxied TCP connection. */
   async close(): Promise<void> {
     await this.#lds?.close();
+    for (const b of this.#draining) b.proxy?.closeAll();
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     await Promise.all(this.#bound.map(async (b) => {

@@ -25,6 +25,8 @@ export interface ListenerView {
 /** The listener manager, as the admin interface sees it. */
 export interface ListenerManagerView {
   listeners(): readonly ListenerView[];
+  /** LDS listeners removed or replaced that still drain their connections. */
+  drainingListeners?(): readonly ListenerView[];
   /** The `version_info` of the last LDS update; null (or absent) without LDS. */
   versionInfo?(): string | null;
   /** Route configurations from RDS, by name. */

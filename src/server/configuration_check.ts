@@ -136,6 +136,12 @@ export function workerBlockers(bootstrap: Bootstrap): Array<{ path: string; why:
       why: "RDS (an HTTP connection manager with rds) runs on one worker in this build",
     });
   }
+  if (bootstrap.cluster_manager?.load_stats_config !== undefined) {
+    out.push({
+      path: "cluster_manager.load_stats_config",
+      why: "load reports count the requests of one worker in this build",
+    });
+  }
   if ((bootstrap as JsonObject).overload_manager !== undefined) {
     out.push({
       path: "overload_manager",
@@ -194,6 +200,11 @@ export function checkConfiguration(
       ...checkLocalCluster(bootstrap.cluster_manager?.local_cluster_name, result.clusters),
     );
     errors.push(...edsXdsErrors(result.clusters, "static_resources.clusters", xds));
+  }
+  const lrs = bootstrap.cluster_manager?.load_stats_config;
+  if (lrs !== undefined && result.errors.length === 0) {
+    const p = xds.checkLoadStats(lrs, "cluster_manager.load_stats_config");
+    if (p) errors.push({ ...p, rule: "" });
   }
   const cds = (bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config;
   if (cds && typeof cds === "object" && !Array.isArray(cds)) {

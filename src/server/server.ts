@@ -266,6 +266,7 @@ function createManagers(
     bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
     runtime: server.runtime,
     localClusterName: bootstrap.cluster_manager?.local_cluster_name as string | undefined,
+    loadStats: bootstrap.cluster_manager?.load_stats_config,
     localLocality: bootstrap.node?.locality,
     outlierEventLogPath: ((bootstrap.cluster_manager as JsonObject | undefined)
       ?.outlier_detection as JsonObject | undefined)?.event_log_path as string | undefined,

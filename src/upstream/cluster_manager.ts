@@ -30,6 +30,7 @@ import { edsSourceOf } from "./eds_source.ts";
 import { configSourceOf } from "../config/config_source.ts";
 import { TYPE_URLS } from "../config/xds_wire.ts";
 import { type Subscription, XdsClients } from "./xds_clients.ts";
+import { startLoadReporter } from "./load_reporting.ts";
 import { DnsUpdater, type Resolver } from "./dns.ts";
 import { dnsSupportErrors } from "./dns_support.ts";
 import { healthSupportErrors } from "./health_check/health_check_support.ts";
@@ -69,6 +70,8 @@ export interface ClusterManagerDeps {
   ads?: unknown;
   /** First reconnection delay to a control plane in ms (tests shorten it; default 500). */
   xdsBackoffMs?: number;
+  /** `cluster_manager.load_stats_config`: where load reports go (LRS). */
+  loadStats?: unknown;
   /**
    * A data-plane worker's copy: no discovery (EDS, DNS, CDS) and no health checking; the main
    * thread sends host sets and health (`src/server/worker_main.ts`).
@@ -208,6 +211,7 @@ export class ClusterManager implements ClusterManagerView {
   #list: Cluster[] = [];
   readonly #pending = new Set<Promise<void>>();
   readonly #cds: Subscription | null = null;
+  #lrs: { close(): void } | null = null;
   /** The control-plane connections (ADS and gRPC config sources). */
   readonly xds: XdsClients;
   #cdsVersion = "";
@@ -239,6 +243,7 @@ export class ClusterManager implements ClusterManagerView {
       ads: deps.ads,
       log: (level, msg) => this.#log(level, msg),
       backoffBaseMs: deps.xdsBackoffMs,
+      stats: deps.stats,
     });
     const cdsAt = "dynamic_resources.cds_config";
     const cdsSource = deps.cds && !deps.replica ? configSourceOf(deps.cds, cdsAt) : null;
@@ -249,6 +254,11 @@ export class ClusterManager implements ClusterManagerView {
     const cdsProblem = cdsSource?.ok ? this.xds.check(cdsSource.spec, cdsAt) : null;
     if (cdsProblem) errors.push({ ...cdsProblem, rule: "" });
     errors.push(...this.#edsSourceErrors(clusters, "static_resources.clusters"));
+    const lrsAt = "cluster_manager.load_stats_config";
+    const lrs = deps.loadStats !== undefined && !deps.replica
+      ? this.xds.checkLoadStats(deps.loadStats, lrsAt)
+      : null;
+    if (lrs) errors.push({ ...lrs, rule: "" });
     if (errors.length) throw new ConfigLoadError(errors);
     for (const c of clusters) {
       this.#active.set(c.name, this.#entry(c, false));
@@ -429,11 +439,15 @@ export class ClusterManager implements ClusterManagerView {
     await Promise.all([...this.#active.values()].map((e) => e.eds?.start() ?? e.dns?.start()));
     await this.#cds?.start();
     await Promise.all([...this.#pending]);
+    if (this.deps.loadStats !== undefined && !this.deps.replica && !this.#closed) {
+      this.#lrs = startLoadReporter(this, this.deps.loadStats, this.#log);
+    }
   }
 
   /** Stops subscriptions and closes every pooled connection. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#lrs?.close();
     await this.#cds?.close();
     await this.xds.close();
     for (const map of [this.#active, this.#warming]) {

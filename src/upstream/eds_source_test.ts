@@ -15,7 +15,7 @@ Deno.test("cluster.objects.eds-cluster-config.service-name: service_name, else t
   );
 });
 
-Deno.test("cluster.objects.eds-cluster-config.eds-config: ADS and gRPC sources are read; REST and self are refused with a reason", () => {
+Deno.test("cluster.objects.eds-cluster-config.eds-config: ADS, gRPC and REST sources are read; REST without refresh_delay and self are refused with a reason", () => {
   const ads = edsSourceOf({ name: "a", eds_cluster_config: { eds_config: { ads: {} } } });
   assert.deepEqual(ads, {
     ok: true,
@@ -40,7 +40,12 @@ Deno.test("cluster.objects.eds-cluster-config.eds-config: ADS and gRPC sources a
     ok: true,
     path: "",
     serviceName: "svc",
-    spec: { kind: "grpc", delta: true, clusterName: "xds", initialFetchTimeoutMs: 2000 },
+    spec: {
+      kind: "grpc",
+      delta: true,
+      service: { kind: "envoy_grpc", clusterName: "xds" },
+      initialFetchTimeoutMs: 2000,
+    },
   });
   const rest = edsSourceOf({
     name: "a",
@@ -49,8 +54,24 @@ Deno.test("cluster.objects.eds-cluster-config.eds-config: ADS and gRPC sources a
     },
   });
   assert.ok(
-    !rest.ok && rest.at === "eds_cluster_config.eds_config.api_config_source.cluster_names",
+    !rest.ok && rest.at === "eds_cluster_config.eds_config.api_config_source.refresh_delay",
   );
+  const polled = edsSourceOf({
+    name: "a",
+    eds_cluster_config: {
+      eds_config: {
+        api_config_source: { api_type: "REST", cluster_names: ["x"], refresh_delay: "2s" },
+      },
+    },
+  });
+  assert.ok(polled.ok);
+  assert.deepEqual(polled.spec, {
+    kind: "rest",
+    clusterName: "x",
+    refreshDelayMs: 2000,
+    requestTimeoutMs: 1000,
+    initialFetchTimeoutMs: 15000,
+  });
   const self = edsSourceOf({ name: "a", eds_cluster_config: { eds_config: { self: {} } } });
   assert.ok(!self.ok && self.at === "eds_cluster_config.eds_config.self");
   assert.ok(!self.ok && /not supported/.test(self.message));

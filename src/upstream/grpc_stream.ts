@@ -1,7 +1,11 @@
 /**
- * gRPC streams to a control plane, for {@linkcode XdsMux}: `@grpc/grpc-js` over HTTP/2 cleartext
- * to the first host of a static cluster (`grpc_services[].envoy_grpc.cluster_name`). Messages
- * pass as bytes; `src/config/xds_wire.ts` encodes and decodes them.
+ * gRPC streams to a control plane, for {@linkcode XdsMux}: `@grpc/grpc-js` over HTTP/2 to the
+ * first host of a static cluster (`grpc_services[].envoy_grpc.cluster_name`), in cleartext or,
+ * when that cluster has a TLS transport socket, over TLS (ALPN `h2`, the cluster's CA, SNI and
+ * client certificate), or to a `google_grpc` target URI with its channel credentials. Messages
+ * pass as bytes; `src/config/xds_wire.ts` encodes and decodes them. With a stats scope (a
+ * `google_grpc` service's `stat_prefix`), streams are counted as Envoy's gRPC clients count them:
+ * `streams_total` and `streams_closed_<status code>`.
  *
  * @example Not run: it connects to a control plane.
  * ```ts ignore
@@ -15,13 +19,35 @@
 import type * as Grpc from "@grpc/grpc-js";
 import { Buffer } from "node:buffer";
 import type { OpenStream } from "../config/xds_mux.ts";
+import type { Scope } from "../stats/types.ts";
+
+/** How the channel is secured and counted. */
+export interface GrpcChannelOptions {
+  /** TLS (PEM text); without `rootCerts` the server's certificate is not verified. */
+  tls?: { rootCerts?: string; privateKey?: string; certChain?: string; serverName?: string };
+  /** Where `streams_total` and `streams_closed_<code>` go. */
+  scope?: Scope;
+}
 
 /** `@grpc/grpc-js`, loaded on first use so a proxy without a control plane never loads it. */
 let grpcModule: Promise<typeof Grpc> | null = null;
 
 /** Opens streams to `host:port`; `close()` of the result closes the channel. */
-export function grpcOpener(host: string, port: number): OpenStream & { close(): void } {
-  const target = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+export function grpcOpener(
+  host: string,
+  port: number,
+  ch: GrpcChannelOptions = {},
+): OpenStream & { close(): void } {
+  return grpcTargetOpener(host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`, ch);
+}
+
+const pem = (t: string | undefined) => t === undefined ? null : Buffer.from(t);
+
+/** Opens streams to a gRPC target URI (`host:port`, `dns:///...`, `unix:...`). */
+export function grpcTargetOpener(
+  target: string,
+  ch: GrpcChannelOptions = {},
+): OpenStream & { close(): void } {
   let client: Grpc.Client | null = null;
   let closed = false;
   const open: OpenStream = (method, h) => {
@@ -37,15 +63,39 @@ export function grpcOpener(host: string, port: number): OpenStream & { close(): 
     grpcModule ??= import("@grpc/grpc-js");
     grpcModule.then((grpc) => {
       if (cancelled || closed) return;
-      client ??= new grpc.Client(target, grpc.credentials.createInsecure(), {
-        "grpc.max_receive_message_length": 256 * 1024 * 1024,
-      });
+      const tls = ch.tls;
+      client ??= new grpc.Client(
+        target,
+        tls
+          ? grpc.credentials.createSsl(
+            pem(tls.rootCerts),
+            pem(tls.privateKey),
+            pem(tls.certChain),
+            {
+              rejectUnauthorized: tls.rootCerts !== undefined,
+            },
+          )
+          : grpc.credentials.createInsecure(),
+        {
+          "grpc.max_receive_message_length": 256 * 1024 * 1024,
+          ...(tls?.serverName
+            ? {
+              "grpc.ssl_target_name_override": tls.serverName,
+              "grpc.default_authority": tls.serverName,
+            }
+            : {}),
+        },
+      );
       const c = client.makeBidiStreamRequest(
         method,
         (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength),
         (b: Buffer) => new Uint8Array(b),
       );
       call = c;
+      ch.scope?.counter("streams_total").inc();
+      c.on("status", (st: Grpc.StatusObject) => {
+        ch.scope?.counter(`streams_closed_${st.code}`).inc();
+      });
       c.on("data", (b: Uint8Array) => {
         if (!cancelled) h.onMessage(b);
       });

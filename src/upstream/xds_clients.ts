@@ -1,12 +1,14 @@
 /**
  * The control-plane connections of one proxy: the aggregated stream (`dynamic_resources.ads_config`)
- * and one stream per `api_config_source` (by cluster, type and protocol variant), each an
- * {@linkcode XdsMux} over gRPC to the first host of a static cluster, opened on first use. The
+ * and one stream per `api_config_source` (by service, type and protocol variant), each an
+ * {@linkcode XdsMux} opened on first use: over gRPC to the first host of a static cluster
+ * (with the cluster's TLS when it has a TLS transport socket) or to a `google_grpc` target, or
+ * polling a REST control plane (`src/upstream/rest_stream.ts`). The
  * node identity is the bootstrap's `node` (with `--service-node`, `--service-cluster` and
  * `--service-zone` applied). {@linkcode XdsClients.subscribe} hands out a subscription for any
  * {@linkcode SourceSpec}: a file, ADS or a gRPC source. {@linkcode XdsClients.check} says why a
- * source cannot be used (no `ads_config`, a cluster that is not static, has no host or uses TLS),
- * with its path.
+ * source cannot be used (no `ads_config`, REST for ADS, a cluster that is not static or has no
+ * host, TLS to a REST control plane), with its path.
  *
  * @example
  * ```ts
@@ -21,12 +23,13 @@
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import type { DynamicFieldPolicy } from "../config/dynamic_fields.ts";
-import { apiSourceOf, type SourceSpec } from "../config/config_source.ts";
+import { apiSourceOf, type GrpcTarget, type SourceSpec } from "../config/config_source.ts";
 import { FilesystemSubscription, type SubscriptionCallbacks } from "../config/subscription.ts";
 import { XdsMux } from "../config/xds_mux.ts";
-import { GRPC_METHODS, TYPE_URLS } from "../config/xds_wire.ts";
+import { GRPC_METHODS, REST_PATHS, TYPE_URLS } from "../config/xds_wire.ts";
 import type { Scope } from "../stats/types.ts";
-import { grpcOpener } from "./grpc_stream.ts";
+import { grpcOpener, grpcTargetOpener } from "./grpc_stream.ts";
+import { restOpener } from "./rest_stream.ts";
 
 /** What every subscription offers (files and streams alike). */
 export interface Subscription {
@@ -48,6 +51,8 @@ export interface XdsClientsDeps {
   backoffBaseMs?: number;
   /** How unknown fields of resources are treated (the dynamic-fields options). */
   policy?: DynamicFieldPolicy;
+  /** Root scope of the `grpc.<stat_prefix>.*` stats of `google_grpc` services. */
+  stats?: Scope;
 }
 
 const SHORT: Record<string, keyof typeof TYPE_URLS> = Object.fromEntries(
@@ -75,34 +80,106 @@ export class XdsClients {
             "(an ads config source uses the bootstrap's aggregated stream)",
         };
       }
-      const a = apiSourceOf(this.deps.ads, "dynamic_resources.ads_config");
+      const at2 = "dynamic_resources.ads_config";
+      const a = apiSourceOf(this.deps.ads, at2);
       if (!a.ok) return { path: a.at, message: a.message };
-      return this.#clusterError(a.clusterName, "dynamic_resources.ads_config");
+      if (a.api.type === "REST") {
+        return { path: `${at2}.api_type`, message: "ads_config needs GRPC or DELTA_GRPC" };
+      }
+      return this.#serviceError(a.api.service, `${at2}.grpc_services[0]`);
     }
-    return this.#clusterError(spec.clusterName, `${at}.api_config_source`);
+    if (spec.kind === "rest") {
+      return this.#clusterError(
+        spec.clusterName,
+        `${at}.api_config_source.cluster_names[0]`,
+        "TLS to a REST control plane is not supported by this build (gRPC control planes " +
+          "may use TLS)",
+      );
+    }
+    return this.#serviceError(spec.service, `${at}.api_config_source.grpc_services[0]`);
   }
 
-  #clusterError(name: string, at: string): { path: string; message: string } | null {
-    const path = `${at}.grpc_services[0].envoy_grpc.cluster_name`;
+  /**
+   * Why `cluster_manager.load_stats_config` (at `at`) cannot be used, or null: load reporting
+   * is one gRPC stream (`api_type: GRPC`).
+   */
+  checkLoadStats(source: unknown, at: string): { path: string; message: string } | null {
+    const a = apiSourceOf(source, at);
+    if (!a.ok) return { path: a.at, message: a.message };
+    if (a.api.type !== "GRPC") {
+      return { path: `${at}.api_type`, message: "load reporting needs api_type GRPC" };
+    }
+    return this.#serviceError(a.api.service, `${at}.grpc_services[0]`);
+  }
+
+  /** Streams to the load reporting service of `source` (checked by `checkLoadStats`). */
+  loadStatsOpener(source: unknown): ReturnType<typeof grpcOpener> {
+    const a = apiSourceOf(source, "cluster_manager.load_stats_config");
+    if (!a.ok || a.api.type === "REST") throw new Error("load_stats_config: not a gRPC source");
+    return this.#opener(a.api.service);
+  }
+
+  #serviceError(s: GrpcTarget, at: string) {
+    return s.kind === "envoy_grpc"
+      ? this.#clusterError(s.clusterName, `${at}.envoy_grpc.cluster_name`)
+      : null;
+  }
+
+  #clusterError(
+    name: string,
+    path: string,
+    tlsRefused?: string,
+  ): { path: string; message: string } | null {
     const c = this.deps.clusters.find((x) => x.name === name);
     if (!c) return { path, message: `unknown static cluster "${name}"` };
     if (c.type !== "STATIC" || c.hosts.length === 0) {
       return { path, message: `cluster "${name}" must be STATIC with at least one endpoint` };
     }
-    if (c.tls) {
-      return { path, message: `cluster "${name}": TLS to a control plane is not supported` };
-    }
+    if (c.tls && tlsRefused) return { path, message: `cluster "${name}": ${tlsRefused}` };
     return null;
   }
 
-  #mux(key: string, clusterName: string, method: string, delta: boolean): XdsMux {
-    const have = this.#muxes.get(key);
-    if (have) return have.mux;
+  #host(clusterName: string) {
     const c = this.deps.clusters.find((x) => x.name === clusterName);
     const h = c?.hosts[0];
-    if (!h) throw new Error(`unknown static cluster "${clusterName}"`);
-    const open = grpcOpener(h.address, h.port);
-    const mux = new XdsMux(open, {
+    if (!c || !h) throw new Error(`unknown static cluster "${clusterName}"`);
+    return { c, h };
+  }
+
+  #opener(s: GrpcTarget) {
+    if (s.kind === "google_grpc") {
+      const cr = s.credentials;
+      return grpcTargetOpener(s.targetUri, {
+        tls: cr.kind === "ssl"
+          ? { rootCerts: cr.rootCerts, privateKey: cr.privateKey, certChain: cr.certChain }
+          : undefined,
+        scope: this.deps.stats?.scope(`grpc.${s.statPrefix}`),
+      });
+    }
+    const { c, h } = this.#host(s.clusterName);
+    const t = c.tls;
+    return grpcOpener(h.address, h.port, {
+      tls: t
+        ? {
+          rootCerts: t.trustedCa?.join("\n"),
+          privateKey: t.privateKey,
+          certChain: t.certChain,
+          serverName: t.sni,
+        }
+        : undefined,
+    });
+  }
+
+  #mux(
+    key: string,
+    open: () => ReturnType<typeof restOpener>,
+    method: string,
+    delta: boolean,
+  ): XdsMux {
+    const have = this.#muxes.get(key);
+    if (have) return have.mux;
+    const opener = open();
+    const mux = new XdsMux(opener, {
       node: this.deps.node ?? {},
       method,
       delta,
@@ -114,8 +191,12 @@ export class XdsClients {
         p?.onUnknown(message, path);
       },
     });
-    this.#muxes.set(key, { mux, close: () => open.close() });
+    this.#muxes.set(key, { mux, close: () => opener.close() });
     return mux;
+  }
+
+  #serviceKey(s: GrpcTarget) {
+    return s.kind === "envoy_grpc" ? s.clusterName : `google:${s.targetUri}`;
   }
 
   /**
@@ -141,17 +222,37 @@ export class XdsClients {
     if (spec.kind === "ads") {
       const a = apiSourceOf(this.deps.ads, "dynamic_resources.ads_config");
       if (!a.ok) throw new Error(`${a.at}: ${a.message}`);
+      const api = a.api;
+      if (api.type === "REST") throw new Error("dynamic_resources.ads_config: REST is not ADS");
+      const delta = api.type === "DELTA_GRPC";
       mux = this.#mux(
         "ads",
-        a.clusterName,
-        a.delta ? GRPC_METHODS.adsDelta : GRPC_METHODS.ads,
-        a.delta,
+        () => this.#opener(api.service),
+        delta ? GRPC_METHODS.adsDelta : GRPC_METHODS.ads,
+        delta,
+      );
+    } else if (spec.kind === "rest") {
+      const path = REST_PATHS[typeUrl];
+      if (!path) throw new Error(`no REST discovery path for ${typeUrl}`);
+      const { h } = this.#host(spec.clusterName);
+      const host = h.address.includes(":") ? `[${h.address}]` : h.address;
+      mux = this.#mux(
+        `rest:${spec.clusterName}|${path}`,
+        () => restOpener(`http://${host}:${h.port}`, spec),
+        path,
+        false,
       );
     } else {
       const short = SHORT[typeUrl];
       if (!short) throw new Error(`no discovery service for ${typeUrl}`);
       const method = GRPC_METHODS[spec.delta ? `${short}Delta` as const : short];
-      mux = this.#mux(`${spec.clusterName}|${method}`, spec.clusterName, method, spec.delta);
+      const service = spec.service;
+      mux = this.#mux(
+        `${this.#serviceKey(service)}|${method}`,
+        () => this.#opener(service),
+        method,
+        spec.delta,
+      );
     }
     return mux.subscribe(typeUrl, name, scope, callbacks, {
       initialFetchTimeoutMs: spec.initialFetchTimeoutMs,

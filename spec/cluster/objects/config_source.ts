@@ -85,7 +85,7 @@ export const CONFIG_SOURCE_ENVOY = [
     groupRequired: true,
     support: "honoured",
     supportNote:
-      "api_type GRPC and DELTA_GRPC to a static cluster (grpc_services[0].envoy_grpc); REST, google_grpc and the other settings are refused",
+      "api_type GRPC and DELTA_GRPC to a static cluster (grpc_services[0].envoy_grpc, TLS when the cluster has it) or a google_grpc target_uri (ssl or local channel_credentials, stat_prefix); REST to one cluster_names entry (refresh_delay, request_timeout, cleartext); call credentials, per-service timeouts, metadata and rate limits are refused",
   },
   {
     id: "cluster.objects.core.config-source.ads",
