@@ -329,7 +329,8 @@ export class HttpConnectionManager {
       h.set("server", this.cfg.serverName);
     }
     const share = this.deps.drainShare();
-    if (share > 0 && !req.h2 && (share >= 1 || Math.random() < share)) {
+    // HTTP/1 closes after this response; on HTTP/2 the bridge turns it into a GOAWAY.
+    if (share > 0 && (share >= 1 || Math.random() < share)) {
       h.set("connection", "close");
     } else if (
       ov !== undefined && !req.h2 && h.get("connection") !== "close" &&

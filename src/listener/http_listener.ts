@@ -23,6 +23,7 @@ import { type DownstreamConn, fromRequest } from "../http/downstream_request.ts"
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
 import { headerLimitError } from "./downstream_limits.ts";
 import type { ConnectionGate } from "./overload_state.ts";
+import { GoawaySplicer } from "./h2_goaway.ts";
 
 /** Handles one request of a connection. */
 export type ConnHandler = RequestHandler;
@@ -203,13 +204,17 @@ export class HttpListener {
 
 /**
  * Carries HTTP/2 connections (h2c, or h2 after TLS) to Deno's HTTP server on a loopback port: the bytes already read go
- * first, then both directions are copied until either side closes.
+ * first, then both directions are copied until either side closes. A response the connection
+ * manager marks `connection: close` (a drain closing its connection) has that header removed
+ * (HTTP/2 has none) and makes its connection send the client a GOAWAY instead ({@linkcode GoawaySplicer}).
  */
 export class H2cBridge {
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
   /** Bridge-side local port → the downstream connection it carries. */
   readonly #byPort = new Map<number, DownstreamConn>();
   readonly #links = new Set<Deno.Conn>();
+  /** Bridge-side local port → asks that connection's client to go away. */
+  readonly #goaway = new Map<number, () => void>();
 
   constructor(handler: ConnHandler, limits: () => Http1Control["limits"]) {
     this.#server = Deno.serve({
@@ -227,7 +232,12 @@ export class H2cBridge {
       const l = limits();
       if (l !== undefined) r.error = headerLimitError(r.headers, l.limits);
       if (dc.tls) r.scheme = "https";
-      return toResponse(await handler(r, dc));
+      const res = await handler(r, dc);
+      if (res.headers.get("connection") === "close") {
+        res.headers.delete("connection");
+        this.#goaway.get(info.remoteAddr.port)?.();
+      }
+      return toResponse(res);
     });
   }
 
@@ -242,6 +252,17 @@ export class H2cBridge {
     const port = (up.localAddr as Deno.NetAddr).port;
     this.#byPort.set(port, dc);
     this.#links.add(up);
+    // Writes to the client, in order: the server's frames and the GOAWAY notice between two.
+    const splicer = new GoawaySplicer();
+    let writes = Promise.resolve();
+    const send = (pieces: Uint8Array[]) =>
+      writes = writes.then(async () => {
+        for (const p of pieces) await writeAll(down, p);
+      });
+    this.#goaway.set(port, () => {
+      const now = splicer.request();
+      if (now !== null) send([now]).catch(noop);
+    });
     const end = () => {
       for (const c of [up, down]) {
         try {
@@ -252,7 +273,7 @@ export class H2cBridge {
     try {
       await writeAll(up, initial);
       const a = copy(down, up).catch(noop);
-      const b = copy(up, down).catch(noop);
+      const b = copyFrames(up, splicer, send).catch(noop);
       await Promise.race([a, b]);
       end();
       await Promise.all([a, b]);
@@ -261,6 +282,7 @@ export class H2cBridge {
     } finally {
       end();
       this.#byPort.delete(port);
+      this.#goaway.delete(port);
       this.#links.delete(up);
     }
   }
@@ -287,6 +309,20 @@ export class H2cBridge {
 async function writeAll(c: Deno.Conn, b: Uint8Array): Promise<void> {
   let off = 0;
   while (off < b.length) off += await c.write(off ? b.subarray(off) : b);
+}
+
+/** Copies the bridged server's frames to the client through `splicer`; each read is written before the next. */
+async function copyFrames(
+  from: Deno.Conn,
+  splicer: GoawaySplicer,
+  send: (pieces: Uint8Array[]) => Promise<void>,
+): Promise<void> {
+  const b = new Uint8Array(16384);
+  for (;;) {
+    const n = await from.read(b);
+    if (n === null) return;
+    await send(splicer.feed(b.subarray(0, n)));
+  }
 }
 
 async function copy(from: Deno.Conn, to: Deno.Conn): Promise<void> {
