@@ -238,6 +238,16 @@ export class ListenerManager implements ListenerManagerView {
       const i = this.#bound.findIndex((b) => b.name === s.name);
       const old = i >= 0 ? this.#bound[i] : null;
       if (old && JSON.stringify(old.config) === JSON.stringify(s.config)) continue;
+      if (this.#directionStopped(s.direction)) {
+        // The States table: once a direction's listeners were stopped by /drain_listeners,
+        // listeners of that direction are neither added nor modified (as Envoy: skipped).
+        this.#hooks.log(
+          "warning",
+          `lds: listener ${s.name} can not be ${old ? "modified" : "added"} because listeners ` +
+            `in the traffic direction ${s.direction} are stopped`,
+        );
+        continue;
+      }
       const b = new Bound(s);
       b.apiUpdate = update;
       if (old) {
@@ -480,6 +490,11 @@ export class ListenerManager implements ListenerManagerView {
   /** What `/listeners` shows. */
   listeners(): readonly ListenerView[] {
     return this.#bound;
+  }
+
+  /** True once `/drain_listeners` stopped the listeners of `direction` (all, or INBOUND only). */
+  #directionStopped(direction: TrafficDirection): boolean {
+    return this.#stopped.has("ALL") || (direction === "INBOUND" && this.#stopped.has("INBOUND"));
   }
 
   /** Directions whose listeners were stopped. */
