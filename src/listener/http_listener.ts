@@ -24,6 +24,7 @@ import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_serv
 import { headerLimitError } from "./downstream_limits.ts";
 import type { ConnectionGate } from "./overload_state.ts";
 import { GoawaySplicer } from "./h2_goaway.ts";
+import { type ComponentLog, SILENT } from "../platform/log_site.ts";
 
 /** Handles one request of a connection. */
 export type ConnHandler = RequestHandler;
@@ -76,6 +77,9 @@ export class HttpListener {
   limits: Http1Control["limits"];
   /** Connection limits and overload actions (none when unset). */
   gate: ConnectionGate | null = null;
+  /** The `connection` logger: a debug line when a connection is accepted and when it closes. */
+  log: ComponentLog = SILENT;
+  #connId = 0;
   #wakeClosed: () => void = noop;
   readonly #closedSignal = new Promise<void>((r) => this.#wakeClosed = r);
 
@@ -140,6 +144,14 @@ export class HttpListener {
         remoteAddr: c.remoteAddr as Deno.NetAddr,
         localAddr: c.localAddr as Deno.NetAddr,
       };
+      const log = this.log;
+      const id = ++this.#connId;
+      if (log.on("debug")) {
+        log(
+          "debug",
+          `[C${id}] new connection from ${dc.remoteAddr.hostname}:${dc.remoteAddr.port}`,
+        );
+      }
       const codec = this.protocol.codec ?? "AUTO";
       const toH2 = (initial: Uint8Array) =>
         (this.#bridge ??= new H2cBridge(this.handler, () => this.limits)).carry(c, dc, initial);
@@ -154,6 +166,9 @@ export class HttpListener {
       this.#conns.set(c, ctl);
       const serving = codec === "HTTP2" ? h2Only(c, toH2) : serveHttp1(c, dc, this.handler, ctl);
       const served = serving.finally(() => {
+        if (log.on("debug")) {
+          log("debug", `[C${id}] connection closed${this.#closed ? " (listener stopped)" : ""}`);
+        }
         this.#conns.delete(c);
         this.#served.delete(served);
         gate?.closed();

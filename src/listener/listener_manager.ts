@@ -41,6 +41,7 @@ import { messageSupportErrors } from "../config/support_check.ts";
 import type { Subscription } from "../upstream/xds_clients.ts";
 import { type RdsState, subscribeRds } from "./rds_routes.ts";
 import type { ConfigError } from "../config/errors.ts";
+import { type LogFor, prefixed, SILENT } from "../platform/log_site.ts";
 
 export type { ProxyHooks } from "./hooks.ts";
 export { validateListeners } from "./validate_listeners.ts";
@@ -56,6 +57,8 @@ export interface ServerHooks {
     /** Access log buffers are written out at this interval (default 10 s). */
     file_flush_interval_msec?: number;
   };
+  /** The server's component loggers. */
+  logFor?: LogFor;
 }
 
 /** What the listener manager needs: `hooks`, or the server's `server` hooks. */
@@ -90,9 +93,11 @@ function hooksOf(d: ListenerManagerDeps): ProxyHooks {
     localAddressIpVersion: s.options.local_address_ip_version,
     drainTimeS: s.options.drain_time_s,
     drainStrategy: s.options.drain_strategy,
-    log: (level, msg) => {
+    // The listener manager's lines are Envoy's `config` logger's.
+    log: s.logFor?.("config") ?? ((level, msg) => {
       if (level === "error" || level === "critical") console.error(`[${level}] ${msg}`);
-    },
+    }),
+    logFor: s.logFor,
   };
 }
 
@@ -193,7 +198,7 @@ export class ListenerManager implements ListenerManagerView {
           onConfigUpdate: (r) => this.#applyLds(r),
           onConfigUpdateFailed: () => {},
         },
-        { log: (level, msg) => this.#hooks.log(level, `lds: ${msg}`) },
+        { log: prefixed(this.#hooks.log, "lds: ") },
       );
     }
   }
@@ -400,6 +405,7 @@ export class ListenerManager implements ListenerManagerView {
       };
       const ls = this.#listenerScope(b);
       if (this.deps.overload) b.http.gate = new ConnectionGate(this.deps.overload, b.name, ls);
+      b.http.log = this.#hooks.logFor?.("connection") ?? SILENT;
       const ws = ls.scope(`worker_${this.deps.worker?.index ?? 0}`);
       totals.push(
         ls.counter("downstream_cx_total"),
@@ -427,7 +433,7 @@ export class ListenerManager implements ListenerManagerView {
           b.rds = subscribeRds(f.hcm, src.spec, {
             clusters: this.deps.clusters,
             stats: this.deps.stats,
-            log: (level, msg) => this.#hooks.log(level, msg),
+            log: this.#hooks.log,
             onAccepted: (st) => this.routeConfigs.set(f.hcm.rds!.name, st),
           });
           b.rdsReady = b.rds.start();

@@ -100,7 +100,8 @@ async function start(init: WorkerInit): Promise<Running> {
   if (errors.length) throw new Error(errors.map((e) => `${e.path}: ${e.message}`).join("; "));
   const clusters = new ClusterManager(effective, {
     stats: store,
-    log: (level, msg) => logging.log("upstream", level, msg),
+    log: logging.forComponent("upstream"),
+    logFor: (c) => logging.forComponent(c),
     options,
     runtime,
     replica: true,
@@ -127,6 +128,7 @@ async function start(init: WorkerInit): Promise<Running> {
         healthCheckFailed: () => Atomics.load(flags, 0) === 1,
         draining: () => Atomics.load(flags, 1) === 1,
         options,
+        logFor: (c) => logging.forComponent(c),
       },
       worker: { index: init.index, reusePort: true },
     },
