@@ -4,8 +4,9 @@
  * `downstream_cx_*`; TCP through `Deno.listen`), owns the access log files (`reopenAccessLogs()` for `/reopen_logs` and
  * SIGUSR1), reports the listeners to `/listeners`, and drains them for
  * `/drain_listeners` (all or `INBOUND` only, at once or after the `--drain-time-s` period during
- * which responses ask clients to close: always with `--drain-strategy immediate`, with a growing
- * probability with `gradual`).
+ * which responses ask clients to close, `Connection: close` on HTTP/1 and GOAWAY on HTTP/2:
+ * always with `--drain-strategy immediate`, with a growing probability with `gradual`). Once a
+ * direction's listeners are stopped, LDS neither adds nor modifies listeners of that direction.
  *
  * @example Not run: it starts the listeners of a bootstrap, with its clusters, on sockets.
  * ```ts ignore

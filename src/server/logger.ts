@@ -241,11 +241,16 @@ export function createLogging(options: Options, settings: LoggingSettings = {}):
     for (const [, l] of patterns) r = Math.min(r, rank(l));
     return r;
   };
+  const OFF = rank("off");
+  const INFO = rank("info");
+  /** Level name → rank, `warn` included: one lookup on the hot path. */
+  const ranks = new Map<string, number>([...LOG_LEVELS.map((l, i) => [l, i] as const)]);
+  ranks.set("warn", rank("warning"));
   const enabled = (component: string, level: string): boolean => {
-    const lvl = isLevelName(level) ? normaliseLevel(level) : "info";
-    if (lvl === "off") return false;
-    const r = fineGrain ? loosest() : rank(levels.get(component) ?? defaultLevel);
-    return r < rank("off") && rank(lvl) >= r;
+    const want = ranks.get(level) ?? INFO;
+    if (want === OFF) return false;
+    const r = fineGrain ? loosest() : ranks.get(levels.get(component) ?? defaultLevel)!;
+    return r < OFF && want >= r;
   };
 
   const view: Logging = {
