@@ -108,6 +108,9 @@ export function createAdminRouter(server: ServerContext, config: RouterConfig): 
     const refused = config.guard?.(req, entry?.mutating === true);
     if (refused) return refused;
     if (!entry) return notFound();
+    if (server.logging.enabled?.("admin", "debug")) {
+      server.logging.log("admin", "debug", `admin request: ${req.method} ${path}${url.search}`);
+    }
     const absent = entry.requires && !server.features.has(entry.requires)
       ? ABSENT_FEATURE[entry.requires]
       : undefined;

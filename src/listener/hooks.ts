@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+import type { LogFor } from "../platform/log_site.ts";
 
 /** Server state and settings the listeners read. */
 export interface ProxyHooks {
@@ -27,6 +28,8 @@ export interface ProxyHooks {
   log: (level: string, msg: string) => void;
   /** True while the whole server drains (responses then ask clients to close). */
   draining?(): boolean;
+  /** Component loggers (`connection`, `http`, `router`, ...) for debug lines; none: silent. */
+  logFor?: LogFor;
 }
 
 /**

@@ -79,6 +79,7 @@ import {
   type UpgradeConfigs,
 } from "../router/upgrade.ts";
 import type { Cluster } from "../upstream/cluster.ts";
+import { type ComponentLog, SILENT } from "../platform/log_site.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
 import {
   parseRouteConfig,
@@ -253,9 +254,17 @@ export class HttpConnectionManager {
   readonly #overloadClose: Counter | null;
   readonly #overloadKeepalive: Counter | null;
   readonly #chain: HttpFilter[];
+  /** The `http` and `router` loggers (debug lines per request, built only when enabled). */
+  readonly #http: ComponentLog;
+  readonly #router: ComponentLog;
+  #streamId = 0;
+  /** Stream numbers of requests in flight, only while debug lines are enabled. */
+  readonly #streams = new WeakMap<DownstreamRequest, number>();
 
   /** Creates the manager for `cfg`. */
   constructor(readonly cfg: HcmConfig, readonly deps: HcmDeps) {
+    this.#http = deps.hooks.logFor?.("http") ?? SILENT;
+    this.#router = deps.hooks.logFor?.("router") ?? SILENT;
     const s = deps.stats.scope("http").scope(cfg.statPrefix);
     const ls = deps.listenerStats.scope("http").scope(cfg.statPrefix);
     this.#rqTotal = s.counter("downstream_rq_total");
@@ -300,6 +309,16 @@ export class HttpConnectionManager {
     this.#rqTotal.inc();
     this.#rqActive.inc();
     const lg = this.#logger === null ? null : this.#logger.start(req, conn);
+    const http = this.#http;
+    const sid = http.on("debug") || this.#router.on("debug") ? ++this.#streamId : 0;
+    if (sid > 0 && http.on("debug")) {
+      http(
+        "debug",
+        `[S${sid}] request headers complete: ${req.method} ${req.authority}${req.path} ` +
+          `(${req.h2 ? "HTTP/2" : "HTTP/1.1"} from ${conn.remoteAddr.hostname})`,
+      );
+    }
+    if (sid > 0) this.#streams.set(req, sid);
     let res: ProxyResponse;
     const ov = this.deps.overload;
     try {
@@ -335,7 +354,8 @@ export class HttpConnectionManager {
       h.set("server", this.cfg.serverName);
     }
     const share = this.deps.drainShare();
-    if (share > 0 && !req.h2 && (share >= 1 || Math.random() < share)) {
+    // HTTP/1 closes after this response; on HTTP/2 the bridge turns it into a GOAWAY.
+    if (share > 0 && (share >= 1 || Math.random() < share)) {
       h.set("connection", "close");
     } else if (
       ov !== undefined && !req.h2 && h.get("connection") !== "close" &&
@@ -343,6 +363,10 @@ export class HttpConnectionManager {
     ) {
       this.#overloadKeepalive!.inc();
       h.set("connection", "close");
+    }
+    if (sid > 0 && http.on("debug")) {
+      const close = h.get("connection") === "close" ? " (closing the connection)" : "";
+      http("debug", `[S${sid}] encoding headers: status ${res.status}${close}`);
     }
     return lg === null ? res : this.#logger!.finish(lg, res);
   };
@@ -400,6 +424,12 @@ export class HttpConnectionManager {
     lg: LogCtx | null,
   ): Promise<ProxyResponse> {
     if (!route) {
+      if (this.#router.on("debug")) {
+        this.#router(
+          "debug",
+          `[S${this.#streams.get(req) ?? 0}] no route match for URL '${req.path}'`,
+        );
+      }
       this.#noRoute.inc();
       if (lg !== null) lg.flags.push("NR");
       return Promise.resolve(localReply(404, ""));
@@ -447,7 +477,11 @@ export class HttpConnectionManager {
       metadataMatch = mergeMetadataMatch(metadataMatch, w.metadataMatch);
     }
     const cluster = name === null ? undefined : this.deps.clusters.get(name);
+    const router = this.#router;
     if (!cluster) {
+      if (router.on("debug")) {
+        router("debug", `[S${this.#streams.get(m) ?? 0}] unknown cluster '${name ?? ""}'`);
+      }
       this.#noCluster.inc();
       if (lg !== null) lg.flags.push("NC");
       return Promise.resolve(localReply(503, ""));
@@ -490,6 +524,13 @@ export class HttpConnectionManager {
       lg.cluster = cluster.name;
       lg.upstreamRequest = ur;
     }
+    if (router.on("debug")) {
+      router(
+        "debug",
+        `[S${this.#streams.get(m) ?? 0}] cluster '${cluster.name}' match for URL '${m.path}'` +
+          (route.name ? ` (route ${route.name})` : ""),
+      );
+    }
     const up = m.upgrade === undefined ? null : m.headers.get("upgrade");
     if (up && this.cfg.upgrades && upgradeAllowed(this.cfg.upgrades, a.upgrades, up)) {
       return forwardUpgrade(cluster, ur, up, m.upgrade!);
@@ -503,6 +544,14 @@ export class HttpConnectionManager {
       shadows: a.mirrors.length === 0 ? undefined : this.#shadows(a.mirrors, m),
     }).then((r) => {
       if (lg !== null) { for (const f of r.flags) lg.flags.push(f); }
+      if (router.on("debug")) {
+        const host = ur.upstream ? `${ur.upstream.address}:${ur.upstream.port}` : "no host";
+        const flags = r.flags.length > 0 ? ` (${r.flags.join(",")})` : "";
+        router(
+          "debug",
+          `[S${this.#streams.get(m) ?? 0}] upstream ${host} answered ${r.res.status}${flags}`,
+        );
+      }
       return r.res;
     });
     const sent = cookies === null ? forwarded : forwarded.then((res) => {
@@ -571,7 +620,9 @@ export class HttpConnectionManager {
    */
   #codecError(e: CodecError, lg: LogCtx | null): ProxyResponse {
     this.#protocolError.inc();
-    this.deps.hooks.log("debug", `http.${this.cfg.statPrefix}: codec error: ${e.details}`);
+    if (this.#http.on("debug")) {
+      this.#http("debug", `http.${this.cfg.statPrefix}: codec error: ${e.details}`);
+    }
     if (lg !== null) lg.flags.push("DPE");
     return localReply(e.status, reasonPhrase(e.status), { connection: "close" });
   }

@@ -25,6 +25,8 @@ import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_serv
 import { headerLimitError } from "./downstream_limits.ts";
 import type { ConnectionGate } from "./overload_state.ts";
 import { H2cConnection, serveTimedStream } from "./h2c_timers.ts";
+import { GoawaySplicer } from "./h2_goaway.ts";
+import { type ComponentLog, SILENT } from "../platform/log_site.ts";
 
 /** Handles one request of a connection. */
 export type ConnHandler = RequestHandler;
@@ -77,6 +79,9 @@ export class HttpListener {
   limits: Http1Control["limits"];
   /** Connection limits and overload actions (none when unset). */
   gate: ConnectionGate | null = null;
+  /** The `connection` logger: a debug line when a connection is accepted and when it closes. */
+  log: ComponentLog = SILENT;
+  #connId = 0;
   #wakeClosed: () => void = noop;
   readonly #closedSignal = new Promise<void>((r) => this.#wakeClosed = r);
 
@@ -141,6 +146,14 @@ export class HttpListener {
         remoteAddr: c.remoteAddr as Deno.NetAddr,
         localAddr: c.localAddr as Deno.NetAddr,
       };
+      const log = this.log;
+      const id = ++this.#connId;
+      if (log.on("debug")) {
+        log(
+          "debug",
+          `[C${id}] new connection from ${dc.remoteAddr.hostname}:${dc.remoteAddr.port}`,
+        );
+      }
       const codec = this.protocol.codec ?? "AUTO";
       const toH2 = (initial: Uint8Array) =>
         (this.#bridge ??= new H2cBridge(this.handler, () => this.limits)).carry(c, dc, initial);
@@ -155,6 +168,9 @@ export class HttpListener {
       this.#conns.set(c, ctl);
       const serving = codec === "HTTP2" ? h2Only(c, toH2) : serveHttp1(c, dc, this.handler, ctl);
       const served = serving.finally(() => {
+        if (log.on("debug")) {
+          log("debug", `[C${id}] connection closed${this.#closed ? " (listener stopped)" : ""}`);
+        }
         this.#conns.delete(c);
         this.#served.delete(served);
         gate?.closed();
@@ -207,13 +223,17 @@ export class HttpListener {
 
 /**
  * Carries HTTP/2 connections (h2c, or h2 after TLS) to Deno's HTTP server on a loopback port: the bytes already read go
- * first, then both directions are copied until either side closes.
+ * first, then both directions are copied until either side closes. A response the connection
+ * manager marks `connection: close` (a drain closing its connection) has that header removed
+ * (HTTP/2 has none) and makes its connection send the client a GOAWAY instead ({@linkcode GoawaySplicer}).
  */
 export class H2cBridge {
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
   /** Bridge-side local port → the downstream connection it carries. */
   readonly #byPort = new Map<number, DownstreamConn>();
   readonly #links = new Set<Deno.Conn>();
+  /** Bridge-side local port → asks that connection's client to go away. */
+  readonly #goaway = new Map<number, () => void>();
 
   readonly #limits: () => Http1Control["limits"];
 
@@ -238,8 +258,16 @@ export class H2cBridge {
       const l = limits();
       if (l !== undefined) r.error = headerLimitError(r.headers, l.limits);
       if (dc.tls) r.scheme = "https";
-      if (l !== undefined) return serveTimedStream(r, (x) => handler(x, dc), l, req.signal);
-      return toResponse(await handler(r, dc));
+      const run = async (x: typeof r) => {
+        const res = await handler(x, dc);
+        if (res.headers.get("connection") === "close") {
+          res.headers.delete("connection");
+          this.#goaway.get(info.remoteAddr.port)?.();
+        }
+        return res;
+      };
+      if (l !== undefined) return serveTimedStream(r, run, l, req.signal);
+      return toResponse(await run(r));
     });
   }
 
@@ -265,13 +293,26 @@ export class H2cBridge {
     const timed = l === undefined
       ? null
       : new H2cConnection(l, (b) => writeAll(down, b), end, PREFACE.length);
+    // Writes to the client, in order: the server's frames and a drain's GOAWAY notice between
+    // two (through the timers' walker when the connection manager's timeouts apply).
+    const splicer = new GoawaySplicer();
+    const out = timed === null
+      ? (b: Uint8Array) => writeAll(down, b)
+      : (b: Uint8Array) => timed.send(b);
+    let writes = Promise.resolve();
+    const send = (pieces: Uint8Array[]) =>
+      writes = writes.then(async () => {
+        for (const p of pieces) await out(p);
+      });
+    this.#goaway.set(port, () => {
+      const now = splicer.request();
+      if (now !== null) send([now]).catch(noop);
+    });
     try {
       timed?.fromClient(initial);
       await writeAll(up, initial);
       const a = copy(down, up, timed === null ? undefined : (b) => timed.fromClient(b)).catch(noop);
-      const b = timed === null
-        ? copy(up, down).catch(noop)
-        : copyTo(up, (b) => timed.send(b)).catch(noop);
+      const b = copyFrames(up, splicer, send).catch(noop);
       await Promise.race([a, b]);
       end();
       await Promise.all([a, b]);
@@ -281,6 +322,7 @@ export class H2cBridge {
       timed?.stop();
       end();
       this.#byPort.delete(port);
+      this.#goaway.delete(port);
       this.#links.delete(up);
     }
   }
@@ -309,6 +351,20 @@ async function writeAll(c: Deno.Conn, b: Uint8Array): Promise<void> {
   while (off < b.length) off += await c.write(off ? b.subarray(off) : b);
 }
 
+/** Copies the bridged server's frames to the client through `splicer`; each read is written before the next. */
+async function copyFrames(
+  from: Deno.Conn,
+  splicer: GoawaySplicer,
+  send: (pieces: Uint8Array[]) => Promise<void>,
+): Promise<void> {
+  const b = new Uint8Array(16384);
+  for (;;) {
+    const n = await from.read(b);
+    if (n === null) return;
+    await send(splicer.feed(b.subarray(0, n)));
+  }
+}
+
 async function copy(from: Deno.Conn, to: Deno.Conn, seen?: (b: Uint8Array) => void): Promise<void> {
   const b = new Uint8Array(16384);
   for (;;) {
@@ -316,14 +372,5 @@ async function copy(from: Deno.Conn, to: Deno.Conn, seen?: (b: Uint8Array) => vo
     if (n === null) return;
     seen?.(b.subarray(0, n));
     await writeAll(to, b.subarray(0, n));
-  }
-}
-
-async function copyTo(from: Deno.Conn, send: (b: Uint8Array) => Promise<void>): Promise<void> {
-  for (;;) {
-    const b = new Uint8Array(16384);
-    const n = await from.read(b);
-    if (n === null) return;
-    await send(b.subarray(0, n));
   }
 }

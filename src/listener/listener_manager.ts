@@ -4,8 +4,9 @@
  * `downstream_cx_*`; TCP through `Deno.listen`), owns the access log files (`reopenAccessLogs()` for `/reopen_logs` and
  * SIGUSR1), reports the listeners to `/listeners`, and drains them for
  * `/drain_listeners` (all or `INBOUND` only, at once or after the `--drain-time-s` period during
- * which responses ask clients to close: always with `--drain-strategy immediate`, with a growing
- * probability with `gradual`).
+ * which responses ask clients to close, `Connection: close` on HTTP/1 and GOAWAY on HTTP/2:
+ * always with `--drain-strategy immediate`, with a growing probability with `gradual`). Once a
+ * direction's listeners are stopped, LDS neither adds nor modifies listeners of that direction.
  *
  * @example Not run: it starts the listeners of a bootstrap, with its clusters, on sockets.
  * ```ts ignore
@@ -41,6 +42,7 @@ import { messageSupportErrors } from "../config/support_check.ts";
 import type { Subscription } from "../upstream/xds_clients.ts";
 import { type RdsState, subscribeRds } from "./rds_routes.ts";
 import type { ConfigError } from "../config/errors.ts";
+import { type LogFor, prefixed, SILENT } from "../platform/log_site.ts";
 
 export type { ProxyHooks } from "./hooks.ts";
 export { validateListeners } from "./validate_listeners.ts";
@@ -56,6 +58,8 @@ export interface ServerHooks {
     /** Access log buffers are written out at this interval (default 10 s). */
     file_flush_interval_msec?: number;
   };
+  /** The server's component loggers. */
+  logFor?: LogFor;
 }
 
 /** What the listener manager needs: `hooks`, or the server's `server` hooks. */
@@ -90,9 +94,11 @@ function hooksOf(d: ListenerManagerDeps): ProxyHooks {
     localAddressIpVersion: s.options.local_address_ip_version,
     drainTimeS: s.options.drain_time_s,
     drainStrategy: s.options.drain_strategy,
-    log: (level, msg) => {
+    // The listener manager's lines are Envoy's `config` logger's.
+    log: s.logFor?.("config") ?? ((level, msg) => {
       if (level === "error" || level === "critical") console.error(`[${level}] ${msg}`);
-    },
+    }),
+    logFor: s.logFor,
   };
 }
 
@@ -197,7 +203,7 @@ export class ListenerManager implements ListenerManagerView {
           onConfigUpdate: (r) => this.#applyLds(r),
           onConfigUpdateFailed: () => {},
         },
-        { log: (level, msg) => this.#hooks.log(level, `lds: ${msg}`) },
+        { log: prefixed(this.#hooks.log, "lds: ") },
       );
     }
   }
@@ -242,6 +248,16 @@ export class ListenerManager implements ListenerManagerView {
       const i = this.#bound.findIndex((b) => b.name === s.name);
       const old = i >= 0 ? this.#bound[i] : null;
       if (old && JSON.stringify(old.config) === JSON.stringify(s.config)) continue;
+      if (this.#directionStopped(s.direction)) {
+        // The States table: once a direction's listeners were stopped by /drain_listeners,
+        // listeners of that direction are neither added nor modified (as Envoy: skipped).
+        this.#hooks.log(
+          "warning",
+          `lds: listener ${s.name} can not be ${old ? "modified" : "added"} because listeners ` +
+            `in the traffic direction ${s.direction} are stopped`,
+        );
+        continue;
+      }
       const b = new Bound(s);
       b.apiUpdate = update;
       if (old) {
@@ -435,6 +451,7 @@ export class ListenerManager implements ListenerManagerView {
       };
       const ls = this.#listenerScope(b);
       if (this.deps.overload) b.http.gate = new ConnectionGate(this.deps.overload, b.name, ls);
+      b.http.log = this.#hooks.logFor?.("connection") ?? SILENT;
       const ws = ls.scope(`worker_${this.deps.worker?.index ?? 0}`);
       totals.push(
         ls.counter("downstream_cx_total"),
@@ -462,7 +479,7 @@ export class ListenerManager implements ListenerManagerView {
           b.rds = subscribeRds(f.hcm, src.spec, {
             clusters: this.deps.clusters,
             stats: this.deps.stats,
-            log: (level, msg) => this.#hooks.log(level, msg),
+            log: this.#hooks.log,
             onAccepted: (st) => this.routeConfigs.set(f.hcm.rds!.name, st),
           });
           b.rdsReady = b.rds.start();
@@ -535,6 +552,11 @@ export class ListenerManager implements ListenerManagerView {
   /** What `/listeners` shows. */
   listeners(): readonly ListenerView[] {
     return this.#bound;
+  }
+
+  /** True once `/drain_listeners` stopped the listeners of `direction` (all, or INBOUND only). */
+  #directionStopped(direction: TrafficDirection): boolean {
+    return this.#stopped.has("ALL") || (direction === "INBOUND" && this.#stopped.has("INBOUND"));
   }
 
   /** Directions whose listeners were stopped. */

@@ -26,6 +26,7 @@ import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import type { Subscription } from "../upstream/xds_clients.ts";
 import { parseRouteConfig } from "../router/route_config.ts";
 import type { HcmConfig } from "./http_connection_manager.ts";
+import { prefixed } from "../platform/log_site.ts";
 
 /** The accepted route configuration of an RDS subscription, as `/config_dump` shows it. */
 export interface RdsState {
@@ -82,5 +83,5 @@ export function subscribeRds(hcm: HcmConfig, spec: SourceSpec, deps: RdsDeps): S
       deps.log("info", `rds: ${name}: update ${r.version_info} accepted`);
     },
     onConfigUpdateFailed: () => {},
-  }, { log: (level, msg) => deps.log(level, `rds ${name}: ${msg}`) });
+  }, { log: prefixed(deps.log, `rds ${name}: `) });
 }

@@ -31,6 +31,8 @@ export interface LoggingView {
   loggers(): ReadonlyArray<[string, string]>;
   /** Writes one line from `component` at `level` (dropped below the component's level). */
   log(component: string, level: string, message: string): void;
+  /** True when a line of `component` at `level` would be written (test before building one). */
+  enabled?(component: string, level: string): boolean;
   setAll(level: string): void;
   set(name: string, level: string): void;
   isLevel(level: string): boolean;

@@ -12,7 +12,8 @@
  * Messages are JSON objects `{id, type, ...}` in datagrams, answered by `{id, type: "reply"}`;
  * a message longer than {@linkcode CHUNK_CHARS} is sent in parts. Types: `hello` (the version;
  * answered with the parent's version, PID and first-epoch start), `drain`, `stats` (counter
- * increments since the last `stats` and gauge values), `terminate`.
+ * increments since the last `stats`, gauge values, and histogram values: all of them the first
+ * time, those recorded since the last `stats` afterwards), `terminate`.
  *
  * @example Not run: it needs a parent process.
  * ```ts ignore
@@ -23,6 +24,8 @@
  * @module
  */
 import type { Options } from "../config/options.ts";
+import type { HistogramUnit } from "../stats/types.ts";
+import type { LogLinearSnapshot } from "../stats/log_linear.ts";
 import {
   bindHotRestartSocket,
   denoSocketPath,
@@ -40,6 +43,9 @@ export const PARENT_ANSWER_MS = 10_000;
 /** The message types of the protocol, in order; part of its version. */
 export const HOT_RESTART_MESSAGES = ["hello", "drain", "stats", "terminate", "reply"] as const;
 
+/** What a `stats` answer holds (part of the protocol version). */
+const STATS_PARTS = ["counters", "gauges", "histograms"] as const;
+
 /** Major number of the protocol: bump it when a message changes meaning. */
 export const HOT_RESTART_PROTOCOL_MAJOR = 2;
 
@@ -56,7 +62,12 @@ export const HOT_RESTART_PROTOCOL_MAJOR = 2;
  * ```
  */
 export function hotRestartProtocolVersion(): string {
-  const text = JSON.stringify({ m: HOT_RESTART_MESSAGES, f: "json-datagram", c: CHUNK_CHARS });
+  const text = JSON.stringify({
+    m: HOT_RESTART_MESSAGES,
+    f: "json-datagram",
+    c: CHUNK_CHARS,
+    s: STATS_PARTS,
+  });
   let h = 0;
   for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) >>> 0;
   return `${HOT_RESTART_PROTOCOL_MAJOR}.${h % 100_000}`;
@@ -74,6 +85,11 @@ export interface ParentInfo {
 export interface ParentStats {
   counters: Array<[string, number]>;
   gauges: Array<[string, number]>;
+  /**
+   * Histogram values to add to the child's: the first answer carries everything the parent
+   * recorded, later ones what it recorded since the previous answer.
+   */
+  histograms: Array<[string, HistogramUnit, LogLinearSnapshot]>;
 }
 
 /** What a process does for its child. */

@@ -2,7 +2,8 @@
  * What a running server does with {@linkcode HotRestart}: as a parent, it answers its child
  * (its facts, a graceful drain of every listener, its stats, shutting down); as a child, once it
  * is LIVE it asks its parent to drain, adds the parent's stats to its own every second (counters
- * continue; the parent's gauges count while it runs, except those this process sets itself), and
+ * continue; histograms take the parent's values, its whole history first; the parent's gauges
+ * count while it runs, except those this process sets itself), and
  * after `--parent-shutdown-time-s` takes the parent's last stats and tells it to shut down.
  *
  * @example Not run: it needs a running server and a parent process.
@@ -31,6 +32,8 @@ export function serveHotRestart(
   log: (l: string, m: string) => void,
 ): void {
   const exporter = new WorkerStatsExporter(server.stats, NOT_HANDED_OVER);
+  /** Histograms whose whole history went to the child already. */
+  const handed = new Set<string>();
   hr.serve({
     info: () => ({
       version: hotRestartProtocolVersion(),
@@ -42,8 +45,18 @@ export function serveHotRestart(
       await server.listeners.drain({ inboundOnly: false, graceful: true });
     },
     stats: (): ParentStats => {
+      // Collecting flushes the store: each histogram's interval is then what was recorded since
+      // the previous answer, and its cumulative view everything.
       const d = exporter.collect();
-      return { counters: d.counters, gauges: d.gauges };
+      const histograms: ParentStats["histograms"] = [];
+      for (const h of server.stats.sortedHistograms()) {
+        if (NOT_HANDED_OVER.some((p) => h.name.startsWith(p))) continue;
+        const counts = handed.has(h.name) ? h.interval : h.cumulative;
+        if (counts.count === 0) continue;
+        handed.add(h.name);
+        histograms.push([h.name, h.unit, counts.snapshot()]);
+      }
+      return { counters: d.counters, gauges: d.gauges, histograms };
     },
     terminate: () => {
       log("info", "hot restart: the child asked this process to shut down");
@@ -65,7 +78,11 @@ export async function takeOverFromParent(
   const importer = new WorkerStatsImporter(server.stats, 1);
   const pull = async () => {
     const s = await hr.parentStats();
-    const d: WorkerStatsDelta = { counters: s.counters, gauges: s.gauges, histograms: [] };
+    const d: WorkerStatsDelta = {
+      counters: s.counters,
+      gauges: s.gauges,
+      histograms: s.histograms ?? [],
+    };
     importer.apply(0, d);
   };
   try {

@@ -5,6 +5,7 @@ import {
   requestOnce,
   startProxyProcess,
   statsOf,
+  waitFor,
 } from "./testing_proxy_process.ts";
 import {
   bindHotRestartSocket,
@@ -98,6 +99,22 @@ Deno.test("cli.options.restart-epoch: a hot restart under load answers every req
     const answered = statuses.filter((s) => s === 200).length;
     assert.equal(stats.get("http.ingress_http.downstream_rq_total"), 5 + answered);
     assert.equal(stats.get("server.hot_restart_epoch"), 1);
+    // Histograms continue too: the request-time samples of both processes, once the new
+    // process's stats flush (every 5 s) has taken in what the parent handed over.
+    const samples = async () => {
+      const t = await (await fetch(`${child!.admin}/stats/prometheus`)).text();
+      const m = /http_downstream_rq_time_count\{[^}]*ingress_http[^}]*\} (\d+)/.exec(t);
+      return m ? Number(m[1]) : 0;
+    };
+    // Known gap: requests the parent finishes after its last stats answer are not handed over
+    // (a loaded machine lost 24 of 2678), so the check asks for most of them, not all; without
+    // the hand-over the new process holds only its own share (about half).
+    const want = Math.floor((5 + answered) * 0.9);
+    await waitFor(
+      async () => (await samples()) >= want || undefined,
+      20_000,
+      `${want} of ${5 + answered} request-time samples`,
+    ).catch(async (e) => assert.fail(`${e.message}: ${await samples()}`));
     const info = await (await fetch(`${child.admin}/server_info`)).json();
     const secs = (s: string) => Number(s.replace(/s$/, ""));
     assert.ok(secs(info.uptime_all_epochs) > secs(info.uptime_current_epoch), JSON.stringify(info));

@@ -24,6 +24,7 @@ import {
   normaliseLevel,
 } from "../config/log_levels.ts";
 import { type CompiledLogFormat, compileLogFormat, type LogRecord } from "./log_format.ts";
+import type { ComponentLog } from "../platform/log_site.ts";
 
 const rank = (l: string) => (LOG_LEVELS as readonly string[]).indexOf(l);
 
@@ -40,11 +41,18 @@ export interface LogSink {
 /** The root of the repository, for relative source paths (`src/upstream/cluster_manager.ts`). */
 const ROOT = new URL("../../", import.meta.url).href;
 
+/** Files whose frames forward a log line rather than log it (never a line's call site). */
+const FORWARDERS = ["/src/server/logger.ts", "/src/platform/log_site.ts"];
+
 /** The source location of the caller of `log()`, from the stack (only computed when needed). */
 function callerLocation(): { file?: string; line?: number; func?: string } {
+  const limit = Error.stackTraceLimit;
+  // Forwarders can stack up (a component log, a prefix, the registry): look deep enough.
+  Error.stackTraceLimit = 30;
   const stack = new Error().stack?.split("\n") ?? [];
+  Error.stackTraceLimit = limit;
   for (const frame of stack.slice(1)) {
-    if (frame.includes("/src/server/logger.ts")) continue;
+    if (FORWARDERS.some((f) => frame.includes(f))) continue;
     const m = /at (?:(.*?) \()?(\S+?):(\d+):\d+\)?$/.exec(frame.trim());
     if (!m) continue;
     const url = m[2];
@@ -177,10 +185,13 @@ export interface Logging extends LoggingView {
    */
   log(component: string, level: string, message: string): void;
   /**
-   * A logging function bound to one component. Prefer it over a wrapper of your own: `%g:%#`
-   * then shows the line that called it, not the line of the wrapper.
+   * A logging function bound to one component, with `on(level)` to test before building a
+   * costly message. Prefer it over a wrapper of your own: `%g:%#` then shows the line that
+   * called it, not the line of the wrapper.
    */
-  forComponent(component: string): (level: string, message: string) => void;
+  forComponent(component: string): ComponentLog;
+  /** True when a line of `component` at `level` would be written now. */
+  enabled(component: string, level: string): boolean;
   /** Writes buffered lines of the log file out now (`--file-flush-interval-msec` buffering). */
   flush(): void;
   /** Closes the log file (if any). */
@@ -222,6 +233,25 @@ export function createLogging(options: Options, settings: LoggingSettings = {}):
   });
   const sink = settings.sink ?? new FileSink(options.log_path, options.file_flush_interval_msec);
   const now = settings.now ?? (() => new Date());
+  const bound = new Map<string, ComponentLog>();
+  /** Fine-grain loggers are named by the call site: `on` answers for the most verbose of them. */
+  const loosest = (): number => {
+    let r = rank(defaultLevel);
+    for (const l of levels.values()) r = Math.min(r, rank(l));
+    for (const [, l] of patterns) r = Math.min(r, rank(l));
+    return r;
+  };
+  const OFF = rank("off");
+  const INFO = rank("info");
+  /** Level name → rank, `warn` included: one lookup on the hot path. */
+  const ranks = new Map<string, number>([...LOG_LEVELS.map((l, i) => [l, i] as const)]);
+  ranks.set("warn", rank("warning"));
+  const enabled = (component: string, level: string): boolean => {
+    const want = ranks.get(level) ?? INFO;
+    if (want === OFF) return false;
+    const r = fineGrain ? loosest() : ranks.get(levels.get(component) ?? defaultLevel)!;
+    return r < OFF && want >= r;
+  };
 
   const view: Logging = {
     loggers: () => [...levels.entries()],
@@ -247,7 +277,18 @@ export function createLogging(options: Options, settings: LoggingSettings = {}):
     reopen: () => sink.reopen(),
     flush: () => sink.flush?.(),
     close: () => sink.close(),
-    forComponent: (component) => (level, message) => view.log(component, level, message),
+    enabled,
+    forComponent(component) {
+      let f = bound.get(component);
+      if (f === undefined) {
+        f = Object.assign(
+          (level: string, message: string) => view.log(component, level, message),
+          { on: (level: string) => enabled(component, level) },
+        );
+        bound.set(component, f);
+      }
+      return f;
+    },
     log(component, level, message) {
       // An unknown level from code is logged at `info` rather than lost.
       const lvl = isLevelName(level) ? normaliseLevel(level) : "info";

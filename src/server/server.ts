@@ -258,7 +258,8 @@ function createManagers(
   const serverInit = init.create("server", "Server");
   const cm = new ClusterManager(clusters, {
     stats: store,
-    log: (level, msg) => server.logging.log("upstream", level, msg),
+    log: server.logging.forComponent("upstream"),
+    logFor: (c) => server.logging.forComponent(c),
     options,
     cds: (bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config as
       | JsonObject
@@ -289,7 +290,7 @@ function createManagers(
       bootstrap,
       store,
       clusters: cm,
-      log: (level, msg) => server.logging.log("main", level, msg),
+      log: server.logging.forComponent("main"),
       state: () => ({
         healthCheckFailed: server.healthCheckFailed,
         draining: server.state() === "DRAINING",
@@ -309,6 +310,7 @@ function createManagers(
           healthCheckFailed: () => server.healthCheckFailed,
           draining: () => server.state() === "DRAINING",
           options,
+          logFor: (c) => server.logging.forComponent(c),
         },
         // Bound with reusePort so that a hot-restarted process can bind the same ports.
         worker: { index: 0, reusePort: !options.disable_hot_restart },
@@ -450,7 +452,7 @@ export async function startServer(
   settings: StartSettings = {},
 ): Promise<RunningServer> {
   const logging = settings.logging ?? createLogging(commandLine);
-  const log: Log = (level, msg) => logging.log("main", level, msg);
+  const log: Log = logging.forComponent("main");
   log("info", `starting proxyspec ${versionString()} (pid ${Deno.pid}; send signals to this pid)`);
   const { options, why } = effectiveOptions(commandLine, settings.given, bootstrap);
   if (why) log("info", why);

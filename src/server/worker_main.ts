@@ -127,7 +127,8 @@ async function start(init: WorkerInit): Promise<Running> {
   stopOutlierTimer = () => clearTimeout(outlierTimer);
   const clusters = new ClusterManager(effective, {
     stats: store,
-    log: (level, msg) => logging.log("upstream", level, msg),
+    log: logging.forComponent("upstream"),
+    logFor: (c) => logging.forComponent(c),
     options,
     runtime,
     replica: true,
@@ -158,6 +159,7 @@ async function start(init: WorkerInit): Promise<Running> {
         healthCheckFailed: () => Atomics.load(flags, 0) === 1,
         draining: () => Atomics.load(flags, 1) === 1,
         options,
+        logFor: (c) => logging.forComponent(c),
       },
       worker: { index: init.index, reusePort: true },
     },

@@ -40,12 +40,17 @@ import { type SubsetConfig, subsetConfig, SubsetStats } from "./lb/subset.ts";
 import { buildLoadBalancer } from "./lb/compose.ts";
 import { isLocalityWeighted, zoneAwareOptions, type ZoneContext } from "./lb/lb_support.ts";
 import type { ZoneAwareOptions } from "./lb/zone_aware.ts";
+import { asComponentLog, type ComponentLog, type LogFn } from "../platform/log_site.ts";
 
 /** What a cluster may use of the server. */
 export interface ClusterDeps {
   /** Runtime values (outlier detection and health check overrides). */
   runtime?: RuntimeLookup;
   log?: (level: string, msg: string) => void;
+  /** The `hc` logger of active health checking (default: `log`). */
+  hcLog?: LogFn;
+  /** The `pool` logger of the connection pools (default: silent). */
+  poolLog?: ComponentLog;
   /** The local cluster and locality, for zone-aware routing (`local_cluster_name`). */
   zone?: ZoneContext;
   /**
@@ -123,6 +128,9 @@ export class Cluster implements ClusterView {
   readonly #scope: Scope;
   /** Pools of removed hosts that still had requests in flight. */
   readonly #retired = new Map<Host, HostPools>();
+  /** The `upstream` logger. */
+  readonly #log: ComponentLog;
+  readonly #poolLog: ComponentLog | undefined;
 
   /** Builds the cluster under the root scope (`cluster.<stat_name>`). */
   constructor(
@@ -132,6 +140,8 @@ export class Cluster implements ClusterView {
     deps: ClusterDeps = {},
   ) {
     this.addedViaApi = addedViaApi;
+    this.#log = asComponentLog(deps.log);
+    this.#poolLog = deps.poolLog;
     this.name = effective.name;
     this.statName = effective.statName;
     this.config = effective.config;
@@ -165,7 +175,7 @@ export class Cluster implements ClusterView {
     }
     if (effective.healthChecks.length > 0 && !deps.replica) {
       const hc = new HealthChecker(this, healthCheckConfig(effective.healthChecks[0]), scope, {
-        log: deps.log,
+        log: deps.hcLog ?? deps.log,
         runtime: deps.runtime,
       });
       this.healthChecker = hc;
@@ -367,6 +377,13 @@ export class Cluster implements ClusterView {
       this.#applying = false;
     }
     const membership = added > 0 || removed > 0;
+    if (this.#log.on("debug")) {
+      this.#log(
+        "debug",
+        `membership update for cluster ${this.name}: ${next.length} hosts, ${added} added, ` +
+          `${removed} removed`,
+      );
+    }
     this.#merge.update("hosts", !membership, () => {
       this.#delivered = healthEpoch();
       // Rings and tables are rebuilt with the new weights.
@@ -479,7 +496,10 @@ export class Cluster implements ClusterView {
   /** The HTTP/1.1 pool of a host and priority. */
   h1Pool(h: Host, priority: 0 | 1): Http1Pool {
     const p = this.#poolsOf(h);
-    return p.h1[priority] ??= new Http1Pool(this.effective, h, this.stats, this.breakers[priority]);
+    if (p.h1[priority] !== null) return p.h1[priority];
+    const pool = new Http1Pool(this.effective, h, this.stats, this.breakers[priority]);
+    if (this.#poolLog) pool.log = this.#poolLog;
+    return p.h1[priority] = pool;
   }
 
   /** The HTTP/2 pool of a host and priority. */

@@ -40,11 +40,14 @@ import { clusterSupportErrors } from "../config/support_check.ts";
 import type { DiscoveryResponse } from "../config/subscription.ts";
 import type { OutlierEventRecorder } from "./outlier/outlier_events.ts";
 import { OutlierEventLog } from "./outlier/outlier_event_log.ts";
+import { type LogFor, prefixed } from "../platform/log_site.ts";
 
 /** What the cluster manager needs. */
 export interface ClusterManagerDeps {
   stats: Scope;
   log?: (level: string, msg: string) => void;
+  /** The server's component loggers: `hc` for health checking, `config` for discovery. */
+  logFor?: LogFor;
   /**
    * The command line; `reject_unknown_dynamic_fields` and `ignore_unknown_dynamic_fields` decide
    * how unknown fields of dynamic (EDS) resources are treated. Unset: accepted with warnings.
@@ -241,7 +244,7 @@ export class ClusterManager implements ClusterManagerView {
       clusters,
       node: deps.node,
       ads: deps.ads,
-      log: (level, msg) => this.#log(level, msg),
+      log: deps.logFor?.("config") ?? this.#log,
       backoffBaseMs: deps.xdsBackoffMs,
       stats: deps.stats,
     });
@@ -274,7 +277,7 @@ export class ClusterManager implements ClusterManagerView {
         onConfigUpdateFailed: () => {},
       }, {
         policy: this.policy,
-        log: (level, msg) => this.#log(level, `cds: ${msg}`),
+        log: prefixed(deps.logFor?.("config") ?? this.#log, "cds: "),
         debounceMs: deps.fileDebounceMs,
       });
     }
@@ -291,6 +294,8 @@ export class ClusterManager implements ClusterManagerView {
     const cluster = new Cluster(c, this.deps.stats, viaApi, {
       runtime: this.deps.runtime,
       log: this.#log,
+      hcLog: this.deps.logFor?.("hc"),
+      poolLog: this.deps.logFor?.("pool"),
       zone: local
         ? {
           localHosts: () => this.get(local)?.hosts() ?? null,

@@ -18,6 +18,7 @@ import type { ClusterStats } from "./cluster_stats.ts";
 import type { Host } from "./host.ts";
 import { Http1Connection } from "./http1_connection.ts";
 import { ConnectError, openTransport } from "./transport.ts";
+import { type ComponentLog, SILENT } from "../platform/log_site.ts";
 
 /** The request could not wait: `max_pending_requests` reached. */
 export class OverflowError extends Error {
@@ -55,6 +56,8 @@ export class Http1Pool {
   #counted = new WeakMap<Http1Connection, [number, number]>();
   #closed = false;
   readonly #bufSize: number;
+  /** The `pool` logger: connections created, failed and closed (debug). */
+  log: ComponentLog = SILENT;
 
   /** Creates the pool of `host`, charging connections to `cb`. */
   constructor(
@@ -134,6 +137,7 @@ export class Http1Pool {
     h.cx_total.inc();
     h.cx_active.inc();
     const t0 = performance.now();
+    if (this.log.on("debug")) this.log("debug", `creating a new connection to ${this.host.key}`);
     try {
       const t = await openTransport({
         address: this.host.address,
@@ -163,6 +167,9 @@ export class Http1Pool {
       s.cx_connect_fail.inc();
       h.cx_connect_fail.inc();
       if (e instanceof ConnectError && e.reason === "timeout") s.cx_connect_timeout.inc();
+      if (this.log.on("debug")) {
+        this.log("debug", `connection to ${this.host.key} failed: ${(e as Error).message}`);
+      }
       this.#serveWaiter();
       throw e;
     }
@@ -205,6 +212,12 @@ export class Http1Pool {
     if (!this.#all.delete(c)) return;
     this.#countBytes(c);
     c.close();
+    if (this.log.on("debug")) {
+      this.log(
+        "debug",
+        `closing connection to ${this.host.key} (${local ? "local" : "remote"} close)`,
+      );
+    }
     const s = this.stats;
     s.cx_active.dec();
     this.host.stats.cx_active.dec();
