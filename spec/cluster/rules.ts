@@ -15,6 +15,7 @@
  * @module
  */
 import type { ClusterRuleRow } from "../rule.ts";
+import { NOT_SHOWN } from "./objects/not_shown.ts";
 
 const SEC = "Cluster (configuration object)";
 const LB_RULE_QUOTE =
@@ -51,6 +52,39 @@ export const CLUSTER_RULES = [
     },
     message:
       "least_request_lb_config is set but lb_policy is {policy}; it is valid only with LEAST_REQUEST",
+  },
+  {
+    id: "cluster.rules.maglev-config-requires-maglev",
+    level: "MUST",
+    statement: "A cluster with maglev_lb_config and an lb_policy other than MAGLEV is rejected.",
+    cite: { section: SEC, quote: LB_RULE_QUOTE },
+    envoy: LB_RULE_ENVOY,
+    check: "command",
+    rule: { kind: "requires-policy", field: "maglev_lb_config", policies: ["MAGLEV"] },
+    message: "maglev_lb_config is set but lb_policy is {policy}; it is valid only with MAGLEV",
+  },
+  {
+    id: "cluster.rules.round-robin-config-requires-round-robin",
+    level: "MUST",
+    statement:
+      "A cluster with round_robin_lb_config and an lb_policy other than ROUND_ROBIN is rejected.",
+    cite: { section: SEC, quote: LB_RULE_QUOTE },
+    envoy: LB_RULE_ENVOY,
+    check: "command",
+    rule: { kind: "requires-policy", field: "round_robin_lb_config", policies: ["ROUND_ROBIN"] },
+    message:
+      "round_robin_lb_config is set but lb_policy is {policy}; it is valid only with ROUND_ROBIN",
+  },
+  {
+    id: "cluster.rules.maglev-table-size-prime",
+    level: "MUST",
+    statement: "A maglev_lb_config.table_size that is not a prime number is rejected.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Envoy's MaglevLoadBalancer constructor throws this message for a size that is not prime.",
+    check: "command",
+    rule: { kind: "semantic", name: "maglev-table-size-prime" },
+    message: "The table size of maglev must be prime number",
   },
   {
     id: "cluster.rules.unique-name",

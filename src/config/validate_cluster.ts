@@ -180,6 +180,13 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
       err("protocol_selection", row.message);
     }
   },
+  "maglev-table-size-prime"(i, row, err) {
+    const n = Number(at(i.c, "maglev_lb_config.table_size"));
+    if (!isSet(at(i.c, "maglev_lb_config.table_size")) || !Number.isInteger(n)) return;
+    let prime = n >= 2;
+    for (let d = 2; prime && d * d <= n; d++) prime = n % d !== 0;
+    if (!prime) err("maglev_lb_config.table_size", row.message);
+  },
   // Reported while building the effective cluster (files are read once).
   "tls-files-readable"() {},
 };

@@ -36,6 +36,7 @@ import { OutlierConfig, type RuntimeLookup } from "./outlier/outlier_config.ts";
 import { OriginalDstHosts } from "./original_dst.ts";
 import { type SubsetConfig, subsetConfig, SubsetStats } from "./lb/subset.ts";
 import { buildLoadBalancer } from "./lb/compose.ts";
+import { policyOptions } from "./lb/policy_options.ts";
 import { isLocalityWeighted, zoneAwareOptions, type ZoneContext } from "./lb/lb_support.ts";
 import type { ZoneAwareOptions } from "./lb/zone_aware.ts";
 
@@ -107,6 +108,7 @@ export class Cluster implements ClusterView {
   readonly #failed = new WeakSet<Host>();
   /** Zone-aware routing, when the bootstrap names a local cluster. */
   readonly #zoneAware: ZoneAwareOptions | null = null;
+  readonly #runtime: RuntimeLookup | undefined;
   readonly #pools = new Map<Host, HostPools>();
   /** `cluster.<stat_name>`. */
   readonly #scope: Scope;
@@ -133,6 +135,7 @@ export class Cluster implements ClusterView {
       new CircuitBreaker(effective.thresholds[1], scope, deps.sharedCounts),
     ];
     // Discovered clusters (EDS, DNS) have no hosts until their first update.
+    this.#runtime = deps.runtime;
     this.initialized = effective.type === "STATIC" || effective.type === "ORIGINAL_DST";
     this.#hosts = effective.type === "STATIC" ? effective.hosts.map((h) => new Host(h)) : [];
     const cm = root.scope("cluster_manager");
@@ -203,6 +206,7 @@ export class Cluster implements ClusterView {
       panicThreshold: this.effective.healthyPanicThreshold,
       ringHash: this.effective.ringHash,
       originalDst: this.originalDst ?? undefined,
+      ...policyOptions(this.config, this.#runtime),
       gauge: (name, value) => {
         const dot = name.indexOf(".");
         this.#scope.scope(name.slice(0, dot)).gauge(name.slice(dot + 1)).set(value);
@@ -400,6 +404,7 @@ export class Cluster implements ClusterView {
         return kept;
       }
       const h = new Host(e);
+      if (this.initialized) h.lastHcPassTime = performance.now();
       this.#watch(h);
       fresh.push(h);
       return h;

@@ -22,6 +22,7 @@ import { LeastRequestLoadBalancer } from "./least_request.ts";
 import { RingHashLoadBalancer } from "./ring_hash.ts";
 import { MaglevLoadBalancer } from "./maglev.ts";
 import { type OriginalDstHosts, OriginalDstLoadBalancer } from "../original_dst.ts";
+import type { SlowStartOptions } from "./slow_start.ts";
 
 type LbPolicyRow = Extract<(typeof CLUSTER_ENUMS)[number], { name: "Cluster.LbPolicy" }>;
 /** The names of the `Cluster.LbPolicy` enum rows. */
@@ -71,6 +72,13 @@ export interface LbOptions {
    * `(active requests + 1) ^ activeRequestBias` (Envoy's default 1.0).
    */
   activeRequestBias: number;
+  /**
+   * `active_request_bias` read from the runtime: when set, LEAST_REQUEST reads it (instead of
+   * `activeRequestBias`) each time its candidate hosts change, as Envoy does on a host set update.
+   */
+  activeRequestBiasNow?: () => number;
+  /** `slow_start_config` of ROUND_ROBIN and LEAST_REQUEST; unset: no slow start. */
+  slowStart?: SlowStartOptions | null;
   /** `healthy_panic_threshold` in percent. */
   panicThreshold: number;
   ringHash: RingHashOptions;
