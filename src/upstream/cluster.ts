@@ -37,6 +37,8 @@ import { OriginalDstHosts } from "./original_dst.ts";
 import { type SubsetConfig, subsetConfig, SubsetStats } from "./lb/subset.ts";
 import { buildLoadBalancer } from "./lb/compose.ts";
 import { policyOptions } from "./lb/policy_options.ts";
+import { AggregateBalancer } from "./lb/aggregate.ts";
+import { aggregateTargets } from "../config/aggregate_cluster.ts";
 import { isLocalityWeighted, zoneAwareOptions, type ZoneContext } from "./lb/lb_support.ts";
 import type { ZoneAwareOptions } from "./lb/zone_aware.ts";
 
@@ -54,6 +56,8 @@ export interface ClusterDeps {
   replica?: boolean;
   /** Circuit breaker counts shared with other workers (the cluster's first word). */
   sharedCounts?: SharedCount;
+  /** The active cluster of a name (an aggregate cluster's members). */
+  cluster?: (name: string) => Cluster | undefined;
 }
 
 /** Per-host pools, one per priority. */
@@ -109,6 +113,8 @@ export class Cluster implements ClusterView {
   /** Zone-aware routing, when the bootstrap names a local cluster. */
   readonly #zoneAware: ZoneAwareOptions | null = null;
   readonly #runtime: RuntimeLookup | undefined;
+  /** The aggregate cluster's choice among its member clusters; null for other clusters. */
+  readonly aggregate: AggregateBalancer<Cluster> | null = null;
   readonly #pools = new Map<Host, HostPools>();
   /** `cluster.<stat_name>`. */
   readonly #scope: Scope;
@@ -191,11 +197,18 @@ export class Cluster implements ClusterView {
         );
       }
     }
+    const targets = aggregateTargets(this.config);
+    if (targets !== null) {
+      const lookup = deps.cluster ?? (() => undefined);
+      this.aggregate = new AggregateBalancer(targets, lookup, effective.healthyPanicThreshold);
+    }
     this.lb = this.#newLb();
     this.#setMembership();
   }
 
   #newLb(): LoadBalancer {
+    const agg = this.aggregate;
+    if (agg) return { choose: (ctx) => agg.chooseCluster()?.lb.choose(ctx) ?? null };
     onPanic(this.#hosts, () => this.stats.lb_healthy_panic.inc());
     if (this.effective.ignoreNewHostsUntilFirstHc && this.healthChecker) {
       ignoreNewHosts(this.#hosts);
@@ -473,6 +486,13 @@ export class Cluster implements ClusterView {
 
   /** Sends `r` to a host of this cluster; never rejects (failures become local replies). */
   forward(r: UpstreamRequest): Promise<ProxyResponse> {
+    if (this.aggregate) {
+      // The chosen member cluster serves the request: its balancer, pools, breakers and stats.
+      const member = this.aggregate.chooseCluster();
+      if (member) return member.forward(r);
+      this.stats.cx_none_healthy.inc();
+      return Promise.resolve(localReply(503, NO_HEALTHY_UPSTREAM));
+    }
     const cb = this.breakers[r.priority];
     if (!cb.requests.canCreate()) {
       this.stats.rq_pending_overflow.inc();

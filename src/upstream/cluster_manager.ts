@@ -37,6 +37,7 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import { checkDynamicClusters } from "../config/dynamic_clusters.ts";
 import { clusterSupportErrors } from "../config/support_check.ts";
 import type { DiscoveryResponse } from "../config/subscription.ts";
+import { AGGREGATE_TYPE_NAMES } from "../config/aggregate_cluster.ts";
 
 /** What the cluster manager needs. */
 export interface ClusterManagerDeps {
@@ -98,7 +99,8 @@ export function checkClusterSupport(
       rows.add(row);
       errors.push(row);
     }
-    const lbError = lbPolicyError(c.lbPolicy, c.type, c.name);
+    const aggregate = AGGREGATE_TYPE_NAMES.includes(c.customType ?? "");
+    const lbError = lbPolicyError(c.lbPolicy, aggregate ? "AGGREGATE" : c.type, c.name);
     if (lbError) errors.push({ path: `${at}.lb_policy`, rule: "", message: lbError });
     for (const message of bindErrors(c)) {
       const own = c.config.upstream_bind_config !== undefined;
@@ -273,6 +275,7 @@ export class ClusterManager implements ClusterManagerView {
         : undefined,
       replica: this.deps.replica,
       sharedCounts: this.deps.sharedCounts?.(c.name),
+      cluster: (name) => this.get(name),
     });
     if (this.deps.replica) return { cluster, eds: null, dns: null };
     const src = c.type === "EDS" ? edsSourceOf(c.config) : null;

@@ -148,7 +148,8 @@ export const LB_FACTORIES: Readonly<Record<LbPolicy, Factory | null>> = {
   RING_HASH: (h, o) => new RingHashLoadBalancer(h, o),
   MAGLEV: (h, o) => new MaglevLoadBalancer(h, o),
   ORIGINAL_DST_LB: (_h, o) => originalDst(o),
-  // The cluster type provides the balancer: ORIGINAL_DST's (validation refuses other types).
+  // The cluster type provides the balancer: ORIGINAL_DST's (the aggregate cluster chooses a
+  // cluster before any host balancer; validation refuses other types).
   CLUSTER_PROVIDED: (_h, o) => originalDst(o),
 };
 
@@ -175,7 +176,8 @@ export class UnsupportedLbPolicyError extends Error {
 /** The policies whose balancer the cluster type provides, and the types that provide one. */
 const PROVIDED: Readonly<Record<string, readonly string[]>> = {
   ORIGINAL_DST_LB: ["ORIGINAL_DST"],
-  CLUSTER_PROVIDED: ["ORIGINAL_DST"],
+  // AGGREGATE: the aggregate cluster (`envoy.clusters.aggregate`), which balances over clusters.
+  CLUSTER_PROVIDED: ["ORIGINAL_DST", "AGGREGATE"],
 };
 
 /**
