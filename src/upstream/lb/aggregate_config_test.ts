@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { validateClusters } from "./validate_cluster.ts";
-import { checkClusterSupport } from "../upstream/cluster_manager.ts";
+import { validateClusters } from "../../config/validate_cluster.ts";
+import { checkClusterSupport } from "../cluster_manager.ts";
 
 const member = (name: string) => ({
   name,
