@@ -483,6 +483,8 @@ const CONSTRAINED = new Set([
   "ring_hash_lb_config",
   "original_dst_lb_config",
   "least_request_lb_config",
+  "maglev_lb_config",
+  "round_robin_lb_config",
   "hosts",
   "load_assignment",
   "eds_cluster_config",
@@ -511,7 +513,9 @@ export function clusterArbitrary(name: string): fc.Arbitrary<Obj> {
   const types = ENUMS.get(fieldRow("Cluster", "type").enum!)!.values.map((v) =>
     v.name as DiscoveryType
   );
-  const custom = RULES.flatMap((r) => r.rule.kind === "custom-type" ? r.rule.names : []);
+  // The built-in types only: the aggregate cluster (`*.clusters.aggregate`) needs its own list.
+  const custom = RULES.flatMap((r) => r.rule.kind === "custom-type" ? r.rule.names : [])
+    .filter((c) => c.name.includes(".cluster."));
   const typeChoice = fc.oneof(
     fc.constantFrom(...types).map((t) => ({ type: t, entry: ["type", t.toLowerCase()] as const })),
     fc.constantFrom(...custom).map((c) => ({
@@ -568,6 +572,17 @@ function lbConfigArbitrary(type: DiscoveryType, policy: string): fc.Arbitrary<En
         hash_function: t[2],
       }]]
     );
+  }
+  if (policy === "MAGLEV") {
+    // Prime table sizes (the size must be prime), the largest allowed among them.
+    return fc.option(fc.constantFrom(101, 65537, 5000011), { nil: undefined }).map((n) =>
+      n === undefined ? [] : [["maglev_lb_config", { table_size: n }]]
+    );
+  }
+  if (policy === "ROUND_ROBIN") {
+    return fc.option(messageArbitrary("Cluster.RoundRobinLbConfig"), { nil: undefined }).map((
+      v,
+    ) => v === undefined ? [] : [["round_robin_lb_config", v]]);
   }
   if (policy === "LEAST_REQUEST") {
     return fc.option(messageArbitrary("Cluster.LeastRequestLbConfig"), { nil: undefined }).map((

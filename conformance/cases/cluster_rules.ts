@@ -76,8 +76,61 @@ function setValue(path: string): unknown {
   return FIELDS.find((f) => f.field === name)?.kind === "bool" ? true : {};
 }
 
+/** An aggregate cluster `name` over `clusters` (the spec's spelling, renamed by the profile). */
+function aggregateCluster(
+  p: Profile,
+  name: string,
+  clusters: unknown,
+  policy = "CLUSTER_PROVIDED",
+) {
+  return {
+    name,
+    connect_timeout: "1s",
+    lb_policy: policy,
+    cluster_type: {
+      name: p.name("proxy.clusters.aggregate"),
+      typed_config: {
+        "@type": "type.googleapis.com/envoy.extensions.clusters.aggregate.v3.ClusterConfig",
+        clusters,
+      },
+    },
+  };
+}
+
+/** Cluster lists for `semantic` rules that need more than one cluster, by their name. */
+const SEMANTIC_LISTS: Record<string, (p: Profile) => { good: Obj[]; bad: Obj[] }> = {
+  "aggregate-config": (p) => ({
+    good: [baseCluster("a"), aggregateCluster(p, "agg", ["a"])],
+    bad: [baseCluster("a"), aggregateCluster(p, "agg", [])],
+  }),
+  "aggregate-needs-cluster-provided": (p) => ({
+    good: [baseCluster("a"), aggregateCluster(p, "agg", ["a"])],
+    bad: [baseCluster("a"), aggregateCluster(p, "agg", ["a"], "ROUND_ROBIN")],
+  }),
+  "aggregate-known-clusters": (p) => ({
+    good: [baseCluster("a"), aggregateCluster(p, "agg", ["a"])],
+    bad: [baseCluster("a"), aggregateCluster(p, "agg", ["a", "missing"])],
+  }),
+  "aggregate-no-loop": (p) => ({
+    good: [
+      baseCluster("a"),
+      aggregateCluster(p, "agg", ["a"]),
+      aggregateCluster(p, "agg2", ["agg"]),
+    ],
+    bad: [
+      baseCluster("a"),
+      aggregateCluster(p, "agg", ["a", "agg2"]),
+      aggregateCluster(p, "agg2", ["agg"]),
+    ],
+  }),
+};
+
 /** Pairs for `semantic` rules, by their name. */
 const SEMANTIC: Record<string, (p: Profile) => Pair> = {
+  "maglev-table-size-prime": () => ({
+    good: { ...baseCluster(), lb_policy: "MAGLEV", maglev_lb_config: { table_size: 65537 } },
+    bad: { ...baseCluster(), lb_policy: "MAGLEV", maglev_lb_config: { table_size: 65536 } },
+  }),
   "logical-dns-single-endpoint": () => ({
     good: { ...ofType("LOGICAL_DNS"), load_assignment: endpoints("127.0.0.1") },
     bad: { ...ofType("LOGICAL_DNS"), load_assignment: endpoints("127.0.0.1", "127.0.0.2") },
@@ -264,6 +317,23 @@ export function clusterRuleCases(input: BuildInput): Case[] {
             [baseCluster("a"), baseCluster("a")],
             "two clusters named a",
           ),
+      });
+      continue;
+    }
+    const lists = kind === "semantic"
+      ? SEMANTIC_LISTS[String((row.rule as Loose).name)]
+      : undefined;
+    if (lists) {
+      out.push({
+        id: `cluster-rule:${row.id}`,
+        title: row.statement,
+        rules: existing(input.rules, row.id),
+        target: "command",
+        phase: "read",
+        run: (ctx) => {
+          const { good, bad } = lists(ctx.profile);
+          return rejected(ctx, good, bad, `${row.id}: ${JSON.stringify(bad).slice(0, 160)}`);
+        },
       });
       continue;
     }

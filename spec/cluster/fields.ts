@@ -15,6 +15,7 @@
  * @module
  */
 import type { FieldRow } from "../rule.ts";
+import { NOT_SHOWN } from "./objects/not_shown.ts";
 
 /** Rows of the `cluster.fields` table. */
 export const CLUSTER_FIELDS = [
@@ -588,6 +589,40 @@ export const CLUSTER_FIELDS = [
     type: "Cluster.LeastRequestLbConfig",
     group: "lb_config",
     number: 37,
+    support: "honoured",
+  },
+  {
+    id: "cluster.fields.maglev-lb-config",
+    level: "MUST",
+    statement:
+      "`maglev_lb_config` is a Cluster.MaglevLbConfig message; at most one member of group `lb_config` is set.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Cluster.maglev_lb_config (Cluster.MaglevLbConfig, field 52), a member of oneof lb_config.",
+    check: "internal",
+    message: "Cluster",
+    field: "maglev_lb_config",
+    kind: "message",
+    type: "Cluster.MaglevLbConfig",
+    group: "lb_config",
+    number: 52,
+    support: "honoured",
+  },
+  {
+    id: "cluster.fields.round-robin-lb-config",
+    level: "MUST",
+    statement:
+      "`round_robin_lb_config` is a Cluster.RoundRobinLbConfig message; at most one member of group `lb_config` is set.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Cluster.round_robin_lb_config (Cluster.RoundRobinLbConfig, field 56), a member of oneof lb_config.",
+    check: "internal",
+    message: "Cluster",
+    field: "round_robin_lb_config",
+    kind: "message",
+    type: "Cluster.RoundRobinLbConfig",
+    group: "lb_config",
+    number: 56,
     support: "honoured",
   },
   {

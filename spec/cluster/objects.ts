@@ -28,7 +28,12 @@ import type { FieldRow } from "../rule.ts";
 import { CUSTOM_CLUSTER_TYPE } from "./objects/custom_cluster_type.ts";
 import { EDS_CLUSTER_CONFIG } from "./objects/eds_cluster_config.ts";
 import { LB_SUBSET_CONFIG } from "./objects/lb_subset_config.ts";
-import { LEAST_REQUEST_LB_CONFIG } from "./objects/least_request_lb_config.ts";
+import {
+  LEAST_REQUEST_LB_CONFIG,
+  LEAST_REQUEST_LB_CONFIG_ENVOY,
+} from "./objects/least_request_lb_config.ts";
+import { MAGLEV_LB_CONFIG_ENVOY } from "./objects/maglev_lb_config.ts";
+import { SLOW_START_CONFIG_ENVOY } from "./objects/slow_start_config.ts";
 import { RING_HASH_LB_CONFIG } from "./objects/ring_hash_lb_config.ts";
 import { ORIGINAL_DST_LB_CONFIG } from "./objects/original_dst_lb_config.ts";
 import { COMMON_LB_CONFIG } from "./objects/common_lb_config.ts";
@@ -83,4 +88,7 @@ export const CLUSTER_OBJECTS = [
   ...LB_ENDPOINT_ENVOY,
   ...LB_ENDPOINT,
   ...ENDPOINT_ENVOY,
+  ...LEAST_REQUEST_LB_CONFIG_ENVOY,
+  ...MAGLEV_LB_CONFIG_ENVOY,
+  ...SLOW_START_CONFIG_ENVOY,
 ] as const satisfies readonly FieldRow[];

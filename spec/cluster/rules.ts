@@ -15,6 +15,7 @@
  * @module
  */
 import type { ClusterRuleRow } from "../rule.ts";
+import { NOT_SHOWN } from "./objects/not_shown.ts";
 
 const SEC = "Cluster (configuration object)";
 const LB_RULE_QUOTE =
@@ -51,6 +52,39 @@ export const CLUSTER_RULES = [
     },
     message:
       "least_request_lb_config is set but lb_policy is {policy}; it is valid only with LEAST_REQUEST",
+  },
+  {
+    id: "cluster.rules.maglev-config-requires-maglev",
+    level: "MUST",
+    statement: "A cluster with maglev_lb_config and an lb_policy other than MAGLEV is rejected.",
+    cite: { section: SEC, quote: LB_RULE_QUOTE },
+    envoy: LB_RULE_ENVOY,
+    check: "command",
+    rule: { kind: "requires-policy", field: "maglev_lb_config", policies: ["MAGLEV"] },
+    message: "maglev_lb_config is set but lb_policy is {policy}; it is valid only with MAGLEV",
+  },
+  {
+    id: "cluster.rules.round-robin-config-requires-round-robin",
+    level: "MUST",
+    statement:
+      "A cluster with round_robin_lb_config and an lb_policy other than ROUND_ROBIN is rejected.",
+    cite: { section: SEC, quote: LB_RULE_QUOTE },
+    envoy: LB_RULE_ENVOY,
+    check: "command",
+    rule: { kind: "requires-policy", field: "round_robin_lb_config", policies: ["ROUND_ROBIN"] },
+    message:
+      "round_robin_lb_config is set but lb_policy is {policy}; it is valid only with ROUND_ROBIN",
+  },
+  {
+    id: "cluster.rules.maglev-table-size-prime",
+    level: "MUST",
+    statement: "A maglev_lb_config.table_size that is not a prime number is rejected.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Envoy's MaglevLoadBalancer constructor throws this message for a size that is not prime.",
+    check: "command",
+    rule: { kind: "semantic", name: "maglev-table-size-prime" },
+    message: "The table size of maglev must be prime number",
   },
   {
     id: "cluster.rules.unique-name",
@@ -148,13 +182,13 @@ export const CLUSTER_RULES = [
     id: "cluster.rules.custom-type-registered",
     level: "MUST",
     statement:
-      "A cluster_type whose name is not a registered cluster factory (the five built-in types, spelled proxy.cluster.* or envoy.cluster.*) is rejected.",
+      "A cluster_type whose name is not a registered cluster factory (the five built-in types, spelled proxy.cluster.* or envoy.cluster.*, and the aggregate cluster, envoy.clusters.aggregate or proxy.clusters.aggregate) is rejected.",
     cite: {
       section: "Cluster.CustomClusterType",
       quote: "Type of cluster to instantiate; must match a supported cluster type.",
     },
     envoy:
-      "Envoy also registers extension cluster types (envoy.clusters.redis, envoy.clusters.dynamic_forward_proxy, envoy.clusters.aggregate); this implementation has none of them.",
+      "Envoy also registers extension cluster types (envoy.clusters.redis, envoy.clusters.dynamic_forward_proxy); this implementation has the aggregate cluster only.",
     check: "command",
     rule: {
       kind: "custom-type",
@@ -169,9 +203,72 @@ export const CLUSTER_RULES = [
         { name: "envoy.cluster.logical_dns", type: "LOGICAL_DNS" },
         { name: "envoy.cluster.eds", type: "EDS" },
         { name: "envoy.cluster.original_dst", type: "ORIGINAL_DST" },
+        // The aggregate cluster has no hosts of its own (STATIC without members).
+        { name: "envoy.clusters.aggregate", type: "STATIC" },
+        { name: "proxy.clusters.aggregate", type: "STATIC" },
       ],
     },
     message: "Didn't find a registered cluster factory implementation for name: '{value}'",
+  },
+  {
+    id: "cluster.rules.aggregate-config",
+    level: "MUST",
+    statement:
+      "An aggregate cluster's typed_config is an envoy.extensions.clusters.aggregate.v3.ClusterConfig whose `clusters` lists at least one cluster name; anything else in it is rejected.",
+    cite: {
+      section: "Cluster.CustomClusterType",
+      quote: "typed_config | Any | Cluster-specific configuration.",
+    },
+    envoy:
+      "envoy.extensions.clusters.aggregate.v3.ClusterConfig.clusters (repeated string, field 1, `min_items: 1`).",
+    check: "command",
+    rule: { kind: "semantic", name: "aggregate-config" },
+    message: "aggregate cluster '{name}': {reason}",
+  },
+  {
+    id: "cluster.rules.aggregate-needs-cluster-provided",
+    level: "MUST",
+    statement: "An aggregate cluster whose lb_policy is not CLUSTER_PROVIDED is rejected.",
+    cite: {
+      section: "Enumerations",
+      quote:
+        "CLUSTER_PROVIDED (required when the configured cluster type provides its own load balancer)",
+    },
+    envoy: "Envoy's ClusterFactoryImplBase::create throws this message.",
+    check: "command",
+    rule: { kind: "semantic", name: "aggregate-needs-cluster-provided" },
+    message:
+      "cluster manager: cluster provided LB not specified but cluster '{name}' provided one. Check cluster documentation.",
+  },
+  {
+    id: "cluster.rules.aggregate-known-clusters",
+    level: "MUST",
+    statement:
+      "An aggregate cluster that lists a cluster the configuration does not define is rejected.",
+    cite: {
+      section: "Enumerations",
+      quote:
+        "CLUSTER_PROVIDED (required when the configured cluster type provides its own load balancer)",
+    },
+    envoy:
+      "Envoy accepts the name and skips the cluster while it does not exist; this implementation rejects a static configuration that names a cluster it lacks.",
+    check: "command",
+    rule: { kind: "semantic", name: "aggregate-known-clusters" },
+    message: "aggregate cluster '{name}': cluster '{value}' is not defined",
+  },
+  {
+    id: "cluster.rules.aggregate-no-loop",
+    level: "MUST",
+    statement:
+      "An aggregate cluster that reaches itself through the clusters it lists (directly or through other aggregate clusters) is rejected.",
+    cite: {
+      section: "Enumerations",
+      quote:
+        "CLUSTER_PROVIDED (required when the configured cluster type provides its own load balancer)",
+    },
+    check: "command",
+    rule: { kind: "semantic", name: "aggregate-no-loop" },
+    message: "aggregate cluster '{name}': cluster '{value}' leads back to '{name}'",
   },
   {
     id: "cluster.rules.eds-needs-eds-config",

@@ -441,6 +441,35 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     `${UP}lb/ring_hash_test.ts`,
     "MURMUR_HASH_2 picks as Envoy",
   ],
+  "Cluster.maglev_lb_config": [`${UP}lb/policy_options_test.ts`, "table has table_size slots"],
+  "Cluster.MaglevLbConfig.table_size": [`${UP}lb/policy_options_test.ts`, "has table_size slots"],
+  "Cluster.LeastRequestLbConfig.active_request_bias": [
+    `${UP}lb/policy_options_test.ts`,
+    "weight / (active + 1) ^ bias",
+  ],
+  "Cluster.round_robin_lb_config": [`${UP}lb/policy_options_test.ts`, "ROUND_ROBIN: a host added"],
+  "Cluster.RoundRobinLbConfig.slow_start_config": [
+    `${UP}lb/policy_options_test.ts`,
+    "ROUND_ROBIN: a host added",
+  ],
+  "Cluster.LeastRequestLbConfig.slow_start_config": [
+    `${UP}lb/policy_options_test.ts`,
+    "LEAST_REQUEST: a host added",
+  ],
+  "Cluster.SlowStartConfig.slow_start_window": [
+    `${UP}lb/slow_start_hc_test.ts`,
+    "re-enters slow start",
+  ],
+  "Cluster.SlowStartConfig.aggression": [
+    `${UP}lb/policy_options_test.ts`,
+    "(elapsed / window) ^ (1 / aggression)",
+  ],
+  "Cluster.SlowStartConfig.min_weight_percent": [
+    `${UP}lb/policy_options_test.ts`,
+    "starts at min_weight_percent",
+  ],
+  "core.RuntimeDouble.default_value": [`${UP}lb/policy_options_test.ts`, "runtime over default"],
+  "core.RuntimeDouble.runtime_key": [`${UP}lb/policy_options_test.ts`, "runtime over default"],
   "Cluster.CommonLbConfig.healthy_panic_threshold": [
     `${UP}lb/load_balancer_test.ts`,
     "all unhealthy enters panic",

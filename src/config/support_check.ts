@@ -23,6 +23,7 @@ import type { FieldRow, Support } from "../../spec/rule.ts";
 import { SUPPORT, type SupportRow } from "../../spec/support.ts";
 import type { ConfigError } from "./errors.ts";
 import { MESSAGES } from "./nested_schema.ts";
+import { isAggregate } from "./aggregate_cluster.ts";
 import { isJsonObject as isObject, parseDuration } from "./values.ts";
 
 /** The `support` table indexed by message, then field. */
@@ -187,6 +188,12 @@ function walk(
     if (f === "unlisted") {
       out.push({ path: at, rule: "", message: refusal(key) });
       continue;
+    }
+    if (
+      message === "Cluster.CustomClusterType" && key === "typed_config" &&
+      isAggregate({ cluster_type: value })
+    ) {
+      continue; // The aggregate cluster's ClusterConfig (checked with the cluster rules).
     }
     if (f.support === "refused" || (f.support === "default-only" && !accepted(f, v))) {
       out.push({ path: at, rule: f.id, message: refusal(key, f.note) });

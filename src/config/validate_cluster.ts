@@ -34,6 +34,11 @@ import { effectiveCluster } from "./effective_cluster.ts";
 import { isSet, MESSAGES, type SchemaContext, validateMessage } from "./nested_schema.ts";
 import { isObject, show } from "./values.ts";
 import { healthCheckErrors } from "./health_check_rules.ts";
+import {
+  aggregateConfigProblems,
+  aggregateGraphProblems,
+  isAggregate,
+} from "./aggregate_cluster.ts";
 
 /** Options of {@linkcode validateClusters}. */
 export interface ValidateOptions {
@@ -188,6 +193,27 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
       err("protocol_selection", row.message);
     }
   },
+  "maglev-table-size-prime"(i, row, err) {
+    const n = Number(at(i.c, "maglev_lb_config.table_size"));
+    if (!isSet(at(i.c, "maglev_lb_config.table_size")) || !Number.isInteger(n)) return;
+    let prime = n >= 2;
+    for (let d = 2; prime && d * d <= n; d++) prime = n % d !== 0;
+    if (!prime) err("maglev_lb_config.table_size", row.message);
+  },
+  "aggregate-config"(i, row, err) {
+    if (!isAggregate(i.c)) return;
+    for (const [p, reason] of aggregateConfigProblems(i.c)) {
+      err(p, fill(row, { name: i.name, reason }));
+    }
+  },
+  "aggregate-needs-cluster-provided"(i, row, err) {
+    if (isAggregate(i.c) && i.policy !== "CLUSTER_PROVIDED") {
+      err("lb_policy", fill(row, { name: i.name }));
+    }
+  },
+  // Across the clusters of a configuration: see validateClusters.
+  "aggregate-known-clusters"() {},
+  "aggregate-no-loop"() {},
   // Reported while building the effective cluster (files are read once).
   "tls-files-readable"() {},
 };
@@ -208,7 +234,7 @@ function applyRule(row: ClusterRuleRow, i: RuleInput, push: (e: ConfigError) => 
     case "hosts-required": {
       const hosts = i.c.hosts;
       const has = isSet(i.c.load_assignment) || (Array.isArray(hosts) && hosts.length > 0);
-      if (r.types.includes(i.type) && !has) {
+      if (r.types.includes(i.type) && !has && !isAggregate(i.c)) {
         err("load_assignment", fill(row, { type: i.type, name: i.name }));
       }
       return;
@@ -228,7 +254,7 @@ function applyRule(row: ClusterRuleRow, i: RuleInput, push: (e: ConfigError) => 
       }
       return;
     case "policy-type":
-      if (i.policy === r.policy && !r.types.includes(i.type)) {
+      if (i.policy === r.policy && !r.types.includes(i.type) && !isAggregate(i.c)) {
         err("lb_policy", fill(row, { policy: i.policy, type: i.type, name: i.name }));
       }
       return;
@@ -300,6 +326,7 @@ export function validateClusters(
   const ctx: SchemaContext = { errors, allowUnknown: opts.allowUnknown, onUnknown: opts.onUnknown };
   const out: EffectiveCluster[] = [];
   const seen = new Map<string, number>();
+  const normalized: { c: Obj; path: string }[] = [];
   const unique = row(CLUSTER_RULES, "cluster.rules.unique-name");
   if (!Array.isArray(clusters)) {
     errors.push({
@@ -317,6 +344,7 @@ export function validateClusters(
       return;
     }
     const c = validateMessage("Cluster", raw, path, ctx);
+    normalized.push({ c, path });
     const name = typeof c.name === "string" ? c.name : "";
     const input: RuleInput = {
       c,
@@ -344,5 +372,27 @@ export function validateClusters(
     );
     if (errors.length === before) out.push(eff);
   });
+  errors.push(...aggregateErrors(normalized, opts.path === "static_resources.clusters"));
   return { errors, clusters: out };
+}
+
+/**
+ * Aggregate clusters that reach themselves through their lists, and (`closed`: the list is the
+ * whole static configuration) that list clusters it does not define.
+ */
+function aggregateErrors(list: { c: Obj; path: string }[], closed: boolean): ConfigError[] {
+  const out: ConfigError[] = [];
+  const unknown = row(CLUSTER_RULES, "cluster.rules.aggregate-known-clusters");
+  const loop = row(CLUSTER_RULES, "cluster.rules.aggregate-no-loop");
+  for (const p of aggregateGraphProblems(list.map((x) => x.c))) {
+    if (p.kind === "unknown" && !closed) continue;
+    const r = p.kind === "unknown" ? unknown : loop;
+    const { c, path } = list[p.index];
+    out.push({
+      path: `${path}.${p.path}`,
+      rule: r.id,
+      message: fill(r, { name: String(c.name), value: p.detail }),
+    });
+  }
+  return out;
 }

@@ -273,6 +273,22 @@ Deno.test("cluster.fields: unknown fields are rejected, or reported through onUn
   assert.equal(lax.clusters.length, 1);
 });
 
+/** An aggregate cluster `name` over `clusters`. */
+function aggregate(name: string, clusters: unknown[]): Obj {
+  return {
+    name,
+    connect_timeout: "1s",
+    lb_policy: "CLUSTER_PROVIDED",
+    cluster_type: {
+      name: "envoy.clusters.aggregate",
+      typed_config: {
+        "@type": "type.googleapis.com/envoy.extensions.clusters.aggregate.v3.ClusterConfig",
+        clusters,
+      },
+    },
+  };
+}
+
 /** A failing and a passing example for every cross-field rule row, with the failing path. */
 const RULE_CASES: Record<string, { fail: Obj[]; pass: Obj[]; at: string }> = {
   "cluster.rules.ring-hash-config-requires-ring-hash": {
@@ -284,6 +300,41 @@ const RULE_CASES: Record<string, { fail: Obj[]; pass: Obj[]; at: string }> = {
     fail: [base({ least_request_lb_config: {}, lb_policy: "RANDOM" })],
     pass: [base({ least_request_lb_config: { choice_count: 3 }, lb_policy: "LEAST_REQUEST" })],
     at: "[0].least_request_lb_config",
+  },
+  "cluster.rules.maglev-config-requires-maglev": {
+    fail: [base({ maglev_lb_config: {} })],
+    pass: [base({ maglev_lb_config: { table_size: 101 }, lb_policy: "MAGLEV" })],
+    at: "[0].maglev_lb_config",
+  },
+  "cluster.rules.round-robin-config-requires-round-robin": {
+    fail: [base({ round_robin_lb_config: {}, lb_policy: "RANDOM" })],
+    pass: [base({ round_robin_lb_config: {} })],
+    at: "[0].round_robin_lb_config",
+  },
+  "cluster.rules.maglev-table-size-prime": {
+    fail: [base({ lb_policy: "MAGLEV", maglev_lb_config: { table_size: 65535 } })],
+    pass: [base({ lb_policy: "MAGLEV", maglev_lb_config: { table_size: 65537 } })],
+    at: "[0].maglev_lb_config.table_size",
+  },
+  "cluster.rules.aggregate-config": {
+    fail: [base(), aggregate("agg", [])],
+    pass: [base(), aggregate("agg", ["base"])],
+    at: "[1].cluster_type.typed_config.clusters",
+  },
+  "cluster.rules.aggregate-needs-cluster-provided": {
+    fail: [base(), { ...aggregate("agg", ["base"]), lb_policy: "ROUND_ROBIN" }],
+    pass: [base(), aggregate("agg", ["base"])],
+    at: "[1].lb_policy",
+  },
+  "cluster.rules.aggregate-known-clusters": {
+    fail: [base(), aggregate("agg", ["base", "missing"])],
+    pass: [base(), aggregate("agg", ["base"])],
+    at: "[1].cluster_type.typed_config.clusters[1]",
+  },
+  "cluster.rules.aggregate-no-loop": {
+    fail: [base(), aggregate("agg", ["base", "agg"])],
+    pass: [base(), aggregate("agg", ["base"]), aggregate("agg2", ["agg"])],
+    at: "[1].cluster_type.typed_config.clusters[1]",
   },
   "cluster.rules.unique-name": {
     fail: [base(), base()],

@@ -1,14 +1,8 @@
 import assert from "node:assert/strict";
 import { testCluster } from "../upstream/test_cluster.ts";
 import { httpListener, startTestProxy } from "./test_proxy.ts";
+import { namedOrigin } from "./test_origins.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
-
-function namedOrigin(name: string) {
-  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (r) => {
-    await r.body?.cancel();
-    return new Response(name);
-  });
-}
 
 const routes: JsonObject = {
   name: "rc",

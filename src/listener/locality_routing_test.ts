@@ -1,27 +1,9 @@
 import assert from "node:assert/strict";
 import { effectiveCluster } from "../config/effective_cluster.ts";
 import { httpListener, startTestProxy } from "./test_proxy.ts";
-import type { JsonObject } from "../config/bootstrap_types.ts";
+import { endpoint, namedOrigin, routeAllTo } from "./test_origins.ts";
 
-function namedOrigin(name: string) {
-  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (r) => {
-    await r.body?.cancel();
-    return new Response(name);
-  });
-}
-
-const routes: JsonObject = {
-  name: "rc",
-  virtual_hosts: [{
-    name: "main",
-    domains: ["*"],
-    routes: [{ match: { prefix: "/" }, route: { cluster: "svc" } }],
-  }],
-};
-
-const endpoint = (port: number) => ({
-  endpoint: { address: { socket_address: { address: "127.0.0.1", port_value: port } } },
-});
+const routes = routeAllTo("svc");
 
 Deno.test("cluster.objects.common-lb-config.locality-weighted-lb-config: through a listener, localities share traffic by their load_balancing_weight", async () => {
   const a = namedOrigin("a");

@@ -1,23 +1,9 @@
 import assert from "node:assert/strict";
 import { testCluster } from "../upstream/test_cluster.ts";
 import { httpListener, startTestProxy } from "./test_proxy.ts";
-import type { JsonObject } from "../config/bootstrap_types.ts";
+import { namedOrigin, routeAllTo } from "./test_origins.ts";
 
-function namedOrigin(name: string) {
-  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (r) => {
-    await r.body?.cancel();
-    return new Response(name);
-  });
-}
-
-const routes: JsonObject = {
-  name: "rc",
-  virtual_hosts: [{
-    name: "main",
-    domains: ["*"],
-    routes: [{ match: { prefix: "/" }, route: { cluster: "dst" } }],
-  }],
-};
+const routes = routeAllTo("dst");
 
 async function get(port: number, headers: Record<string, string>) {
   const r = await fetch(`http://127.0.0.1:${port}/`, { headers });

@@ -38,6 +38,9 @@ import { OutlierConfig, type RuntimeLookup } from "./outlier/outlier_config.ts";
 import { OriginalDstHosts } from "./original_dst.ts";
 import { type SubsetConfig, subsetConfig, SubsetStats } from "./lb/subset.ts";
 import { buildLoadBalancer } from "./lb/compose.ts";
+import { policyOptions } from "./lb/policy_options.ts";
+import { AggregateBalancer } from "./lb/aggregate.ts";
+import { aggregateTargets } from "../config/aggregate_cluster.ts";
 import { isLocalityWeighted, zoneAwareOptions, type ZoneContext } from "./lb/lb_support.ts";
 import type { ZoneAwareOptions } from "./lb/zone_aware.ts";
 import { asComponentLog, type ComponentLog, type LogFn } from "../platform/log_site.ts";
@@ -67,6 +70,8 @@ export interface ClusterDeps {
   outlierEvents?: OutlierEventRecorder;
   /** The outlier detection event log (`cluster_manager.outlier_detection.event_log_path`). */
   outlierEventLog?: OutlierEventLog;
+  /** The active cluster of a name (an aggregate cluster's members). */
+  cluster?: (name: string) => Cluster | undefined;
 }
 
 /** Per-host pools, one per priority. */
@@ -123,6 +128,9 @@ export class Cluster implements ClusterView {
   readonly #failed = new WeakSet<Host>();
   /** Zone-aware routing, when the bootstrap names a local cluster. */
   readonly #zoneAware: ZoneAwareOptions | null = null;
+  readonly #runtime: RuntimeLookup | undefined;
+  /** The aggregate cluster's choice among its member clusters; null for other clusters. */
+  readonly aggregate: AggregateBalancer<Cluster> | null = null;
   readonly #pools = new Map<Host, HostPools>();
   /** `cluster.<stat_name>`. */
   readonly #scope: Scope;
@@ -154,6 +162,7 @@ export class Cluster implements ClusterView {
       new CircuitBreaker(effective.thresholds[1], scope, deps.sharedCounts),
     ];
     // Discovered clusters (EDS, DNS) have no hosts until their first update.
+    this.#runtime = deps.runtime;
     this.initialized = effective.type === "STATIC" || effective.type === "ORIGINAL_DST";
     this.#hosts = effective.type === "STATIC" ? effective.hosts.map((h) => new Host(h)) : [];
     const cm = root.scope("cluster_manager");
@@ -215,11 +224,18 @@ export class Cluster implements ClusterView {
         );
       }
     }
+    const targets = aggregateTargets(this.config);
+    if (targets !== null) {
+      const lookup = deps.cluster ?? (() => undefined);
+      this.aggregate = new AggregateBalancer(targets, lookup, effective.healthyPanicThreshold);
+    }
     this.lb = this.#newLb();
     this.#setMembership();
   }
 
   #newLb(): LoadBalancer {
+    const agg = this.aggregate;
+    if (agg) return { choose: (ctx) => agg.chooseCluster()?.lb.choose(ctx) ?? null };
     onPanic(this.#hosts, () => this.stats.lb_healthy_panic.inc());
     if (this.effective.ignoreNewHostsUntilFirstHc && this.healthChecker) {
       ignoreNewHosts(this.#hosts);
@@ -230,6 +246,7 @@ export class Cluster implements ClusterView {
       panicThreshold: this.effective.healthyPanicThreshold,
       ringHash: this.effective.ringHash,
       originalDst: this.originalDst ?? undefined,
+      ...policyOptions(this.config, this.#runtime),
       gauge: (name, value) => {
         const dot = name.indexOf(".");
         this.#scope.scope(name.slice(0, dot)).gauge(name.slice(dot + 1)).set(value);
@@ -439,6 +456,7 @@ export class Cluster implements ClusterView {
         return kept;
       }
       const h = new Host(e);
+      if (this.initialized) h.lastHcPassTime = performance.now();
       this.#watch(h);
       fresh.push(h);
       return h;
@@ -510,6 +528,13 @@ export class Cluster implements ClusterView {
 
   /** Sends `r` to a host of this cluster; never rejects (failures become local replies). */
   forward(r: UpstreamRequest): Promise<ProxyResponse> {
+    if (this.aggregate) {
+      // The chosen member cluster serves the request: its balancer, pools, breakers and stats.
+      const member = this.aggregate.chooseCluster();
+      if (member) return member.forward(r);
+      this.stats.cx_none_healthy.inc();
+      return Promise.resolve(localReply(503, NO_HEALTHY_UPSTREAM));
+    }
     const cb = this.breakers[r.priority];
     if (!cb.requests.canCreate()) {
       this.stats.rq_pending_overflow.inc();

@@ -41,6 +41,7 @@ import type { DiscoveryResponse } from "../config/subscription.ts";
 import type { OutlierEventRecorder } from "./outlier/outlier_events.ts";
 import { OutlierEventLog } from "./outlier/outlier_event_log.ts";
 import { type LogFor, prefixed } from "../platform/log_site.ts";
+import { AGGREGATE_TYPE_NAMES } from "../config/aggregate_cluster.ts";
 
 /** What the cluster manager needs. */
 export interface ClusterManagerDeps {
@@ -110,7 +111,8 @@ export function checkClusterSupport(
       rows.add(row);
       errors.push(row);
     }
-    const lbError = lbPolicyError(c.lbPolicy, c.type, c.name);
+    const aggregate = AGGREGATE_TYPE_NAMES.includes(c.customType ?? "");
+    const lbError = lbPolicyError(c.lbPolicy, aggregate ? "AGGREGATE" : c.type, c.name);
     if (lbError) errors.push({ path: `${at}.lb_policy`, rule: "", message: lbError });
     for (const message of bindErrors(c)) {
       const own = c.config.upstream_bind_config !== undefined;
@@ -306,6 +308,7 @@ export class ClusterManager implements ClusterManagerView {
       sharedCounts: this.deps.sharedCounts?.(c.name),
       outlierEvents: this.deps.outlierEvents,
       outlierEventLog: this.#outlierLog ?? undefined,
+      cluster: (name) => this.get(name),
     });
     if (this.deps.replica) return { cluster, eds: null, dns: null };
     const src = c.type === "EDS" ? edsSourceOf(c.config) : null;

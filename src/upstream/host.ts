@@ -70,6 +70,12 @@ export class Host implements HostView {
   readonly key: string;
   /** Requests in flight (least-request balancing reads it). */
   active = 0;
+  /**
+   * Envoy's `last_hc_pass_time` (`performance.now()` milliseconds): when the host joined an
+   * initialized cluster or last passed active health checking after failing; slow start counts
+   * from it. Null: never (the host does not slow-start).
+   */
+  lastHcPassTime: number | null = null;
   /** Scratch value of the smooth weighted round-robin balancer. */
   lbCurrent = 0;
   /** Envoy's `DEGRADED_ACTIVE_HC`: the last check answered with `x-envoy-degraded`. */

@@ -40,6 +40,7 @@ export const CUSTOM_CLUSTER_TYPE = [
     number: 2,
     kind: "any",
     support: "refused",
-    supportNote: "the built-in cluster types take no extra configuration",
+    supportNote:
+      "the built-in cluster types take no extra configuration; only the aggregate cluster's ClusterConfig (envoy.clusters.aggregate) is taken",
   },
 ] as const satisfies readonly FieldRow[];

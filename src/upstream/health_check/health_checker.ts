@@ -262,6 +262,7 @@ export class HealthChecker {
     const change = s.state.success();
     if (change === "Changed") {
       h.setMarks({ excluded: false });
+      if (h.health.failed_active_hc) h.lastHcPassTime = performance.now();
       h.setFlag("failed_active_hc", false);
       this.#events?.addHealthy(h, first);
     }

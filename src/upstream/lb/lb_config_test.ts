@@ -54,7 +54,15 @@ Deno.test("cluster.rules.ring-min-not-above-max: bad ring settings are load-time
       cluster("d", { lb_policy: "RING_HASH", ring_hash_lb_config: { hash_function: "CITY_HASH" } }),
       cluster("e", { lb_policy: "MAGLEV", ring_hash_lb_config: {} }),
       cluster("f", { least_request_lb_config: { choice_count: 3 } }),
-      cluster("g", { lb_policy: "MAGLEV", maglev_lb_config: { table_size: 7 } }),
+      cluster("g", { lb_policy: "MAGLEV", maglev_lb_config: { table_size: 8 } }),
+      cluster("h", { lb_policy: "MAGLEV", maglev_lb_config: { table_size: 5000012 } }),
+      cluster("i", { lb_policy: "RANDOM", round_robin_lb_config: {} }),
+      cluster("j", { lb_policy: "RING_HASH", maglev_lb_config: {} }),
+      cluster("k", {
+        lb_policy: "LEAST_REQUEST",
+        least_request_lb_config: { active_request_bias: { default_value: 0.5 } },
+      }),
+      cluster("l", { lb_policy: "MAGLEV", maglev_lb_config: { table_size: 5000011 } }),
     ]),
     [
       [
@@ -72,7 +80,14 @@ Deno.test("cluster.rules.ring-min-not-above-max: bad ring settings are load-time
         `${p}[5].least_request_lb_config`,
         "cluster.rules.least-request-config-requires-least-request",
       ],
-      [`${p}[6].maglev_lb_config`, "errors.unknown-static-fields"],
+      [`${p}[6].maglev_lb_config.table_size`, "cluster.rules.maglev-table-size-prime"],
+      [`${p}[7].maglev_lb_config.table_size`, "cluster.objects.maglev-lb-config.table-size"],
+      [`${p}[8].round_robin_lb_config`, "cluster.rules.round-robin-config-requires-round-robin"],
+      [`${p}[9].maglev_lb_config`, "cluster.rules.maglev-config-requires-maglev"],
+      [
+        `${p}[10].least_request_lb_config.active_request_bias.runtime_key`,
+        "cluster.objects.runtime-double.runtime-key",
+      ],
     ],
   );
 });

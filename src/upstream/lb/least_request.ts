@@ -3,7 +3,9 @@
  * replacement), and the one with the fewest active requests wins (power of N choices; ties keep
  * the earlier draw). With unequal weights: an earliest-deadline-first schedule in which a host's
  * weight is `weight / (active + 1) ^ active_request_bias`, taken when the host is (re)scheduled;
- * bias 0 makes it weighted round robin.
+ * bias 0 makes it weighted round robin (Envoy reads a runtime bias when the host set changes;
+ * a negative one counts as 1.0). Hosts in slow start make the schedule weighted as well, their
+ * weight scaled by {@linkcode slowStartWeight}.
  *
  * @example
  * ```ts
@@ -18,12 +20,23 @@ import type { Host } from "../host.ts";
 import { candidateHosts, type LbOptions, type LoadBalancer } from "./load_balancer.ts";
 import { EdfScheduler } from "./edf_scheduler.ts";
 import { equalWeights, PerHostList } from "./host_list.ts";
+import { anyInSlowStart, slowStartWeight } from "./slow_start.ts";
 
 /** Least-request balancing over the candidate hosts. */
 export class LeastRequestLoadBalancer implements LoadBalancer {
   /** The weighted schedule of each candidate list (null: equal weights). */
   readonly #schedules = new PerHostList<EdfScheduler<Host> | null>();
-  readonly #weight: (h: Host) => number;
+  #bias: number;
+  readonly #weight = (h: Host): number => {
+    const bias = this.#bias;
+    const w = bias === 0
+      ? h.weight
+      : bias === 1
+      ? h.weight / (h.active + 1)
+      : h.weight / Math.pow(h.active + 1, bias);
+    const ss = this.o.slowStart;
+    return ss && ss.windowMs > 0 ? slowStartWeight(h, w, ss) : w;
+  };
 
   /** Balances over `hosts`; `rnd` draws from [0, 1). */
   constructor(
@@ -31,12 +44,7 @@ export class LeastRequestLoadBalancer implements LoadBalancer {
     readonly o: LbOptions,
     readonly rnd: () => number = Math.random,
   ) {
-    const bias = o.activeRequestBias;
-    this.#weight = bias === 0
-      ? (h) => h.weight
-      : bias === 1
-      ? (h) => h.weight / (h.active + 1)
-      : (h) => h.weight / Math.pow(h.active + 1, bias);
+    this.#bias = o.activeRequestBias;
   }
 
   /** The least loaded of `choiceCount` random picks, or the next of the weighted schedule. */
@@ -44,7 +52,8 @@ export class LeastRequestLoadBalancer implements LoadBalancer {
     const hs = candidateHosts(this.hosts, this.o.panicThreshold);
     if (hs.length === 0) return null;
     const edf = this.#schedules.get(hs, (list) => {
-      if (equalWeights(list)) return null;
+      if (this.o.activeRequestBiasNow) this.#bias = this.o.activeRequestBiasNow();
+      if (equalWeights(list) && !anyInSlowStart(list, this.o.slowStart)) return null;
       const s = new EdfScheduler<Host>();
       for (const h of list) s.add(this.#weight(h), h);
       return s;

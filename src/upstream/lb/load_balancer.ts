@@ -22,6 +22,7 @@ import { LeastRequestLoadBalancer } from "./least_request.ts";
 import { RingHashLoadBalancer } from "./ring_hash.ts";
 import { MaglevLoadBalancer } from "./maglev.ts";
 import { type OriginalDstHosts, OriginalDstLoadBalancer } from "../original_dst.ts";
+import type { SlowStartOptions } from "./slow_start.ts";
 
 type LbPolicyRow = Extract<(typeof CLUSTER_ENUMS)[number], { name: "Cluster.LbPolicy" }>;
 /** The names of the `Cluster.LbPolicy` enum rows. */
@@ -71,6 +72,13 @@ export interface LbOptions {
    * `(active requests + 1) ^ activeRequestBias` (Envoy's default 1.0).
    */
   activeRequestBias: number;
+  /**
+   * `active_request_bias` read from the runtime: when set, LEAST_REQUEST reads it (instead of
+   * `activeRequestBias`) each time its candidate hosts change, as Envoy does on a host set update.
+   */
+  activeRequestBiasNow?: () => number;
+  /** `slow_start_config` of ROUND_ROBIN and LEAST_REQUEST; unset: no slow start. */
+  slowStart?: SlowStartOptions | null;
   /** `healthy_panic_threshold` in percent. */
   panicThreshold: number;
   ringHash: RingHashOptions;
@@ -140,7 +148,8 @@ export const LB_FACTORIES: Readonly<Record<LbPolicy, Factory | null>> = {
   RING_HASH: (h, o) => new RingHashLoadBalancer(h, o),
   MAGLEV: (h, o) => new MaglevLoadBalancer(h, o),
   ORIGINAL_DST_LB: (_h, o) => originalDst(o),
-  // The cluster type provides the balancer: ORIGINAL_DST's (validation refuses other types).
+  // The cluster type provides the balancer: ORIGINAL_DST's (the aggregate cluster chooses a
+  // cluster before any host balancer; validation refuses other types).
   CLUSTER_PROVIDED: (_h, o) => originalDst(o),
 };
 
@@ -167,7 +176,8 @@ export class UnsupportedLbPolicyError extends Error {
 /** The policies whose balancer the cluster type provides, and the types that provide one. */
 const PROVIDED: Readonly<Record<string, readonly string[]>> = {
   ORIGINAL_DST_LB: ["ORIGINAL_DST"],
-  CLUSTER_PROVIDED: ["ORIGINAL_DST"],
+  // AGGREGATE: the aggregate cluster (`envoy.clusters.aggregate`), which balances over clusters.
+  CLUSTER_PROVIDED: ["ORIGINAL_DST", "AGGREGATE"],
 };
 
 /**
