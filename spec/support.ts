@@ -46,7 +46,7 @@ const TLS_DOWN = "client certificate details are not forwarded";
 const DENO_TLS =
   "the runtime's TLS (rustls through node:tls) chooses cipher suites, curves and signature algorithms itself";
 const UPGRADES =
-  "HTTP/1.1 Upgrade types (websocket, ...) over HTTP/1.1 downstream connections; CONNECT, connect_config and upgrade filters are refused";
+  "HTTP/1.1 Upgrade types (websocket, ...) and CONNECT (ended here with an empty connect_config, else passed on) over HTTP/1.1 downstream connections; connect_config.proxy_protocol_config, allow_post and upgrade filters are refused";
 const MIRROR =
   "cluster, cluster_header, runtime_fraction.default_value, disable_shadow_host_suffix_append; runtime keys and trace_sampled are refused";
 const RETRY =
@@ -518,7 +518,7 @@ export const SUPPORT = [
   {
     path: "Route.match",
     support: "honoured",
-    supportNote: "prefix, path, safe_regex, case_sensitive, headers",
+    supportNote: "prefix, path, safe_regex, connect_matcher, case_sensitive, headers",
   },
   { path: "Route.route", support: "honoured", type: "RouteAction" },
   { path: "Route.redirect", support: "honoured", type: "RedirectAction" },

@@ -78,6 +78,7 @@ import {
   upgradeAllowed,
   type UpgradeConfigs,
 } from "../router/upgrade.ts";
+import { terminateConnect } from "../router/connect.ts";
 import type { Cluster } from "../upstream/cluster.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
 import {
@@ -345,7 +346,7 @@ export class HttpConnectionManager {
     (req.h2 ? this.#h2 : this.#h1).inc();
     if (req.error !== null) return Promise.resolve(this.#codecError(req.error, lg));
     const o = this.cfg.options;
-    if (o !== undefined && o.normalizes) {
+    if (o !== undefined && o.normalizes && req.method !== "CONNECT") {
       const r = normalizeRequestPath(req, o);
       if (r !== null) return Promise.resolve(r);
     }
@@ -484,6 +485,7 @@ export class HttpConnectionManager {
       lg.cluster = cluster.name;
       lg.upstreamRequest = ur;
     }
+    if (m.method === "CONNECT") return this.#connect(cluster, ur, a, m, lg);
     const up = m.upgrade === undefined ? null : m.headers.get("upgrade");
     if (up && this.cfg.upgrades && upgradeAllowed(this.cfg.upgrades, a.upgrades, up)) {
       return forwardUpgrade(cluster, ur, up, m.upgrade!);
@@ -512,6 +514,29 @@ export class HttpConnectionManager {
       if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
       return this.#codecError(e, lg);
     });
+  }
+
+  /**
+   * A CONNECT request on a route: tunnelled when the connection manager and the route allow
+   * upgrade type CONNECT (ended here with `connect_config`, else passed on), else `403` as Envoy
+   * answers an upgrade it does not allow.
+   */
+  #connect(
+    cluster: Cluster,
+    ur: UpstreamRequest,
+    a: { upgrades: UpgradeConfigs | null; connectTerminate: boolean },
+    m: DownstreamRequest,
+    lg: LogCtx | null,
+  ): Promise<ProxyResponse> {
+    if (
+      !this.cfg.upgrades || !upgradeAllowed(this.cfg.upgrades, a.upgrades, "connect") || !m.upgrade
+    ) {
+      if (lg !== null) lg.details = "upgrade_failed";
+      return Promise.resolve(localReply(403, ""));
+    }
+    return a.connectTerminate
+      ? terminateConnect(cluster, ur, m.upgrade)
+      : forwardUpgrade(cluster, ur, "connect", m.upgrade);
   }
 
   /** The clusters that get a shadow of request `m` this time (each drawn by its fraction). */

@@ -25,6 +25,7 @@ import { parseRedirect, type Redirect } from "./redirect.ts";
 import { parseRegexRewrite, type RegexRewrite } from "./path_rewrite.ts";
 import { type MirrorPolicy, parseMirrorPolicies } from "./mirror_policy.ts";
 import { parseUpgradeConfigs, type UpgradeConfigs } from "./upgrade.ts";
+import { connectTerminates } from "./connect_config.ts";
 import { type MetadataMatch, parseMetadataMatch } from "./metadata_match.ts";
 
 /** Envoy's default route timeout. */
@@ -52,6 +53,8 @@ export interface ForwardOptions {
   mirrors: MirrorPolicy[];
   /** `upgrade_configs` of the route (null: the connection manager's decide). */
   upgrades: UpgradeConfigs | null;
+  /** True when the route ends CONNECT requests itself (`connect_config`, `connect_config.ts`). */
+  connectTerminate: boolean;
   /** `metadata_match` criteria for subset balancing; null when unset. */
   metadataMatch: MetadataMatch | null;
 }
@@ -154,6 +157,7 @@ function forwardOptions(
     upgrades: a.upgrade_configs === undefined
       ? null
       : parseUpgradeConfigs(a.upgrade_configs, `${path}.upgrade_configs`, errors, true),
+    connectTerminate: connectTerminates(a.upgrade_configs),
     metadataMatch: parseMetadataMatch(a.metadata_match, `${path}.metadata_match`, errors),
   };
 }
