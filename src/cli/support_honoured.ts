@@ -469,6 +469,18 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "src/listener/route_retry_test.ts",
     "max_retries 0 stops every retry",
   ],
+  "cluster.CircuitBreakers.Thresholds.retry_budget": [
+    "src/listener/retry_budget_test.ts",
+    "a budget replaces max_retries",
+  ],
+  "cluster.CircuitBreakers.Thresholds.RetryBudget.budget_percent": [
+    "src/listener/retry_budget_test.ts",
+    "retries over the budget overflow",
+  ],
+  "cluster.CircuitBreakers.Thresholds.RetryBudget.min_retry_concurrency": [
+    "src/listener/retry_budget_test.ts",
+    "retries over the budget overflow",
+  ],
   "ClusterLoadAssignment.cluster_name": [EDS, EDS_LOAD],
   "ClusterLoadAssignment.endpoints": [DEFAULTS, HOSTS],
   "endpoint.LocalityLbEndpoints.locality": [EDS, EDS_LOAD],

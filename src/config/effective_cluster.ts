@@ -39,6 +39,8 @@ export interface Thresholds {
   max_pending_requests: number;
   max_requests: number;
   max_retries: number;
+  /** `retry_budget`, when set: it replaces `max_retries`. */
+  retry_budget?: { budget_percent: number; min_retry_concurrency: number };
 }
 
 /** One endpoint of a cluster, from `load_assignment` (or the deprecated `hosts`). */
@@ -319,13 +321,21 @@ function thresholdsOf(c: Obj): [Thresholds, Thresholds] {
   const entries = (Array.isArray(list) ? list : []).map(obj).filter((x): x is Obj => !!x);
   const one = (priority: "DEFAULT" | "HIGH"): Thresholds => {
     const t = entries.find((e) => valueOf(M, e, "priority") === priority);
-    return {
+    const out: Thresholds = {
       priority,
       max_connections: valueOf(M, t, "max_connections") as number,
       max_pending_requests: valueOf(M, t, "max_pending_requests") as number,
       max_requests: valueOf(M, t, "max_requests") as number,
       max_retries: valueOf(M, t, "max_retries") as number,
     };
+    const b = obj(t?.retry_budget);
+    if (b === undefined) return out;
+    const B = "cluster.CircuitBreakers.Thresholds.RetryBudget";
+    out.retry_budget = {
+      budget_percent: valueOf(B, b, "budget_percent") as number,
+      min_retry_concurrency: valueOf(B, b, "min_retry_concurrency") as number,
+    };
+    return out;
   };
   return [one("DEFAULT"), one("HIGH")];
 }
