@@ -50,7 +50,7 @@ const UPGRADES =
 const MIRROR =
   "cluster, cluster_header, runtime_fraction.default_value, disable_shadow_host_suffix_append; runtime keys and trace_sampled are refused";
 const RETRY =
-  "every retry_on condition, num_retries, per_try_timeout, retry_back_off, retriable_status_codes, retriable_headers, retriable_request_headers, the previous_hosts predicate and host_selection_retry_max_attempts; per_try_idle_timeout, retry_priority, retry_options_predicates and rate_limited_retry_back_off are refused";
+  "every retry_on condition, num_retries, per_try_timeout, retry_back_off, retriable_status_codes, retriable_headers, retriable_request_headers, the previous_hosts predicate, host_selection_retry_max_attempts and per_try_idle_timeout (its timer starts once the request body is read; a silent attempt is abandoned, not reset); retry_priority, retry_options_predicates and rate_limited_retry_back_off are refused";
 
 /** Rows of the `support` table. */
 export const SUPPORT = [
