@@ -555,7 +555,12 @@ export const SUPPORT = [
   { path: "RouteAction.host_rewrite_literal", support: "honoured" },
   { path: "RouteAction.timeout", support: "honoured" },
   { path: "RouteAction.priority", support: "honoured" },
-  { path: "RouteAction.idle_timeout", support: "refused", supportNote: TIMEOUTS },
+  {
+    path: "RouteAction.idle_timeout",
+    support: "honoured",
+    supportNote:
+      "replaces the connection manager's stream_idle_timeout for the route's requests (0: none), on HTTP/1.1 downstream connections as stream_idle_timeout",
+  },
   {
     path: "RouteAction.retry_policy",
     support: "honoured",

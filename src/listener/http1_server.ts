@@ -289,6 +289,7 @@ export async function serveHttp1(
       };
       const rb = body;
       if (rb !== null) req.bodyError = () => rb.error;
+      if (timers !== null) req.setIdleTimeout = (ms) => timers.setStreamIdleTimeout(ms);
       let raw: ReadableStream<Uint8Array> | null = null;
       const connect = head.error === null && head.method === "CONNECT";
       if (head.error === null && head.contentLength === 0 && (connect || isUpgrade(head.headers))) {

@@ -377,6 +377,10 @@ export class HttpConnectionManager {
     }
     const route = selectRoute(this.cfg.routes, req);
     if (lg !== null && route) lg.routeName = route.name;
+    const idle = route !== null && "idleTimeoutMs" in route.action
+      ? route.action.idleTimeoutMs
+      : null;
+    if (idle !== null) req.setIdleTimeout?.(idle);
     if (this.#chain.length === 0) return this.#routed(route, req, conn, lg);
     const ctx = {
       req,

@@ -44,6 +44,8 @@ export interface ForwardOptions {
   /** `host_rewrite_path_regex`: the host is the path rewritten by this pattern. */
   hostRewritePathRegex: RegexRewrite | null;
   timeoutMs: number;
+  /** The route's `idle_timeout` (replaces the stream idle timeout; 0: none); null when unset. */
+  idleTimeoutMs: number | null;
   priority: 0 | 1;
   /** `hash_policy`, in order (empty: requests have no hash). */
   hashPolicy: HashPolicy[];
@@ -142,6 +144,9 @@ function forwardOptions(
       ? null
       : parseRegexRewrite(a.host_rewrite_path_regex, `${path}.host_rewrite_path_regex`, errors),
     timeoutMs,
+    idleTimeoutMs: a.idle_timeout === undefined
+      ? null
+      : durationMs(a.idle_timeout, `${path}.idle_timeout`, errors) ?? null,
     priority: a.priority === "HIGH" ? 1 : 0,
     hashPolicy: parseHashPolicies(a.hash_policy, `${path}.hash_policy`, errors),
     retry: a.retry_policy === undefined
