@@ -598,6 +598,12 @@ export const SUPPORT = [
   { path: "RouteAction.cors", support: "honoured", supportNote: "read by the cors filter" },
   { path: "RouteAction.max_grpc_timeout", support: "refused", supportNote: TIMEOUTS },
   { path: "RouteAction.upgrade_configs", support: "honoured", supportNote: UPGRADES },
+  {
+    path: "RouteAction.internal_redirect_policy",
+    support: "honoured",
+    supportNote:
+      "max_internal_redirects, redirect_response_codes, allow_cross_scheme_redirect; predicates and response_headers_to_copy are refused",
+  },
   { path: "RouteAction.max_stream_duration", support: "refused", supportNote: TIMEOUTS },
   { path: "WeightedCluster.clusters", support: "honoured", type: "ClusterWeight" },
   { path: "WeightedCluster.total_weight", support: "honoured" },

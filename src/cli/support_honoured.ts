@@ -717,6 +717,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "RouteAction.host_rewrite_header": REWRITES,
   "RouteAction.request_mirror_policy": MIRROR,
   "RouteAction.upgrade_configs": UPGRADE,
+  "RouteAction.internal_redirect_policy": [
+    "src/listener/internal_redirect_test.ts",
+    "followed by the proxy as Envoy does",
+  ],
   "RouteAction.idle_timeout": [
     "src/listener/route_idle_timeout_test.ts",
     "replaces the connection manager's stream_idle_timeout",

@@ -79,6 +79,15 @@ import {
   type UpgradeConfigs,
 } from "../router/upgrade.ts";
 import { terminateConnect } from "../router/connect.ts";
+import {
+  bufferWhole,
+  bytesStream,
+  countRedirect,
+  type InternalRedirectPolicy,
+  ORIGINAL_URL_HEADER,
+  redirectCount,
+  redirectTarget,
+} from "../router/internal_redirect.ts";
 import type { Cluster } from "../upstream/cluster.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
 import {
@@ -398,16 +407,86 @@ export class HttpConnectionManager {
     conn: DownstreamConn,
     lg: LogCtx | null,
   ): Promise<ProxyResponse> {
+    const ir = route !== null && "internalRedirect" in route.action
+      ? route.action.internalRedirect
+      : null;
+    if (ir === null) return this.#routedOnce(route, req, conn, lg);
+    return this.#internalRedirect(route!, ir, req, conn, lg);
+  }
+
+  /**
+   * Sends `req` on `route` and follows the internal redirect its answer asks for, if the
+   * policy allows it: the request, body buffered, goes again through route selection and the
+   * filters (`internal_redirect.ts`).
+   */
+  async #internalRedirect(
+    route: Route,
+    ir: InternalRedirectPolicy,
+    req: DownstreamRequest,
+    conn: DownstreamConn,
+    lg: LogCtx | null,
+  ): Promise<ProxyResponse> {
+    let bytes: Uint8Array | null = null;
+    let m = req;
+    if (req.body !== null) {
+      const b = await bufferWhole(req.body, route.bufferLimit);
+      bytes = b.bytes;
+      m = { ...req, body: b.stream };
+    }
+    const hold: { ur?: UpstreamRequest; cluster?: Cluster } = {};
+    const res = await this.#routedOnce(route, m, conn, lg, hold);
+    if (!ir.codes.has(res.status) || !hold.ur?.upstream || !hold.cluster) return res;
+    const target = redirectTarget(
+      ir,
+      res.status,
+      res.headers.get("location"),
+      req,
+      redirectCount(req),
+    );
+    const stat = (n: string) =>
+      hold.cluster!.stats.s.counter(`upstream_internal_redirect_${n}_total`);
+    if (target === null || (req.body !== null && bytes === null && !target.dropBody)) {
+      stat("failed").inc();
+      return res;
+    }
+    stat("succeeded").inc();
+    if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
+    const headers = new HeaderMap();
+    req.headers.forEach((v, k) => headers.append(k, v));
+    if (!headers.has(ORIGINAL_URL_HEADER)) headers.set(ORIGINAL_URL_HEADER, target.originalUrl);
+    const body = target.dropBody || bytes === null ? null : bytesStream(bytes);
+    const next: DownstreamRequest = {
+      ...req,
+      method: target.method,
+      authority: target.authority,
+      path: target.path,
+      scheme: target.scheme,
+      headers,
+      body,
+      contentLength: body === null ? 0 : req.contentLength,
+      upgrade: undefined,
+      bodyError: undefined,
+    };
+    countRedirect(req, next);
+    return this.#filters(next, conn, lg);
+  }
+
+  #routedOnce(
+    route: Route | null,
+    req: DownstreamRequest,
+    conn: DownstreamConn,
+    lg: LogCtx | null,
+    hold: { ur?: UpstreamRequest; cluster?: Cluster } = {},
+  ): Promise<ProxyResponse> {
     if (!route) {
       this.#noRoute.inc();
       if (lg !== null) lg.flags.push("NR");
       return Promise.resolve(localReply(404, ""));
     }
-    if (route.responseHeaders.length === 0) return this.#act(route, req, conn, lg);
+    if (route.responseHeaders.length === 0) return this.#act(route, req, conn, lg, hold);
     const startMs = Date.now();
-    const sent: { ur?: UpstreamRequest } = {};
-    return this.#act(route, req, conn, lg, sent).then((res) => {
-      const rec = headerRecord(req, conn, startMs, sent.ur?.upstream, res, lg?.cluster ?? null);
+    return this.#act(route, req, conn, lg, hold).then((res) => {
+      const rec = headerRecord(req, conn, startMs, hold.ur?.upstream, res, lg?.cluster ?? null);
       applyHeaderMutations(route.responseHeaders, res.headers, rec);
       return res;
     });
@@ -418,7 +497,7 @@ export class HttpConnectionManager {
     m: DownstreamRequest,
     conn: DownstreamConn,
     lg: LogCtx | null,
-    hold?: { ur?: UpstreamRequest },
+    hold?: { ur?: UpstreamRequest; cluster?: Cluster },
   ): Promise<ProxyResponse> {
     const a = route.action;
     if (a.kind === "direct") {
@@ -479,7 +558,10 @@ export class HttpConnectionManager {
       upstream: null,
       autoHostRewrite: a.autoHostRewrite,
     };
-    if (hold !== undefined) hold.ur = ur;
+    if (hold !== undefined) {
+      hold.ur = ur;
+      hold.cluster = cluster;
+    }
     if (route.requestHeaders.length > 0) {
       const rec = headerRecord(m, conn, Date.now(), null, null, cluster.name);
       ur.headers = mutateHeaderList(route.requestHeaders, ur.headers, rec);

@@ -26,6 +26,7 @@ import { parseRegexRewrite, type RegexRewrite } from "./path_rewrite.ts";
 import { type MirrorPolicy, parseMirrorPolicies } from "./mirror_policy.ts";
 import { parseUpgradeConfigs, type UpgradeConfigs } from "./upgrade.ts";
 import { connectTerminates } from "./connect_config.ts";
+import { type InternalRedirectPolicy, parseInternalRedirectPolicy } from "./internal_redirect.ts";
 import { type MetadataMatch, parseMetadataMatch } from "./metadata_match.ts";
 
 /** Envoy's default route timeout. */
@@ -57,6 +58,8 @@ export interface ForwardOptions {
   upgrades: UpgradeConfigs | null;
   /** True when the route ends CONNECT requests itself (`connect_config`, `connect_config.ts`). */
   connectTerminate: boolean;
+  /** `internal_redirect_policy`; null when unset (`internal_redirect.ts`). */
+  internalRedirect: InternalRedirectPolicy | null;
   /** `metadata_match` criteria for subset balancing; null when unset. */
   metadataMatch: MetadataMatch | null;
 }
@@ -163,6 +166,11 @@ function forwardOptions(
       ? null
       : parseUpgradeConfigs(a.upgrade_configs, `${path}.upgrade_configs`, errors, true),
     connectTerminate: connectTerminates(a.upgrade_configs),
+    internalRedirect: parseInternalRedirectPolicy(
+      a.internal_redirect_policy,
+      `${path}.internal_redirect_policy`,
+      errors,
+    ),
     metadataMatch: parseMetadataMatch(a.metadata_match, `${path}.metadata_match`, errors),
   };
 }

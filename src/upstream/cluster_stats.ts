@@ -95,6 +95,8 @@ export class ClusterStats {
         "upstream_rq_retry_overflow",
         "upstream_rq_per_try_timeout",
         "upstream_rq_per_try_idle_timeout",
+        "upstream_internal_redirect_succeeded_total",
+        "upstream_internal_redirect_failed_total",
         "upstream_rq_retry_success",
         "upstream_rq_retry_limit_exceeded",
         "upstream_rq_retry_backoff_exponential",
