@@ -393,8 +393,8 @@ export const SUPPORT = [
   { path: "HttpConnectionManager.via", support: "refused", supportNote: HDRS },
   {
     path: "HttpConnectionManager.preserve_external_request_id",
-    support: "default-only",
-    accepts: [false],
+    support: "honoured",
+    supportNote: "an edge request keeps the x-request-id it came with",
   },
   {
     path: "HttpConnectionManager.forward_client_cert_details",

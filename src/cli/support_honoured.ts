@@ -717,6 +717,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "RouteAction.host_rewrite_header": REWRITES,
   "RouteAction.request_mirror_policy": MIRROR,
   "RouteAction.upgrade_configs": UPGRADE,
+  "HttpConnectionManager.preserve_external_request_id": [
+    "src/listener/request_id_test.ts",
+    "an edge request keeps its x-request-id",
+  ],
   "RouteAction.internal_redirect_policy": [
     "src/listener/internal_redirect_test.ts",
     "followed by the proxy as Envoy does",

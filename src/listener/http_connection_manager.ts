@@ -15,7 +15,7 @@
 import { mergeMetadataMatch } from "../router/metadata_match.ts";
 import { canonicalFilterName } from "../config/filter_names.ts";
 import { HeaderMap } from "../http/header_map.ts";
-import type { JsonObject } from "../config/bootstrap_types.ts";
+import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import type { Counter, Gauge, Histogram, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { localReply } from "../http/local_reply.ts";
@@ -108,6 +108,8 @@ export interface HcmConfig {
   useRemoteAddress: boolean;
   serverName: string;
   generateRequestId: boolean;
+  /** `preserve_external_request_id`: an edge request keeps the x-request-id it came with. */
+  preserveExternalRequestId?: boolean;
   /** Compiled `access_log` entries. */
   accessLogs: AccessLogConfig[];
   /** The tap filter (`admin_config`), if configured. */
@@ -126,6 +128,14 @@ export interface HcmConfig {
   localReplies?: LocalReplyConfig | null;
   /** Options of `hcm_options.ts` (server header, path normalization). */
   options?: HcmOptions;
+}
+
+/** A bool field (also as a BoolValue); false when unset, an error at `path` when not a bool. */
+function flag(v: Json | undefined, path: string, errors: Errors): boolean {
+  const b = unwrap(v);
+  if (b === undefined) return false;
+  if (typeof b !== "boolean") fail(errors, path, "must be a bool");
+  return b === true;
 }
 
 /** Parses the filter configuration `c` (found at `path`). */
@@ -208,6 +218,11 @@ export function parseHcm(
     useRemoteAddress: forwarding.useRemoteAddress,
     serverName: typeof c.server_name === "string" ? c.server_name : "proxy",
     generateRequestId: unwrap(c.generate_request_id) !== false,
+    preserveExternalRequestId: flag(
+      c.preserve_external_request_id,
+      `${path}.preserve_external_request_id`,
+      errors,
+    ),
     accessLogs,
     tap,
     limits,
@@ -366,8 +381,10 @@ export class HttpConnectionManager {
       this.deps.localAddress,
       this.cfg.forwarding,
     );
-    // Edge requests get a request ID of this proxy's making (preserve_external_request_id off).
-    if (fwd.edge && this.cfg.generateRequestId) req.headers.delete("x-request-id");
+    // Edge requests get a request ID of this proxy's making unless preserve_external_request_id.
+    if (fwd.edge && this.cfg.generateRequestId && !this.cfg.preserveExternalRequestId) {
+      req.headers.delete("x-request-id");
+    }
     const tap = this.cfg.tap ? beginTap(this.cfg.tap, req) : null;
     if (tap) return this.#filters(tap.request, conn, lg).then(tap.finish);
     return this.#filters(req, conn, lg);
