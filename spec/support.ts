@@ -739,8 +739,24 @@ export const SUPPORT = [
     supportNote: "only trusted_ca is checked (no SAN, hash, SPKI or CRL checks)",
   },
   {
+    path: "core.Http2ProtocolOptions.initial_stream_window_size",
+    support: "honoured",
+    supportNote: "sent in the upstream connection's SETTINGS",
+  },
+  {
+    path: "core.Http2ProtocolOptions.initial_connection_window_size",
+    support: "honoured",
+    supportNote: "the upstream connection's receive window",
+  },
+  {
+    path: "core.Http2ProtocolOptions.hpack_table_size",
+    support: "honoured",
+    supportNote: "sent in the upstream connection's SETTINGS",
+  },
+  {
     path: "core.Http2ProtocolOptions.*",
     support: "refused",
-    supportNote: "HTTP/2 upstream connections use the runtime's settings",
+    supportNote:
+      "upstream HTTP/2 connections take initial_stream_window_size, initial_connection_window_size and hpack_table_size; max_concurrent_streams would need several sessions per host and the other settings are the runtime's",
   },
 ] as const satisfies readonly SupportRow[];

@@ -15,6 +15,7 @@
  * @module
  */
 import type { ClusterRuleRow } from "../rule.ts";
+import { NOT_SHOWN } from "./objects/not_shown.ts";
 
 const SEC = "Cluster (configuration object)";
 const LB_RULE_QUOTE =
@@ -342,5 +343,17 @@ export const CLUSTER_RULES = [
     check: "command",
     rule: { kind: "semantic", name: "tls-files-readable" },
     message: "cannot read {what} '{file}': {reason}",
+  },
+  {
+    id: "cluster.rules.http2-window-sizes-in-range",
+    level: "MUST",
+    statement:
+      "An http2_protocol_options initial_stream_window_size or initial_connection_window_size outside 65535..2147483647 is rejected.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Http2ProtocolOptions: initial_stream_window_size and initial_connection_window_size are UInt32Values validated to [65535, 2147483647].",
+    check: "internal",
+    rule: { kind: "semantic", name: "http2-window-sizes-in-range" },
+    message: "value must be inside range [65535, 2147483647] (got {value})",
   },
 ] as const satisfies readonly ClusterRuleRow[];

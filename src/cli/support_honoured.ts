@@ -721,6 +721,18 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "src/listener/request_id_test.ts",
     "an edge request keeps its x-request-id",
   ],
+  "core.Http2ProtocolOptions.initial_stream_window_size": [
+    "src/listener/upstream_http2_settings_test.ts",
+    "the SETTINGS and connection window reach the upstream",
+  ],
+  "core.Http2ProtocolOptions.initial_connection_window_size": [
+    "src/listener/upstream_http2_settings_test.ts",
+    "the SETTINGS and connection window reach the upstream",
+  ],
+  "core.Http2ProtocolOptions.hpack_table_size": [
+    "src/listener/upstream_http2_settings_test.ts",
+    "the SETTINGS and connection window reach the upstream",
+  ],
   "RouteAction.internal_redirect_policy": [
     "src/listener/internal_redirect_test.ts",
     "followed by the proxy as Envoy does",
