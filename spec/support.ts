@@ -46,11 +46,11 @@ const TLS_DOWN = "client certificate details are not forwarded";
 const DENO_TLS =
   "the runtime's TLS (rustls through node:tls) chooses cipher suites, curves and signature algorithms itself";
 const UPGRADES =
-  "HTTP/1.1 Upgrade types (websocket, ...) over HTTP/1.1 downstream connections; CONNECT, connect_config and upgrade filters are refused";
+  "HTTP/1.1 Upgrade types (websocket, ...) and CONNECT (ended here with an empty connect_config, else passed on) over HTTP/1.1 downstream connections; connect_config.proxy_protocol_config, allow_post and upgrade filters are refused";
 const MIRROR =
   "cluster, cluster_header, runtime_fraction.default_value, disable_shadow_host_suffix_append; runtime keys and trace_sampled are refused";
 const RETRY =
-  "every retry_on condition, num_retries, per_try_timeout, retry_back_off, retriable_status_codes, retriable_headers, retriable_request_headers, the previous_hosts predicate and host_selection_retry_max_attempts; per_try_idle_timeout, retry_priority, retry_options_predicates and rate_limited_retry_back_off are refused";
+  "every retry_on condition, num_retries, per_try_timeout, retry_back_off, retriable_status_codes, retriable_headers, retriable_request_headers, the previous_hosts predicate, host_selection_retry_max_attempts and per_try_idle_timeout (its timer starts once the request body is read; a silent attempt is abandoned, not reset); retry_priority, retry_options_predicates and rate_limited_retry_back_off are refused";
 
 /** Rows of the `support` table. */
 export const SUPPORT = [
@@ -400,8 +400,8 @@ export const SUPPORT = [
   { path: "HttpConnectionManager.via", support: "refused", supportNote: HDRS },
   {
     path: "HttpConnectionManager.preserve_external_request_id",
-    support: "default-only",
-    accepts: [false],
+    support: "honoured",
+    supportNote: "an edge request keeps the x-request-id it came with",
   },
   {
     path: "HttpConnectionManager.forward_client_cert_details",
@@ -525,7 +525,7 @@ export const SUPPORT = [
   {
     path: "Route.match",
     support: "honoured",
-    supportNote: "prefix, path, safe_regex, case_sensitive, headers",
+    supportNote: "prefix, path, safe_regex, connect_matcher, case_sensitive, headers",
   },
   { path: "Route.route", support: "honoured", type: "RouteAction" },
   { path: "Route.redirect", support: "honoured", type: "RedirectAction" },
@@ -562,7 +562,12 @@ export const SUPPORT = [
   { path: "RouteAction.host_rewrite_literal", support: "honoured" },
   { path: "RouteAction.timeout", support: "honoured" },
   { path: "RouteAction.priority", support: "honoured" },
-  { path: "RouteAction.idle_timeout", support: "refused", supportNote: TIMEOUTS },
+  {
+    path: "RouteAction.idle_timeout",
+    support: "honoured",
+    supportNote:
+      "replaces the connection manager's stream_idle_timeout for the route's requests (0: none), on HTTP/1.1 downstream connections as stream_idle_timeout",
+  },
   {
     path: "RouteAction.retry_policy",
     support: "honoured",
@@ -600,6 +605,12 @@ export const SUPPORT = [
   { path: "RouteAction.cors", support: "honoured", supportNote: "read by the cors filter" },
   { path: "RouteAction.max_grpc_timeout", support: "refused", supportNote: TIMEOUTS },
   { path: "RouteAction.upgrade_configs", support: "honoured", supportNote: UPGRADES },
+  {
+    path: "RouteAction.internal_redirect_policy",
+    support: "honoured",
+    supportNote:
+      "max_internal_redirects, redirect_response_codes, allow_cross_scheme_redirect; predicates and response_headers_to_copy are refused",
+  },
   { path: "RouteAction.max_stream_duration", support: "refused", supportNote: TIMEOUTS },
   { path: "WeightedCluster.clusters", support: "honoured", type: "ClusterWeight" },
   { path: "WeightedCluster.total_weight", support: "honoured" },
@@ -735,8 +746,24 @@ export const SUPPORT = [
     supportNote: "only trusted_ca is checked (no SAN, hash, SPKI or CRL checks)",
   },
   {
+    path: "core.Http2ProtocolOptions.initial_stream_window_size",
+    support: "honoured",
+    supportNote: "sent in the upstream connection's SETTINGS",
+  },
+  {
+    path: "core.Http2ProtocolOptions.initial_connection_window_size",
+    support: "honoured",
+    supportNote: "the upstream connection's receive window",
+  },
+  {
+    path: "core.Http2ProtocolOptions.hpack_table_size",
+    support: "honoured",
+    supportNote: "sent in the upstream connection's SETTINGS",
+  },
+  {
     path: "core.Http2ProtocolOptions.*",
     support: "refused",
-    supportNote: "HTTP/2 upstream connections use the runtime's settings",
+    supportNote:
+      "upstream HTTP/2 connections take initial_stream_window_size, initial_connection_window_size and hpack_table_size; max_concurrent_streams would need several sessions per host and the other settings are the runtime's",
   },
 ] as const satisfies readonly SupportRow[];

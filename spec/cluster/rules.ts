@@ -440,4 +440,16 @@ export const CLUSTER_RULES = [
     rule: { kind: "semantic", name: "tls-files-readable" },
     message: "cannot read {what} '{file}': {reason}",
   },
+  {
+    id: "cluster.rules.http2-window-sizes-in-range",
+    level: "MUST",
+    statement:
+      "An http2_protocol_options initial_stream_window_size or initial_connection_window_size outside 65535..2147483647 is rejected.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Http2ProtocolOptions: initial_stream_window_size and initial_connection_window_size are UInt32Values validated to [65535, 2147483647].",
+    check: "internal",
+    rule: { kind: "semantic", name: "http2-window-sizes-in-range" },
+    message: "value must be inside range [65535, 2147483647] (got {value})",
+  },
 ] as const satisfies readonly ClusterRuleRow[];

@@ -339,3 +339,80 @@ Deno.test("fixtures/envoy-examples access_log: filtered JSON lines on stdout, ad
     await up.close();
   }
 });
+
+/** A TCP server that answers each chunk with `<name>:<chunk>`. */
+function tcpService(name: string): { port: number; close(): void } {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns: Deno.Conn[] = [];
+  (async () => {
+    for await (const c of l) {
+      conns.push(c);
+      (async () => {
+        const buf = new Uint8Array(4096);
+        for (;;) {
+          const n = await c.read(buf).catch(() => null);
+          if (n === null) break;
+          await c.write(new TextEncoder().encode(`${name}:`)).catch(() => {});
+          await c.write(buf.slice(0, n)).catch(() => {});
+        }
+        try {
+          c.close();
+        } catch { /* closed */ }
+      })();
+    }
+  })().catch(() => {});
+  return {
+    port: (l.addr as Deno.NetAddr).port,
+    close() {
+      l.close();
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }
+    },
+  };
+}
+
+/** Sends a CONNECT with `extra` header lines, then `payload`; returns all that came back. */
+async function tunnel(port: number, extra: string, payload: string, want: string): Promise<string> {
+  const c = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    const enc = new TextEncoder();
+    await c.write(
+      enc.encode(`CONNECT 127.0.0.1:10003 HTTP/1.1\r\nhost: 127.0.0.1:10003\r\n${extra}\r\n`),
+    );
+    let got = "";
+    const buf = new Uint8Array(4096);
+    let sent = false;
+    while (!got.includes(want)) {
+      if (!sent && got.includes("\r\n\r\n")) {
+        sent = true;
+        await c.write(enc.encode(payload));
+      }
+      const n = await c.read(buf);
+      if (n === null) break;
+      got += new TextDecoder().decode(buf.subarray(0, n));
+    }
+    return got;
+  } finally {
+    c.close();
+  }
+}
+
+Deno.test("fixtures/envoy-examples terminate_connect: CONNECT is ended at the proxy and tunnelled by header", async () => {
+  const foo = tcpService("foo");
+  const other = tcpService("other");
+  try {
+    await serve("terminate_connect.yaml", { 8080: foo.port, 8081: other.port }, async (s) => {
+      const a = await tunnel(s.port, "foo: bar\r\n", "hello", "foo:hello");
+      assert.match(a, /^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nfoo:hello$/);
+      const b = await tunnel(s.port, "", "hi", "other:hi");
+      assert.match(b, /^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nother:hi$/);
+      await s.output();
+    });
+  } finally {
+    foo.close();
+    other.close();
+  }
+});

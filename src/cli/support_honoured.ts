@@ -506,6 +506,18 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "src/listener/route_retry_test.ts",
     "max_retries 0 stops every retry",
   ],
+  "cluster.CircuitBreakers.Thresholds.retry_budget": [
+    "src/listener/retry_budget_test.ts",
+    "a budget replaces max_retries",
+  ],
+  "cluster.CircuitBreakers.Thresholds.RetryBudget.budget_percent": [
+    "src/listener/retry_budget_test.ts",
+    "retries over the budget overflow",
+  ],
+  "cluster.CircuitBreakers.Thresholds.RetryBudget.min_retry_concurrency": [
+    "src/listener/retry_budget_test.ts",
+    "retries over the budget overflow",
+  ],
   "ClusterLoadAssignment.cluster_name": [EDS, EDS_LOAD],
   "ClusterLoadAssignment.endpoints": [DEFAULTS, HOSTS],
   "endpoint.LocalityLbEndpoints.locality": [EDS, EDS_LOAD],
@@ -746,6 +758,30 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "RouteAction.host_rewrite_header": REWRITES,
   "RouteAction.request_mirror_policy": MIRROR,
   "RouteAction.upgrade_configs": UPGRADE,
+  "HttpConnectionManager.preserve_external_request_id": [
+    "src/listener/request_id_test.ts",
+    "an edge request keeps its x-request-id",
+  ],
+  "core.Http2ProtocolOptions.initial_stream_window_size": [
+    "src/listener/upstream_http2_settings_test.ts",
+    "the SETTINGS and connection window reach the upstream",
+  ],
+  "core.Http2ProtocolOptions.initial_connection_window_size": [
+    "src/listener/upstream_http2_settings_test.ts",
+    "the SETTINGS and connection window reach the upstream",
+  ],
+  "core.Http2ProtocolOptions.hpack_table_size": [
+    "src/listener/upstream_http2_settings_test.ts",
+    "the SETTINGS and connection window reach the upstream",
+  ],
+  "RouteAction.internal_redirect_policy": [
+    "src/listener/internal_redirect_test.ts",
+    "followed by the proxy as Envoy does",
+  ],
+  "RouteAction.idle_timeout": [
+    "src/listener/route_idle_timeout_test.ts",
+    "replaces the connection manager's stream_idle_timeout",
+  ],
   "HttpConnectionManager.upgrade_configs": UPGRADE,
   "RouteAction.request_mirror_policies": MIRROR,
   "RouteAction.auto_host_rewrite": REWRITES,

@@ -39,6 +39,8 @@ export interface Thresholds {
   max_pending_requests: number;
   max_requests: number;
   max_retries: number;
+  /** `retry_budget`, when set: it replaces `max_retries`. */
+  retry_budget?: { budget_percent: number; min_retry_concurrency: number };
 }
 
 /** One endpoint of a cluster, from `load_assignment` (or the deprecated `hosts`). */
@@ -86,6 +88,8 @@ export interface EffectiveCluster {
   /** DEFAULT then HIGH. */
   thresholds: [Thresholds, Thresholds];
   http2: boolean;
+  /** The SETTINGS `http2_protocol_options` asks for (unset ones: the runtime's). */
+  http2Settings?: Http2Settings;
   protocolSelection: "USE_CONFIGURED_PROTOCOL" | "USE_DOWNSTREAM_PROTOCOL";
   tls: EffectiveTls | null;
   upstreamBind: { address: string; port: number } | null;
@@ -313,19 +317,52 @@ export function effectiveTls(
   return out;
 }
 
+/** HTTP/2 settings of upstream connections (`core.Http2ProtocolOptions`). */
+export interface Http2Settings {
+  initialStreamWindowSize?: number;
+  initialConnectionWindowSize?: number;
+  hpackTableSize?: number;
+}
+
+function http2SettingsOf(v: unknown): Http2Settings | undefined {
+  const o = obj(v);
+  if (o === undefined) return undefined;
+  const n = (x: unknown): number | undefined => {
+    const u = isObject(x) ? x.value : x;
+    const k = Number(u);
+    return u === undefined || u === null || !Number.isInteger(k) ? undefined : k;
+  };
+  const out: Http2Settings = {};
+  const s = n(o.initial_stream_window_size);
+  const c = n(o.initial_connection_window_size);
+  const h = n(o.hpack_table_size);
+  if (s !== undefined) out.initialStreamWindowSize = s;
+  if (c !== undefined) out.initialConnectionWindowSize = c;
+  if (h !== undefined) out.hpackTableSize = h;
+  return out;
+}
+
 function thresholdsOf(c: Obj): [Thresholds, Thresholds] {
   const M = "cluster.CircuitBreakers.Thresholds";
   const list = obj(c.circuit_breakers)?.thresholds;
   const entries = (Array.isArray(list) ? list : []).map(obj).filter((x): x is Obj => !!x);
   const one = (priority: "DEFAULT" | "HIGH"): Thresholds => {
     const t = entries.find((e) => valueOf(M, e, "priority") === priority);
-    return {
+    const out: Thresholds = {
       priority,
       max_connections: valueOf(M, t, "max_connections") as number,
       max_pending_requests: valueOf(M, t, "max_pending_requests") as number,
       max_requests: valueOf(M, t, "max_requests") as number,
       max_retries: valueOf(M, t, "max_retries") as number,
     };
+    const b = obj(t?.retry_budget);
+    if (b === undefined) return out;
+    const B = "cluster.CircuitBreakers.Thresholds.RetryBudget";
+    out.retry_budget = {
+      budget_percent: valueOf(B, b, "budget_percent") as number,
+      min_retry_concurrency: valueOf(B, b, "min_retry_concurrency") as number,
+    };
+    return out;
   };
   return [one("DEFAULT"), one("HIGH")];
 }
@@ -400,6 +437,7 @@ export function effectiveCluster(
     hosts: hostsOf(c, type),
     thresholds: thresholdsOf(c),
     http2: isSetValue(c.http2_protocol_options),
+    http2Settings: http2SettingsOf(c.http2_protocol_options),
     protocolSelection: valueOf(C, c, "protocol_selection") as EffectiveCluster["protocolSelection"],
     tls: effectiveTls(c, sink, secrets),
     upstreamBind: bindOf(c, bootstrapBind),

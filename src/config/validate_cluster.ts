@@ -214,6 +214,19 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
   // Across the clusters of a configuration: see validateClusters.
   "aggregate-known-clusters"() {},
   "aggregate-no-loop"() {},
+  "http2-window-sizes-in-range"(i, row, err) {
+    const o = i.c.http2_protocol_options;
+    if (!isObject(o)) return;
+    for (const f of ["initial_stream_window_size", "initial_connection_window_size"]) {
+      const raw = o[f];
+      if (raw === undefined || raw === null) continue;
+      const v = isObject(raw) ? raw.value : raw;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 65535 || n > 2147483647) {
+        err(`http2_protocol_options.${f}`, fill(row, { value: String(v) }));
+      }
+    }
+  },
   // Reported while building the effective cluster (files are read once).
   "tls-files-readable"() {},
 };

@@ -473,6 +473,11 @@ const RULE_CASES: Record<string, { fail: Obj[]; pass: Obj[]; at: string }> = {
     ],
     at: "[0].lb_subset_config.locality_weight_aware",
   },
+  "cluster.rules.http2-window-sizes-in-range": {
+    fail: [base({ http2_protocol_options: { initial_stream_window_size: 65534 } })],
+    pass: [base({ http2_protocol_options: { initial_stream_window_size: { value: 65535 } } })],
+    at: "[0].http2_protocol_options.initial_stream_window_size",
+  },
   "cluster.rules.tls-files-readable": {
     fail: [
       base({

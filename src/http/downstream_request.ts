@@ -61,6 +61,11 @@ export interface DownstreamRequest extends MatchInput {
    * protocol's) as a stream; a 101 answer then goes out as is, followed by its body's bytes.
    */
   upgrade?: () => ReadableStream<Uint8Array>;
+  /**
+   * Replaces the stream idle timeout of this request (a route's `idle_timeout`; 0 turns it off),
+   * on codecs that run one.
+   */
+  setIdleTimeout?: (ms: number) => void;
 }
 
 /**

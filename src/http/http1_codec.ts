@@ -121,7 +121,12 @@ export function parseRequestHead(text: string): RequestHead {
   if (!isTarget(text, sp1 + 1, sp2)) return bad("malformed request target");
   let path = text.slice(sp1 + 1, sp2);
   let authority: string | null = null;
-  if (path.charCodeAt(0) !== 47 /* / */ && path !== "*") {
+  if (method === "CONNECT") {
+    // Authority form (RFC 9110 section 9.3.6): the target is the authority, there is no path.
+    if (!/^[^/?#@\s]+:\d{1,5}$/.test(path)) return bad("malformed CONNECT target");
+    authority = path;
+    path = "";
+  } else if (path.charCodeAt(0) !== 47 /* / */ && path !== "*") {
     // Absolute form: the authority comes from the target, as Envoy does by default.
     const scheme = path.startsWith("http://") ? 7 : path.startsWith("https://") ? 8 : -1;
     if (scheme < 0) return bad("malformed request target");

@@ -51,6 +51,8 @@ export class ConnectionTimers {
   #streamIdle: Handle;
   /** When the stream last saw activity (ms, performance clock). */
   #last = 0;
+  /** The stream idle timeout of the current stream (a route may replace the limits' one). */
+  #streamIdleMs = 0;
   #inStream = false;
   #stopped = false;
 
@@ -83,7 +85,7 @@ export class ConnectionTimers {
         break;
       case "stream_idle": {
         // Activity since arming pushes the deadline back instead of re-arming on every byte.
-        const left = this.#last + this.limits.streamIdleTimeoutMs - performance.now();
+        const left = this.#last + this.#streamIdleMs - performance.now();
         if (left > 0) {
           this.#streamIdle = this.#arm(Math.ceil(left), "stream_idle");
           return;
@@ -117,7 +119,17 @@ export class ConnectionTimers {
     this.#last = performance.now();
     this.#header = this.#arm(l.requestHeadersTimeoutMs, "header");
     this.#request = this.#arm(l.requestTimeoutMs, "request");
+    this.#streamIdleMs = l.streamIdleTimeoutMs;
     this.#streamIdle = this.#arm(l.streamIdleTimeoutMs, "stream_idle");
+  }
+
+  /** Replaces the current stream's idle timeout (a route's `idle_timeout`; 0: none), from now. */
+  setStreamIdleTimeout(ms: number): void {
+    if (!this.#inStream) return;
+    clearTimeout(this.#streamIdle);
+    this.#streamIdleMs = ms;
+    this.#last = performance.now();
+    this.#streamIdle = this.#arm(ms, "stream_idle");
   }
 
   /** The request head is complete. */

@@ -28,6 +28,7 @@ import {
   type BodyFraming,
   MAX_HEAD_BYTES,
   parseRequestHead,
+  reasonPhrase,
   type RequestHead,
   responseHead,
 } from "../http/http1_codec.ts";
@@ -288,8 +289,10 @@ export async function serveHttp1(
       };
       const rb = body;
       if (rb !== null) req.bodyError = () => rb.error;
+      if (timers !== null) req.setIdleTimeout = (ms) => timers.setStreamIdleTimeout(ms);
       let raw: ReadableStream<Uint8Array> | null = null;
-      if (head.error === null && head.contentLength === 0 && isUpgrade(head.headers)) {
+      const connect = head.error === null && head.method === "CONNECT";
+      if (head.error === null && head.contentLength === 0 && (connect || isUpgrade(head.headers))) {
         req.upgrade = () => raw ??= rawStream(c);
       }
       let res: ProxyResponse;
@@ -321,8 +324,13 @@ export async function serveHttp1(
       if (raw !== null) {
         // The connection's bytes now belong to the upgraded exchange: it ends with it.
         timers?.requestDone();
-        if (res.status === 101) await writeSwitched(c, res);
-        else await writeResponse(c, res, head, true);
+        if (res.status === 101) await writeSwitched(c, res, "101 Switching Protocols");
+        else if (connect && res.status >= 200 && res.status < 300) {
+          // A CONNECT answered 2xx: the connection is a tunnel from here on (no body framing).
+          res.headers.delete("content-length");
+          res.headers.delete("transfer-encoding");
+          await writeSwitched(c, res, `${res.status} ${reasonPhrase(res.status)}`);
+        } else await writeResponse(c, res, head, true);
         return;
       }
       st.phase = "write";
@@ -381,9 +389,9 @@ function rawStream(c: Http1ServerConn): ReadableStream<Uint8Array> {
   }, { highWaterMark: 0 });
 }
 
-/** Writes a 101 head as the handler made it, then the upgraded protocol's bytes. */
-async function writeSwitched(c: Http1ServerConn, res: ProxyResponse): Promise<void> {
-  let text = "HTTP/1.1 101 Switching Protocols\r\n";
+/** Writes a 101 (or CONNECT 2xx) head as the handler made it, then the tunnelled bytes. */
+async function writeSwitched(c: Http1ServerConn, res: ProxyResponse, line: string): Promise<void> {
+  let text = `HTTP/1.1 ${line}\r\n`;
   res.headers.forEach((v, k) => text += k + ": " + v + "\r\n");
   let sent = 0;
   let how: ResponseEnd = "complete";

@@ -15,7 +15,7 @@
 import { mergeMetadataMatch } from "../router/metadata_match.ts";
 import { canonicalFilterName } from "../config/filter_names.ts";
 import { HeaderMap } from "../http/header_map.ts";
-import type { JsonObject } from "../config/bootstrap_types.ts";
+import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import type { Counter, Gauge, Histogram, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { localReply } from "../http/local_reply.ts";
@@ -78,6 +78,16 @@ import {
   upgradeAllowed,
   type UpgradeConfigs,
 } from "../router/upgrade.ts";
+import { terminateConnect } from "../router/connect.ts";
+import {
+  bufferWhole,
+  bytesStream,
+  countRedirect,
+  type InternalRedirectPolicy,
+  ORIGINAL_URL_HEADER,
+  redirectCount,
+  redirectTarget,
+} from "../router/internal_redirect.ts";
 import type { Cluster } from "../upstream/cluster.ts";
 import { type ComponentLog, SILENT } from "../platform/log_site.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
@@ -99,6 +109,8 @@ export interface HcmConfig {
   useRemoteAddress: boolean;
   serverName: string;
   generateRequestId: boolean;
+  /** `preserve_external_request_id`: an edge request keeps the x-request-id it came with. */
+  preserveExternalRequestId?: boolean;
   /** Compiled `access_log` entries. */
   accessLogs: AccessLogConfig[];
   /** The tap filter (`admin_config`), if configured. */
@@ -117,6 +129,14 @@ export interface HcmConfig {
   localReplies?: LocalReplyConfig | null;
   /** Options of `hcm_options.ts` (server header, path normalization). */
   options?: HcmOptions;
+}
+
+/** A bool field (also as a BoolValue); false when unset, an error at `path` when not a bool. */
+function flag(v: Json | undefined, path: string, errors: Errors): boolean {
+  const b = unwrap(v);
+  if (b === undefined) return false;
+  if (typeof b !== "boolean") fail(errors, path, "must be a bool");
+  return b === true;
 }
 
 /** Parses the filter configuration `c` (found at `path`). */
@@ -199,6 +219,11 @@ export function parseHcm(
     useRemoteAddress: forwarding.useRemoteAddress,
     serverName: typeof c.server_name === "string" ? c.server_name : "proxy",
     generateRequestId: unwrap(c.generate_request_id) !== false,
+    preserveExternalRequestId: flag(
+      c.preserve_external_request_id,
+      `${path}.preserve_external_request_id`,
+      errors,
+    ),
     accessLogs,
     tap,
     limits,
@@ -375,7 +400,7 @@ export class HttpConnectionManager {
     (req.h2 ? this.#h2 : this.#h1).inc();
     if (req.error !== null) return Promise.resolve(this.#codecError(req.error, lg));
     const o = this.cfg.options;
-    if (o !== undefined && o.normalizes) {
+    if (o !== undefined && o.normalizes && req.method !== "CONNECT") {
       const r = normalizeRequestPath(req, o);
       if (r !== null) return Promise.resolve(r);
     }
@@ -386,8 +411,10 @@ export class HttpConnectionManager {
       this.deps.localAddress,
       this.cfg.forwarding,
     );
-    // Edge requests get a request ID of this proxy's making (preserve_external_request_id off).
-    if (fwd.edge && this.cfg.generateRequestId) req.headers.delete("x-request-id");
+    // Edge requests get a request ID of this proxy's making unless preserve_external_request_id.
+    if (fwd.edge && this.cfg.generateRequestId && !this.cfg.preserveExternalRequestId) {
+      req.headers.delete("x-request-id");
+    }
     const tap = this.cfg.tap ? beginTap(this.cfg.tap, req) : null;
     if (tap) return this.#filters(tap.request, conn, lg).then(tap.finish);
     return this.#filters(req, conn, lg);
@@ -406,6 +433,10 @@ export class HttpConnectionManager {
     }
     const route = selectRoute(this.cfg.routes, req);
     if (lg !== null && route) lg.routeName = route.name;
+    const idle = route !== null && "idleTimeoutMs" in route.action
+      ? route.action.idleTimeoutMs
+      : null;
+    if (idle !== null) req.setIdleTimeout?.(idle);
     if (this.#chain.length === 0) return this.#routed(route, req, conn, lg);
     const ctx = {
       req,
@@ -423,6 +454,77 @@ export class HttpConnectionManager {
     conn: DownstreamConn,
     lg: LogCtx | null,
   ): Promise<ProxyResponse> {
+    const ir = route !== null && "internalRedirect" in route.action
+      ? route.action.internalRedirect
+      : null;
+    if (ir === null) return this.#routedOnce(route, req, conn, lg);
+    return this.#internalRedirect(route!, ir, req, conn, lg);
+  }
+
+  /**
+   * Sends `req` on `route` and follows the internal redirect its answer asks for, if the
+   * policy allows it: the request, body buffered, goes again through route selection and the
+   * filters (`internal_redirect.ts`).
+   */
+  async #internalRedirect(
+    route: Route,
+    ir: InternalRedirectPolicy,
+    req: DownstreamRequest,
+    conn: DownstreamConn,
+    lg: LogCtx | null,
+  ): Promise<ProxyResponse> {
+    let bytes: Uint8Array | null = null;
+    let m = req;
+    if (req.body !== null) {
+      const b = await bufferWhole(req.body, route.bufferLimit);
+      bytes = b.bytes;
+      m = { ...req, body: b.stream };
+    }
+    const hold: { ur?: UpstreamRequest; cluster?: Cluster } = {};
+    const res = await this.#routedOnce(route, m, conn, lg, hold);
+    if (!ir.codes.has(res.status) || !hold.ur?.upstream || !hold.cluster) return res;
+    const target = redirectTarget(
+      ir,
+      res.status,
+      res.headers.get("location"),
+      req,
+      redirectCount(req),
+    );
+    const stat = (n: string) =>
+      hold.cluster!.stats.s.counter(`upstream_internal_redirect_${n}_total`);
+    if (target === null || (req.body !== null && bytes === null && !target.dropBody)) {
+      stat("failed").inc();
+      return res;
+    }
+    stat("succeeded").inc();
+    if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
+    const headers = new HeaderMap();
+    req.headers.forEach((v, k) => headers.append(k, v));
+    if (!headers.has(ORIGINAL_URL_HEADER)) headers.set(ORIGINAL_URL_HEADER, target.originalUrl);
+    const body = target.dropBody || bytes === null ? null : bytesStream(bytes);
+    const next: DownstreamRequest = {
+      ...req,
+      method: target.method,
+      authority: target.authority,
+      path: target.path,
+      scheme: target.scheme,
+      headers,
+      body,
+      contentLength: body === null ? 0 : req.contentLength,
+      upgrade: undefined,
+      bodyError: undefined,
+    };
+    countRedirect(req, next);
+    return this.#filters(next, conn, lg);
+  }
+
+  #routedOnce(
+    route: Route | null,
+    req: DownstreamRequest,
+    conn: DownstreamConn,
+    lg: LogCtx | null,
+    hold: { ur?: UpstreamRequest; cluster?: Cluster } = {},
+  ): Promise<ProxyResponse> {
     if (!route) {
       if (this.#router.on("debug")) {
         this.#router(
@@ -434,11 +536,10 @@ export class HttpConnectionManager {
       if (lg !== null) lg.flags.push("NR");
       return Promise.resolve(localReply(404, ""));
     }
-    if (route.responseHeaders.length === 0) return this.#act(route, req, conn, lg);
+    if (route.responseHeaders.length === 0) return this.#act(route, req, conn, lg, hold);
     const startMs = Date.now();
-    const sent: { ur?: UpstreamRequest } = {};
-    return this.#act(route, req, conn, lg, sent).then((res) => {
-      const rec = headerRecord(req, conn, startMs, sent.ur?.upstream, res, lg?.cluster ?? null);
+    return this.#act(route, req, conn, lg, hold).then((res) => {
+      const rec = headerRecord(req, conn, startMs, hold.ur?.upstream, res, lg?.cluster ?? null);
       applyHeaderMutations(route.responseHeaders, res.headers, rec);
       return res;
     });
@@ -449,7 +550,7 @@ export class HttpConnectionManager {
     m: DownstreamRequest,
     conn: DownstreamConn,
     lg: LogCtx | null,
-    hold?: { ur?: UpstreamRequest },
+    hold?: { ur?: UpstreamRequest; cluster?: Cluster },
   ): Promise<ProxyResponse> {
     const a = route.action;
     if (a.kind === "direct") {
@@ -514,7 +615,10 @@ export class HttpConnectionManager {
       upstream: null,
       autoHostRewrite: a.autoHostRewrite,
     };
-    if (hold !== undefined) hold.ur = ur;
+    if (hold !== undefined) {
+      hold.ur = ur;
+      hold.cluster = cluster;
+    }
     if (route.requestHeaders.length > 0) {
       const rec = headerRecord(m, conn, Date.now(), null, null, cluster.name);
       ur.headers = mutateHeaderList(route.requestHeaders, ur.headers, rec);
@@ -531,6 +635,7 @@ export class HttpConnectionManager {
           (route.name ? ` (route ${route.name})` : ""),
       );
     }
+    if (m.method === "CONNECT") return this.#connect(cluster, ur, a, m, lg);
     const up = m.upgrade === undefined ? null : m.headers.get("upgrade");
     if (up && this.cfg.upgrades && upgradeAllowed(this.cfg.upgrades, a.upgrades, up)) {
       return forwardUpgrade(cluster, ur, up, m.upgrade!);
@@ -567,6 +672,29 @@ export class HttpConnectionManager {
       if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
       return this.#codecError(e, lg);
     });
+  }
+
+  /**
+   * A CONNECT request on a route: tunnelled when the connection manager and the route allow
+   * upgrade type CONNECT (ended here with `connect_config`, else passed on), else `403` as Envoy
+   * answers an upgrade it does not allow.
+   */
+  #connect(
+    cluster: Cluster,
+    ur: UpstreamRequest,
+    a: { upgrades: UpgradeConfigs | null; connectTerminate: boolean },
+    m: DownstreamRequest,
+    lg: LogCtx | null,
+  ): Promise<ProxyResponse> {
+    if (
+      !this.cfg.upgrades || !upgradeAllowed(this.cfg.upgrades, a.upgrades, "connect") || !m.upgrade
+    ) {
+      if (lg !== null) lg.details = "upgrade_failed";
+      return Promise.resolve(localReply(403, ""));
+    }
+    return a.connectTerminate
+      ? terminateConnect(cluster, ur, m.upgrade)
+      : forwardUpgrade(cluster, ur, "connect", m.upgrade);
   }
 
   /** The clusters that get a shadow of request `m` this time (each drawn by its fraction). */

@@ -21,6 +21,7 @@ import type { MatchInput } from "../http/downstream_request.ts";
 import { localReply, UPSTREAM_TIMEOUT } from "../http/local_reply.ts";
 import { NO_RETRY_POLICY, type RetryPolicy } from "./retry_policy.ts";
 import { shadowHost } from "./mirror_policy.ts";
+import { idleAttempt } from "./per_try_idle.ts";
 import { CONSUMED_HEADERS, proxyHeader, type ResetKind, RetryState } from "./retry_state.ts";
 
 /** Envoy's default buffer limit (`per_connection_buffer_limit_bytes`, 1 MiB). */
@@ -172,7 +173,8 @@ export async function forwardWithRetries(
       });
     }
   }
-  if (state === null && perTry === 0 && !o.attemptCountInRequest) {
+  const idleMs = policy.perTryIdleTimeoutMs;
+  if (state === null && perTry === 0 && idleMs === 0 && !o.attemptCountInRequest) {
     ur.headers = headers;
     if (body !== null && "bytes" in body) {
       ur.body = oneChunk(body.bytes);
@@ -214,7 +216,21 @@ export async function forwardWithRetries(
         hostSelectionRetryCount: () => policy.hostSelectionMaxAttempts,
       };
     }
-    const res = await cluster.forward(req);
+    let idleFired = false;
+    const res = idleMs === 0 ? await cluster.forward(req) : await idleAttempt(
+      (b) => {
+        req.body = b;
+        return cluster.forward(req);
+      },
+      req.body,
+      idleMs,
+      (beforeHead) => {
+        counter("upstream_rq_per_try_idle_timeout").inc();
+        if (!beforeHead) return;
+        idleFired = true;
+        cluster.stats.responseCode(504);
+      },
+    );
     ur.upstream = req.upstream;
     if (req.upstream) tried.push(req.upstream as Host);
     if (retries === null) return done(res, attempt);
@@ -222,7 +238,7 @@ export async function forwardWithRetries(
     let would: boolean;
     if (kind === null) would = retries.wouldRetryFromHeaders(res.status, res.headers);
     else if (kind === "timeout") {
-      would = perTryBinding && retries.wouldRetryFromReset("reset", true);
+      would = (perTryBinding || idleFired) && retries.wouldRetryFromReset("reset", true);
     } else if (kind === "none") would = false;
     else would = retries.wouldRetryFromReset(kind, kind !== "connect");
     const st = retries.shouldRetry(would);

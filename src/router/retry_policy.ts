@@ -54,6 +54,8 @@ export interface RetryPolicy {
   numRetries: number;
   /** 0: no per-try timeout. */
   perTryTimeoutMs: number;
+  /** `per_try_idle_timeout`; 0: none (`per_try_idle.ts`). */
+  perTryIdleTimeoutMs: number;
   baseIntervalMs: number;
   maxIntervalMs: number;
   retriableStatusCodes: readonly number[];
@@ -92,6 +94,7 @@ const KNOWN = new Set([
   "retry_on",
   "num_retries",
   "per_try_timeout",
+  "per_try_idle_timeout",
   "retry_back_off",
   "retriable_status_codes",
   "retriable_headers",
@@ -101,7 +104,6 @@ const KNOWN = new Set([
 ]);
 
 const REFUSED: Record<string, string> = {
-  per_try_idle_timeout: "the per-try idle timeout is not implemented",
   retry_priority: "retry priority plugins (previous_priorities) are not implemented",
   retry_options_predicates: "retry options predicates are not implemented",
   rate_limited_retry_back_off: "rate-limited retry back-off (reset headers) is not implemented",
@@ -228,6 +230,10 @@ export function parseRetryPolicy(
   if (v.per_try_timeout !== undefined) {
     perTry = durationMs(v.per_try_timeout, `${path}.per_try_timeout`, errors) ?? 0;
   }
+  let perTryIdle = 0;
+  if (v.per_try_idle_timeout !== undefined) {
+    perTryIdle = durationMs(v.per_try_idle_timeout, `${path}.per_try_idle_timeout`, errors) ?? 0;
+  }
   const [base, max] = backOff(v.retry_back_off, `${path}.retry_back_off`, errors);
   const attempts = count(
     v.host_selection_retry_max_attempts,
@@ -239,6 +245,7 @@ export function parseRetryPolicy(
     retryOn,
     numRetries: count(v.num_retries, `${path}.num_retries`, errors, 1),
     perTryTimeoutMs: perTry,
+    perTryIdleTimeoutMs: perTryIdle,
     baseIntervalMs: base,
     maxIntervalMs: max,
     retriableStatusCodes: codes,
@@ -258,6 +265,7 @@ export const NO_RETRY_POLICY: RetryPolicy = {
   retryOn: 0,
   numRetries: 1,
   perTryTimeoutMs: 0,
+  perTryIdleTimeoutMs: 0,
   baseIntervalMs: DEFAULT_BASE_INTERVAL_MS,
   maxIntervalMs: DEFAULT_BASE_INTERVAL_MS * 10,
   retriableStatusCodes: [],

@@ -92,13 +92,13 @@ Deno.test("route retry_policy shouldRetry: counts, the limit and the breaker's u
   });
 });
 
-Deno.test("route retry_policy errors name their path: unknown condition, refused fields, bad back-off, unknown predicate", () => {
+Deno.test("route retry_policy errors name their path: unknown condition, refused fields, bad durations and back-off, unknown predicate", () => {
   const errors: { path: string; message: string; rule: string }[] = [];
   parseRetryPolicy(
     {
       retry_on: "5xx,sometimes",
       retry_priority: { name: "envoy.retry_priorities.previous_priorities" },
-      per_try_idle_timeout: "1s",
+      per_try_idle_timeout: "soon",
       retry_back_off: { base_interval: "1s", max_interval: "0.5s" },
       retry_host_predicate: [{ name: "envoy.retry_host_predicates.omit_canary_hosts" }],
       retriable_status_codes: [42],

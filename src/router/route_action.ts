@@ -25,6 +25,8 @@ import { parseRedirect, type Redirect } from "./redirect.ts";
 import { parseRegexRewrite, type RegexRewrite } from "./path_rewrite.ts";
 import { type MirrorPolicy, parseMirrorPolicies } from "./mirror_policy.ts";
 import { parseUpgradeConfigs, type UpgradeConfigs } from "./upgrade.ts";
+import { connectTerminates } from "./connect_config.ts";
+import { type InternalRedirectPolicy, parseInternalRedirectPolicy } from "./internal_redirect.ts";
 import { type MetadataMatch, parseMetadataMatch } from "./metadata_match.ts";
 
 /** Envoy's default route timeout. */
@@ -43,6 +45,8 @@ export interface ForwardOptions {
   /** `host_rewrite_path_regex`: the host is the path rewritten by this pattern. */
   hostRewritePathRegex: RegexRewrite | null;
   timeoutMs: number;
+  /** The route's `idle_timeout` (replaces the stream idle timeout; 0: none); null when unset. */
+  idleTimeoutMs: number | null;
   priority: 0 | 1;
   /** `hash_policy`, in order (empty: requests have no hash). */
   hashPolicy: HashPolicy[];
@@ -52,6 +56,10 @@ export interface ForwardOptions {
   mirrors: MirrorPolicy[];
   /** `upgrade_configs` of the route (null: the connection manager's decide). */
   upgrades: UpgradeConfigs | null;
+  /** True when the route ends CONNECT requests itself (`connect_config`, `connect_config.ts`). */
+  connectTerminate: boolean;
+  /** `internal_redirect_policy`; null when unset (`internal_redirect.ts`). */
+  internalRedirect: InternalRedirectPolicy | null;
   /** `metadata_match` criteria for subset balancing; null when unset. */
   metadataMatch: MetadataMatch | null;
 }
@@ -139,6 +147,9 @@ function forwardOptions(
       ? null
       : parseRegexRewrite(a.host_rewrite_path_regex, `${path}.host_rewrite_path_regex`, errors),
     timeoutMs,
+    idleTimeoutMs: a.idle_timeout === undefined
+      ? null
+      : durationMs(a.idle_timeout, `${path}.idle_timeout`, errors) ?? null,
     priority: a.priority === "HIGH" ? 1 : 0,
     hashPolicy: parseHashPolicies(a.hash_policy, `${path}.hash_policy`, errors),
     retry: a.retry_policy === undefined
@@ -154,6 +165,12 @@ function forwardOptions(
     upgrades: a.upgrade_configs === undefined
       ? null
       : parseUpgradeConfigs(a.upgrade_configs, `${path}.upgrade_configs`, errors, true),
+    connectTerminate: connectTerminates(a.upgrade_configs),
+    internalRedirect: parseInternalRedirectPolicy(
+      a.internal_redirect_policy,
+      `${path}.internal_redirect_policy`,
+      errors,
+    ),
     metadataMatch: parseMetadataMatch(a.metadata_match, `${path}.metadata_match`, errors),
   };
 }

@@ -29,7 +29,8 @@ import { DEFAULT_BUFFER_LIMIT } from "./retry_forward.ts";
 export type PathMatch =
   | { kind: "prefix"; value: string; caseSensitive: boolean }
   | { kind: "path"; value: string; caseSensitive: boolean }
-  | { kind: "regex"; re: Re2Matcher };
+  | { kind: "regex"; re: Re2Matcher }
+  | { kind: "connect" };
 
 /** One compiled route. */
 export interface Route {
@@ -76,28 +77,43 @@ function parseMatch(m: Json | undefined, path: string, errors: Errors): PathMatc
   const cs = m.case_sensitive === undefined
     ? true
     : (isObject(m.case_sensitive) ? m.case_sensitive.value !== false : m.case_sensitive !== false);
-  if (m.connect_matcher !== undefined) {
-    fail(
-      errors,
-      `${path}.connect_matcher`,
-      "connect_matcher is not supported by this build (CONNECT requests are not forwarded)",
-    );
-    return null;
-  }
-  const kinds = ["prefix", "path", "safe_regex", "regex"].filter((k) => m[k] !== undefined);
+  const kinds = ["prefix", "path", "safe_regex", "regex", "connect_matcher"].filter((k) =>
+    m[k] !== undefined
+  );
   if (kinds.length !== 1) {
     const other = ["path_separated_prefix", "path_match_policy"].find((k) => m[k] !== undefined);
     if (other) {
       fail(errors, `${path}.${other}`, `route match field ${other} is not supported`);
       return null;
     }
-    fail(errors, path, "match needs exactly one of prefix, path, safe_regex (or connect_matcher)");
+    fail(
+      errors,
+      path,
+      kinds.length === 0
+        ? "match needs one of prefix, path, safe_regex, connect_matcher"
+        : `match takes only one of prefix, path, safe_regex, connect_matcher (found ${
+          kinds.join(", ")
+        })`,
+    );
     return null;
   }
   for (const k of Object.keys(m)) {
-    if (!["prefix", "path", "safe_regex", "regex", "case_sensitive", "headers"].includes(k)) {
+    if (
+      !["prefix", "path", "safe_regex", "regex", "connect_matcher", "case_sensitive", "headers"]
+        .includes(k)
+    ) {
       fail(errors, `${path}.${k}`, `route match field ${k} is not supported`);
     }
+  }
+  if (m.connect_matcher !== undefined) {
+    const cm = m.connect_matcher;
+    if (!isObject(cm)) fail(errors, `${path}.connect_matcher`, "connect_matcher must be an object");
+    else {
+      for (const k of Object.keys(cm)) {
+        fail(errors, `${path}.connect_matcher.${k}`, `unknown field ${k} of ConnectMatcher`);
+      }
+    }
+    return { kind: "connect" };
   }
   if (typeof m.prefix === "string") return { kind: "prefix", value: m.prefix, caseSensitive: cs };
   if (typeof m.path === "string") return { kind: "path", value: m.path, caseSensitive: cs };
@@ -318,7 +334,11 @@ function pathOnly(p: string): string {
   return q < 0 ? p : p.slice(0, q);
 }
 
-function matchesPath(m: PathMatch, path: string): boolean {
+function matchesPath(m: PathMatch, path: string, method: string): boolean {
+  // A CONNECT request matches connect_matcher routes only (it has no path), as in Envoy.
+  if (m.kind === "connect" || method === "CONNECT") {
+    return m.kind === "connect" && method === "CONNECT";
+  }
   switch (m.kind) {
     case "prefix":
       return m.caseSensitive
@@ -339,7 +359,7 @@ export function selectRoute(rc: RouteConfig, r: MatchInput): Route | null {
   if (!vh) return null;
   for (const route of vh.routes) {
     if (
-      matchesPath(route.match, r.path) &&
+      matchesPath(route.match, r.path, r.method) &&
       (route.headers.length === 0 || matchHeaders(route.headers, r))
     ) {
       return route;

@@ -24,6 +24,7 @@ import { openTransport, type Transport } from "../upstream/transport.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import { localReply, NO_HEALTHY_UPSTREAM, resetBody } from "../http/local_reply.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
+import { parseConnectConfig } from "./connect_config.ts";
 
 /** Upgrade type (lower case) → enabled. */
 export type UpgradeConfigs = ReadonlyMap<string, boolean>;
@@ -48,24 +49,26 @@ export function parseUpgradeConfigs(
     }
     for (const k of Object.keys(u)) {
       if (k === "upgrade_type" || k === "enabled") continue;
-      const why = k === "filters" || k === "connect_config"
+      if (k === "connect_config" && route) continue;
+      const why = k === "filters"
         ? `${k} is not supported by this build`
         : `unknown field ${k} of UpgradeConfig`;
       fail(errors, `${at}.${k}`, why);
     }
     const type = u.upgrade_type.toLowerCase();
-    if (type === "connect") {
-      return fail(
-        errors,
-        `${at}.upgrade_type`,
-        "CONNECT is not supported by this build (HTTP/1.1 Upgrade types such as websocket are)",
-      );
+    if (u.connect_config !== undefined && route) {
+      if (type !== "connect") {
+        fail(
+          errors,
+          `${at}.connect_config`,
+          "connect_config is only valid for upgrade_type CONNECT",
+        );
+      } else parseConnectConfig(u.connect_config, `${at}.connect_config`, errors);
     }
     if (out.has(type)) return fail(errors, `${at}.upgrade_type`, `duplicate upgrade type ${type}`);
     const enabled = unwrap(u.enabled);
     out.set(type, enabled === undefined ? true : enabled === true);
   });
-  void route;
   return out;
 }
 
@@ -83,7 +86,8 @@ export function upgradeAllowed(
 
 const encoder = new TextEncoder();
 
-function quietClose(t: Transport): void {
+/** Closes `t`, ignoring that it may be closed already. */
+export function quietClose(t: Transport): void {
   try {
     t.close();
   } catch { /* already closed */ }
@@ -111,7 +115,11 @@ async function readHead(t: Transport): Promise<[string, Uint8Array] | null> {
 }
 
 /** The upstream's bytes: what came with the head, then what follows, up to `limit` (-1: all). */
-function upstreamBytes(t: Transport, first: Uint8Array, limit: number): ReadableStream<Uint8Array> {
+export function upstreamBytes(
+  t: Transport,
+  first: Uint8Array,
+  limit: number,
+): ReadableStream<Uint8Array> {
   let left = limit;
   let pending: Uint8Array | null = first.length ? first : null;
   return new ReadableStream<Uint8Array>({
@@ -147,7 +155,7 @@ function upstreamBytes(t: Transport, first: Uint8Array, limit: number): Readable
 }
 
 /** Copies the downstream's bytes to the upstream until either ends. */
-async function pump(from: ReadableStream<Uint8Array>, t: Transport): Promise<void> {
+export async function pump(from: ReadableStream<Uint8Array>, t: Transport): Promise<void> {
   const rd = from.getReader();
   try {
     for (;;) {
@@ -162,7 +170,8 @@ async function pump(from: ReadableStream<Uint8Array>, t: Transport): Promise<voi
 
 /**
  * Forwards the upgrade request `ur` (upgrade type `type`) to a host of `cluster`; `takeover`
- * gives the downstream connection's bytes once the upstream switched protocols.
+ * gives the downstream connection's bytes once the upstream switched protocols. Type `connect`
+ * passes a CONNECT request on as it came (the host is a proxy itself) and tunnels after a 2xx.
  */
 export async function forwardUpgrade(
   cluster: Cluster,
@@ -193,7 +202,8 @@ export async function forwardUpgrade(
     cluster.stats.responseCode(503);
     return localReply(503, resetBody("connection failure"));
   }
-  const req = {
+  const connect = type === "connect";
+  const req = connect ? { ...ur, body: null, path: ur.authority } : {
     ...ur,
     body: null,
     headers: [...ur.headers, ["connection", "upgrade"], ["upgrade", type]] as [string, string][],
@@ -229,7 +239,8 @@ export async function forwardUpgrade(
     if (k === "content-length") length = Number(v);
     headers.append(k, v);
   }
-  if (status !== 101) {
+  const switched = connect ? status >= 200 && status < 300 : status === 101;
+  if (!switched) {
     headers.delete("connection");
     headers.delete("upgrade");
     return {

@@ -20,6 +20,7 @@
  */
 import type { Gauge, Scope } from "../stats/types.ts";
 import type { Thresholds } from "../config/effective_cluster.ts";
+import { retryBudgetLimit } from "./retry_budget.ts";
 
 /**
  * Where a resource's count lives when several workers share it: one `Int32Array` word over a
@@ -35,13 +36,27 @@ export interface SharedCount {
 export class Resource {
   #count = 0;
   readonly #shared: SharedCount | undefined;
-  /** Creates a resource limited to `max`, reporting through `open`, counted in `shared` if given. */
-  constructor(readonly max: number, readonly open: Gauge, shared?: SharedCount) {
+  readonly #limit: (() => number) | undefined;
+  /**
+   * Creates a resource limited to `max` (or to what `limit` says each time, as a retry budget
+   * does), reporting through `open`, counted in `shared` if given.
+   */
+  constructor(
+    readonly max: number,
+    readonly open: Gauge,
+    shared?: SharedCount,
+    limit?: () => number,
+  ) {
     this.#shared = shared;
+    this.#limit = limit;
+  }
+  /** The limit now. */
+  limit(): number {
+    return this.#limit === undefined ? this.max : this.#limit();
   }
   /** True while another unit may be taken. */
   canCreate(): boolean {
-    return this.count() < this.max;
+    return this.count() < this.limit();
   }
   /** Units in use (by every worker sharing the count). */
   count(): number {
@@ -52,13 +67,13 @@ export class Resource {
   inc(): void {
     const sh = this.#shared;
     const n = sh ? Atomics.add(sh.array, sh.index, 1) + 1 : ++this.#count;
-    if (n >= this.max && this.open.value() !== 1) this.open.set(1);
+    if (n >= this.limit() && this.open.value() !== 1) this.open.set(1);
   }
   /** Gives one unit back. */
   dec(): void {
     const sh = this.#shared;
     const n = sh ? Atomics.sub(sh.array, sh.index, 1) - 1 : --this.#count;
-    if (n < this.max && this.open.value() !== 0) this.open.set(0);
+    if (n < this.limit() && this.open.value() !== 0) this.open.set(0);
   }
 }
 
@@ -90,7 +105,15 @@ export class CircuitBreaker {
       at(1),
     );
     this.requests = new Resource(thresholds.max_requests, s.gauge("rq_open"), at(2));
-    this.retries = new Resource(thresholds.max_retries, s.gauge("rq_retry_open"), at(3));
+    const budget = thresholds.retry_budget;
+    this.retries = budget === undefined
+      ? new Resource(thresholds.max_retries, s.gauge("rq_retry_open"), at(3))
+      : new Resource(
+        budget.min_retry_concurrency,
+        s.gauge("rq_retry_open"),
+        at(3),
+        retryBudgetLimit(budget, this.requests, this.pending),
+      );
     // Envoy creates these gauges at start-up with value 0.
     for (const g of ["cx_open", "rq_pending_open", "rq_open", "rq_retry_open", "cx_pool_open"]) {
       s.gauge(g);

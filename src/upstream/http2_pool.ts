@@ -65,6 +65,7 @@ export class Http2Pool {
         }
         : {}),
       ...bindOptions(this.cluster.upstreamBind),
+      ...h2SettingsOptions(this.cluster.http2Settings),
     } as http2.SecureClientSessionOptions);
     const t0 = performance.now();
     const rec: Session = {
@@ -90,6 +91,8 @@ export class Http2Pool {
       }, this.cluster.connectTimeoutMs);
       sess.once("connect", () => {
         clearTimeout(timer);
+        const cw = this.cluster.http2Settings?.initialConnectionWindowSize;
+        if (cw !== undefined) sess.setLocalWindowSize(cw);
         connected = true;
         s.cx_connect_ms.record(performance.now() - t0);
         resolve();
@@ -214,4 +217,20 @@ function toWeb(st: http2.ClientHttp2Stream): ReadableStream<Uint8Array> {
       st.close(http2.constants.NGHTTP2_CANCEL);
     },
   }, { highWaterMark: 4 });
+}
+
+/**
+ * The `node:http2` options for the SETTINGS of `http2_protocol_options`: the initial stream
+ * window and the HPACK table size (the connection window is set once connected).
+ */
+export function h2SettingsOptions(
+  s: EffectiveCluster["http2Settings"],
+): { settings?: http2.Settings } {
+  if (s === undefined) return {};
+  const settings: http2.Settings = {};
+  if (s.initialStreamWindowSize !== undefined) {
+    settings.initialWindowSize = s.initialStreamWindowSize;
+  }
+  if (s.hpackTableSize !== undefined) settings.headerTableSize = s.hpackTableSize;
+  return Object.keys(settings).length === 0 ? {} : { settings };
 }

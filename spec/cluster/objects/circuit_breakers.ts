@@ -7,7 +7,10 @@
 import type { FieldRow } from "../../rule.ts";
 import { NOT_SHOWN } from "./not_shown.ts";
 
-/** cluster.CircuitBreakers, cluster.CircuitBreakers.Thresholds: rows taken from real Envoy. */
+/**
+ * cluster.CircuitBreakers, cluster.CircuitBreakers.Thresholds and its RetryBudget: rows taken from
+ * real Envoy.
+ */
 export const CIRCUIT_BREAKERS_ENVOY = [
   {
     id: "cluster.objects.cluster.circuit-breakers.thresholds",
@@ -113,8 +116,9 @@ export const CIRCUIT_BREAKERS_ENVOY = [
     field: "retry_budget",
     kind: "message",
     type: "cluster.CircuitBreakers.Thresholds.RetryBudget",
-    support: "refused",
-    supportNote: "retry budgets are not implemented",
+    support: "honoured",
+    supportNote:
+      "limits the retries in flight to budget_percent of the active and pending requests, never below min_retry_concurrency; max_retries is then ignored",
   },
   {
     id: "cluster.objects.cluster.circuit-breakers.thresholds.track-remaining",
@@ -146,5 +150,37 @@ export const CIRCUIT_BREAKERS_ENVOY = [
     kind: "UInt32Value",
     support: "refused",
     supportNote: "connection pools are not limited",
+  },
+  {
+    id: "cluster.objects.cluster.circuit-breakers.thresholds.retry-budget.budget-percent",
+    level: "MUST",
+    statement:
+      '`budget_percent` is a Percent; it lies in 0..100; unset, it defaults to {"value":20}.',
+    cite: NOT_SHOWN,
+    envoy:
+      "RetryBudget: retries in flight may be budget_percent of the active plus pending requests (default 20%), never fewer than min_retry_concurrency (default 3); a retry budget overrides max_retries.",
+    check: "internal",
+    message: "cluster.CircuitBreakers.Thresholds.RetryBudget",
+    field: "budget_percent",
+    number: 1,
+    kind: "Percent",
+    default: { value: 20 },
+    range: { min: 0, max: 100 },
+    support: "honoured",
+  },
+  {
+    id: "cluster.objects.cluster.circuit-breakers.thresholds.retry-budget.min-retry-concurrency",
+    level: "MUST",
+    statement: "`min_retry_concurrency` is a UInt32Value; unset, it defaults to 3.",
+    cite: NOT_SHOWN,
+    envoy:
+      "RetryBudget: retries in flight may be budget_percent of the active plus pending requests (default 20%), never fewer than min_retry_concurrency (default 3); a retry budget overrides max_retries.",
+    check: "internal",
+    message: "cluster.CircuitBreakers.Thresholds.RetryBudget",
+    field: "min_retry_concurrency",
+    number: 2,
+    kind: "UInt32Value",
+    default: 3,
+    support: "honoured",
   },
 ] as const satisfies readonly FieldRow[];
