@@ -12,12 +12,12 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ConnectionGate, type OverloadView } from "./overload_state.ts";
+ * import { ConnectionGate, OpenConnections, type OverloadView } from "./overload_state.ts";
  * import { Store } from "../stats/store.ts";
  * const view: OverloadView = {
  *   value: () => 0,
  *   runtime: (k) => k === "overload.global_downstream_max_connections" ? "1" : undefined,
- *   connections: 0,
+ *   open: new OpenConnections(),
  *   acceptResumed: () => null,
  * };
  * const store = new Store();
@@ -26,7 +26,7 @@
  * assert.equal(gate.admit(1), false);
  * assert.equal(store.counter("downstream_global_cx_overflow").value(), 1);
  * gate.closed();
- * assert.equal(view.connections, 0);
+ * assert.equal(view.open.value, 0);
  * ```
  * @module
  */
@@ -44,8 +44,8 @@ export interface OverloadView {
   value(action: OverloadActionKind): number;
   /** A runtime value. */
   runtime(key: string): string | undefined;
-  /** Downstream connections open on all listeners (the gates keep it). */
-  connections: number;
+  /** Downstream connections open on all listeners, of every worker (the gates keep it). */
+  readonly open: OpenConnections;
   /** While `stop_accepting_connections` is engaged, a promise of its end; else null. */
   acceptResumed(): Promise<void> | null;
 }
@@ -54,6 +54,33 @@ function limitOf(v: string | undefined): number {
   if (v === undefined) return Infinity;
   const n = Number(v);
   return Number.isInteger(n) && n >= 0 ? n : Infinity;
+}
+
+/**
+ * The count of open downstream connections in one 32-bit word, which data-plane workers share
+ * (a `SharedArrayBuffer`): admitting with {@linkcode OpenConnections.tryOpen} is one atomic
+ * step, so workers together never pass the global limit.
+ */
+export class OpenConnections {
+  /** The count in `words[at]` (a word of its own by default). */
+  constructor(readonly words: Int32Array = new Int32Array(1), readonly at = 0) {}
+
+  /** Connections open now. */
+  get value(): number {
+    return Atomics.load(this.words, this.at);
+  }
+
+  /** Counts one more connection unless `limit` are open already; true when counted. */
+  tryOpen(limit: number): boolean {
+    if (Atomics.add(this.words, this.at, 1) < limit) return true;
+    Atomics.sub(this.words, this.at, 1);
+    return false;
+  }
+
+  /** A counted connection closed. */
+  close(): void {
+    Atomics.sub(this.words, this.at, 1);
+  }
 }
 
 /** Admits or refuses the connections of one listener. */
@@ -70,23 +97,23 @@ export class ConnectionGate {
   /** True when a connection may be served, given the listener's open connections. */
   admit(listenerActive: number): boolean {
     const v = this.view;
-    if (v.connections >= limitOf(v.runtime("overload.global_downstream_max_connections"))) {
+    if (!v.open.tryOpen(limitOf(v.runtime("overload.global_downstream_max_connections")))) {
       this.#global.inc();
       return false;
     }
     const own = v.runtime(`envoy.resource_limits.listener.${this.name}.connection_limit`) ??
       v.runtime(`proxy.resource_limits.listener.${this.name}.connection_limit`);
     if (listenerActive >= limitOf(own)) {
+      v.open.close();
       this.#listener.inc();
       return false;
     }
-    v.connections++;
     return true;
   }
 
   /** An admitted connection closed. */
   closed(): void {
-    this.view.connections--;
+    this.view.open.close();
   }
 }
 

@@ -17,10 +17,16 @@
 import type { RegexAnswer } from "./regex_worker.ts";
 
 /**
- * How long the ECMAScript stats filter may take, worker start included, in milliseconds: long
- * enough for a cold start on a busy machine; the serving thread never waits on it.
+ * How long the ECMAScript stats filter's evaluation may take once the worker has started, in
+ * milliseconds; the serving thread never waits on it.
  */
 export const OFFTHREAD_REGEX_DEADLINE_MS = 5000;
+
+/**
+ * How long the worker may take to start (load its module) before the job is given up: start-up
+ * does not depend on the pattern, and on a busy machine it can take seconds.
+ */
+export const OFFTHREAD_REGEX_START_MS = 30_000;
 
 /** The strings that matched, or why there is no answer. */
 export type OffThreadResult =
@@ -28,7 +34,8 @@ export type OffThreadResult =
   | { ok: false; timedOut: boolean; error: string };
 
 /**
- * Matches `pattern` against each of `names` on a worker; resolves within about `deadlineMs`.
+ * Matches `pattern` against each of `names` on a worker; resolves within about `deadlineMs` of
+ * the worker taking the job (its start is bounded by {@linkcode OFFTHREAD_REGEX_START_MS}).
  */
 export function matchOffThread(
   pattern: string,
@@ -37,14 +44,12 @@ export function matchOffThread(
 ): Promise<OffThreadResult> {
   const worker = new Worker(new URL("./regex_worker.ts", import.meta.url), { type: "module" });
   return new Promise<OffThreadResult>((resolve) => {
-    const timer = setTimeout(() => {
-      worker.terminate();
-      resolve({
-        ok: false,
-        timedOut: true,
-        error: `evaluation did not finish within ${deadlineMs} ms`,
-      });
-    }, deadlineMs);
+    const giveUp = (ms: number, what: string) =>
+      setTimeout(() => {
+        worker.terminate();
+        resolve({ ok: false, timedOut: true, error: `${what} did not finish within ${ms} ms` });
+      }, ms);
+    let timer = giveUp(OFFTHREAD_REGEX_START_MS, "the evaluation worker's start");
     const done = (r: OffThreadResult) => {
       clearTimeout(timer);
       worker.terminate();
@@ -52,6 +57,11 @@ export function matchOffThread(
     };
     worker.onmessage = (ev: MessageEvent<RegexAnswer>) => {
       const a = ev.data;
+      if ("started" in a) {
+        clearTimeout(timer);
+        timer = giveUp(deadlineMs, "evaluation");
+        return;
+      }
       if ("error" in a) return done({ ok: false, timedOut: false, error: a.error });
       const matched = new Set<string>();
       names.forEach((n, i) => {

@@ -13,8 +13,11 @@ export interface RegexJob {
   names: readonly string[];
 }
 
-/** The answer: `hits[i]` is 1 when `names[i]` matches; or the compile error. */
-export type RegexAnswer = { hits: Uint8Array } | { error: string };
+/**
+ * The answers, in order: `started` when the worker took the job (its start-up is over), then
+ * `hits` (`hits[i]` is 1 when `names[i]` matches) or the compile error.
+ */
+export type RegexAnswer = { started: true } | { hits: Uint8Array } | { error: string };
 
 const scope = self as unknown as {
   onmessage: (ev: MessageEvent<RegexJob>) => void;
@@ -22,6 +25,7 @@ const scope = self as unknown as {
 };
 
 scope.onmessage = (ev) => {
+  scope.postMessage({ started: true });
   let answer: RegexAnswer;
   try {
     const re = new RegExp(ev.data.pattern);

@@ -51,7 +51,11 @@ import type { ConfigError } from "../config/errors.ts";
 import { durationMs, isObject, unwrap } from "../config/config_values.ts";
 import { refusal } from "../config/support_check.ts";
 import type { Counter, Gauge, Scope } from "../stats/types.ts";
-import type { OverloadActionKind, OverloadView } from "../listener/overload_state.ts";
+import {
+  OpenConnections,
+  type OverloadActionKind,
+  type OverloadView,
+} from "../listener/overload_state.ts";
 
 /** A trigger of an action. */
 export type Trigger =
@@ -208,7 +212,11 @@ interface ActionState {
 
 /** The running overload manager. */
 export class OverloadManager implements OverloadView {
-  connections = 0;
+  readonly open = new OpenConnections();
+  /** Downstream connections open on this process's listeners. */
+  get connections(): number {
+    return this.open.value;
+  }
   readonly #monitors: MonitorState[];
   readonly #actions: ActionState[];
   readonly #values: Record<OverloadActionKind, number> = {

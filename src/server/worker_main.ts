@@ -29,6 +29,7 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import { checkConfiguration } from "./configuration_check.ts";
 import { createLogging, type Logging } from "./logger.ts";
 import { LayeredRuntime } from "./runtime.ts";
+import { OpenConnections } from "../listener/overload_state.ts";
 import { OutlierEventRecorder } from "../upstream/outlier/outlier_events.ts";
 import { attachTapSession, compileTapMatch } from "../filters/tap_filter.ts";
 import type { SharedCount } from "../upstream/circuit_breaker.ts";
@@ -162,6 +163,14 @@ async function start(init: WorkerInit): Promise<Running> {
         logFor: (c) => logging.forComponent(c),
       },
       worker: { index: init.index, reusePort: true },
+      // The overload manager keeps one worker; the connection limits (runtime keys) hold
+      // across workers through the shared count.
+      overload: {
+        value: () => 0,
+        runtime: (key) => runtime.get(key),
+        open: new OpenConnections(flags, 2),
+        acceptResumed: () => null,
+      },
     },
   );
   await listeners.start();

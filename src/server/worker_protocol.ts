@@ -103,7 +103,8 @@ export interface WorkerInit {
   dynamic: ClusterCopy[];
   /**
    * The server's flags in shared memory (`[healthCheckFailed, draining]`, 0 or 1), so the data
-   * plane sees `/healthcheck/fail` and the start of a shutdown at once.
+   * plane sees `/healthcheck/fail` and the start of a shutdown at once; the third word counts
+   * the downstream connections open on every worker (the global connection limit).
    */
   flags: Int32Array;
 }

@@ -99,7 +99,7 @@ export class WorkerPool implements ListenerManagerView {
   /** Circuit breaker counts of clusters CDS made active after the pool was built. */
   readonly #dynamicShared = new WeakMap<Cluster, SharedCount>();
   /** `[healthCheckFailed, draining]` shared with every worker. */
-  readonly #flags = new Int32Array(new SharedArrayBuffer(8));
+  readonly #flags = new Int32Array(new SharedArrayBuffer(12));
 
   /** A pool of `count` workers (not started). */
   constructor(readonly count: number, readonly deps: WorkerPoolDeps) {

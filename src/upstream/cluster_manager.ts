@@ -213,7 +213,8 @@ export class ClusterManager implements ClusterManagerView {
   readonly #active = new Map<string, Entry>();
   readonly #warming = new Map<string, Entry>();
   readonly #static = new Set<string>();
-  #list: Cluster[] = [];
+  /** The active clusters as a list, rebuilt on first use after a change (null: stale). */
+  #list: Cluster[] | null = null;
   readonly #pending = new Set<Promise<void>>();
   readonly #cds: Subscription | null = null;
   #lrs: { close(): void } | null = null;
@@ -327,7 +328,7 @@ export class ClusterManager implements ClusterManagerView {
   }
 
   #changed() {
-    this.#list = [...this.#active.values()].map((e) => e.cluster);
+    this.#list = null;
     this.#cm.gauge("active_clusters").set(this.#active.size);
     this.#cm.gauge("warming_clusters").set(this.#warming.size);
   }
@@ -503,6 +504,6 @@ export class ClusterManager implements ClusterManagerView {
 
   /** The active clusters: static ones in configuration order, then CDS ones. */
   clusters(): readonly Cluster[] {
-    return this.#list;
+    return this.#list ??= [...this.#active.values()].map((e) => e.cluster);
   }
 }

@@ -93,6 +93,10 @@ export class Http1Connection {
   #mode = 0;
   #remaining = 0;
   #chunkDataLeft = -1;
+  /** A read started while the connection sat idle: the next response's first read. */
+  #idleRead: Promise<number | null> | null = null;
+  /** In the pool's idle set (not carrying a request). */
+  #idle = false;
 
   /** Wraps a connected transport; `bufferSize` bounds read-ahead and the response head size. */
   constructor(readonly transport: Transport, bufferSize: number) {
@@ -123,7 +127,39 @@ export class Http1Connection {
     return this.#end > this.#start;
   }
 
+  /**
+   * Reads while the connection is idle, so that the upstream closing it (or sending bytes no
+   * request asked for) is seen before the connection is reused, as Envoy's event loop sees it;
+   * `gone` then runs with `remote` true for a close. The read becomes the next response's first.
+   */
+  watchIdle(gone: (remote: boolean) => void): void {
+    if (this.#idleRead !== null || this.closed) return;
+    this.#start = this.#end = 0;
+    this.#idle = true;
+    const read = this.transport.read(this.#buf);
+    this.#idleRead = read;
+    read.then((n) => {
+      if (this.#idle && (n === null || n > 0)) gone(n === null);
+    }, () => {
+      if (this.#idle) gone(true);
+    });
+  }
+
+  /** The connection leaves the idle set to carry a request. */
+  take(): void {
+    this.#idle = false;
+  }
+
   async #fill(): Promise<boolean> {
+    const pending = this.#idleRead;
+    if (pending !== null) {
+      this.#idleRead = null;
+      const n = await pending;
+      if (n === null) throw new EofError();
+      this.#end += n;
+      this.rxBytes += n;
+      return true;
+    }
     if (this.#start > 0 && this.#start === this.#end) this.#start = this.#end = 0;
     if (this.#end === this.#buf.length) {
       if (this.#start === 0) return false; // full

@@ -78,7 +78,9 @@ export class Http1Pool {
   takeIdle(): Http1Connection | null {
     while (this.#idle.length > 0) {
       const c = this.#idle.pop()!;
-      if (!c.closed) return c;
+      if (c.closed) continue;
+      c.take();
+      return c;
     }
     return null;
   }
@@ -204,7 +206,10 @@ export class Http1Pool {
     // A waiter that stopped waiting has already left the queue (see #cancel).
     const w = this.#waiters.shift();
     if (w) w.resolve(c);
-    else this.#idle.push(c);
+    else {
+      this.#idle.push(c);
+      c.watchIdle((remote) => this.destroy(c, !remote));
+    }
   }
 
   /** Closes a connection and frees its slot; `local` tells who closed it. */

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import {
+  listenerPort,
+  proxyBootstrap,
+  startProxyProcess,
+  statsOf,
+} from "./testing_proxy_process.ts";
+
+const enc = new TextEncoder();
+
+/** Sends one keep-alive request on `c`; true when a response came back (the connection stays open). */
+async function served(c: Deno.Conn): Promise<boolean> {
+  try {
+    await c.write(enc.encode("GET / HTTP/1.1\r\nhost: x\r\n\r\n"));
+    const n = await c.read(new Uint8Array(1024));
+    return n !== null && n > 0;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("cli.options.concurrency: overload.global_downstream_max_connections holds across workers (one shared count), refusals counted downstream_global_cx_overflow", async () => {
+  const o = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("ok\n"),
+  );
+  const LIMIT = 6;
+  const N = 24;
+  const bootstrap = {
+    ...proxyBootstrap(o.addr.port),
+    layered_runtime: {
+      layers: [{
+        name: "static",
+        static_layer: { overload: { global_downstream_max_connections: LIMIT } },
+      }],
+    },
+  };
+  const p = await startProxyProcess(bootstrap, ["--concurrency", "2"]);
+  const conns: Deno.Conn[] = [];
+  try {
+    const port = await listenerPort(p.admin);
+    for (let i = 0; i < N; i++) conns.push(await Deno.connect({ hostname: "127.0.0.1", port }));
+    const results = await Promise.all(conns.map(served));
+    assert.equal(results.filter((x) => x).length, LIMIT, "connections served across both workers");
+    const stats = await statsOf(p.admin);
+    const l = `listener.127.0.0.1_${port}`;
+    assert.equal(stats.get(`${l}.downstream_global_cx_overflow`), N - LIMIT);
+    const w0 = stats.get(`${l}.worker_0.downstream_cx_total`) ?? 0;
+    const w1 = stats.get(`${l}.worker_1.downstream_cx_total`) ?? 0;
+    assert.ok(w0 > 0 && w1 > 0, `connections reached both workers: ${w0} and ${w1}`);
+  } finally {
+    for (const c of conns) {
+      try {
+        c.close();
+      } catch { /* closed */ }
+    }
+    await p.stop();
+    await o.shutdown();
+  }
+});
