@@ -54,8 +54,20 @@ function statusRanges(v: unknown, at: string, field: string, out: HealthCheckErr
   });
 }
 
+/** True for protobuf JSON `bytes`: base64, standard or URL-safe, padded or not. */
+export function isBase64Payload(text: string): boolean {
+  return /^[A-Za-z0-9+/_-]*={0,2}$/.test(text) && text.replace(/=+$/, "").length % 4 !== 1;
+}
+
 function payloadErrors(v: unknown, at: string, out: HealthCheckError[]) {
   if (!isObject(v)) return;
+  if (typeof v.binary === "string" && !isBase64Payload(v.binary)) {
+    out.push({
+      path: `${at}.binary`,
+      rule: rule("core.HealthCheck.Payload", "binary"),
+      message: `invalid base64 bytes '${v.binary.slice(0, 64)}'`,
+    });
+  }
   if (typeof v.text === "string" && !isHexPayload(v.text)) {
     out.push({
       path: `${at}.text`,
@@ -139,6 +151,14 @@ export function healthCheckErrors(hcs: unknown): HealthCheckError[] {
     const at = `health_checks[${i}]`;
     if (isObject(h.http_health_check)) {
       httpErrors(h.http_health_check, `${at}.http_health_check`, out);
+    }
+    const g = h.grpc_health_check;
+    if (isObject(g) && typeof g.authority === "string" && BAD_HEADER_CHAR.test(g.authority)) {
+      out.push({
+        path: `${at}.grpc_health_check.authority`,
+        rule: rule("core.HealthCheck.GrpcHealthCheck", "authority"),
+        message: "value must be a valid HTTP header value",
+      });
     }
     if (isObject(h.tcp_health_check)) {
       const t = h.tcp_health_check;

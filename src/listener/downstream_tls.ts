@@ -23,6 +23,7 @@
  * ```
  * @module
  */
+import { compileRe2, type Re2Matcher } from "../router/regex.ts";
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
 import { SecretStore } from "../config/secrets.ts";
@@ -41,7 +42,7 @@ export interface SanMatcher {
   kind: "exact" | "prefix" | "suffix" | "contains" | "safe_regex";
   value: string;
   ignoreCase: boolean;
-  regex?: RegExp;
+  regex?: Re2Matcher;
 }
 
 /** A parsed downstream TLS context. */
@@ -139,12 +140,10 @@ function sanMatchers(vc: JsonObject, path: string, errors: Errors): SanMatcher[]
     }
     const sr = m.safe_regex;
     if (isObject(sr) && typeof sr.regex === "string") {
-      try {
-        const regex = new RegExp(`^(?:${sr.regex})$`);
-        return out.push({ type, kind: "safe_regex", value: sr.regex, ignoreCase, regex });
-      } catch (e) {
-        return fail(errors, `${at}.safe_regex.regex`, `invalid regex: ${(e as Error).message}`);
-      }
+      // RE2 syntax on the linear-time engine, as every configuration regex.
+      const regex = compileRe2(sr.regex, `${at}.safe_regex.regex`, errors);
+      if (regex === null) return;
+      return out.push({ type, kind: "safe_regex", value: sr.regex, ignoreCase, regex });
     }
     fail(errors, at, "string matcher needs exact, prefix, suffix, contains or safe_regex");
   };

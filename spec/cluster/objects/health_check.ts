@@ -389,7 +389,7 @@ export const HEALTH_CHECK_ENVOY = [
       "`binary` is a bytes payload (base64); exactly one member of group `payload` is set.",
     cite: NOT_SHOWN,
     envoy:
-      "Payload: oneof payload required; `text` hex-encoded, min_len 1; `binary` not implemented (hidden).",
+      "Payload: oneof payload required; `text` hex-encoded, min_len 1; `binary` bytes (PayloadMatcher::loadProtoBytes takes either; Envoy's TCP checker sends `send` only when it is `text`, proxyspec sends `binary` too).",
     check: "internal",
     message: "core.HealthCheck.Payload",
     field: "binary",
@@ -397,8 +397,7 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "string",
     group: "payload",
     groupRequired: true,
-    support: "refused",
-    supportNote: "binary payloads are not implemented; use text (hex)",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.http-health-check.host",

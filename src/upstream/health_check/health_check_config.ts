@@ -110,7 +110,18 @@ export function hexPayload(text: string): Uint8Array | null {
 function payload(v: unknown): Uint8Array | null {
   if (!isObject(v)) return null;
   if (typeof v.text === "string") return hexPayload(v.text);
-  if (typeof v.binary === "string") return Uint8Array.from(atob(v.binary), (c) => c.charCodeAt(0));
+  if (typeof v.binary === "string") {
+    // Protobuf JSON bytes: URL-safe letters and missing padding are accepted.
+    const std = v.binary.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
+    try {
+      return Uint8Array.from(
+        atob(std + "=".repeat((4 - std.length % 4) % 4)),
+        (c) => c.charCodeAt(0),
+      );
+    } catch {
+      return null;
+    }
+  }
   return null;
 }
 
