@@ -455,7 +455,7 @@ export const SUPPORT = [
     path: "OverloadManager.actions",
     support: "honoured",
     supportNote:
-      "stop_accepting_connections, stop_accepting_requests, disable_http_keepalive; shrink_heap and reset_high_memory_stream are refused",
+      "stop_accepting_connections, stop_accepting_requests, disable_http_keepalive, shrink_heap (a full garbage collection every 10 s while saturated); reset_high_memory_stream is refused",
   },
   {
     path: "OverloadManager.*",

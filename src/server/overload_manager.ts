@@ -12,8 +12,10 @@
  *   kernel's queue), `stop_accepting_requests` (503 `proxy overloaded`, counted
  *   `http.<prefix>.downstream_rq_overload_close`), `disable_http_keepalive` (HTTP/1 responses
  *   close their connection, counted `downstream_cx_overload_disable_keepalive`); a partly
- *   engaged action applies with that probability, as in Envoy. `shrink_heap`,
- *   `reset_high_memory_stream` and the other Envoy actions are refused with a note.
+ *   engaged action applies with that probability, as in Envoy; `shrink_heap` (a full garbage
+ *   collection every 10 s while saturated, counted `overload.<action>.shrink_count`; see
+ *   {@linkcode HeapShrinker}). `reset_high_memory_stream` and the other Envoy actions are
+ *   refused with a note.
  *
  * Stats: `overload.<action>.active` and `.scale_percent`, `overload.<monitor>.pressure`
  * (0-100), `.failed_updates` and `.skipped_updates`. Names are spelled as configured; both the
@@ -56,6 +58,10 @@ import {
   type OverloadActionKind,
   type OverloadView,
 } from "../listener/overload_state.ts";
+import { HeapShrinker, type HeapShrinkerOptions } from "./heap_shrinker.ts";
+
+/** The actions the manager carries out: those listeners read, and `shrink_heap`. */
+export type ManagedAction = OverloadActionKind | "shrink_heap";
 
 /** A trigger of an action. */
 export type Trigger =
@@ -66,19 +72,20 @@ export type Trigger =
 export interface OverloadConfig {
   refreshMs: number;
   monitors: { name: string; maxHeapBytes: number }[];
-  actions: { name: string; kind: OverloadActionKind; triggers: Trigger[] }[];
+  actions: { name: string; kind: ManagedAction; triggers: Trigger[] }[];
 }
 
-const ACTIONS: Record<OverloadActionKind, true> = {
+const ACTIONS: Record<ManagedAction, true> = {
   stop_accepting_connections: true,
   stop_accepting_requests: true,
   disable_http_keepalive: true,
+  shrink_heap: true,
 };
 
 /** Envoy actions this build does not carry out, and why. */
 const REFUSED_ACTIONS: Readonly<Record<string, string>> = {
-  shrink_heap: "V8 offers no call that returns free heap memory to the system",
-  reset_high_memory_stream: "the buffer memory of each stream is not accounted",
+  reset_high_memory_stream:
+    "streams are not tracked by the bytes they buffer (no buffer_factory_config accounts), so the largest cannot be chosen to reset",
   reduce_timeouts: "timers are not scaled",
   reject_incoming_connections: "use stop_accepting_connections",
 };
@@ -177,7 +184,7 @@ export function parseOverloadManager(
           triggers.push({ monitor: t.name, scaling: lo, saturation: hi });
         }
       });
-      actions.push({ name: a.name, kind: kind as OverloadActionKind, triggers });
+      actions.push({ name: a.name, kind: kind as ManagedAction, triggers });
     });
   }
   for (const k of Object.keys(c)) {
@@ -203,7 +210,7 @@ interface MonitorState {
 }
 
 interface ActionState {
-  kind: OverloadActionKind;
+  kind: ManagedAction;
   triggers: Trigger[];
   value: number;
   active: Gauge;
@@ -219,23 +226,26 @@ export class OverloadManager implements OverloadView {
   }
   readonly #monitors: MonitorState[];
   readonly #actions: ActionState[];
-  readonly #values: Record<OverloadActionKind, number> = {
+  readonly #values: Record<ManagedAction, number> = {
     stop_accepting_connections: 0,
     stop_accepting_requests: 0,
     disable_http_keepalive: 0,
+    shrink_heap: 0,
   };
+  readonly #shrinker: HeapShrinker | null;
   #timer: ReturnType<typeof setInterval> | undefined;
   #resume: { promise: Promise<void>; resolve: () => void } | null = null;
 
   /**
    * A manager for `cfg`, with stats in `stats` (the root scope), `runtime` for connection
-   * limits, and `readHeap` for the fixed-heap monitor.
+   * limits, `readHeap` for the fixed-heap monitor, and `shrink` for the `shrink_heap` action.
    */
   constructor(
     readonly cfg: OverloadConfig | null,
     stats: Scope,
     readonly runtime: (key: string) => string | undefined,
     readonly readHeap: () => number = heapInUse,
+    shrink: HeapShrinkerOptions = {},
   ) {
     const s = stats.scope("overload");
     this.#monitors = (cfg?.monitors ?? []).map((m) => {
@@ -259,6 +269,10 @@ export class OverloadManager implements OverloadView {
         scale: as.gauge("scale_percent"),
       };
     });
+    const shrinkAction = cfg?.actions.find((a) => a.kind === "shrink_heap");
+    this.#shrinker = shrinkAction === undefined
+      ? null
+      : new HeapShrinker(shrinkAction.name, stats, () => this.#values.shrink_heap, shrink);
   }
 
   /** Starts refreshing every `refresh_interval` (nothing to do without monitors). */
@@ -266,12 +280,14 @@ export class OverloadManager implements OverloadView {
     if (this.#monitors.length === 0 || this.#timer !== undefined) return;
     this.refresh();
     this.#timer = setInterval(() => this.refresh(), Math.max(1, this.cfg!.refreshMs));
+    this.#shrinker?.start();
   }
 
   /** Stops refreshing and lets paused listeners go. */
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#shrinker?.stop();
     this.#resume?.resolve();
     this.#resume = null;
   }
@@ -286,10 +302,11 @@ export class OverloadManager implements OverloadView {
         m.failed.inc();
       }
     }
-    const values: Record<OverloadActionKind, number> = {
+    const values: Record<ManagedAction, number> = {
       stop_accepting_connections: 0,
       stop_accepting_requests: 0,
       disable_http_keepalive: 0,
+      shrink_heap: 0,
     };
     for (const a of this.#actions) {
       let v = 0;
@@ -317,7 +334,7 @@ export class OverloadManager implements OverloadView {
   }
 
   /** How far `action` is engaged (0 to 1). */
-  value(action: OverloadActionKind): number {
+  value(action: ManagedAction): number {
     return this.#values[action];
   }
 

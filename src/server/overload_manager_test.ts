@@ -88,7 +88,7 @@ Deno.test("overload_manager: bad and refused configuration are errors with their
       { name: "envoy.resource_monitors.injected_resource" },
     ],
     actions: [
-      { name: "envoy.overload_actions.shrink_heap", triggers: [] },
+      { name: "envoy.overload_actions.reduce_timeouts", triggers: [] },
       { name: "envoy.overload_actions.reset_high_memory_stream", triggers: [] },
       {
         name: "envoy.overload_actions.stop_accepting_requests",
@@ -103,10 +103,13 @@ Deno.test("overload_manager: bad and refused configuration are errors with their
     "overload_manager.actions[1].name",
     "overload_manager.actions[2].triggers[0].name",
   ]);
-  assert.match(errors[2].message, /shrink_heap is not supported by this build/);
+  assert.match(errors[2].message, /reduce_timeouts is not supported by this build/);
+  assert.match(errors[3].message, /reset_high_memory_stream is not supported by this build/);
   const checked = checkConfiguration(
     { mode: "validate" } as never,
-    { overload_manager: { actions: [{ name: "envoy.overload_actions.shrink_heap" }] } },
+    {
+      overload_manager: { actions: [{ name: "envoy.overload_actions.reset_high_memory_stream" }] },
+    },
   );
   assert.ok(checked.errors.some((e) => e.path === "overload_manager.actions[0].name"));
 });
@@ -215,6 +218,49 @@ Deno.test("overload_manager refresh_interval: the monitors are read again on tha
     bytes = 990;
     for (let i = 0; i < 400 && om.value("stop_accepting_requests") === 0; i++) await pause(5);
     assert.equal(om.value("stop_accepting_requests"), 1);
+  } finally {
+    om.stop();
+  }
+});
+
+Deno.test("overload_manager shrink_heap: a full collection on the shrinker's timer while saturated, counted overload.<action>.shrink_count; none below", async () => {
+  const { config, errors } = parseOverloadManager(
+    block([["shrink_heap", { threshold: { value: 0.9 } }]]),
+    "overload_manager",
+  );
+  assert.deepEqual(errors, []);
+  assert.equal(
+    checkConfiguration({ mode: "validate" } as never, {
+      overload_manager: block([["shrink_heap", { threshold: { value: 0.9 } }]]),
+    }).errors.filter((e) => e.path.startsWith("overload_manager")).length,
+    0,
+  );
+  const heap = { bytes: 100 };
+  const store = new Store();
+  const om = new OverloadManager(config, store, () => undefined, () => heap.bytes, {
+    intervalMs: 20,
+  });
+  const count = () =>
+    store.counter("overload.envoy.overload_actions.shrink_heap.shrink_count").value();
+  om.start();
+  try {
+    for (let i = 0; i < 5; i++) await pause(20);
+    assert.equal(count(), 0, "no shrink while the action is off");
+    // An object only a weak reference holds is gone once a full collection ran.
+    let held: object | null = { payload: new Uint8Array(1 << 20) };
+    const weak = new WeakRef(held);
+    held = null;
+    heap.bytes = 950;
+    om.refresh();
+    assert.equal(om.value("shrink_heap"), 1);
+    for (let i = 0; i < 200 && count() < 2; i++) await pause(20);
+    assert.ok(count() >= 2, `shrink_count ${count()}`);
+    assert.equal(weak.deref(), undefined);
+    heap.bytes = 100;
+    om.refresh();
+    const settled = count();
+    for (let i = 0; i < 5; i++) await pause(20);
+    assert.equal(count(), settled, "no shrink after the action ended");
   } finally {
     om.stop();
   }
