@@ -251,7 +251,7 @@ async function drain(res: ProxyResponse): Promise<Uint8Array | null> {
 
 const NAME = "proxy.filters.http.ext_authz";
 
-/** The external authorization filter (HTTP service). */
+/** The external authorization filter (HTTP or gRPC service). */
 export const EXT_AUTHZ: HttpFilterFactory<ExtAuthzConfig> = {
   kind: "ext_authz",
   types: ["ExtAuthz"],
