@@ -636,7 +636,7 @@ export const SUPPORT = [
     path: "HttpFilter.name",
     support: "honoured",
     supportNote:
-      "router, health_check, tap, cors, fault, local_ratelimit, buffer, compressor (gzip), ext_authz (HTTP service)",
+      "router, health_check, tap, cors, fault, local_ratelimit, buffer, compressor (gzip), ext_authz (HTTP or gRPC service)",
   },
   {
     path: "HttpFilter.is_optional",

@@ -14,8 +14,11 @@
  *   `failure_mode_allow_header_add`).
  *
  * Stats `http.<prefix>.ext_authz.ok`, `denied`, `error`, `failure_mode_allowed`. A route's
- * `ExtAuthzPerRoute` with `disabled: true` skips the check. The gRPC service and request bodies
- * (`with_request_body`) are refused.
+ * `ExtAuthzPerRoute` with `disabled: true` skips the check; its `check_settings.context_extensions`
+ * go to a gRPC service. With `grpc_service` instead of `http_service` the check is a gRPC
+ * `Authorization/Check` call (see `./ext_authz_grpc.ts`) and the service's answer applies the
+ * same way: headers to set, append or remove on the upstream request, or the denied status,
+ * headers and body to the client. Request bodies (`with_request_body`) are refused.
  *
  * @example
  * ```ts
@@ -39,6 +42,12 @@ import type { ProxyResponse } from "../http/proxy_response.ts";
 import { stringMatch } from "../router/header_matcher.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import { anyBody, type HttpFilterFactory, onlyFields } from "./http_filter.ts";
+import {
+  type AuthzDecision,
+  type GrpcAuthzService,
+  grpcCheck,
+  parseGrpcService,
+} from "./ext_authz_grpc.ts";
 
 type NameMatcher = (name: string) => boolean;
 
@@ -54,6 +63,14 @@ export interface ExtAuthzConfig {
   failureModeAllow: boolean;
   failureModeAllowHeaderAdd: boolean;
   statusOnError: number;
+  /** Set with `grpc_service`: the check is a gRPC call (the HTTP fields are unused). */
+  grpc: GrpcAuthzService | null;
+}
+
+/** A route's `ExtAuthzPerRoute`. */
+interface ExtAuthzPerRoute {
+  disabled: boolean;
+  contextExtensions: Record<string, string>;
 }
 
 const ALWAYS_SENT = new Set(["host", "authorization"]);
@@ -87,6 +104,7 @@ export function parseExtAuthz(
     c,
     [
       "http_service",
+      "grpc_service",
       "failure_mode_allow",
       "failure_mode_allow_header_add",
       "status_on_error",
@@ -101,8 +119,30 @@ export function parseExtAuthz(
   }
   const hs = c.http_service;
   const hAt = `${at}.http_service`;
+  if (c.grpc_service !== undefined) {
+    if (hs !== undefined) {
+      fail(errors, at, "http_service and grpc_service are exclusive");
+      return null;
+    }
+    const grpc = parseGrpcService(c.grpc_service, `${at}.grpc_service`, errors, clusters);
+    const statusOnError = parseStatusOnError(c, at, errors);
+    if (errors.length > n || grpc === null) return null;
+    return {
+      cluster: grpc.cluster,
+      timeoutMs: grpc.timeoutMs,
+      pathPrefix: "",
+      allowedHeaders: () => false,
+      headersToAdd: [],
+      allowedUpstream: () => false,
+      allowedClient: () => false,
+      failureModeAllow: unwrap(c.failure_mode_allow) === true,
+      failureModeAllowHeaderAdd: unwrap(c.failure_mode_allow_header_add) === true,
+      statusOnError,
+      grpc,
+    };
+  }
   if (!isObject(hs)) {
-    fail(errors, hAt, "http_service is required (the gRPC service is not supported by this build)");
+    fail(errors, hAt, "one of http_service and grpc_service is required");
     return null;
   }
   onlyFields(
@@ -148,13 +188,7 @@ export function parseExtAuthz(
   onlyFields(rs, ["allowed_upstream_headers", "allowed_client_headers"], rsAt, errors);
   const up = matchers(rs.allowed_upstream_headers, `${rsAt}.allowed_upstream_headers`, errors);
   const client = matchers(rs.allowed_client_headers, `${rsAt}.allowed_client_headers`, errors);
-  let statusOnError = 403;
-  if (c.status_on_error !== undefined) {
-    const code = isObject(c.status_on_error) ? c.status_on_error.code : undefined;
-    if (typeof code !== "number" || !Number.isInteger(code) || code < 100 || code > 599) {
-      fail(errors, `${at}.status_on_error.code`, "must be an HTTP status code");
-    } else statusOnError = code;
-  }
+  const statusOnError = parseStatusOnError(c, at, errors);
   if (errors.length > n) return null;
   return {
     cluster,
@@ -167,17 +201,47 @@ export function parseExtAuthz(
     failureModeAllow: unwrap(c.failure_mode_allow) === true,
     failureModeAllowHeaderAdd: unwrap(c.failure_mode_allow_header_add) === true,
     statusOnError,
+    grpc: null,
   };
 }
 
-function parsePerRoute(v: Json, at: string, errors: Errors): { disabled: boolean } | null {
+function parseStatusOnError(c: Record<string, Json>, at: string, errors: Errors): number {
+  if (c.status_on_error === undefined) return 403;
+  const code = isObject(c.status_on_error) ? c.status_on_error.code : undefined;
+  if (typeof code !== "number" || !Number.isInteger(code) || code < 100 || code > 599) {
+    fail(errors, `${at}.status_on_error.code`, "must be an HTTP status code");
+    return 403;
+  }
+  return code;
+}
+
+function parsePerRoute(v: Json, at: string, errors: Errors): ExtAuthzPerRoute | null {
   const c = anyBody(v);
   if (c === null) return fail(errors, at, "must be an object"), null;
-  if (!onlyFields(c, ["disabled"], at, errors)) return null;
+  if (!onlyFields(c, ["disabled", "check_settings"], at, errors)) return null;
+  if (c.disabled !== undefined && c.check_settings !== undefined) {
+    return fail(errors, at, "disabled and check_settings are exclusive"), null;
+  }
+  const contextExtensions: Record<string, string> = {};
+  if (c.check_settings !== undefined) {
+    const cs = c.check_settings;
+    const csAt = `${at}.check_settings`;
+    if (!isObject(cs)) return fail(errors, csAt, "must be an object"), null;
+    if (!onlyFields(cs, ["context_extensions"], csAt, errors)) return null;
+    const ce = cs.context_extensions ?? {};
+    if (!isObject(ce)) return fail(errors, `${csAt}.context_extensions`, "must be a map"), null;
+    for (const [k, x] of Object.entries(ce)) {
+      if (typeof x !== "string") {
+        return fail(errors, `${csAt}.context_extensions.${k}`, "must be a string"), null;
+      }
+      contextExtensions[k] = x;
+    }
+    return { disabled: false, contextExtensions };
+  }
   if (typeof c.disabled !== "boolean") {
     return fail(errors, `${at}.disabled`, "must be a boolean"), null;
   }
-  return { disabled: c.disabled };
+  return { disabled: c.disabled, contextExtensions };
 }
 
 async function drain(res: ProxyResponse): Promise<Uint8Array | null> {
@@ -187,7 +251,7 @@ async function drain(res: ProxyResponse): Promise<Uint8Array | null> {
 
 const NAME = "proxy.filters.http.ext_authz";
 
-/** The external authorization filter (HTTP service). */
+/** The external authorization filter (HTTP or gRPC service). */
 export const EXT_AUTHZ: HttpFilterFactory<ExtAuthzConfig> = {
   kind: "ext_authz",
   types: ["ExtAuthz"],
@@ -200,8 +264,58 @@ export const EXT_AUTHZ: HttpFilterFactory<ExtAuthzConfig> = {
     const error = s.counter("error");
     const allowedOnFailure = s.counter("failure_mode_allowed");
     return async (ctx, next) => {
-      if (ctx.perRoute<{ disabled: boolean }>(NAME)?.disabled) return next();
+      const apply = (d: AuthzDecision): Promise<ProxyResponse> | ProxyResponse => {
+        const req = ctx.req;
+        if (d.kind === "ok") {
+          ok.inc();
+          for (const k of d.remove) {
+            if (!k.startsWith(":") && k !== "host") req.headers.delete(k);
+          }
+          for (const [k, v] of d.set) req.headers.set(k, v);
+          for (const [k, v] of d.append) req.headers.append(k, v);
+          return next();
+        }
+        if (d.kind === "error") {
+          error.inc();
+          if (c.failureModeAllow) {
+            allowedOnFailure.inc();
+            if (c.failureModeAllowHeaderAdd) {
+              req.headers.set("x-proxy-auth-failure-mode-allowed", "true");
+            }
+            return next();
+          }
+          if (ctx.lg !== null) {
+            ctx.lg.details = "ext_authz_error";
+            ctx.lg.flags.push("UAEX");
+          }
+          req.body?.cancel().catch(() => {});
+          return localReply(c.statusOnError, "");
+        }
+        denied.inc();
+        if (ctx.lg !== null) {
+          ctx.lg.details = "ext_authz_denied";
+          ctx.lg.flags.push("UAEX");
+        }
+        req.body?.cancel().catch(() => {});
+        const h = new HeaderMap();
+        for (const [k, v] of d.headers) {
+          if (k !== "content-length" && !HOP.has(k)) h.append(k, v);
+        }
+        return { status: d.status, headers: h, body: d.body };
+      };
+      const pr = ctx.perRoute<ExtAuthzPerRoute>(NAME);
+      if (pr?.disabled) return next();
       const req = ctx.req;
+      if (c.grpc !== null) {
+        const d = await grpcCheck(
+          c.grpc,
+          deps.clusters,
+          req,
+          ctx.conn,
+          pr?.contextExtensions ?? {},
+        );
+        return apply(d);
+      }
       const headers: [string, string][] = [];
       req.headers.forEach((v, k) => {
         if (k !== "host" && k !== "content-length" && !HOP.has(k) && c.allowedHeaders(k)) {

@@ -32,6 +32,7 @@ import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_serv
 import { H2cBridge } from "./http_listener.ts";
 import type { TcpProxy } from "./tcp_proxy.ts";
 import { SdsWatch } from "./sds_watch.ts";
+import { SdsUpdates } from "./sds_stats.ts";
 
 /** What serves the connections of one filter chain. */
 export type ChainServer =
@@ -160,17 +161,23 @@ export class ChainListener {
     const all = [...this.#chains, ...(this.#default ? [this.#default] : [])];
     const files = all.flatMap((c) => c.spec.tls?.sdsFiles ?? []);
     if (files.length > 0) {
-      this.#sds = new SdsWatch(files, () => {
-        for (const c of all) {
-          if (!c.tls || c.spec.tls?.sdsFiles.length === 0) continue;
-          const next = c.spec.reloadTls();
-          if (next) {
+      const updates = new SdsUpdates(
+        root,
+        all.filter((c) => c.tls && c.spec.tls && c.spec.tls.sdsFiles.length > 0).map((c) => ({
+          secrets: c.spec.tls!.sdsSecrets,
+          reload: () => {
+            const next = c.spec.reloadTls();
+            if (!next) return false;
             try {
-              c.tls.update(next);
-            } catch { /* a certificate that does not load keeps the previous one */ }
-          }
-        }
-      });
+              c.tls!.update(next);
+              return true;
+            } catch {
+              return false; // a certificate that does not load keeps the previous one
+            }
+          },
+        })),
+      );
+      this.#sds = new SdsWatch(files, () => updates.changed());
     }
     this.#accepting = this.#accept();
   }

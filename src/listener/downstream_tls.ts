@@ -59,6 +59,8 @@ export interface DownstreamTls {
   maxVersion: "TLSv1.2" | "TLSv1.3";
   /** SDS files the certificate or validation context came from (watched for changes). */
   sdsFiles: string[];
+  /** The secrets read from those files, by name (for the `sds.<name>.` statistics). */
+  sdsSecrets: { name: string; file: string }[];
 }
 
 /** Transport socket names that select TLS (both spellings and the short one). */
@@ -179,6 +181,7 @@ export function parseDownstreamTls(
   const cp = `${path}.common_tls_context`;
   const certs: Json[] = Array.isArray(common.tls_certificates) ? [...common.tls_certificates] : [];
   const sdsFiles: string[] = [];
+  const sdsSecrets: { name: string; file: string }[] = [];
   const sds = common.tls_certificate_sds_secret_configs;
   let tp = `${cp}.tls_certificates[0]`;
   if (Array.isArray(sds)) {
@@ -188,7 +191,10 @@ export function parseDownstreamTls(
       if (!s) return;
       if (certs.length === 0) tp = at;
       certs.push(s.value);
-      if (s.file) sdsFiles.push(s.file);
+      if (s.file) {
+        sdsFiles.push(s.file);
+        sdsSecrets.push({ name: s.name, file: s.file });
+      }
     });
   }
   if (certs.length === 0) {
@@ -222,7 +228,10 @@ export function parseDownstreamTls(
       errors,
     );
     vc = s?.value ?? null;
-    if (s?.file) sdsFiles.push(s.file);
+    if (s?.file) {
+      sdsFiles.push(s.file);
+      sdsSecrets.push({ name: s.name, file: s.file });
+    }
   }
   const ca = vc && vc.trusted_ca !== undefined
     ? readDataSource(vc.trusted_ca, `${vp}.trusted_ca`, errors)
@@ -271,6 +280,7 @@ export function parseDownstreamTls(
     minVersion,
     maxVersion,
     sdsFiles,
+    sdsSecrets,
   };
 }
 
