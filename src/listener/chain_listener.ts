@@ -101,33 +101,38 @@ export class ChainListener {
   #wakeClosed: () => void = () => {};
   readonly #closedSignal = new Promise<void>((r) => this.#wakeClosed = r);
   #sds: SdsWatch | null = null;
-  readonly #total: Counter;
-  readonly #active: Gauge;
+  /** The listener's and this worker's `downstream_cx_total` and `downstream_cx_active`. */
+  readonly #total: Counter[];
+  readonly #active: Gauge[];
   readonly #noMatch: Counter;
   readonly #tlsStats: Scope | null;
   readonly #httpStats: Scope | null;
 
   /**
-   * Binds `spec`'s address; `scopeFor(port)` gives the listener's stats scope once the port is
-   * bound, then `servers(chain)` makes what serves each chain; `root` is the store's root scope.
+   * Binds `spec`'s address (shared with the other workers when `worker.reusePort`, whose index
+   * names the per-worker stats); `scopeFor(port)` gives the listener's stats scope once the port
+   * is bound, then `servers(chain)` makes what serves each chain; `root` is the store's root scope.
    */
   constructor(
     readonly spec: ListenerSpec,
     servers: (chain: ChainSpec) => ChainServer,
     scopeFor: (port: number) => Scope,
     root: Scope,
+    worker?: { index: number; reusePort: boolean },
   ) {
+    const reusePort = worker?.reusePort ?? false;
     const only = spec.chains[0]?.tls;
     this.#native = nativeTlsFits(spec);
     this.#listener = this.#native && only
       ? Deno.listenTls({
         hostname: spec.address,
         port: spec.port,
+        reusePort,
         cert: only.cert.pem,
         key: only.key.pem,
         ...(only.alpn.length ? { alpnProtocols: only.alpn } : {}),
       })
-      : Deno.listen({ hostname: spec.address, port: spec.port });
+      : Deno.listen({ hostname: spec.address, port: spec.port, reusePort });
     const ls = scopeFor(this.#listener.addr.port);
     const ssl = ls.scope("ssl");
     const make = (c: ChainSpec): Chain => ({
@@ -138,8 +143,9 @@ export class ChainListener {
     });
     this.#chains = spec.chains.map(make);
     this.#default = spec.defaultChain ? make(spec.defaultChain) : null;
-    this.#total = ls.counter("downstream_cx_total");
-    this.#active = ls.gauge("downstream_cx_active");
+    const ws = ls.scope(`worker_${worker?.index ?? 0}`);
+    this.#total = [ls.counter("downstream_cx_total"), ws.counter("downstream_cx_total")];
+    this.#active = [ls.gauge("downstream_cx_active"), ws.gauge("downstream_cx_active")];
     this.#noMatch = ls.counter("no_filter_chain_match");
     this.#tlsStats = spec.listenerFilters.tls ? root.scope("tls_inspector") : null;
     this.#httpStats = spec.listenerFilters.http ? root.scope("http_inspector") : null;
@@ -207,13 +213,13 @@ export class ChainListener {
       try {
         c.setNoDelay(true);
       } catch { /* closed */ }
-      this.#total.inc();
-      this.#active.inc();
+      for (const t of this.#total) t.inc();
+      for (const a of this.#active) a.inc();
       this.#conns.set(c, null);
       this.#serve(c).catch(() => {}).finally(() => {
         this.#conns.delete(c);
         gate?.closed();
-        this.#active.dec();
+        for (const a of this.#active) a.dec();
         try {
           c.close();
         } catch { /* closed */ }

@@ -415,10 +415,16 @@ export class ListenerManager implements ListenerManagerView {
       };
     };
     // The listener's scope is named by the bound port.
-    b.chains = new ChainListener(b.spec, servers, (port) => {
-      b.port = port;
-      return this.#listenerScope(b);
-    }, this.deps.stats);
+    b.chains = new ChainListener(
+      b.spec,
+      servers,
+      (port) => {
+        b.port = port;
+        return this.#listenerScope(b);
+      },
+      this.deps.stats,
+      this.deps.worker,
+    );
     if (this.deps.overload) {
       b.chains.gate = new ConnectionGate(this.deps.overload, b.name, this.#listenerScope(b));
     }

@@ -195,13 +195,24 @@ async function pump(body: ReadableStream<Uint8Array>, st: http2.ClientHttp2Strea
 function toWeb(st: http2.ClientHttp2Stream): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(ctrl) {
+      const end = () => {
+        try {
+          ctrl.close();
+        } catch { /* already closed */ }
+      };
+      // A headers-only response (END_STREAM on HEADERS) may have ended before this body was
+      // made; a stream that closes after a reset without an end errors the body.
+      if (st.readableEnded) return end();
       st.on("data", (d: Uint8Array) => {
         ctrl.enqueue(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
         if ((ctrl.desiredSize ?? 0) <= 0) st.pause();
       });
-      st.once("end", () => {
+      st.once("end", end);
+      st.once("close", () => {
+        if (st.readableEnded) return end();
+        if (st.rstCode === http2.constants.NGHTTP2_NO_ERROR) return;
         try {
-          ctrl.close();
+          ctrl.error(new Error(`stream reset (code ${st.rstCode})`));
         } catch { /* already closed */ }
       });
       st.once("error", (e: Error) => {

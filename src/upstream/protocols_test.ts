@@ -225,3 +225,33 @@ Deno.test("cluster.fields.tls-context: alpn_protocols are offered in the TLS han
     await new Promise<void>((r) => server.close(() => r()));
   }
 });
+
+Deno.test("cluster.fields.http2-protocol-options: a headers-only HTTP/2 response (END_STREAM on HEADERS) ends its body", async () => {
+  const http2 = await import("node:http2");
+  const server = http2.createServer();
+  server.on("stream", (s: import("node:http2").ServerHttp2Stream) => {
+    s.respond({ ":status": 404, "x-empty": "1" }, { endStream: true });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as { port: number }).port;
+  const c = testCluster("h2e", [["127.0.0.1", port]], { http2: true });
+  try {
+    await run(c, async (cm, store) => {
+      for (let i = 0; i < 3; i++) {
+        const r = await forwardResponse(cm.get("h2e")!, req());
+        assert.equal(r.status, 404);
+        assert.equal(r.headers.get("x-empty"), "1");
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const body = await Promise.race([
+          r.text(),
+          new Promise<string>((resolve) => timer = setTimeout(() => resolve("<no end>"), 10_000)),
+        ]);
+        clearTimeout(timer);
+        assert.equal(body, "");
+      }
+      assert.equal(store.counter("cluster.h2e.upstream_rq_404").value(), 3);
+    });
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+});
