@@ -25,7 +25,7 @@ const HCM = "type.googleapis.com/envoy.extensions.filters.network.http_connectio
 const ROUTER = "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router";
 
 /** An LDS listener whose routes are the RDS resource `routes` (no initial fetch timeout). */
-function rdsListener(name: string, routes: string): JsonObject {
+function rdsListener(name: string, routes: string, statPrefix = name): JsonObject {
   return {
     "@type": "type.googleapis.com/envoy.config.listener.v3.Listener",
     name,
@@ -35,7 +35,7 @@ function rdsListener(name: string, routes: string): JsonObject {
         name: "envoy.filters.network.http_connection_manager",
         typed_config: {
           "@type": HCM,
-          stat_prefix: name,
+          stat_prefix: statPrefix,
           rds: {
             config_source: { ads: {}, initial_fetch_timeout: "0s" },
             route_config_name: routes,
@@ -122,6 +122,23 @@ Deno.test("xds: a listener added or changed over LDS with RDS routes warms until
     }, "the warmed extra listener serving");
     const after = await listenerDump();
     assert.ok(after.every((l) => l.warming_state === undefined), JSON.stringify(after));
+
+    // Changed again, on routes already taken: the control plane does not send them again, the
+    // new listener gets them at once and replaces the old one.
+    write(dir, "listeners.yaml", [rdsListener("api", "r2", "api2"), rdsListener("extra", "r3")]);
+    await cp.reload();
+    await until(
+      async () => (await stat("http.api2.rds.r2.update_success")) === "1",
+      "the changed listener's routes",
+    );
+    await until(
+      async () => (await stat("listener_manager.total_listeners_warming")) === "0",
+      "the changed listener warmed",
+    );
+    await until(async () => {
+      const p = portOf("api");
+      return p > 0 && (await body(`http://127.0.0.1:${p}/`).catch(() => "")) === "200 b";
+    }, "the changed api listener serving");
 
     // A warming listener removed by the next update leaves without ever serving.
     write(dir, "listeners.yaml", [rdsListener("api", "r2"), rdsListener("extra", "r4")]);
