@@ -29,6 +29,7 @@ import { timeoutCases } from "./behaviour_timeouts.ts";
 import { settingCases } from "./behaviour_settings.ts";
 import { clusterExtensionCases } from "./cluster_extensions.ts";
 import { logFormatCases } from "./log_format.ts";
+import { xdsCases } from "./xds.ts";
 
 export type { BuildInput } from "./util.ts";
 
@@ -61,6 +62,7 @@ export function buildCases(input: BuildInput): Case[] {
     ...settingCases(input),
     ...clusterExtensionCases(input),
     ...logFormatCases(input),
+    ...xdsCases(input),
   ];
   const seen = new Set<string>();
   for (const c of all) {

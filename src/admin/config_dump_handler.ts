@@ -206,6 +206,7 @@ export function buildConfigDumps(
       dynamic_listeners: dynamicListeners(
         listeners.filter((l) => l.apiUpdate),
         server.listeners.drainingListeners?.() ?? [],
+        server.listeners.warmingListeners?.() ?? [],
       ),
     },
     { "@type": `${ADMIN}ScopedRoutesConfigDump` },
@@ -318,10 +319,14 @@ export const CONFIG_DUMP_HANDLERS = {
   "/init_dump": initDump,
 } satisfies Record<string, Handler>;
 
-/** One `DynamicListener` per name: its `active_state` and, while it drains, `draining_state`. */
+/**
+ * One `DynamicListener` per name: its `active_state`, while a newer one waits for its routes
+ * `warming_state`, and while it drains `draining_state`.
+ */
 function dynamicListeners(
   active: readonly ListenerView[],
   draining: readonly ListenerView[],
+  warming: readonly ListenerView[] = [],
 ): JsonObject[] {
   const state = (l: ListenerView) => ({
     version_info: l.apiUpdate!.version_info,
@@ -334,6 +339,11 @@ function dynamicListeners(
     if (!l.apiUpdate) continue;
     const e = out.get(l.name) ?? { name: l.name };
     out.set(l.name, { ...e, draining_state: state(l) });
+  }
+  for (const l of warming) {
+    if (!l.apiUpdate) continue;
+    const e = out.get(l.name) ?? { name: l.name };
+    out.set(l.name, { ...e, warming_state: state(l) });
   }
   return [...out.values()];
 }

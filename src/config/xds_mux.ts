@@ -203,6 +203,8 @@ interface TypeState {
   nonce: string;
   /** Delta: the accepted resources by name, with their versions. */
   resources: Map<string, { version: string; json: JsonObject }>;
+  /** SotW: the last accepted resource of each name (for subscribers that come later). */
+  accepted: Map<string, JsonObject>;
   /** Names last sent (delta: subscribed). */
   sentNames: Set<string>;
   sentWildcard: boolean;
@@ -254,6 +256,7 @@ export class XdsMux {
         version: "",
         nonce: "",
         resources: new Map(),
+        accepted: new Map(),
         sentNames: new Set(),
         sentWildcard: false,
       };
@@ -267,6 +270,11 @@ export class XdsMux {
     if (this.opts.delta && sub.name !== null && st.resources.has(sub.name)) {
       const r = st.resources.get(sub.name)!;
       sub.deliver({ version_info: r.version, resources: [r.json] });
+    }
+    // So is a SotW resource another subscriber already took: asking for a name already asked
+    // for brings no response from the control plane.
+    if (!this.opts.delta && sub.name !== null && st.accepted.has(sub.name)) {
+      sub.deliver({ version_info: st.version, resources: [st.accepted.get(sub.name)!] });
     }
   }
 
@@ -432,6 +440,7 @@ export class XdsMux {
     }
     if (problems.length) return this.#nack(st, r.type_url, problems.join("; "));
     st.version = r.version_info;
+    for (const x of out) st.accepted.set(resourceName(x), x);
     this.#send(r.type_url);
   }
 

@@ -244,10 +244,22 @@ export class ListenerManager implements ListenerManagerView {
       }
     }
     this.#bound = keep;
+    for (const [name, w] of this.#warming) {
+      if (names.has(name)) continue;
+      if (!keep.some((b) => b.name === name)) this.#lm.counter("listener_removed").inc();
+      this.#unwarm(w);
+    }
     for (const s of specs) {
       const i = this.#bound.findIndex((b) => b.name === s.name);
       const old = i >= 0 ? this.#bound[i] : null;
-      if (old && JSON.stringify(old.config) === JSON.stringify(s.config)) continue;
+      const same = (b: Bound | null | undefined) =>
+        b != null && JSON.stringify(b.config) === JSON.stringify(s.config);
+      const warming = this.#warming.get(s.name);
+      if (same(warming)) continue;
+      // A listener still warming is replaced by the newer one (or dropped when the update goes
+      // back to the active listener's configuration).
+      if (warming) this.#unwarm(warming);
+      if (same(old)) continue;
       if (this.#directionStopped(s.direction)) {
         // The States table: once a direction's listeners were stopped by /drain_listeners,
         // listeners of that direction are neither added nor modified (as Envoy: skipped).
@@ -260,19 +272,60 @@ export class ListenerManager implements ListenerManagerView {
       }
       const b = new Bound(s);
       b.apiUpdate = update;
-      if (old) {
-        this.#lm.counter("listener_modified").inc();
-        this.#bound[i] = b;
-        // The old listener stops accepting, then the new one binds the same address while the
-        // old one's connections drain.
-        this.#drainLds(old, () => this.#bindDynamic(b));
-      } else {
-        this.#lm.counter("listener_added").inc();
-        this.#bound.push(b);
-        this.#bindDynamic(b);
-      }
+      this.#lm.counter(old ? "listener_modified" : "listener_added").inc();
+      if (this.#started && this.#subscribeRoutes(b)) this.#warm(b);
+      else this.#activate(b);
     }
     this.#ldsVersion = r.version_info;
+  }
+
+  /** LDS listeners waiting for their first route configuration, by name. */
+  readonly #warming = new Map<string, Bound>();
+
+  /**
+   * Keeps `b` warming (`total_listeners_warming`, `/config_dump` `warming_state`) until its RDS
+   * subscription's first fetch ends (routes taken, refused, or `initial_fetch_timeout`), then
+   * makes it active in place of the listener of its name.
+   */
+  #warm(b: Bound) {
+    this.#warming.set(b.name, b);
+    this.#lm.gauge("total_listeners_warming").inc();
+    void b.rdsReady.then(() => {
+      if (this.#warming.get(b.name) !== b) return;
+      this.#warming.delete(b.name);
+      this.#lm.gauge("total_listeners_warming").dec();
+      this.#activate(b);
+    });
+  }
+
+  /** Ends the warming of `b`, which a later update replaced or removed. */
+  #unwarm(b: Bound) {
+    if (this.#warming.get(b.name) !== b) return;
+    this.#warming.delete(b.name);
+    this.#lm.gauge("total_listeners_warming").dec();
+    b.stopped = true;
+    void b.rds?.close();
+  }
+
+  /**
+   * Makes `b` the listener of its name: a listener of that name stops accepting, then `b` binds
+   * the same address while the old one's connections drain.
+   */
+  #activate(b: Bound) {
+    const i = this.#bound.findIndex((x) => x.name === b.name);
+    if (i >= 0) {
+      const old = this.#bound[i];
+      this.#bound[i] = b;
+      this.#drainLds(old, () => this.#bindDynamic(b));
+    } else {
+      this.#bound.push(b);
+      this.#bindDynamic(b);
+    }
+  }
+
+  /** LDS listeners warming (`/config_dump` `warming_state`). */
+  warmingListeners(): readonly ListenerView[] {
+    return [...this.#warming.values()];
   }
 
   /** LDS listeners removed or replaced, still draining their connections. */
@@ -376,6 +429,8 @@ export class ListenerManager implements ListenerManagerView {
     await Promise.all(this.#bound.map((b) => b.rdsReady));
     // Listeners of the first LDS update are bound as it is applied.
     await this.#lds?.start();
+    // ...and so do the listeners of the first LDS update.
+    await Promise.all([...this.#warming.values()].map((b) => b.rdsReady));
     this.#lm.counter("workers_started").inc();
   }
 
@@ -479,18 +534,7 @@ export class ListenerManager implements ListenerManagerView {
         accessLogFiles: this.#logs,
         overload: this.deps.overload,
       });
-      if (f.hcm.rds) {
-        const src = configSourceOf(f.hcm.rds.source, "rds.config_source");
-        if (src.ok) {
-          b.rds = subscribeRds(f.hcm, src.spec, {
-            clusters: this.deps.clusters,
-            stats: this.deps.stats,
-            log: this.#hooks.log,
-            onAccepted: (st) => this.routeConfigs.set(f.hcm.rds!.name, st),
-          });
-          b.rdsReady = b.rds.start();
-        }
-      }
+      this.#subscribeRoutes(b);
     } else {
       b.tcp = Deno.listen({
         hostname: b.address,
@@ -545,6 +589,26 @@ export class ListenerManager implements ListenerManagerView {
         } catch { /* listener closed */ }
       })();
     }
+  }
+
+  /**
+   * Starts the RDS subscription of `b`'s HTTP connection manager, once; returns whether `b` has
+   * one.
+   */
+  #subscribeRoutes(b: Bound): boolean {
+    if (b.rds) return true;
+    const f = b.spec.filter;
+    if (!isSimple(b.spec) || f.kind !== "http" || !f.hcm.rds) return false;
+    const src = configSourceOf(f.hcm.rds.source, "rds.config_source");
+    if (!src.ok) return false;
+    b.rds = subscribeRds(f.hcm, src.spec, {
+      clusters: this.deps.clusters,
+      stats: this.deps.stats,
+      log: this.#hooks.log,
+      onAccepted: (st) => this.routeConfigs.set(f.hcm.rds!.name, st),
+    });
+    b.rdsReady = b.rds.start();
+    return true;
   }
 
   #drainShare(b: Bound): number {
@@ -621,6 +685,7 @@ export class ListenerManager implements ListenerManagerView {
   /** Stops every listener and closes every proxied TCP connection. */
   async close(): Promise<void> {
     await this.#lds?.close();
+    for (const b of [...this.#warming.values()]) this.#unwarm(b);
     for (const b of this.#draining) b.proxy?.closeAll();
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();

@@ -27,6 +27,8 @@ export interface ListenerManagerView {
   listeners(): readonly ListenerView[];
   /** LDS listeners removed or replaced that still drain their connections. */
   drainingListeners?(): readonly ListenerView[];
+  /** LDS listeners added or changed that wait for their first route configuration (RDS). */
+  warmingListeners?(): readonly ListenerView[];
   /** The `version_info` of the last LDS update; null (or absent) without LDS. */
   versionInfo?(): string | null;
   /** Route configurations from RDS, by name. */
