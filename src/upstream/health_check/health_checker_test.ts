@@ -350,32 +350,36 @@ Deno.test("cluster.fields.health-checks cluster.fields.upstream-bind-config: che
   await o.shutdown();
 });
 
-Deno.test("cluster.fields.health-checks: an answer carrying x-envoy-immediate-health-check-fail fails the host at once (passive failure)", async () => {
-  let fail = false;
-  const o = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (req) =>
-      new URL(req.url).pathname === "/healthz" ? new Response("ok") : new Response("bye", {
-        headers: fail ? { "x-envoy-immediate-health-check-fail": "true" } : {},
-      }),
-  );
-  const c = testCluster("pf", [["127.0.0.1", o.addr.port]], {
-    healthChecks: [hc({ interval: "10s", no_traffic_interval: "10s", unhealthy_threshold: 5 })],
+for (
+  const header of ["x-envoy-immediate-health-check-fail", "x-proxy-immediate-health-check-fail"]
+) {
+  Deno.test(`cluster.fields.health-checks: an answer carrying ${header} fails the host at once (passive failure)`, async () => {
+    let fail = false;
+    const o = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      (req) =>
+        new URL(req.url).pathname === "/healthz" ? new Response("ok") : new Response("bye", {
+          headers: fail ? { [header]: "true" } : {},
+        }),
+    );
+    const c = testCluster("pf", [["127.0.0.1", o.addr.port]], {
+      healthChecks: [hc({ interval: "10s", no_traffic_interval: "10s", unhealthy_threshold: 5 })],
+    });
+    await withCluster(c, async (cm, store) => {
+      const cl = cm.get("pf")!;
+      await cl.initialHealthChecks();
+      const h = cl.hosts()[0];
+      await waitFor(() => !failed(h), "passes its first checks");
+      await (await forwardResponse(cl, testRequest())).text();
+      assert.equal(failed(h), false);
+      fail = true;
+      await (await forwardResponse(cl, testRequest())).text();
+      assert.equal(failed(h), true);
+      assert.equal(store.counter("cluster.pf.health_check.passive_failure").value(), 1);
+    });
+    await o.shutdown();
   });
-  await withCluster(c, async (cm, store) => {
-    const cl = cm.get("pf")!;
-    await cl.initialHealthChecks();
-    const h = cl.hosts()[0];
-    await waitFor(() => !failed(h), "passes its first checks");
-    await (await forwardResponse(cl, testRequest())).text();
-    assert.equal(failed(h), false);
-    fail = true;
-    await (await forwardResponse(cl, testRequest())).text();
-    assert.equal(failed(h), true);
-    assert.equal(store.counter("cluster.pf.health_check.passive_failure").value(), 1);
-  });
-  await o.shutdown();
-});
+}
 
 Deno.test("cluster.objects.core.health-check.http-health-check.codec-client-type: HTTP2 checks over one reused session", async () => {
   let status = 200;
