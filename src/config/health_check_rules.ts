@@ -54,20 +54,8 @@ function statusRanges(v: unknown, at: string, field: string, out: HealthCheckErr
   });
 }
 
-/** True for protobuf JSON `bytes`: base64, standard or URL-safe, padded or not. */
-export function isBase64Payload(text: string): boolean {
-  return /^[A-Za-z0-9+/_-]*={0,2}$/.test(text) && text.replace(/=+$/, "").length % 4 !== 1;
-}
-
 function payloadErrors(v: unknown, at: string, out: HealthCheckError[]) {
   if (!isObject(v)) return;
-  if (typeof v.binary === "string" && !isBase64Payload(v.binary)) {
-    out.push({
-      path: `${at}.binary`,
-      rule: rule("core.HealthCheck.Payload", "binary"),
-      message: `invalid base64 bytes '${v.binary.slice(0, 64)}'`,
-    });
-  }
   if (typeof v.text === "string" && !isHexPayload(v.text)) {
     out.push({
       path: `${at}.text`,

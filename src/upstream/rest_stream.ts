@@ -47,6 +47,8 @@ export function restOpener(base: string, opts: RestOptions): OpenStream & { clos
     /** Every poll carries the node: a REST server keeps no stream to remember it by. */
     let node: DiscoveryRequest["node"];
     let polled = "";
+    /** The interest (type and names) the last full answer was for. */
+    let answered = "";
     let timer: ReturnType<typeof setTimeout> | undefined;
     let inFlight: AbortController | null = null;
     let over = false;
@@ -74,11 +76,14 @@ export function restOpener(base: string, opts: RestOptions): OpenStream & { clos
       inFlight = ac;
       const deadline = setTimeout(() => ac.abort(), opts.requestTimeoutMs);
       const what = `REST request to ${path}`;
+      // A REST server answers 304 to a poll at its current version: after the names changed
+      // (a cluster added to an EDS subscription) the poll asks afresh, without a version.
+      const body = requestToJson(polled === answered ? req : { ...req, version_info: "" });
       try {
         const res = await fetch(`${base}${path}`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify(requestToJson(req)),
+          body: JSON.stringify(body),
           signal: ac.signal,
         });
         const text = await res.text();
@@ -90,6 +95,7 @@ export function restOpener(base: string, opts: RestOptions): OpenStream & { clos
           } catch (e) {
             return end(`${what}: the response does not decode: ${(e as Error).message}`);
           }
+          answered = polled;
           h.onMessage(bytes);
         } else if (res.status !== 304) {
           return end(`${what} answered ${res.status}`);

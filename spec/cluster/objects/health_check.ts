@@ -397,7 +397,8 @@ export const HEALTH_CHECK_ENVOY = [
     kind: "string",
     group: "payload",
     groupRequired: true,
-    support: "honoured",
+    support: "refused",
+    supportNote: "binary payloads are not implemented; use text (hex)",
   },
   {
     id: "cluster.objects.core.health-check.http-health-check.host",
