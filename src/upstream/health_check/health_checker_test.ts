@@ -262,6 +262,44 @@ Deno.test("cluster.fields.health-checks: the first round of checks holds the clu
   await o.shutdown();
 });
 
+Deno.test("cluster.fields.health-checks: a host added later (a discovery update) starts failed and pending until its first check passes, and gets no traffic meanwhile", async () => {
+  const [pa, pb] = [freePort(), freePort()];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => release = r);
+  const oa = serve(pa, () => new Response(String(pa)));
+  const ob = serve(pb, async (req) => {
+    if (new URL(req.url).pathname === "/healthz") await gate;
+    return new Response(String(pb));
+  });
+  // No merge window: the new host's health reaches the balancer with its first check.
+  const c = testCluster("late", [["127.0.0.1", pa]], {
+    healthChecks: [hc({ timeout: "5s" })],
+    updateMergeWindowMs: 0,
+  });
+  await withCluster(c, async (cm) => {
+    const cl = cm.get("late")!;
+    await cl.initialHealthChecks();
+    assert.deepEqual(cl.updateHosts([...c.hosts, { ...c.hosts[0], port: pb }]), {
+      added: 1,
+      removed: 0,
+    });
+    const b = cl.hosts().find((h) => h.port === pb)!;
+    assert.equal(b.pendingActiveHc, true);
+    assert.equal(failed(b), true);
+    for (let i = 0; i < 6; i++) {
+      assert.equal(await (await forwardResponse(cl, testRequest())).text(), String(pa));
+    }
+    release();
+    await waitFor(() => !failed(b), "the new host passes its first check");
+    assert.equal(b.pendingActiveHc, false);
+    const seen = new Set<string>();
+    for (let i = 0; i < 8; i++) seen.add(await (await forwardResponse(cl, testRequest())).text());
+    assert.ok(seen.has(String(pb)), "the new host gets traffic once healthy");
+  });
+  await oa.shutdown();
+  await ob.shutdown();
+});
+
 Deno.test("cluster.objects.common-lb-config.healthy-panic-threshold cluster.fields.health-checks: panic mode routes to all hosts when too few pass; priorities fail over", async () => {
   const handler = (port: number) => (req: Request) =>
     new URL(req.url).pathname === "/healthz"
