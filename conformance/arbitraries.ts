@@ -106,6 +106,9 @@ export function validValue(f: Field): fc.Arbitrary<unknown> | null {
     case "string":
       one = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/);
       break;
+    case "bytes":
+      one = fc.base64String({ minLength: 4, maxLength: 16 });
+      break;
     case "bool":
       one = fc.boolean();
       break;
@@ -328,6 +331,8 @@ export function elementArbitrary(row: Field): fc.Arbitrary<unknown> {
   switch (row.kind) {
     case "string":
       return fc.string({ minLength: row.required ? 1 : 0, maxLength: 8 });
+    case "bytes":
+      return fc.base64String({ minLength: row.required ? 4 : 0, maxLength: 16 });
     case "bool":
       return fc.boolean();
     case "enum": {

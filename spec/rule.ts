@@ -204,6 +204,8 @@ export type DiscoveryType = "STATIC" | "STRICT_DNS" | "LOGICAL_DNS" | "EDS" | "O
 /** Value kinds of configuration fields, as proto3 JSON spells them. */
 export type ValueKind =
   | "string"
+  /** Protobuf `bytes`: base64 in proto3 JSON (standard or URL-safe, padding optional). */
+  | "bytes"
   | "bool"
   | "enum"
   | "duration"

@@ -179,6 +179,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     `${UP}health_check/health_check_interval_test.ts`,
     "the checked cluster header must match",
   ],
+  "core.HealthCheck.Payload.binary": [
+    `${UP}health_check/health_checker_test.ts`,
+    "binary payloads (base64)",
+  ],
   "core.HealthCheck.TcpHealthCheck.send": [
     `${UP}health_check/health_checker_test.ts`,
     "send and receive hex payloads",

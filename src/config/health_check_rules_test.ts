@@ -79,3 +79,14 @@ Deno.test("cluster.objects.core.health-check.grpc-health-check.authority: a gRPC
   const ok = errors(cluster([{ ...base, grpc_health_check: { authority: "svc.local" } }]));
   assert.ok(!ok.some((e) => e.includes("authority")), ok.join("\n"));
 });
+
+Deno.test("cluster.objects.core.health-check.payload.binary: a binary payload is base64 bytes, refused with its path otherwise", () => {
+  const at = "static_resources.clusters[0].health_checks[0].tcp_health_check";
+  const es = errors(cluster([{
+    ...base,
+    tcp_health_check: { send: { binary: "not base64!" }, receive: [{ binary: "UE9ORw==" }] },
+  }]));
+  assert.equal(es.length, 1, es.join("\n"));
+  assert.ok(es[0].startsWith(`${at}.send.binary: `), es[0]);
+  assert.match(es[0], /base64/);
+});

@@ -115,6 +115,22 @@ export interface SchemaContext {
 
 const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
 
+/**
+ * True for proto3 JSON `bytes`: base64, standard or URL-safe, padded or not.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isBase64 } from "./nested_schema.ts";
+ * assert.ok(isBase64("UE9ORw=="));
+ * assert.ok(isBase64("UE9ORw"));
+ * assert.ok(!isBase64("not base64!"));
+ * ```
+ */
+export function isBase64(text: string): boolean {
+  return /^[A-Za-z0-9+/_-]*={0,2}$/.test(text) && text.replace(/=+$/, "").length % 4 !== 1;
+}
+
 /** True when a JSON value counts as set (proto3 JSON: `null` means unset). */
 export function isSet(v: unknown): boolean {
   return v !== undefined && v !== null;
@@ -126,6 +142,11 @@ function parseScalar(row: FieldRow, v: unknown): Parsed<unknown> {
       return typeof v === "string" ? { ok: true, value: v } : {
         ok: false,
         error: `expected a string, got ${show(v)}`,
+      };
+    case "bytes":
+      return typeof v === "string" && isBase64(v) ? { ok: true, value: v } : {
+        ok: false,
+        error: `expected base64 bytes, got ${show(v)}`,
       };
     case "bool":
       return parseBool(v);

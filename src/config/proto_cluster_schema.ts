@@ -63,6 +63,7 @@ function enumValues(name: string | undefined): readonly string[] | undefined {
 function kindOf(row: FieldRow): FieldKind | undefined {
   switch (row.kind) {
     case "string":
+    case "bytes":
     case "bool":
     case "uint32":
     case "uint64":

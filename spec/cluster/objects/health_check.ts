@@ -394,11 +394,10 @@ export const HEALTH_CHECK_ENVOY = [
     message: "core.HealthCheck.Payload",
     field: "binary",
     number: 2,
-    kind: "string",
+    kind: "bytes",
     group: "payload",
     groupRequired: true,
-    support: "refused",
-    supportNote: "binary payloads are not implemented; use text (hex)",
+    support: "honoured",
   },
   {
     id: "cluster.objects.core.health-check.http-health-check.host",

@@ -26,7 +26,6 @@ Deno.test("cluster.objects.core.health-check.custom-health-check cluster.fields.
       "static_resources.clusters[0].health_checks[0].custom_health_check: custom_health_check is not supported by this build",
       "static_resources.clusters[1].health_checks[0].http_health_check.codec_client_type: codec_client_type HTTP3 is not supported by this build",
       "static_resources.clusters[1].health_checks[0].http_health_check.send: send is not supported by this build",
-      "static_resources.clusters[2].health_checks[0].tcp_health_check.send.binary: binary is not supported by this build",
       "static_resources.clusters[2].health_checks[0].alt_port: alt_port is not supported by this build",
       "static_resources.clusters[1].outlier_detection.monitors: monitors is not supported by this build",
     ]

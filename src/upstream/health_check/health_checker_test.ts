@@ -148,7 +148,7 @@ Deno.test("cluster.objects.core.health-check.http-health-check: status, expected
   await o.shutdown();
 });
 
-Deno.test("cluster.objects.core.health-check.tcp-health-check: send and receive hex payloads; garbage answers fail by timeout; connect-only", async () => {
+Deno.test("cluster.objects.core.health-check.tcp-health-check cluster.objects.core.health-check.payload.binary: send and receive hex payloads; binary payloads (base64); garbage answers fail by timeout; connect-only", async () => {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   let reply = "PONG";
   const conns: Deno.Conn[] = [];
@@ -195,6 +195,20 @@ Deno.test("cluster.objects.core.health-check.tcp-health-check: send and receive 
   await withCluster(connectOnly, async (cm) => {
     await cm.get("co")!.initialHealthChecks();
     await waitFor(() => !failed(cm.get("co")!.hosts()[0]), "connects");
+  });
+  reply = "PONG";
+  const binary = testCluster("bin", [["127.0.0.1", port]], {
+    healthChecks: [hc({
+      http_health_check: undefined,
+      tcp_health_check: { send: { binary: btoa("PING") }, receive: [{ binary: btoa("PONG") }] },
+    } as unknown as JsonObject)],
+  });
+  await withCluster(binary, async (cm) => {
+    const h = cm.get("bin")!.hosts()[0];
+    await cm.get("bin")!.initialHealthChecks();
+    await waitFor(() => !failed(h), "binary payloads pass");
+    reply = "NOPE";
+    await waitFor(() => failed(h), "a binary receive payload that does not match fails");
   });
   l.close();
   for (const c of conns) {
