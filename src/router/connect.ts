@@ -13,11 +13,9 @@
  */
 import type { Cluster } from "../upstream/cluster.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
-import { openTransport, type Transport } from "../upstream/transport.ts";
 import { HeaderMap } from "../http/header_map.ts";
-import { localReply, NO_HEALTHY_UPSTREAM, resetBody } from "../http/local_reply.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
-import { pump, upstreamBytes } from "./upgrade.ts";
+import { isTransport, openTunnel, pump, upstreamBytes } from "./upgrade.ts";
 
 /** Opens a tunnel for the CONNECT request `ur` to a host of `cluster`. */
 export async function terminateConnect(
@@ -25,28 +23,8 @@ export async function terminateConnect(
   ur: UpstreamRequest,
   takeover: () => ReadableStream<Uint8Array>,
 ): Promise<ProxyResponse> {
-  const host = cluster.lb.choose(ur.lb ?? {});
-  if (!host) {
-    cluster.stats.cx_none_healthy.inc();
-    return localReply(503, NO_HEALTHY_UPSTREAM);
-  }
-  ur.upstream = host;
-  cluster.stats.rq_total.inc();
-  host.stats.rq_total.inc();
-  let t: Transport;
-  try {
-    t = await openTransport({
-      address: host.address,
-      port: host.port,
-      tls: cluster.effective.tls,
-      timeoutMs: cluster.effective.connectTimeoutMs,
-      bind: cluster.effective.upstreamBind,
-    });
-  } catch {
-    cluster.stats.cx_connect_fail.inc();
-    cluster.stats.responseCode(503);
-    return localReply(503, resetBody("connection failure"));
-  }
+  const t = await openTunnel(cluster, ur);
+  if (!isTransport(t)) return t;
   cluster.stats.responseCode(200);
   pump(takeover(), t);
   return { status: 200, headers: new HeaderMap(), body: upstreamBytes(t, new Uint8Array(0), -1) };

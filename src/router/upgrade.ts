@@ -169,6 +169,45 @@ export async function pump(from: ReadableStream<Uint8Array>, t: Transport): Prom
 }
 
 /**
+ * Chooses a host of `cluster` for the tunnelled request `ur` (counted as a request of the
+ * cluster and the host) and connects to it; a local reply instead when no host is healthy
+ * (`503`) or the connection fails (`503`, `UF`).
+ */
+export async function openTunnel(
+  cluster: Cluster,
+  ur: UpstreamRequest,
+  alpn?: string[],
+): Promise<Transport | ProxyResponse> {
+  const host = cluster.lb.choose(ur.lb ?? {});
+  if (!host) {
+    cluster.stats.cx_none_healthy.inc();
+    return localReply(503, NO_HEALTHY_UPSTREAM);
+  }
+  ur.upstream = host;
+  cluster.stats.rq_total.inc();
+  host.stats.rq_total.inc();
+  try {
+    return await openTransport({
+      address: host.address,
+      port: host.port,
+      tls: cluster.effective.tls,
+      timeoutMs: cluster.effective.connectTimeoutMs,
+      alpn,
+      bind: cluster.effective.upstreamBind,
+    });
+  } catch {
+    cluster.stats.cx_connect_fail.inc();
+    cluster.stats.responseCode(503);
+    return localReply(503, resetBody("connection failure"));
+  }
+}
+
+/** True when {@linkcode openTunnel} connected (else it answered a local reply). */
+export function isTransport(t: Transport | ProxyResponse): t is Transport {
+  return !("status" in t);
+}
+
+/**
  * Forwards the upgrade request `ur` (upgrade type `type`) to a host of `cluster`; `takeover`
  * gives the downstream connection's bytes once the upstream switched protocols. Type `connect`
  * passes a CONNECT request on as it came (the host is a proxy itself) and tunnels after a 2xx.
@@ -179,29 +218,8 @@ export async function forwardUpgrade(
   type: string,
   takeover: () => ReadableStream<Uint8Array>,
 ): Promise<ProxyResponse> {
-  const host = cluster.lb.choose(ur.lb ?? {});
-  if (!host) {
-    cluster.stats.cx_none_healthy.inc();
-    return localReply(503, NO_HEALTHY_UPSTREAM);
-  }
-  ur.upstream = host;
-  cluster.stats.rq_total.inc();
-  host.stats.rq_total.inc();
-  let t: Transport;
-  try {
-    t = await openTransport({
-      address: host.address,
-      port: host.port,
-      tls: cluster.effective.tls,
-      timeoutMs: cluster.effective.connectTimeoutMs,
-      alpn: cluster.effective.tls ? ["http/1.1"] : undefined,
-      bind: cluster.effective.upstreamBind,
-    });
-  } catch {
-    cluster.stats.cx_connect_fail.inc();
-    cluster.stats.responseCode(503);
-    return localReply(503, resetBody("connection failure"));
-  }
+  const t = await openTunnel(cluster, ur, cluster.effective.tls ? ["http/1.1"] : undefined);
+  if (!isTransport(t)) return t;
   const connect = type === "connect";
   const req = connect ? { ...ur, body: null, path: ur.authority } : {
     ...ur,
