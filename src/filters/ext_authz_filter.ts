@@ -41,6 +41,8 @@ import { localReply } from "../http/local_reply.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import { stringMatch } from "../router/header_matcher.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
+import type { ClusterManager } from "../upstream/cluster_manager.ts";
+import type { DownstreamRequest } from "../http/downstream_request.ts";
 import { anyBody, type HttpFilterFactory, onlyFields } from "./http_filter.ts";
 import {
   type AuthzDecision,
@@ -316,70 +318,61 @@ export const EXT_AUTHZ: HttpFilterFactory<ExtAuthzConfig> = {
         );
         return apply(d);
       }
-      const headers: [string, string][] = [];
-      req.headers.forEach((v, k) => {
-        if (k !== "host" && k !== "content-length" && !HOP.has(k) && c.allowedHeaders(k)) {
-          headers.push([k, v]);
-        }
-      });
-      for (const h of c.headersToAdd) headers.push(h);
-      const check: UpstreamRequest = {
-        method: req.method,
-        path: c.pathPrefix + req.path,
-        authority: req.authority,
-        headers,
-        body: new ReadableStream({ start: (ctrl) => ctrl.close() }),
-        contentLength: 0,
-        timeoutMs: c.timeoutMs,
-        priority: 0,
-        downstreamH2: false,
-        upstream: null,
-      };
-      const cluster = deps.clusters.get(c.cluster);
-      let res: ProxyResponse | null = null;
-      try {
-        res = cluster === undefined ? null : await cluster.forward(check);
-      } catch {
-        res = null;
-      }
-      const failed = res === null || res.flag !== undefined || res.status >= 500;
-      if (failed) {
-        if (res !== null) await drain(res).catch(() => null);
-        error.inc();
-        if (c.failureModeAllow) {
-          allowedOnFailure.inc();
-          if (c.failureModeAllowHeaderAdd) {
-            req.headers.set("x-proxy-auth-failure-mode-allowed", "true");
-          }
-          return next();
-        }
-        if (ctx.lg !== null) {
-          ctx.lg.details = "ext_authz_error";
-          ctx.lg.flags.push("UAEX");
-        }
-        req.body?.cancel().catch(() => {});
-        return localReply(c.statusOnError, "");
-      }
-      const answer = res!;
-      const body = await drain(answer);
-      if (answer.status === 200) {
-        ok.inc();
-        answer.headers.forEach((v, k) => {
-          if (c.allowedUpstream(k)) req.headers.set(k, v);
-        });
-        return next();
-      }
-      denied.inc();
-      if (ctx.lg !== null) {
-        ctx.lg.details = "ext_authz_denied";
-        ctx.lg.flags.push("UAEX");
-      }
-      req.body?.cancel().catch(() => {});
-      const h = new HeaderMap();
-      answer.headers.forEach((v, k) => {
-        if (k !== "content-length" && !HOP.has(k) && c.allowedClient(k)) h.append(k, v);
-      });
-      return { status: answer.status, headers: h, body };
+      return apply(await httpCheck(c, deps.clusters, req));
     };
   },
 };
+
+/**
+ * Asks the HTTP authorization service of `c` about `req`: `ok` with the allowed upstream
+ * headers for a `200`, `denied` with the allowed client headers and the body for another
+ * status, `error` when the service cannot be reached, resets or answers `5xx`.
+ */
+async function httpCheck(
+  c: ExtAuthzConfig,
+  clusters: ClusterManager,
+  req: DownstreamRequest,
+): Promise<AuthzDecision> {
+  const headers: [string, string][] = [];
+  req.headers.forEach((v, k) => {
+    if (k !== "host" && k !== "content-length" && !HOP.has(k) && c.allowedHeaders(k)) {
+      headers.push([k, v]);
+    }
+  });
+  for (const h of c.headersToAdd) headers.push(h);
+  const check: UpstreamRequest = {
+    method: req.method,
+    path: c.pathPrefix + req.path,
+    authority: req.authority,
+    headers,
+    body: new ReadableStream({ start: (ctrl) => ctrl.close() }),
+    contentLength: 0,
+    timeoutMs: c.timeoutMs,
+    priority: 0,
+    downstreamH2: false,
+    upstream: null,
+  };
+  const cluster = clusters.get(c.cluster);
+  let res: ProxyResponse | null = null;
+  try {
+    res = cluster === undefined ? null : await cluster.forward(check);
+  } catch {
+    res = null;
+  }
+  if (res === null || res.flag !== undefined || res.status >= 500) {
+    if (res !== null) await drain(res).catch(() => null);
+    return { kind: "error" };
+  }
+  const body = await drain(res);
+  const pick = (allowed: NameMatcher) => {
+    const out: [string, string][] = [];
+    res!.headers.forEach((v, k) => {
+      if (allowed(k)) out.push([k, v]);
+    });
+    return out;
+  };
+  if (res.status === 200) {
+    return { kind: "ok", set: pick(c.allowedUpstream), append: [], remove: [] };
+  }
+  return { kind: "denied", status: res.status, headers: pick(c.allowedClient), body };
+}
