@@ -79,9 +79,8 @@ import {
   type UpgradeConfigs,
 } from "../router/upgrade.ts";
 import { terminateConnect } from "../router/connect.ts";
+import { bufferUpTo, bytesStream } from "../router/buffered_body.ts";
 import {
-  bufferWhole,
-  bytesStream,
   countRedirect,
   type InternalRedirectPolicy,
   ORIGINAL_URL_HEADER,
@@ -476,9 +475,9 @@ export class HttpConnectionManager {
     let bytes: Uint8Array | null = null;
     let m = req;
     if (req.body !== null) {
-      const b = await bufferWhole(req.body, route.bufferLimit);
-      bytes = b.bytes;
-      m = { ...req, body: b.stream };
+      const b = await bufferUpTo(req.body, route.bufferLimit);
+      bytes = "bytes" in b ? b.bytes : null;
+      m = { ...req, body: "bytes" in b ? bytesStream(b.bytes) : b.stream };
     }
     const hold: { ur?: UpstreamRequest; cluster?: Cluster } = {};
     const res = await this.#routedOnce(route, m, conn, lg, hold);

@@ -13,6 +13,7 @@
  * ```
  * @module
  */
+import { type Buffered, bufferUpTo, bytesStream } from "./buffered_body.ts";
 import type { Cluster } from "../upstream/cluster.ts";
 import type { Host } from "../upstream/host.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
@@ -50,52 +51,6 @@ export interface RetryResult {
   /** Access log response flags to add (`URX` when the retry limit was reached). */
   flags: string[];
   attempts: number;
-}
-
-type Buffered = { bytes: Uint8Array } | { stream: ReadableStream<Uint8Array> };
-
-/** Reads `body` up to `limit` bytes: the whole of it, or a stream that replays what was read. */
-async function buffer(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffered> {
-  const rd = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let n = 0;
-  for (;;) {
-    const { done, value } = await rd.read();
-    if (done) break;
-    chunks.push(value);
-    n += value.length;
-    if (n > limit) {
-      let i = 0;
-      const stream = new ReadableStream<Uint8Array>({
-        async pull(ctrl) {
-          if (i < chunks.length) return ctrl.enqueue(chunks[i++]);
-          const r = await rd.read();
-          if (r.done) ctrl.close();
-          else ctrl.enqueue(r.value);
-        },
-        cancel(reason) {
-          return rd.cancel(reason);
-        },
-      }, { highWaterMark: 0 });
-      return { stream };
-    }
-  }
-  const bytes = new Uint8Array(n);
-  let o = 0;
-  for (const c of chunks) {
-    bytes.set(c, o);
-    o += c.length;
-  }
-  return { bytes };
-}
-
-function oneChunk(b: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(ctrl) {
-      if (b.length > 0) ctrl.enqueue(b);
-      ctrl.close();
-    },
-  });
 }
 
 /** Why an attempt ended without an answer from the upstream, from its local reply's flag. */
@@ -157,7 +112,7 @@ export async function forwardWithRetries(
   let body: Buffered | null = null;
   const shadows = o.shadows ?? [];
   if (ur.body !== null && (state !== null || shadows.length > 0)) {
-    body = await buffer(ur.body, o.bufferLimit);
+    body = await bufferUpTo(ur.body, o.bufferLimit);
     if ("stream" in body) counter("retry_or_shadow_abandoned").inc();
   }
   if (body === null || "bytes" in body) {
@@ -166,7 +121,7 @@ export async function forwardWithRetries(
         ...ur,
         authority: s.hostSuffix ? shadowHost(ur.authority) : ur.authority,
         headers,
-        body: body === null ? null : oneChunk(body.bytes),
+        body: body === null ? null : bytesStream(body.bytes),
         contentLength: body === null ? ur.contentLength : body.bytes.length,
         upstream: null,
         lb: undefined,
@@ -177,7 +132,7 @@ export async function forwardWithRetries(
   if (state === null && perTry === 0 && idleMs === 0 && !o.attemptCountInRequest) {
     ur.headers = headers;
     if (body !== null && "bytes" in body) {
-      ur.body = oneChunk(body.bytes);
+      ur.body = bytesStream(body.bytes);
       ur.contentLength = body.bytes.length;
     } else if (body !== null) ur.body = body.stream;
     return done(await cluster.forward(ur), 1);
@@ -203,7 +158,7 @@ export async function forwardWithRetries(
           String(attempt),
         ]]
         : headers,
-      body: body === null ? ur.body : "bytes" in body ? oneChunk(body.bytes) : body.stream,
+      body: body === null ? ur.body : "bytes" in body ? bytesStream(body.bytes) : body.stream,
       contentLength: body !== null && "bytes" in body ? body.bytes.length : ur.contentLength,
       timeoutMs,
       perTryTimeout: perTryBinding,
