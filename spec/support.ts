@@ -566,7 +566,7 @@ export const SUPPORT = [
     path: "RouteAction.idle_timeout",
     support: "honoured",
     supportNote:
-      "replaces the connection manager's stream_idle_timeout for the route's requests (0: none), on HTTP/1.1 downstream connections as stream_idle_timeout",
+      "replaces the connection manager's stream_idle_timeout for the route's requests (0: none), on HTTP/1.1 and HTTP/2 downstream connections",
   },
   {
     path: "RouteAction.retry_policy",

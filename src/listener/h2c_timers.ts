@@ -235,7 +235,7 @@ function streamTimeoutReply(kind: TimerKind, requestComplete: boolean): ProxyRes
 
 /**
  * Serves one request of a bridged HTTP/2 connection through `run` under the stream timers of
- * `lim` (`request_timeout`, `stream_idle_timeout`): a timer that fires before the response
+ * `lim` (`request_timeout`, `stream_idle_timeout`, or the route's `idle_timeout` in its place): a timer that fires before the response
  * starts answers Envoy's local reply (the handler's late answer is dropped); one that fires
  * while the response body is being sent resets the stream. `gone` (the stream's abort signal)
  * stops the timers when the client goes away.
@@ -247,7 +247,6 @@ export async function serveTimedStream(
   gone?: AbortSignal,
 ): Promise<Response> {
   const l = lim.limits;
-  if (l.requestTimeoutMs <= 0 && l.streamIdleTimeoutMs <= 0) return toResponse(await run(req));
   const timers = new ConnectionTimers({
     ...l,
     idleTimeoutMs: 0,
@@ -263,6 +262,8 @@ export async function serveTimedStream(
     reset(new Error(kind === "request" ? "request timeout" : "stream timeout"));
   };
   timers.streamStart();
+  // A route's `idle_timeout` replaces the stream idle timeout, as on HTTP/1.1.
+  req = { ...req, setIdleTimeout: (ms) => timers.setStreamIdleTimeout(ms) };
   // A stream the client reset (or a connection gone) times nothing out.
   gone?.addEventListener("abort", () => timers.stop(), { once: true });
   if (req.body !== null) {

@@ -50,3 +50,37 @@ Deno.test("route idle_timeout replaces the connection manager's stream_idle_time
     await o.shutdown();
   }
 });
+
+Deno.test("route idle_timeout applies to HTTP/2 (h2c) streams too", async () => {
+  const http2 = await import("node:http2");
+  const o = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (r) => {
+    const ms = Number(new URL(r.url).searchParams.get("ms"));
+    await new Promise((res) => setTimeout(res, ms));
+    return new Response("ok");
+  });
+  const p = await startTestProxy(
+    [httpListener(routes, { stream_idle_timeout: "0.3s" })],
+    [testCluster("o", [["127.0.0.1", o.addr.port]])],
+  );
+  const client = http2.connect(`http://127.0.0.1:${p.port()}`);
+  const status = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const s = client.request({ ":path": path, ":authority": "a" });
+      let code = 0;
+      s.on("response", (h) => code = Number(h[":status"]));
+      s.on("data", () => {});
+      s.on("end", () => resolve(code));
+      s.on("error", reject);
+      s.end();
+    });
+  try {
+    assert.equal(await status("/short?ms=200"), 504);
+    assert.equal(await status("/long?ms=600"), 200);
+    assert.equal(await status("/off?ms=600"), 200);
+    assert.equal(p.store.counter("http.test.downstream_rq_idle_timeout").value(), 1);
+  } finally {
+    client.close();
+    await p.close();
+    await o.shutdown();
+  }
+});
