@@ -134,3 +134,63 @@ async function body2(url: string, client: Deno.HttpClient): Promise<string> {
     return "";
   }
 }
+
+Deno.test("listener_manager: a TCP-proxy listener removed by LDS drains: its open connection keeps flowing and is counted draining until it closes", async () => {
+  const echo = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  (async () => {
+    for await (const c of echo) c.readable.pipeTo(c.writable).catch(() => {});
+  })();
+  const dir = await Deno.makeTempDir();
+  write(dir, "clusters.yaml", [edsCluster("echo")]);
+  write(dir, "endpoints.yaml", [assignment("echo", (echo.addr as Deno.NetAddr).port)]);
+  write(dir, "listeners.yaml", [{
+    "@type": "type.googleapis.com/envoy.config.listener.v3.Listener",
+    name: "tcp",
+    address: { socket_address: { address: "127.0.0.1", port_value: 0 } },
+    filter_chains: [{
+      filters: [{
+        name: "envoy.filters.network.tcp_proxy",
+        typed_config: {
+          "@type": "type.googleapis.com/envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy",
+          stat_prefix: "t",
+          cluster: "echo",
+        },
+      }],
+    }],
+  }]);
+  const cp = await startXdsServer({ dir, port: 0, watch: false, log: () => {} });
+  const proxy = await startTestProxy(adsBootstrap(cp.port, { lds: true }), [
+    "--drain-time-s",
+    "60",
+  ]);
+  const enc = new TextEncoder();
+  const roundTrip = async (c: Deno.Conn, text: string) => {
+    await c.write(enc.encode(text));
+    const b = new Uint8Array(64);
+    const n = await c.read(b);
+    return n === null ? "" : new TextDecoder().decode(b.subarray(0, n));
+  };
+  let conn: Deno.Conn | null = null;
+  try {
+    await until(() => proxy.portOf("tcp") > 0, "the listener");
+    conn = await Deno.connect({ hostname: "127.0.0.1", port: proxy.portOf("tcp") });
+    assert.equal(await roundTrip(conn, "one"), "one");
+    write(dir, "listeners.yaml", []);
+    await cp.reload();
+    await until(() => proxy.portOf("tcp") === 0, "the listener removed");
+    assert.equal(await proxy.stat("listener_manager.total_listeners_draining"), "1");
+    assert.equal(await roundTrip(conn, "two"), "two", "the open connection still flows");
+    conn.close();
+    conn = null;
+    await until(
+      async () => (await proxy.stat("listener_manager.total_listeners_draining")) === "0",
+      "the drain to end with its last connection",
+    );
+  } finally {
+    conn?.close();
+    await proxy.close();
+    await cp.close();
+    echo.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

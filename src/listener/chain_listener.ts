@@ -218,6 +218,7 @@ export class ChainListener {
       this.#conns.set(c, null);
       this.#serve(c).catch(() => {}).finally(() => {
         this.#conns.delete(c);
+        if (this.#conns.size === 0) this.#emptied?.();
         gate?.closed();
         for (const a of this.#active) a.dec();
         try {
@@ -400,11 +401,16 @@ export class ChainListener {
     }
   }
 
+  /** Runs when the last connection closed (while {@linkcode ChainListener.close} waits). */
+  #emptied: (() => void) | null = null;
+
   /**
-   * Stops accepting (then calls `onStopped`: the address is free) and closes every connection
-   * (busy ones after the current response).
+   * Stops accepting (then calls `onStopped`: the address is free) and closes every connection:
+   * idle ones at once, busy ones after their current response; with `graceMs` (a drain) the
+   * connections left, HTTP/2 and TCP-proxied ones included, may finish for that long before
+   * they are closed under them.
    */
-  async close(onStopped?: () => void): Promise<void> {
+  async close(onStopped?: () => void, graceMs = 0): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#wakeClosed();
@@ -422,9 +428,22 @@ export class ChainListener {
         } catch { /* closed */ }
       }
     }
-    for (const ch of [...this.#chains, this.#default]) {
-      if (ch?.bridge) await ch.bridge.close();
-      if (ch?.server.kind === "tcp") ch.server.proxy.closeAll();
+    const left = this.#conns.size === 0 || graceMs <= 0
+      ? Promise.resolve()
+      : new Promise<void>((r) => this.#emptied = r);
+    await Promise.all([...this.#chains, this.#default].map(async (ch) => {
+      if (ch?.bridge) await ch.bridge.close(graceMs > 0 ? graceMs : undefined);
+      if (ch?.server.kind === "tcp") await ch.server.proxy.drain(graceMs);
+    }));
+    if (graceMs <= 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([left, new Promise<void>((r) => timer = setTimeout(r, graceMs))]);
+    clearTimeout(timer);
+    this.#emptied = null;
+    for (const c of this.#conns.keys()) {
+      try {
+        c.close();
+      } catch { /* closed */ }
     }
   }
 }

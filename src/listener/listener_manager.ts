@@ -355,8 +355,8 @@ export class ListenerManager implements ListenerManagerView {
     const closing = b.http
       ? b.http.close(ms, then)
       : b.chains
-      ? b.chains.close(then)
-      : (tcpDone ?? Promise.resolve()).then(() => then?.());
+      ? b.chains.close(then, ms)
+      : (tcpDone ?? Promise.resolve()).then(() => then?.()).then(() => b.proxy?.drain(ms));
     void closing.then(() => b.rds?.close()).finally(() => {
       draining.dec();
       this.#draining.delete(b);

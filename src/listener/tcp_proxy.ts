@@ -77,6 +77,8 @@ const BUF = 65536;
 /** Proxies connections of one listener. */
 export class TcpProxy {
   readonly #conns = new Set<Transport>();
+  /** Runs when the last connection closed (while {@linkcode TcpProxy.drain} waits). */
+  #emptied: (() => void) | null = null;
   readonly #cxTotal: Counter;
   readonly #noRoute: Counter;
   readonly #logs: LogSink[];
@@ -193,7 +195,24 @@ export class TcpProxy {
       cb.connections.dec();
       cs.cx_active.dec();
       host.stats.cx_active.dec();
+      if (this.#conns.size === 0) this.#emptied?.();
     }
+  }
+
+  /**
+   * Lets the open connections run for up to `ms` (a drain), then closes those left.
+   */
+  async drain(ms: number): Promise<void> {
+    if (this.#conns.size > 0 && ms > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        new Promise<void>((r) => this.#emptied = r),
+        new Promise<void>((r) => timer = setTimeout(r, ms)),
+      ]);
+      clearTimeout(timer);
+      this.#emptied = null;
+    }
+    this.closeAll();
   }
 
   /** Closes every open connection. */
