@@ -45,15 +45,39 @@ export function aggregateTargets(c: Obj): string[] | null {
 }
 
 /**
+ * The fields an aggregate cluster takes: what names and balances it (`common_lb_config` for the
+ * panic threshold and overprovisioning across its clusters' levels), and `connect_timeout`,
+ * which Envoy's own aggregate examples set (the listed clusters' own timeouts apply).
+ */
+const AGGREGATE_OWN_FIELDS = new Set([
+  "name",
+  "alt_stat_name",
+  "cluster_type",
+  "lb_policy",
+  "common_lb_config",
+  "connect_timeout",
+  "metadata",
+]);
+
+/**
  * What is wrong with the `typed_config` of aggregate cluster `c`, as `[field path below the
  * cluster, message]` pairs: not an object, a foreign `@type`, a field other than `clusters`, an
- * empty list or an entry that is not a non-empty string.
+ * empty list or an entry that is not a non-empty string; and any field of the cluster outside
+ * {@linkcode AGGREGATE_OWN_FIELDS} (its requests use the listed clusters' settings).
  */
 export function aggregateConfigProblems(c: Obj): [string, string][] {
   const at = "cluster_type.typed_config";
   const tc = obj(obj(c.cluster_type)?.typed_config);
   if (!tc) return [[at, "an aggregate cluster needs typed_config with its clusters"]];
   const out: [string, string][] = [];
+  for (const [k, v] of Object.entries(c)) {
+    if (v === undefined || v === null || AGGREGATE_OWN_FIELDS.has(k)) continue;
+    out.push([
+      k,
+      `${k} does not apply to an aggregate cluster: its requests use the hosts and settings of ` +
+      "the clusters it lists",
+    ]);
+  }
   const t = tc["@type"];
   if (t !== undefined && t !== AGGREGATE_CONFIG_TYPE) {
     out.push([`${at}.@type`, `expected ${AGGREGATE_CONFIG_TYPE}, got ${JSON.stringify(t)}`]);

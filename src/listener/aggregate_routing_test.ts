@@ -66,3 +66,50 @@ Deno.test("cluster.rules.aggregate-config: through a listener, an aggregate clus
     for (const o of [p1, p2, s1]) await o.shutdown();
   }
 });
+
+Deno.test("cluster.rules.aggregate-config: a TCP proxy to an aggregate cluster connects with the chosen member's own settings (its upstream_bind_config)", async () => {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const peers: string[] = [];
+  (async () => {
+    for await (const c of l) {
+      peers.push((c.remoteAddr as Deno.NetAddr).hostname);
+      c.write(new TextEncoder().encode("hi")).finally(() => c.close()).catch(() => {});
+    }
+  })();
+  const primary = effectiveCluster({
+    name: "primary",
+    connect_timeout: "1s",
+    upstream_bind_config: { source_address: { address: "127.0.0.2", port_value: 0 } },
+    load_assignment: {
+      cluster_name: "primary",
+      endpoints: [{ lb_endpoints: [endpoint(l.addr.port)] }],
+    },
+  });
+  const tcp: JsonObject = {
+    name: "tcp",
+    address: { socket_address: { address: "127.0.0.1", port_value: 0 } },
+    filter_chains: [{
+      filters: [{
+        name: "envoy.filters.network.tcp_proxy",
+        typed_config: {
+          "@type": "type.googleapis.com/envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy",
+          stat_prefix: "t",
+          cluster: "agg",
+        },
+      }],
+    }],
+  };
+  const p = await startTestProxy([tcp], [primary, member("secondary", []), aggregate]);
+  try {
+    const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
+    const b = new Uint8Array(8);
+    const n = await c.read(b);
+    c.close();
+    assert.equal(new TextDecoder().decode(b.subarray(0, n ?? 0)), "hi");
+    assert.deepEqual(peers, ["127.0.0.2"]);
+    assert.equal(p.store.counter("cluster.primary.upstream_cx_total").value(), 1);
+  } finally {
+    await p.close();
+    l.close();
+  }
+});

@@ -126,14 +126,16 @@ export class TcpProxy {
 
   async #handle(down: Deno.Conn, rec: LogRecord | null): Promise<void> {
     this.#cxTotal.inc();
-    const cluster = this.clusters.get(this.cfg.cluster);
+    const routed = this.clusters.get(this.cfg.cluster);
+    // An aggregate cluster's chosen member serves with its own settings.
+    const cluster = routed?.serving() ?? undefined;
     const host = cluster?.lb.choose({ downstreamLocal: down.localAddr as Deno.NetAddr });
     const flags = rec?.flags as string[] | undefined;
     if (rec && cluster) rec.upstreamCluster = cluster.name;
     if (!cluster || !host) {
       this.#noRoute.inc();
-      if (cluster) cluster.stats.cx_none_healthy.inc();
-      flags?.push(cluster ? "UH" : "NR");
+      if (routed) routed.stats.cx_none_healthy.inc();
+      flags?.push(routed ? "UH" : "NR");
       close(down);
       return;
     }

@@ -174,10 +174,12 @@ export async function pump(from: ReadableStream<Uint8Array>, t: Transport): Prom
  * (`503`) or the connection fails (`503`, `UF`).
  */
 export async function openTunnel(
-  cluster: Cluster,
+  routed: Cluster,
   ur: UpstreamRequest,
   alpn?: string[],
 ): Promise<Transport | ProxyResponse> {
+  // An aggregate cluster's chosen member serves with its own settings.
+  const cluster = routed.serving() ?? routed;
   const host = cluster.lb.choose(ur.lb ?? {});
   if (!host) {
     cluster.stats.cx_none_healthy.inc();
@@ -192,7 +194,7 @@ export async function openTunnel(
       port: host.port,
       tls: cluster.effective.tls,
       timeoutMs: cluster.effective.connectTimeoutMs,
-      alpn,
+      alpn: cluster.effective.tls ? alpn : undefined,
       bind: cluster.effective.upstreamBind,
     });
   } catch {
@@ -218,7 +220,7 @@ export async function forwardUpgrade(
   type: string,
   takeover: () => ReadableStream<Uint8Array>,
 ): Promise<ProxyResponse> {
-  const t = await openTunnel(cluster, ur, cluster.effective.tls ? ["http/1.1"] : undefined);
+  const t = await openTunnel(cluster, ur, ["http/1.1"]);
   if (!isTransport(t)) return t;
   const connect = type === "connect";
   const req = connect ? { ...ur, body: null, path: ur.authority } : {

@@ -526,6 +526,15 @@ export class Cluster implements ClusterView {
     return p.h2[priority] ??= new Http2Pool(this.effective, h, this.stats, this.breakers[priority]);
   }
 
+  /**
+   * The cluster whose hosts, pools, breakers and settings serve a connection: this one, or for
+   * an aggregate cluster the member its balancer chooses (null when none can serve). Code that
+   * picks a host itself (TCP proxy, tunnels) starts here.
+   */
+  serving(): Cluster | null {
+    return this.aggregate ? this.aggregate.chooseCluster() ?? null : this;
+  }
+
   /** Sends `r` to a host of this cluster; never rejects (failures become local replies). */
   forward(r: UpstreamRequest): Promise<ProxyResponse> {
     if (this.aggregate) {

@@ -76,3 +76,20 @@ Deno.test("cluster.rules.aggregate-known-clusters cluster.rules.aggregate-no-loo
     "cluster.objects.custom-cluster-type.typed-config",
   ]]);
 });
+
+Deno.test("cluster.rules.aggregate-config: settings an aggregate cluster would not use (its own hosts, health checks, breakers, TLS) are refused with their paths", () => {
+  const got = check([
+    member("a"),
+    agg("x", ["a"], {
+      load_assignment: member("x").load_assignment,
+      health_checks: [{ timeout: "1s", interval: "1s", tcp_health_check: {} }],
+      circuit_breakers: { thresholds: [{ max_connections: 1 }] },
+    }),
+  ]);
+  for (const f of ["load_assignment", "health_checks", "circuit_breakers"]) {
+    assert.ok(
+      got.some(([p, r]) => p === `${P}[1].${f}` && r === "cluster.rules.aggregate-config"),
+      `${f}: ${JSON.stringify(got)}`,
+    );
+  }
+});
