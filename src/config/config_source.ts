@@ -52,14 +52,25 @@ export type GrpcTarget =
 
 /** An `ApiConfigSource`, read. */
 export type ApiSource =
-  | { type: "GRPC" | "DELTA_GRPC"; service: GrpcTarget }
+  | {
+    type: "GRPC" | "DELTA_GRPC";
+    service: GrpcTarget;
+    /** `set_node_on_first_message_only`: the node goes on a stream's first request only. */
+    nodeFirstOnly: boolean;
+  }
   | { type: "REST"; clusterName: string; refreshDelayMs: number; requestTimeoutMs: number };
 
 /** Where a subscription's updates come from. */
 export type SourceSpec =
   | { kind: "path"; path: string }
   | { kind: "ads"; initialFetchTimeoutMs: number }
-  | { kind: "grpc"; delta: boolean; service: GrpcTarget; initialFetchTimeoutMs: number }
+  | {
+    kind: "grpc";
+    delta: boolean;
+    service: GrpcTarget;
+    nodeFirstOnly: boolean;
+    initialFetchTimeoutMs: number;
+  }
   | {
     kind: "rest";
     clusterName: string;
@@ -280,6 +291,18 @@ export function apiSourceOf(source: unknown, at: string): ApiSourceResult {
       "cluster_names, refresh_delay and request_timeout",
   );
   if (bad) return bad;
+  const version = get(src, "transport_api_version");
+  if (version !== undefined && version !== "V3" && version !== 2) {
+    return {
+      ok: false,
+      at: `${at}.transport_api_version`,
+      message: `transport_api_version ${JSON.stringify(version)} is not supported (V3 is)`,
+    };
+  }
+  const firstOnly = get(src, "set_node_on_first_message_only");
+  if (firstOnly !== undefined && typeof firstOnly !== "boolean") {
+    return { ok: false, at: `${at}.set_node_on_first_message_only`, message: "must be a bool" };
+  }
   const type = get(src, "api_type");
   if (type === "REST") {
     if (has(src, "grpc_services")) {
@@ -333,7 +356,7 @@ export function apiSourceOf(source: unknown, at: string): ApiSourceResult {
   }
   const svc = grpcServiceOf(obj(services[0]), `${at}.grpc_services[0]`);
   if (!svc.ok) return svc;
-  return { ok: true, api: { type, service: svc.service } };
+  return { ok: true, api: { type, service: svc.service, nodeFirstOnly: firstOnly === true } };
 }
 
 /** Reads a `ConfigSource` at `at`. */
@@ -373,6 +396,7 @@ export function configSourceOf(source: unknown, at: string): SourceResult {
         kind: "grpc",
         delta: api.type === "DELTA_GRPC",
         service: api.service,
+        nodeFirstOnly: api.nodeFirstOnly,
         initialFetchTimeoutMs,
       },
     };

@@ -54,8 +54,12 @@ export type OpenStream = (
 
 /** Settings of a {@linkcode XdsMux}. */
 export interface XdsMuxOptions {
-  /** `config.core.v3.Node` (proto3 JSON), sent on the first request of each stream. */
+  /**
+   * `config.core.v3.Node` (proto3 JSON), sent on every request, or on the first request of each
+   * stream only with `nodeFirstOnly` (`set_node_on_first_message_only`).
+   */
   node: JsonObject;
+  nodeFirstOnly?: boolean;
   /** gRPC method path of the stream. */
   method: string;
   delta: boolean;
@@ -340,6 +344,7 @@ export class XdsMux {
   }
 
   #node(): JsonObject | undefined {
+    if (!this.opts.nodeFirstOnly) return this.opts.node;
     if (this.#nodeSent) return undefined;
     this.#nodeSent = true;
     return this.opts.node;

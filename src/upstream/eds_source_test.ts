@@ -44,6 +44,7 @@ Deno.test("cluster.objects.eds-cluster-config.eds-config: ADS, gRPC and REST sou
       kind: "grpc",
       delta: true,
       service: { kind: "envoy_grpc", clusterName: "xds" },
+      nodeFirstOnly: false,
       initialFetchTimeoutMs: 2000,
     },
   });

@@ -39,8 +39,10 @@ export interface ReportedCluster {
 
 /** Settings of a {@linkcode LoadReporter}. */
 export interface LoadReporterDeps {
-  /** `config.core.v3.Node` (proto3 JSON). */
+  /** `config.core.v3.Node` (proto3 JSON), on every request unless `nodeFirstOnly`. */
   node: JsonObject;
+  /** `set_node_on_first_message_only`: the node on a stream's first request only. */
+  nodeFirstOnly?: boolean;
   /** The clusters now. */
   clusters: () => Iterable<ReportedCluster>;
   log?: (level: string, msg: string) => void;
@@ -219,7 +221,8 @@ export class LoadReporter {
     for (const c of this.deps.clusters()) {
       if (this.#all || wanted.has(c.name)) stats.push(this.#clusterStats(c));
     }
-    stream.write(encodeLoadStatsRequest({ node: this.deps.node, cluster_stats: stats }));
+    const node = this.deps.nodeFirstOnly ? undefined : this.deps.node;
+    stream.write(encodeLoadStatsRequest({ ...(node ? { node } : {}), cluster_stats: stats }));
   }
 
   /** Ends the stream and stops reporting. */

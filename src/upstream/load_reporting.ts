@@ -13,6 +13,7 @@
  */
 import type { ClusterManager } from "./cluster_manager.ts";
 import { LoadReporter } from "./load_reporter.ts";
+import { apiSourceOf } from "../config/config_source.ts";
 
 /** Opens the LRS stream of `cm`; `close()` ends it and its channel. */
 export function startLoadReporter(
@@ -21,8 +22,10 @@ export function startLoadReporter(
   log: (level: string, msg: string) => void,
 ): { close(): void } {
   const open = cm.xds.loadStatsOpener(source);
+  const api = apiSourceOf(source, "cluster_manager.load_stats_config");
   const r = new LoadReporter(open, {
     node: cm.deps.node ?? {},
+    nodeFirstOnly: api.ok && api.api.type !== "REST" && api.api.nodeFirstOnly,
     clusters: () =>
       cm.clusters().map((c) => {
         const eds = c.config.eds_cluster_config as { service_name?: unknown } | undefined;

@@ -175,12 +175,14 @@ export class XdsClients {
     open: () => ReturnType<typeof restOpener>,
     method: string,
     delta: boolean,
+    nodeFirstOnly = false,
   ): XdsMux {
     const have = this.#muxes.get(key);
     if (have) return have.mux;
     const opener = open();
     const mux = new XdsMux(opener, {
       node: this.deps.node ?? {},
+      nodeFirstOnly,
       method,
       delta,
       log: this.#log,
@@ -195,8 +197,10 @@ export class XdsClients {
     return mux;
   }
 
-  #serviceKey(s: GrpcTarget) {
-    return s.kind === "envoy_grpc" ? s.clusterName : `google:${s.targetUri}`;
+  /** One stream per control plane and settings: sources that differ in any get their own. */
+  #serviceKey(s: GrpcTarget, nodeFirstOnly: boolean) {
+    const who = s.kind === "envoy_grpc" ? s.clusterName : `google:${JSON.stringify(s)}`;
+    return `${who}|node-first-only:${nodeFirstOnly}`;
   }
 
   /**
@@ -230,6 +234,7 @@ export class XdsClients {
         () => this.#opener(api.service),
         delta ? GRPC_METHODS.adsDelta : GRPC_METHODS.ads,
         delta,
+        api.nodeFirstOnly,
       );
     } else if (spec.kind === "rest") {
       const path = REST_PATHS[typeUrl];
@@ -237,7 +242,7 @@ export class XdsClients {
       const { h } = this.#host(spec.clusterName);
       const host = h.address.includes(":") ? `[${h.address}]` : h.address;
       mux = this.#mux(
-        `rest:${spec.clusterName}|${path}`,
+        `rest:${spec.clusterName}|${path}|${spec.refreshDelayMs}|${spec.requestTimeoutMs}`,
         () => restOpener(`http://${host}:${h.port}`, spec),
         path,
         false,
@@ -248,10 +253,11 @@ export class XdsClients {
       const method = GRPC_METHODS[spec.delta ? `${short}Delta` as const : short];
       const service = spec.service;
       mux = this.#mux(
-        `${this.#serviceKey(service)}|${method}`,
+        `${this.#serviceKey(service, spec.nodeFirstOnly)}|${method}`,
         () => this.#opener(service),
         method,
         spec.delta,
+        spec.nodeFirstOnly,
       );
     }
     return mux.subscribe(typeUrl, name, scope, callbacks, {
