@@ -81,6 +81,9 @@ function applyHosts(c: Cluster, hosts: HostCopy[], initialized: boolean): void {
       h.setFlag("failed_outlier_check", copy.health.failed_outlier_check);
       h.setMarks({ degraded: copy.degraded, excluded: copy.excluded });
       h.setPending(copy.pending);
+      if (copy.healthySince !== null) {
+        h.lastHcPassTime = copy.healthySince - performance.timeOrigin;
+      }
     });
   });
   for (const h of c.hosts()) c.healthChanged(h);

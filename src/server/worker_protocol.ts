@@ -35,6 +35,11 @@ export interface HostCopy {
   degraded: boolean;
   excluded: boolean;
   pending: boolean;
+  /**
+   * When the host last became healthy (slow start), as wall-clock ms (`performance.timeOrigin`
+   * plus the main thread's `lastHcPassTime`: each thread's `performance.now` has its own origin).
+   */
+  healthySince: number | null;
 }
 
 /** The copies of `hosts`, in order. */
@@ -55,6 +60,7 @@ export function hostCopies(hosts: readonly Host[]): HostCopy[] {
     degraded: h.degradedActiveHc,
     excluded: h.excludedViaImmediateHcFail,
     pending: h.pendingActiveHc,
+    healthySince: h.lastHcPassTime === null ? null : performance.timeOrigin + h.lastHcPassTime,
   }));
 }
 
