@@ -236,3 +236,37 @@ Deno.test("core.ConfigSource.api_config_source: google_grpc reaches target_uri w
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("core.ConfigSource.api_config_source: google_grpc ssl_credentials without root_certs verifies the server against the system's roots (a test CA's certificate is refused)", async () => {
+  const dir = await Deno.makeTempDir();
+  write(dir, "all.yaml", [edsCluster("web"), assignment("web", 1)]);
+  const cp = await startXdsServer({ dir, port: 0, tls: SERVER_TLS, watch: false, log: () => {} });
+  const store = new Store();
+  const cm = new ClusterManager([], {
+    stats: store,
+    cds: { ads: {}, initial_fetch_timeout: "0.5s" },
+    ads: {
+      api_type: "GRPC",
+      grpc_services: [{
+        google_grpc: {
+          target_uri: `localhost:${cp.port}`,
+          stat_prefix: "cp",
+          channel_credentials: { ssl_credentials: {} },
+        },
+      }],
+    },
+    xdsBackoffMs: 50,
+  });
+  try {
+    await cm.start();
+    assert.equal(cm.get("web"), undefined, "nothing came from an unverified server");
+    await until(
+      () => store.counter("cluster_manager.cds.update_failure").value() >= 1,
+      "the connection failure to be counted",
+    );
+  } finally {
+    await cm.close();
+    await cp.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

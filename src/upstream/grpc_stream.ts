@@ -23,8 +23,19 @@ import type { Scope } from "../stats/types.ts";
 
 /** How the channel is secured and counted. */
 export interface GrpcChannelOptions {
-  /** TLS (PEM text); without `rootCerts` the server's certificate is not verified. */
-  tls?: { rootCerts?: string; privateKey?: string; certChain?: string; serverName?: string };
+  /**
+   * TLS (PEM text). The server's certificate is verified against `rootCerts`, or against the
+   * system's roots with `verifyWithoutRoots` (a `google_grpc` channel, as Envoy's); otherwise a
+   * context without roots does not verify (an `envoy_grpc` cluster without `trusted_ca`, as in
+   * Envoy).
+   */
+  tls?: {
+    rootCerts?: string;
+    privateKey?: string;
+    certChain?: string;
+    serverName?: string;
+    verifyWithoutRoots?: boolean;
+  };
   /** Where `streams_total` and `streams_closed_<code>` go. */
   scope?: Scope;
 }
@@ -72,7 +83,7 @@ export function grpcTargetOpener(
             pem(tls.privateKey),
             pem(tls.certChain),
             {
-              rejectUnauthorized: tls.rootCerts !== undefined,
+              rejectUnauthorized: tls.rootCerts !== undefined || tls.verifyWithoutRoots === true,
             },
           )
           : grpc.credentials.createInsecure(),

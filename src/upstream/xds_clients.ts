@@ -151,7 +151,12 @@ export class XdsClients {
       const cr = s.credentials;
       return grpcTargetOpener(s.targetUri, {
         tls: cr.kind === "ssl"
-          ? { rootCerts: cr.rootCerts, privateKey: cr.privateKey, certChain: cr.certChain }
+          ? {
+            rootCerts: cr.rootCerts,
+            privateKey: cr.privateKey,
+            certChain: cr.certChain,
+            verifyWithoutRoots: true,
+          }
           : undefined,
         scope: this.deps.stats?.scope(`grpc.${s.statPrefix}`),
       });
