@@ -119,6 +119,14 @@ export function parseExtAuthz(
   if (c.stat_prefix !== undefined) {
     fail(errors, `${at}.stat_prefix`, "stat_prefix is not supported by this build");
   }
+  const version = unwrap(c.transport_api_version);
+  if (version !== undefined && version !== "V3" && version !== 2) {
+    fail(
+      errors,
+      `${at}.transport_api_version`,
+      `transport_api_version ${JSON.stringify(version)} is not supported (V3 is)`,
+    );
+  }
   const hs = c.http_service;
   const hAt = `${at}.http_service`;
   if (c.grpc_service !== undefined) {
@@ -259,6 +267,16 @@ export const EXT_AUTHZ: HttpFilterFactory<ExtAuthzConfig> = {
   types: ["ExtAuthz"],
   parse: parseExtAuthz,
   parsePerRoute,
+  checkPerRoute(c, pr, at, errors) {
+    const ext = (pr as ExtAuthzPerRoute).contextExtensions;
+    if (c.grpc === null && Object.keys(ext).length > 0) {
+      fail(
+        errors,
+        `${at}.check_settings.context_extensions`,
+        "context_extensions reach a gRPC authorization service only; this filter uses http_service",
+      );
+    }
+  },
   create(c, deps) {
     const s = deps.stats.scope("ext_authz");
     const ok = s.counter("ok");

@@ -38,6 +38,8 @@ import { onlyFields } from "./http_filter.ts";
 /** A compiled `grpc_service`. */
 export interface GrpcAuthzService {
   cluster: string;
+  /** `envoy_grpc.authority`: the `:authority` of the calls (default: the cluster's name). */
+  authority: string;
   timeoutMs: number;
 }
 
@@ -80,7 +82,11 @@ export function parseGrpcService(
   const timeoutMs = gs.timeout === undefined
     ? 200
     : durationMs(gs.timeout, `${at}.timeout`, errors) ?? 200;
-  return { cluster: name, timeoutMs };
+  const authority = eg.authority ?? name;
+  if (typeof authority !== "string" || authority === "" || /[\0\r\n]/.test(authority)) {
+    return fail(errors, `${at}.envoy_grpc.authority`, "must be a valid HTTP header value"), null;
+  }
+  return { cluster: name, authority, timeoutMs };
 }
 
 const address = (a: Deno.NetAddr) => ({
@@ -239,7 +245,7 @@ export async function grpcCheck(
     const res = await cluster.forward({
       method: "POST",
       path: CHECK_PATH,
-      authority: svc.cluster,
+      authority: svc.authority,
       headers: [
         ["content-type", "application/grpc"],
         ["te", "trailers"],

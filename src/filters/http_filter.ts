@@ -84,6 +84,11 @@ export interface HttpFilterFactory<C = unknown> {
   ): C | null;
   /** Parses a per-route configuration, when the filter has one. */
   parsePerRoute?(c: Json, at: string, errors: Errors): unknown | null;
+  /**
+   * Refuses, at `at`, the parts of a per-route configuration that the connection manager's
+   * configured filter `config` would not use.
+   */
+  checkPerRoute?(config: C, perRoute: unknown, at: string, errors: Errors): void;
   /** Creates the filter. */
   create(config: C, deps: FilterDeps): HttpFilter;
 }
@@ -133,12 +138,14 @@ function virtualHosts(rc: RouteConfig): Set<VirtualHost> {
 /**
  * Compiles the per-route configuration of every route of `rc` with the factory of its name
  * (`byName`: canonical filter name → factory). A name no factory of this build has, or one
- * whose filter has no per-route configuration, is an error at its path.
+ * whose filter has no per-route configuration, is an error at its path; so is a part the
+ * connection manager's configured filters of that factory (`configured`) would not use.
  */
 export function compilePerRoute(
   rc: RouteConfig,
   byName: (name: string) => HttpFilterFactory | null,
   errors: Errors,
+  configured: (f: HttpFilterFactory) => readonly unknown[] = () => [],
 ): void {
   const done = new Set<object>();
   for (const vh of virtualHosts(rc)) {
@@ -166,8 +173,12 @@ export function compilePerRoute(
         } else if (f.parsePerRoute === undefined) {
           fail(errors, e.at, `the ${f.kind} filter has no per-route configuration`);
         } else {
-          const c = f.parsePerRoute(value as Json, w === null ? e.at : `${e.at}.config`, errors);
+          const at = w === null ? e.at : `${e.at}.config`;
+          const c = f.parsePerRoute(value as Json, at, errors);
           if (c !== null) e.compiled = c;
+          if (c !== null) {
+            for (const cfg of configured(f)) f.checkPerRoute?.(cfg, c, at, errors);
+          }
         }
       }
     }

@@ -17,6 +17,7 @@ import type { Errors } from "../config/config_values.ts";
 async function authzServer(decide: (req: JsonObject) => JsonObject | "hang" | "unavailable") {
   const seen: JsonObject[] = [];
   const paths: string[] = [];
+  const authorities: string[] = [];
   const server = http2.createServer();
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (s: http2.ServerHttp2Session) => {
@@ -25,6 +26,7 @@ async function authzServer(decide: (req: JsonObject) => JsonObject | "hang" | "u
   });
   server.on("stream", (stream: http2.ServerHttp2Stream, headers) => {
     paths.push(String(headers[":path"]));
+    authorities.push(String(headers[":authority"]));
     const chunks: Buffer[] = [];
     stream.on("data", (c: Buffer) => chunks.push(c));
     stream.on("end", () => {
@@ -52,6 +54,7 @@ async function authzServer(decide: (req: JsonObject) => JsonObject | "hang" | "u
     port,
     seen,
     paths,
+    authorities,
     close: () =>
       new Promise<void>((r) => {
         server.close(() => r());
@@ -73,7 +76,10 @@ const filter = (extra: JsonObject = {}) => ({
   name: "envoy.filters.http.ext_authz",
   typed_config: {
     "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_authz.v3.ExtAuthz",
-    grpc_service: { envoy_grpc: { cluster_name: "authz" }, timeout: "0.5s" },
+    grpc_service: {
+      envoy_grpc: { cluster_name: "authz", authority: "authz.example" },
+      timeout: "0.5s",
+    },
     transport_api_version: "V3",
     ...extra,
   },
@@ -163,6 +169,7 @@ Deno.test("ext_authz filter (gRPC service): Check over HTTP/2 with attributes; O
     assert.equal(ok.status, 200);
     assert.equal(await ok.text(), "from origin");
     assert.equal(a.paths[0], "/envoy.service.auth.v3.Authorization/Check");
+    assert.equal(a.authorities[0], "authz.example");
     const attrs = a.seen[0].attributes as JsonObject;
     const http = (attrs.request as JsonObject).http as JsonObject;
     assert.equal(http.method, "GET");
@@ -257,4 +264,55 @@ Deno.test("ext_authz filter (gRPC service): configuration errors name their path
     `${at}.grpc_service.timeout`,
   );
   assert.deepEqual(hcm({ grpc_service: { envoy_grpc: { cluster_name: "authz" } } }), []);
+  assert.equal(
+    hcm({ grpc_service: { envoy_grpc: { cluster_name: "authz", authority: "a\nb" } } })[0].path,
+    `${at}.grpc_service.envoy_grpc.authority`,
+  );
+  assert.equal(
+    hcm({
+      grpc_service: { envoy_grpc: { cluster_name: "authz" } },
+      transport_api_version: "V2",
+    })[0].path,
+    `${at}.transport_api_version`,
+  );
+});
+
+Deno.test("ext_authz filter: a route's check_settings.context_extensions with an http_service filter (which would not send them) is refused with its path", () => {
+  const errors: Errors = [];
+  parseHcm(
+    {
+      stat_prefix: "s",
+      route_config: {
+        virtual_hosts: [{
+          name: "v",
+          domains: ["*"],
+          routes: [{
+            match: { prefix: "/" },
+            route: { cluster: "web" },
+            typed_per_filter_config: {
+              "envoy.filters.http.ext_authz": {
+                "@type":
+                  "type.googleapis.com/envoy.extensions.filters.http.ext_authz.v3.ExtAuthzPerRoute",
+                check_settings: { context_extensions: { tier: "gold" } },
+              },
+            },
+          }],
+        }],
+      },
+      http_filters: [{
+        name: "envoy.filters.http.ext_authz",
+        typed_config: {
+          "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_authz.v3.ExtAuthz",
+          http_service: { server_uri: { uri: "http://authz", cluster: "authz", timeout: "1s" } },
+        },
+      }, { name: "envoy.filters.http.router" }],
+    },
+    "hcm",
+    errors,
+    new Set(["web", "authz"]),
+  );
+  assert.deepEqual(errors.map((e) => e.path), [
+    "hcm.route_config.virtual_hosts[0].routes[0].typed_per_filter_config." +
+    "envoy.filters.http.ext_authz.check_settings.context_extensions",
+  ]);
 });

@@ -202,7 +202,14 @@ export function parseHcm(
     errors,
     parseHeaderMatcher,
   );
-  if (routes) compilePerRoute(routes, perRouteFactory, errors);
+  if (routes) {
+    compilePerRoute(
+      routes,
+      perRouteFactory,
+      errors,
+      (f) => chain.filter((x) => x.factory === f).map((x) => x.config),
+    );
+  }
   const localReplies = parseLocalReplyConfig(
     c.local_reply_config,
     `${path}.local_reply_config`,

@@ -95,7 +95,7 @@ Deno.test("route internal_redirect_policy: followed by the proxy as Envoy does, 
   }
 });
 
-Deno.test("route internal_redirect_policy: predicates are refused with their path", () => {
+Deno.test("route internal_redirect_policy: predicates, and response codes that are never followed, are refused with their path", () => {
   const errors: Errors = [];
   parseRouteConfig(
     {
@@ -107,6 +107,7 @@ Deno.test("route internal_redirect_policy: predicates are refused with their pat
           route: policy({
             predicates: [{ name: "envoy.internal_redirect_predicates.previous_routes" }],
             max_internal_redirects: -1,
+            redirect_response_codes: [302, 305],
           }),
         }],
       }],
@@ -119,4 +120,6 @@ Deno.test("route internal_redirect_policy: predicates are refused with their pat
   const by = Object.fromEntries(errors.map((e) => [e.path, e.message]));
   assert.match(by[`${at}.predicates`], /not supported by this build/);
   assert.match(by[`${at}.max_internal_redirects`], /integer from 0/);
+  assert.match(by[`${at}.redirect_response_codes[1]`], /305 is never followed/);
+  assert.equal(by[`${at}.redirect_response_codes[0]`], undefined);
 });

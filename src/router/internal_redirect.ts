@@ -64,8 +64,11 @@ export function parseInternalRedirectPolicy(
         fail(errors, at, "redirect_response_codes must be a list of at most 5 codes");
         continue;
       }
-      // Envoy ignores codes other than 301, 302, 303, 307 and 308.
-      for (const c of x) if (ALLOWED_CODES.has(Number(c))) codes.add(Number(c));
+      // Envoy drops codes other than 301, 302, 303, 307 and 308; they are refused here.
+      x.forEach((c, i) => {
+        if (ALLOWED_CODES.has(Number(c))) codes.add(Number(c));
+        else fail(errors, `${at}[${i}]`, `${c} is never followed (301, 302, 303, 307, 308 are)`);
+      });
     } else if (k === "allow_cross_scheme_redirect") {
       const b = unwrap(x);
       if (typeof b !== "boolean") fail(errors, at, "allow_cross_scheme_redirect must be a bool");
