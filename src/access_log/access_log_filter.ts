@@ -25,6 +25,7 @@
  * ```
  * @module
  */
+import { DENOMINATORS } from "../config/runtime_lookup.ts";
 import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject } from "../config/config_values.ts";
 import {
@@ -97,11 +98,6 @@ function emptyObject(v: Json, at: string, errors: Errors): boolean {
   if (!isObject(v)) return fail(errors, at, "must be an object"), false;
   return true;
 }
-
-const DENOMINATORS = { HUNDRED: 100, TEN_THOUSAND: 10_000, MILLION: 1_000_000 } satisfies Record<
-  string,
-  number
->;
 
 function runtimeFilter(v: Json, at: string, errors: Errors): LogPredicate | null {
   if (!isObject(v)) return fail(errors, at, "must be an object"), null;

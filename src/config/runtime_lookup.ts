@@ -39,11 +39,12 @@ export interface RuntimeFraction {
   key: string | null;
 }
 
-const DENOMINATOR_NAMES: Readonly<Record<string, number>> = {
+/** The denominators of a `FractionalPercent`, by name. */
+export const DENOMINATORS = {
   HUNDRED: 100,
   TEN_THOUSAND: 10_000,
   MILLION: 1_000_000,
-};
+} as const satisfies Record<string, number>;
 
 function uintOf(v: string | undefined): number | null {
   if (v === undefined || !/^\s*\d+\s*$/.test(v)) return null;
@@ -70,7 +71,7 @@ export function runtimeFraction(
   if (plain !== null) return { numerator: plain, denominator: f.denominator };
   const num = uintOf(rt.get(`${f.key}.numerator`));
   if (num === null) return f;
-  const den = DENOMINATOR_NAMES[rt.get(`${f.key}.denominator`) ?? "HUNDRED"];
+  const den = (DENOMINATORS as Record<string, number>)[rt.get(`${f.key}.denominator`) ?? "HUNDRED"];
   return { numerator: num, denominator: den ?? f.denominator };
 }
 

@@ -31,12 +31,8 @@ import { type Errors, fail, unwrap } from "../config/config_values.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import { proxyResponse } from "../http/proxy_response.ts";
 import { stringMatch } from "../router/header_matcher.ts";
-import {
-  fixedFraction,
-  fractionSampled,
-  parseRuntimeFraction,
-  type RuntimeFraction,
-} from "./fractional_percent.ts";
+import { fixedFraction, parseRuntimeFraction, type RuntimeFraction } from "./fractional_percent.ts";
+import { runtimeFractionEnabled } from "../config/runtime_lookup.ts";
 import { anyBody, type HttpFilterFactory, onlyFields } from "./http_filter.ts";
 
 /** A compiled CORS policy. */
@@ -139,8 +135,8 @@ export const CORS: HttpFilterFactory<Record<never, never>> = {
     return async (ctx, next) => {
       const p = ctx.perRoute<CorsPolicy>(NAME);
       if (p === undefined) return next();
-      const enforce = fractionSampled(p.enabled, deps.runtime);
-      if (!enforce && !fractionSampled(p.shadow, deps.runtime)) return next();
+      const enforce = runtimeFractionEnabled(p.enabled, deps.runtime);
+      if (!enforce && !runtimeFractionEnabled(p.shadow, deps.runtime)) return next();
       const origin = ctx.req.headers.get("origin");
       if (origin === null || origin === "") return next();
       if (!p.origins.some((m) => m("*") || m(origin))) {

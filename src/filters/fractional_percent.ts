@@ -2,7 +2,7 @@
  * `FractionalPercent` (`{numerator, denominator: HUNDRED | TEN_THOUSAND | MILLION}`) and
  * `RuntimeFractionalPercent` (`{default_value: FractionalPercent, runtime_key}`) as a
  * {@linkcode RuntimeFraction}: its `runtime_key` is looked up in the runtime at each decision
- * ({@linkcode fractionSampled}); a runtime integer is the numerator over the default's
+ * (`runtimeFractionEnabled` in `config/runtime_lookup.ts`); a runtime integer is the numerator over the default's
  * denominator, as in Envoy's `featureEnabled`.
  *
  * @example
@@ -17,19 +17,13 @@
 import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject } from "../config/config_values.ts";
 import {
+  DENOMINATORS,
   type RuntimeFraction,
-  runtimeFractionEnabled,
   type RuntimeLookup,
 } from "../config/runtime_lookup.ts";
 
+export { DENOMINATORS };
 export type { RuntimeFraction, RuntimeLookup };
-
-/** Each denominator Envoy has, by name. */
-export const DENOMINATORS = {
-  HUNDRED: 100,
-  TEN_THOUSAND: 10_000,
-  MILLION: 1_000_000,
-} satisfies Record<string, number>;
 
 /** A `FractionalPercent` at `at` as a share; `dflt` when unset; null (with an error) when bad. */
 export function parsePercent(
@@ -81,11 +75,6 @@ export function parseRuntimeFraction(
   const den = DENOMINATORS[(d.denominator ?? "HUNDRED") as keyof typeof DENOMINATORS];
   const key = typeof v.runtime_key === "string" && v.runtime_key !== "" ? v.runtime_key : null;
   return { numerator: (d.numerator ?? 0) as number, denominator: den, key };
-}
-
-/** True as often as `f` says, its runtime key read in `rt` now. */
-export function fractionSampled(f: RuntimeFraction, rt: RuntimeLookup | undefined): boolean {
-  return runtimeFractionEnabled(f, rt);
 }
 
 /** True with probability `share`. */

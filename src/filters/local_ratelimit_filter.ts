@@ -25,12 +25,8 @@ import type { Json } from "../config/bootstrap_types.ts";
 import { durationMs, type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
 import { localReply } from "../http/local_reply.ts";
 import type { Scope } from "../stats/types.ts";
-import {
-  fixedFraction,
-  fractionSampled,
-  parseRuntimeFraction,
-  type RuntimeFraction,
-} from "./fractional_percent.ts";
+import { fixedFraction, parseRuntimeFraction, type RuntimeFraction } from "./fractional_percent.ts";
+import { runtimeFractionEnabled } from "../config/runtime_lookup.ts";
 import { anyBody, type HttpFilterFactory, onlyFields } from "./http_filter.ts";
 
 /** A token bucket refilled `perFill` tokens every `intervalMs`, up to `max`. */
@@ -254,7 +250,7 @@ export const LOCAL_RATELIMIT: HttpFilterFactory<LocalRateLimitConfig> = {
     return (ctx, next) => {
       const c = ctx.perRoute<LocalRateLimitConfig>(NAME) ?? base;
       const b = c.bucket;
-      if (b === null || !fractionSampled(c.enabled, deps.runtime)) return next();
+      if (b === null || !runtimeFractionEnabled(c.enabled, deps.runtime)) return next();
       const s = statsOf(c);
       s.enabled.inc();
       const now = performance.now();
@@ -272,7 +268,7 @@ export const LOCAL_RATELIMIT: HttpFilterFactory<LocalRateLimitConfig> = {
         return withHeaders(next());
       }
       s.rateLimited.inc();
-      if (!fractionSampled(c.enforced, deps.runtime)) {
+      if (!runtimeFractionEnabled(c.enforced, deps.runtime)) {
         apply(ctx.req.headers, c.requestHeadersWhenNotEnforced);
         return withHeaders(next());
       }

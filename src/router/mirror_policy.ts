@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+import { DENOMINATORS } from "../config/runtime_lookup.ts";
 import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
 
@@ -26,12 +27,6 @@ export interface MirrorPolicy {
   fraction: number;
   hostSuffix: boolean;
 }
-
-const DENOMINATORS: Record<string, number> = {
-  HUNDRED: 100,
-  TEN_THOUSAND: 10_000,
-  MILLION: 1_000_000,
-};
 
 function fraction(v: Json | undefined, path: string, errors: Errors): number {
   if (v === undefined) return 1;
@@ -53,7 +48,7 @@ function fraction(v: Json | undefined, path: string, errors: Errors): number {
     return 1;
   }
   const num = Number(d.numerator ?? 0);
-  const den = DENOMINATORS[String(d.denominator ?? "HUNDRED")];
+  const den = (DENOMINATORS as Record<string, number>)[String(d.denominator ?? "HUNDRED")];
   if (!Number.isInteger(num) || num < 0) {
     fail(errors, `${path}.default_value.numerator`, "must be a non-negative integer");
     return 1;
