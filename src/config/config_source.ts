@@ -32,6 +32,7 @@
  * @module
  */
 import { jsonName } from "./bootstrap_schema.ts";
+import { camelToSnake } from "./nested_schema.ts";
 import { isObject, parseDuration } from "./values.ts";
 
 /** gRPC channel credentials of a `google_grpc` service (PEM text read from the DataSources). */
@@ -94,12 +95,11 @@ type Fail = { ok: false; at: string; message: string };
 const obj = (v: unknown): Obj | undefined => isObject(v) ? v : undefined;
 const get = (o: Obj | undefined, snake: string): unknown => o?.[snake] ?? o?.[jsonName(snake)];
 const has = (o: Obj | undefined, snake: string) => get(o, snake) !== undefined;
-const snakeOf = (k: string) => k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
 
 /** The first field of `o` not in `known`, refused at `at`, or null. */
 function unknownField(o: Obj | undefined, known: readonly string[], at: string, note: string) {
   for (const k of Object.keys(o ?? {})) {
-    const snake = snakeOf(k);
+    const snake = camelToSnake(k);
     if (!known.includes(snake)) {
       return {
         ok: false as const,

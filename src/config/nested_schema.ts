@@ -113,7 +113,8 @@ export interface SchemaContext {
   onUnknown?: (path: string) => void;
 }
 
-const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
+/** A proto3 JSON (lowerCamelCase) field name in its proto (snake_case) spelling. */
+export const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
 
 /**
  * True for proto3 JSON `bytes`: base64, standard or URL-safe, padded or not.

@@ -19,6 +19,7 @@
  * ```
  * @module
  */
+import { camelToSnake as snakeName } from "./nested_schema.ts";
 import type { FieldRow, Support } from "../../spec/rule.ts";
 import { SUPPORT, type SupportRow } from "../../spec/support.ts";
 import type { ConfigError } from "./errors.ts";
@@ -61,7 +62,7 @@ function camelToSnake(k: string): string {
   let s = SNAKE.get(k);
   if (s === undefined) {
     if (SNAKE.size >= 4096) SNAKE.clear(); // bounded: xDS updates may bring new keys forever
-    SNAKE.set(k, s = k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase()));
+    SNAKE.set(k, s = snakeName(k));
   }
   return s;
 }

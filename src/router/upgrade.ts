@@ -87,7 +87,7 @@ export function upgradeAllowed(
 const encoder = new TextEncoder();
 
 /** Closes `t`, ignoring that it may be closed already. */
-export function quietClose(t: Transport): void {
+function quietClose(t: Transport): void {
   try {
     t.close();
   } catch { /* already closed */ }
