@@ -65,6 +65,8 @@ export class SdsUpdates {
 
   /** Registers every secret's statistics and counts the startup read as a success. */
   constructor(root: Scope, readonly chains: readonly SdsChain[]) {
+    // Each file read once: a second secret of the same file gets its version too.
+    const reads = new Map<string, FileRead>();
     for (const c of chains) {
       for (const s of c.secrets) {
         if (this.#stats.has(s.name)) continue;
@@ -80,7 +82,8 @@ export class SdsUpdates {
         sc.counter("init_fetch_timeout");
         sc.counter("key_rotation_failed");
         this.#stats.set(s.name, st);
-        const r = this.#read(s.file);
+        let r = reads.get(s.file);
+        if (r === undefined) reads.set(s.file, r = this.#read(s.file));
         st.attempt.inc();
         st.success.inc();
         if (r.kind === "read") {

@@ -52,3 +52,21 @@ Deno.test("SDS stats: each secret is counted once per changed file, whatever num
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("SDS stats: two secrets of one file both get the file's version at start-up", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const f = `${dir}/both.json`;
+    Deno.writeTextFileSync(f, file("v7", "cert", "ca"));
+    const store = new Store();
+    new SdsUpdates(store, [{
+      secrets: [{ name: "cert", file: f }, { name: "ca", file: f }],
+      reload: () => true,
+    }]);
+    for (const n of ["cert", "ca"]) {
+      assert.equal(store.textReadout(`sds.${n}.version_text`).value(), "v7", n);
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
