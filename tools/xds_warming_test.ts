@@ -139,6 +139,11 @@ Deno.test("xds: a listener added or changed over LDS with RDS routes warms until
       const p = portOf("api");
       return p > 0 && (await body(`http://127.0.0.1:${p}/`).catch(() => "")) === "200 b";
     }, "the changed api listener serving");
+    // The answer came through the new version (its connection manager's stat prefix).
+    assert.ok(
+      Number(await stat("http.api2.downstream_rq_total")) >= 1,
+      "served by the new version",
+    );
 
     // A warming listener removed by the next update leaves without ever serving.
     write(dir, "listeners.yaml", [rdsListener("api", "r2"), rdsListener("extra", "r4")]);
