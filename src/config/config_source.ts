@@ -6,8 +6,9 @@
  * `google_grpc` with `target_uri`, `stat_prefix` and `channel_credentials`), or polling over REST
  * (`api_type: REST`, one `cluster_names` entry, `refresh_delay`, `request_timeout` default 1 s).
  * Everything else a control plane could be reached by (`self`, call credentials, rate limits,
- * validators, per-service timeouts and metadata) is refused with its path, never ignored. `initial_fetch_timeout` (default 15 s, 0 waits forever)
- * bounds how long start-up waits for the first update.
+ * validators, per-service timeouts and metadata) is refused with its path, never ignored.
+ * `initial_fetch_timeout` (default 15 s, 0 waits forever) bounds how long start-up waits for the
+ * first update; `set_node_on_first_message_only` sends the node on a stream's first request only.
  *
  * @example
  * ```ts
@@ -26,6 +27,7 @@
  *     delta: false,
  *     service: { kind: "envoy_grpc", clusterName: "xds" },
  *     initialFetchTimeoutMs: 15000,
+ *     nodeFirstOnly: false,
  *   },
  * });
  * ```
