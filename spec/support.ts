@@ -745,6 +745,58 @@ export const SUPPORT = [
     support: "refused",
     supportNote: "only trusted_ca is checked (no SAN, hash, SPKI or CRL checks)",
   },
+  // The upstream HTTP protocol options of typed_extension_protocol_options
+  // (envoy.extensions.upstreams.http.v3.HttpProtocolOptions).
+  {
+    path: "upstreams.HttpProtocolOptions.explicit_http_config",
+    support: "honoured",
+    type: "upstreams.HttpConfig",
+    supportNote: "HTTP/2 (prior knowledge) when http2_protocol_options is set, else HTTP/1.1",
+  },
+  {
+    path: "upstreams.HttpProtocolOptions.use_downstream_protocol_config",
+    support: "honoured",
+    type: "upstreams.HttpConfig",
+    supportNote:
+      "HTTP/2 for HTTP/2 downstream requests when http2_protocol_options is set, else HTTP/1.1",
+  },
+  {
+    path: "upstreams.HttpProtocolOptions.auto_config",
+    support: "refused",
+    supportNote:
+      "the upstream protocol is not negotiated by ALPN; use explicit_http_config or use_downstream_protocol_config",
+  },
+  {
+    path: "upstreams.HttpProtocolOptions.common_http_protocol_options",
+    support: "refused",
+    supportNote: "idle timeouts and header limits of upstream connections are not implemented",
+  },
+  {
+    path: "upstreams.HttpProtocolOptions.*",
+    support: "refused",
+    supportNote:
+      "upstream_http_protocol_options, upstream HTTP filters, header validation and the per-protocol outlier settings are not implemented",
+  },
+  {
+    path: "upstreams.HttpConfig.http_protocol_options",
+    support: "honoured",
+    type: "core.Http1ProtocolOptions",
+  },
+  {
+    path: "upstreams.HttpConfig.http2_protocol_options",
+    support: "honoured",
+    type: "core.Http2ProtocolOptions",
+  },
+  {
+    path: "upstreams.HttpConfig.*",
+    support: "refused",
+    supportNote: "HTTP/3 upstream connections are not implemented",
+  },
+  {
+    path: "core.Http1ProtocolOptions.*",
+    support: "refused",
+    supportNote: "HTTP/1.1 upstream options are not implemented",
+  },
   {
     path: "core.Http2ProtocolOptions.initial_stream_window_size",
     support: "honoured",

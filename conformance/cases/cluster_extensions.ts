@@ -39,6 +39,30 @@ const STRUCT_TYPE_URL = "type.googleapis.com/google.protobuf.Struct";
 /** The filter name the maps are keyed by (a network filter this implementation has). */
 const MAP_KEY = "proxy.filters.network.tcp_proxy";
 
+/** Envoy's upstream HTTP protocol options: an extension with protocol options for any cluster. */
+const HTTP_OPTIONS = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
+
+/**
+ * The map entry a field's cases use where the row's kind alone does not make one an
+ * implementation accepts: typed protocol options are read by the extension their key names, so
+ * the entry is the upstream HTTP protocol options (HTTP/1.1, stated explicitly).
+ */
+const MAP_ENTRIES: Record<string, { key: string; element: unknown }> = {
+  typed_extension_protocol_options: {
+    key: HTTP_OPTIONS,
+    element: {
+      "@type": `type.googleapis.com/${HTTP_OPTIONS}`,
+      explicit_http_config: { http_protocol_options: {} },
+    },
+  },
+};
+
+/** The key of a map field's entries. */
+const keyOf = (f: Field, p: Profile) => MAP_ENTRIES[f.field]?.key ?? p.name(MAP_KEY);
+
+/** A good element of a field: its map entry's, else its kind's. */
+const goodOf = (f: Field) => MAP_ENTRIES[f.field]?.element ?? goodElement(f);
+
 /** A labelled value. */
 interface Sample {
   why: string;
@@ -122,7 +146,7 @@ function shaped(f: Field, element: unknown, key: string): unknown {
 function badValues(f: Field, key: string): Sample[] {
   const out = badElements(f).map((b) => ({ why: b.why, value: shaped(f, b.value, key) }));
   if (f.cardinality === "map") {
-    out.push({ why: "a list where a map belongs", value: [goodElement(f)] });
+    out.push({ why: "a list where a map belongs", value: [goodOf(f)] });
   }
   return out;
 }
@@ -147,7 +171,7 @@ async function checkKinds(
   put: (value: unknown) => Obj,
   key: string,
 ): Promise<void> {
-  const good = shaped(f, goodElement(f), key);
+  const good = shaped(f, goodOf(f), key);
   await acceptedGiven(ctx, control, put(good), `${f.message}.${f.field} = ${JSON.stringify(good)}`);
   for (const b of badValues(f, key)) {
     await rejected(
@@ -231,7 +255,7 @@ export function clusterExtensionCases(input: BuildInput): Case[] {
           f,
           base,
           (v) => ({ ...base, [f.field]: v }),
-          ctx.profile.name(MAP_KEY),
+          keyOf(f, ctx.profile),
         );
       },
     );
@@ -246,8 +270,10 @@ export function clusterExtensionCases(input: BuildInput): Case[] {
       "each per-extension options map is accepted alone, and the two together are rejected",
       [...maps.map((m) => m.id), exclusive.id],
       async (ctx) => {
-        const key = ctx.profile.name(MAP_KEY);
-        const withMap = (c: Obj, f: Field) => ({ ...c, [f.field]: { [key]: goodElement(f) } });
+        const withMap = (c: Obj, f: Field) => ({
+          ...c,
+          [f.field]: { [keyOf(f, ctx.profile)]: goodOf(f) },
+        });
         const base = baseCluster();
         for (const f of maps) await acceptedGiven(ctx, base, withMap(base, f), f.field);
         await rejected(

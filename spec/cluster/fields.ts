@@ -341,7 +341,8 @@ export const CLUSTER_FIELDS = [
     type: "core.Http2ProtocolOptions",
     number: 14,
     support: "honoured",
-    supportNote: "selects HTTP/2 (prior knowledge) upstream; every setting inside it is refused",
+    supportNote:
+      "selects HTTP/2 (prior knowledge) upstream; its window sizes and hpack_table_size are honoured, its other settings refused",
   },
   {
     id: "cluster.fields.extension-protocol-options",
@@ -379,8 +380,9 @@ export const CLUSTER_FIELDS = [
     cardinality: "map",
     group: "extension_protocol_options",
     number: 36,
-    support: "refused",
-    supportNote: "no network filter of this build reads protocol options",
+    support: "honoured",
+    supportNote:
+      "envoy.extensions.upstreams.http.v3.HttpProtocolOptions with explicit_http_config or use_downstream_protocol_config; other keys are refused, and so are the cluster's own protocol fields beside it (Envoy ignores those)",
   },
   {
     id: "cluster.fields.dns-refresh-rate",

@@ -416,3 +416,23 @@ Deno.test("fixtures/envoy-examples terminate_connect: CONNECT is ended at the pr
     other.close();
   }
 });
+
+Deno.test("fixtures/envoy-examples http2_upstream: typed HttpProtocolOptions choose HTTP/2 explicitly, or as the downstream spoke", async () => {
+  const up = service("service");
+  try {
+    await serve("http2_upstream.yaml", { 8080: up.port }, async (s) => {
+      const base = `http://127.0.0.1:${s.port}`;
+      assert.match(await text(await fetch(`${base}/a`)), /^service \/a /);
+      assert.match(await text(await fetch(`${base}/mirror/b`)), /^service \/mirror\/b /);
+      const stats = await text(await fetch(`http://${s.admin}/stats?filter=upstream_cx_http`));
+      // explicit_http_config: HTTP/2 although the client spoke HTTP/1.1.
+      assert.match(stats, /^cluster\.grpc_service\.upstream_cx_http2_total: 1$/m);
+      assert.match(stats, /^cluster\.grpc_service\.upstream_cx_http1_total: 0$/m);
+      // use_downstream_protocol_config: HTTP/1.1, as the client spoke.
+      assert.match(stats, /^cluster\.same_protocol\.upstream_cx_http1_total: 1$/m);
+      assert.match(stats, /^cluster\.same_protocol\.upstream_cx_http2_total: 0$/m);
+    });
+  } finally {
+    await up.close();
+  }
+});

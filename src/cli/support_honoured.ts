@@ -13,6 +13,8 @@ const UP = "src/upstream/";
 const HCM = "src/listener/http_connection_manager_test.ts";
 const DUMP = "src/admin/config_dump_handler_test.ts";
 const DEFAULTS = "src/config/defaults_test.ts";
+const TYPED = "src/config/upstream_http_options_test.ts";
+const TYPED_UP = "src/listener/upstream_protocol_test.ts";
 const DUMPED = "configuration data no filter reads (metadata, names) is shown as configured";
 const TLS = `${UP}protocols_test.ts`;
 const MTLS = "the client certificate is presented to the upstream (mTLS";
@@ -408,6 +410,17 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "Cluster.circuit_breakers": [CB, "the third request overflows with 503"],
   "Cluster.tls_context": [TLS, VERIFIED],
   "Cluster.http2_protocol_options": [TLS, "HTTP/2 prior knowledge (h2c), one session"],
+  "Cluster.typed_extension_protocol_options": [TYPED_UP, "explicit_http_config with http2"],
+  "upstreams.HttpProtocolOptions.explicit_http_config": [
+    TYPED_UP,
+    "explicit_http_config with http2",
+  ],
+  "upstreams.HttpProtocolOptions.use_downstream_protocol_config": [
+    TYPED_UP,
+    "use_downstream_protocol_config follows",
+  ],
+  "upstreams.HttpConfig.http_protocol_options": [TYPED_UP, "with http_protocol_options HTTP/1.1"],
+  "upstreams.HttpConfig.http2_protocol_options": [TYPED, "HTTP/2 settings inside the typed"],
   "Cluster.dns_refresh_rate": [
     `${UP}dns_test.ts`,
     "STRICT_DNS makes one host per address and follows",

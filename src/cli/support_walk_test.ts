@@ -20,6 +20,10 @@ import { startServer } from "../server/server.ts";
 import { effectiveOptions } from "../server/configuration_check.ts";
 import { parseCommandLine } from "../config/args.ts";
 import { validateConfiguration } from "./main.ts";
+import {
+  HTTP_PROTOCOL_OPTIONS,
+  HTTP_PROTOCOL_OPTIONS_TYPE,
+} from "../config/upstream_http_options.ts";
 import { HONOURED } from "./support_honoured.ts";
 
 type Obj = Record<string, unknown>;
@@ -359,6 +363,19 @@ const PLACES: Record<string, Place> = {
     at(c0(b), "http2_protocol_options"),
     `${C}.http2_protocol_options`,
   ],
+  "upstreams.HttpProtocolOptions": (b) => {
+    const o = at(c0(b), "typed_extension_protocol_options", HTTP_PROTOCOL_OPTIONS);
+    Object.assign(o, { "@type": HTTP_PROTOCOL_OPTIONS_TYPE, explicit_http_config: {} });
+    return [o, `${C}.typed_extension_protocol_options.${HTTP_PROTOCOL_OPTIONS}`];
+  },
+  "upstreams.HttpConfig": (b) => {
+    const [o, p] = PLACES["upstreams.HttpProtocolOptions"](b);
+    return [at(o, "explicit_http_config"), `${p}.explicit_http_config`];
+  },
+  "core.Http1ProtocolOptions": (b) => {
+    const [o, p] = PLACES["upstreams.HttpConfig"](b);
+    return [at(o, "http_protocol_options"), `${p}.http_protocol_options`];
+  },
 };
 
 /** A value of a cluster row's kind that the validator accepts. */

@@ -28,6 +28,7 @@ import { discoveryTypeOf, valueOf, withDefaults } from "./defaults.ts";
 import { ConfigLoadError, fillMessage } from "./errors.ts";
 import { fieldRow } from "./nested_schema.ts";
 import { isObject, parseUInt64 } from "./values.ts";
+import { upstreamHttpOf } from "./upstream_http_options.ts";
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (isObject(v) ? v : undefined);
@@ -88,7 +89,10 @@ export interface EffectiveCluster {
   /** DEFAULT then HIGH. */
   thresholds: [Thresholds, Thresholds];
   http2: boolean;
-  /** The SETTINGS `http2_protocol_options` asks for (unset ones: the runtime's). */
+  /**
+   * The SETTINGS `http2_protocol_options` asks for (unset ones: the runtime's), the cluster's own
+   * or the typed HTTP protocol options' ({@linkcode upstreamHttpOf}).
+   */
   http2Settings?: Http2Settings;
   protocolSelection: "USE_CONFIGURED_PROTOCOL" | "USE_DOWNSTREAM_PROTOCOL";
   tls: EffectiveTls | null;
@@ -423,6 +427,7 @@ export function effectiveCluster(
   const alt = typeof c.alt_stat_name === "string" && c.alt_stat_name ? c.alt_stat_name : name;
   const ring = obj(c.ring_hash_lb_config);
   const common = obj(c.common_lb_config);
+  const http = upstreamHttpOf(c);
   const sink: TlsErrorSink = onTlsError ?? ((path, message, rule) => {
     throw new ConfigLoadError([{ path, rule, message }]);
   });
@@ -436,9 +441,9 @@ export function effectiveCluster(
     maxRequestsPerConnection: valueOf(C, c, "max_requests_per_connection") as number,
     hosts: hostsOf(c, type),
     thresholds: thresholdsOf(c),
-    http2: isSetValue(c.http2_protocol_options),
-    http2Settings: http2SettingsOf(c.http2_protocol_options),
-    protocolSelection: valueOf(C, c, "protocol_selection") as EffectiveCluster["protocolSelection"],
+    http2: http.http2 !== undefined,
+    http2Settings: http2SettingsOf(http.http2),
+    protocolSelection: http.useDownstream ? "USE_DOWNSTREAM_PROTOCOL" : "USE_CONFIGURED_PROTOCOL",
     tls: effectiveTls(c, sink, secrets),
     upstreamBind: bindOf(c, bootstrapBind),
     tcpKeepalive: keepaliveOf(c),

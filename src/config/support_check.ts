@@ -26,6 +26,13 @@ import type { ConfigError } from "./errors.ts";
 import { MESSAGES } from "./nested_schema.ts";
 import { isAggregate } from "./aggregate_cluster.ts";
 import { isJsonObject as isObject, parseDuration } from "./values.ts";
+import {
+  HTTP_PROTOCOL_OPTIONS,
+  HTTP_PROTOCOL_OPTIONS_KEYS,
+  HTTP_PROTOCOL_OPTIONS_TYPE,
+  mixedProtocolFields,
+  PROTOCOL_CHOICES,
+} from "./upstream_http_options.ts";
 
 /** The `support` table indexed by message, then field. */
 export const SUPPORT_MESSAGES: ReadonlyMap<string, ReadonlyMap<string, SupportRow>> = (() => {
@@ -244,6 +251,7 @@ const SPECIAL: Record<
     tlsConfig(p, v, at, out, "auth.DownstreamTlsContext"),
   "DownstreamTransportSocket.config": (p, v, at, out) =>
     tlsConfig(p, v, at, out, "auth.DownstreamTlsContext"),
+  "Cluster.typed_extension_protocol_options": (p, v, at, out) => protocolOptions(p, v, at, out),
   "StatsSink.name": (_p, v, at, out) => {
     const kind = typeof v === "string" ? v.replace(/^(envoy|proxy)\./, "") : "";
     if (!/^(stat_sinks\.)?hystrix$/.test(kind)) {
@@ -255,6 +263,57 @@ const SPECIAL: Record<
     }
   },
 };
+
+/**
+ * A cluster's typed protocol options: the upstream HTTP protocol options only (walked as the
+ * `upstreams.HttpProtocolOptions` message), one protocol choice, and none of the cluster's own
+ * protocol fields beside them.
+ */
+function protocolOptions(p: Record<string, unknown>, v: unknown, at: string, out: ConfigError[]) {
+  if (!isObject(v)) return;
+  for (const [key, val] of Object.entries(v)) {
+    const kat = `${at}.${key}`;
+    if (!HTTP_PROTOCOL_OPTIONS_KEYS.includes(key)) {
+      const note = `only ${HTTP_PROTOCOL_OPTIONS} has protocol options here`;
+      out.push({ path: kat, rule: "", message: refusal(`protocol options ${key}`, note) });
+      continue;
+    }
+    if (!isObject(val)) continue;
+    const type = val["@type"];
+    if (type !== undefined && type !== HTTP_PROTOCOL_OPTIONS_TYPE) {
+      out.push({
+        path: `${kat}.@type`,
+        rule: "",
+        message: `${key} takes a ${HTTP_PROTOCOL_OPTIONS_TYPE}, not ${String(type)}`,
+      });
+      continue;
+    }
+    const chosen = PROTOCOL_CHOICES.filter((c) =>
+      [c, camelOf(c)].some((k) => val[k] !== undefined && val[k] !== null)
+    );
+    if (chosen.length !== 1) {
+      out.push({
+        path: kat,
+        rule: "",
+        message: `exactly one of ${PROTOCOL_CHOICES.join(", ")} must be set (${
+          chosen.length === 0 ? "none is" : chosen.join(" and ") + " are"
+        })`,
+      });
+    }
+    walk("upstreams.HttpProtocolOptions", val, kat, out);
+  }
+  const cluster = at.slice(0, at.lastIndexOf("."));
+  for (const f of mixedProtocolFields(p)) {
+    out.push({
+      path: `${cluster}.${f}`,
+      rule: "",
+      message:
+        `${f} cannot be set beside typed_extension_protocol_options.${HTTP_PROTOCOL_OPTIONS} (Envoy would ignore it; set it inside the typed options)`,
+    });
+  }
+}
+
+const camelOf = (s: string) => s.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
 
 function tlsConfig(
   p: Record<string, unknown>,

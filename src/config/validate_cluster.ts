@@ -34,6 +34,7 @@ import { effectiveCluster } from "./effective_cluster.ts";
 import { isSet, MESSAGES, type SchemaContext, validateMessage } from "./nested_schema.ts";
 import { isObject, show } from "./values.ts";
 import { healthCheckErrors } from "./health_check_rules.ts";
+import { upstreamHttpOf } from "./upstream_http_options.ts";
 import {
   aggregateConfigProblems,
   aggregateGraphProblems,
@@ -178,7 +179,7 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
     }
   },
   "grpc-health-check-needs-http2"(i, row, err) {
-    if (isSet(i.c.http2_protocol_options)) return;
+    if (upstreamHttpOf(i.c).http2 !== undefined) return;
     const hcs = Array.isArray(i.c.health_checks) ? i.c.health_checks : [];
     hcs.forEach((h, k) => {
       if (isObject(h) && isSet(h.grpc_health_check)) {
@@ -215,7 +216,7 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
   "aggregate-known-clusters"() {},
   "aggregate-no-loop"() {},
   "http2-window-sizes-in-range"(i, row, err) {
-    const o = i.c.http2_protocol_options;
+    const { http2: o, http2Path } = upstreamHttpOf(i.c);
     if (!isObject(o)) return;
     for (const f of ["initial_stream_window_size", "initial_connection_window_size"]) {
       const raw = o[f];
@@ -223,7 +224,7 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
       const v = isObject(raw) ? raw.value : raw;
       const n = Number(v);
       if (!Number.isInteger(n) || n < 65535 || n > 2147483647) {
-        err(`http2_protocol_options.${f}`, fill(row, { value: String(v) }));
+        err(`${http2Path}.${f}`, fill(row, { value: String(v) }));
       }
     }
   },

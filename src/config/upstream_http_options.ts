@@ -1,0 +1,136 @@
+/**
+ * The upstream HTTP protocol a cluster asks for, read from one of two places: the typed
+ * protocol options Envoy's v3 API prefers
+ * (`typed_extension_protocol_options["envoy.extensions.upstreams.http.v3.HttpProtocolOptions"]`,
+ * with `explicit_http_config` or `use_downstream_protocol_config`), or the cluster's own
+ * `http2_protocol_options` and `protocol_selection`. Envoy reads the typed options when they are
+ * there and then ignores the cluster's own fields; this build refuses the mix instead
+ * ({@linkcode mixedProtocolFields}), so no setting is silently dropped.
+ *
+ * With `use_downstream_protocol_config`, HTTP/2 downstream requests go upstream over HTTP/2 only
+ * when its `http2_protocol_options` is set (else HTTP/1.1), as in Envoy.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { upstreamHttpOf } from "./upstream_http_options.ts";
+ * const typed = upstreamHttpOf({
+ *   typed_extension_protocol_options: {
+ *     "envoy.extensions.upstreams.http.v3.HttpProtocolOptions": {
+ *       "@type": "type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions",
+ *       explicit_http_config: { http2_protocol_options: { hpack_table_size: 0 } },
+ *     },
+ *   },
+ * });
+ * assert.deepEqual(typed, {
+ *   http2: { hpack_table_size: 0 },
+ *   http2Path:
+ *     "typed_extension_protocol_options.envoy.extensions.upstreams.http.v3.HttpProtocolOptions.explicit_http_config.http2_protocol_options",
+ *   useDownstream: false,
+ * });
+ * assert.deepEqual(upstreamHttpOf({ http2_protocol_options: {} }), {
+ *   http2: {},
+ *   http2Path: "http2_protocol_options",
+ *   useDownstream: false,
+ * });
+ * ```
+ * @module
+ */
+import { isJsonObject as isObject } from "./values.ts";
+
+/** The key (and the message) of the upstream HTTP protocol options. */
+export const HTTP_PROTOCOL_OPTIONS = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
+
+/** The `@type` of its value. */
+export const HTTP_PROTOCOL_OPTIONS_TYPE = `type.googleapis.com/${HTTP_PROTOCOL_OPTIONS}`;
+
+/** Keys that name the upstream HTTP protocol options: the message, or the extension's name. */
+export const HTTP_PROTOCOL_OPTIONS_KEYS: readonly string[] = [
+  HTTP_PROTOCOL_OPTIONS,
+  "envoy.upstreams.http.http_protocol_options",
+];
+
+/** The protocol choices of `HttpProtocolOptions`: exactly one is set. */
+export const PROTOCOL_CHOICES = [
+  "explicit_http_config",
+  "use_downstream_protocol_config",
+  "auto_config",
+] as const;
+
+type Obj = Record<string, unknown>;
+
+/** What a cluster's upstream HTTP connections speak. */
+export interface UpstreamHttp {
+  /** The `core.Http2ProtocolOptions` in effect, when requests may go over HTTP/2. */
+  http2?: Obj;
+  /** Where that object is, relative to the cluster (for error paths). */
+  http2Path?: string;
+  /** HTTP/2 only when the downstream request came over HTTP/2. */
+  useDownstream: boolean;
+}
+
+/** The typed HTTP protocol options of a cluster and their key, when it has them. */
+export function typedHttpOptions(c: Obj): { key: string; value: Obj } | undefined {
+  const m = c.typed_extension_protocol_options ?? c.typedExtensionProtocolOptions;
+  if (!isObject(m)) return undefined;
+  for (const key of HTTP_PROTOCOL_OPTIONS_KEYS) {
+    const v = m[key];
+    if (isObject(v)) return { key, value: v };
+  }
+  return undefined;
+}
+
+const set = (v: unknown) => v !== undefined && v !== null;
+
+/** A field of `o` by its proto name or its JSON (camelCase) name. */
+function field(o: Obj, name: string): unknown {
+  if (name in o) return o[name];
+  return o[name.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase())];
+}
+
+/** The upstream HTTP protocol of cluster `c` (proto3 JSON). */
+export function upstreamHttpOf(c: Obj): UpstreamHttp {
+  const typed = typedHttpOptions(c);
+  if (typed !== undefined) {
+    const base = `typed_extension_protocol_options.${typed.key}`;
+    for (const choice of ["explicit_http_config", "use_downstream_protocol_config"] as const) {
+      const cfg = field(typed.value, choice);
+      if (!isObject(cfg)) continue;
+      const h2 = field(cfg, "http2_protocol_options");
+      if (!isObject(h2)) return { useDownstream: false };
+      return {
+        http2: h2,
+        http2Path: `${base}.${choice}.http2_protocol_options`,
+        useDownstream: choice === "use_downstream_protocol_config",
+      };
+    }
+    return { useDownstream: false };
+  }
+  const h2 = c.http2_protocol_options ?? c.http2ProtocolOptions;
+  const sel = c.protocol_selection ?? c.protocolSelection;
+  const useDownstream = sel === "USE_DOWNSTREAM_PROTOCOL" || sel === 1;
+  if (!set(h2)) return { useDownstream };
+  return { http2: isObject(h2) ? h2 : {}, http2Path: "http2_protocol_options", useDownstream };
+}
+
+/** The cluster's own protocol fields that the typed options replace. */
+const CLUSTER_PROTOCOL_FIELDS = [
+  "http_protocol_options",
+  "http2_protocol_options",
+  "common_http_protocol_options",
+  "upstream_http_protocol_options",
+  "protocol_selection",
+] as const;
+
+/**
+ * The cluster's own protocol fields set beside typed HTTP protocol options (Envoy would ignore
+ * them); `protocol_selection` at its default is not counted.
+ */
+export function mixedProtocolFields(c: Obj): string[] {
+  if (typedHttpOptions(c) === undefined) return [];
+  return CLUSTER_PROTOCOL_FIELDS.filter((f) => {
+    const v = field(c, f);
+    if (!set(v)) return false;
+    return !(f === "protocol_selection" && (v === "USE_CONFIGURED_PROTOCOL" || v === 0));
+  });
+}
