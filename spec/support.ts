@@ -813,9 +813,15 @@ export const SUPPORT = [
     supportNote: "sent in the upstream connection's SETTINGS",
   },
   {
+    path: "core.Http2ProtocolOptions.max_concurrent_streams",
+    support: "honoured",
+    supportNote:
+      "streams per upstream connection; a full connection makes another (within max_connections), sent in SETTINGS",
+  },
+  {
     path: "core.Http2ProtocolOptions.*",
     support: "refused",
     supportNote:
-      "upstream HTTP/2 connections take initial_stream_window_size, initial_connection_window_size and hpack_table_size; max_concurrent_streams would need several sessions per host and the other settings are the runtime's",
+      "upstream HTTP/2 connections take initial_stream_window_size, initial_connection_window_size, hpack_table_size and max_concurrent_streams; the other settings are the runtime's",
   },
 ] as const satisfies readonly SupportRow[];

@@ -452,4 +452,16 @@ export const CLUSTER_RULES = [
     rule: { kind: "semantic", name: "http2-window-sizes-in-range" },
     message: "value must be inside range [65535, 2147483647] (got {value})",
   },
+  {
+    id: "cluster.rules.http2-max-concurrent-streams-in-range",
+    level: "MUST",
+    statement:
+      "An http2_protocol_options max_concurrent_streams outside 1..2147483647 is rejected; unset, a connection carries up to 2147483647 streams at once.",
+    cite: NOT_SHOWN,
+    envoy:
+      "Http2ProtocolOptions: max_concurrent_streams is a UInt32Value validated to [1, 2147483647], default 2147483647.",
+    check: "internal",
+    rule: { kind: "semantic", name: "http2-max-concurrent-streams-in-range" },
+    message: "value must be inside range [1, 2147483647] (got {value})",
+  },
 ] as const satisfies readonly ClusterRuleRow[];

@@ -420,6 +420,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "use_downstream_protocol_config follows",
   ],
   "upstreams.HttpConfig.http_protocol_options": [TYPED_UP, "with http_protocol_options HTTP/1.1"],
+  "core.Http2ProtocolOptions.max_concurrent_streams": [
+    `${UP}http2_streams_test.ts`,
+    "makes the next stream open another connection",
+  ],
   "upstreams.HttpConfig.http2_protocol_options": [TYPED, "HTTP/2 settings inside the typed"],
   "Cluster.dns_refresh_rate": [
     `${UP}dns_test.ts`,

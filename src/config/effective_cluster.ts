@@ -326,6 +326,8 @@ export interface Http2Settings {
   initialStreamWindowSize?: number;
   initialConnectionWindowSize?: number;
   hpackTableSize?: number;
+  /** Streams one upstream connection carries at once (more open another connection). */
+  maxConcurrentStreams?: number;
 }
 
 function http2SettingsOf(v: unknown): Http2Settings | undefined {
@@ -340,9 +342,11 @@ function http2SettingsOf(v: unknown): Http2Settings | undefined {
   const s = n(o.initial_stream_window_size);
   const c = n(o.initial_connection_window_size);
   const h = n(o.hpack_table_size);
+  const m = n(o.max_concurrent_streams);
   if (s !== undefined) out.initialStreamWindowSize = s;
   if (c !== undefined) out.initialConnectionWindowSize = c;
   if (h !== undefined) out.hpackTableSize = h;
+  if (m !== undefined) out.maxConcurrentStreams = m;
   return out;
 }
 

@@ -216,21 +216,41 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
   "aggregate-known-clusters"() {},
   "aggregate-no-loop"() {},
   "http2-window-sizes-in-range"(i, row, err) {
-    const { http2: o, http2Path } = upstreamHttpOf(i.c);
-    if (!isObject(o)) return;
-    for (const f of ["initial_stream_window_size", "initial_connection_window_size"]) {
-      const raw = o[f];
-      if (raw === undefined || raw === null) continue;
-      const v = isObject(raw) ? raw.value : raw;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 65535 || n > 2147483647) {
-        err(`${http2Path}.${f}`, fill(row, { value: String(v) }));
-      }
-    }
+    http2Range(
+      i,
+      ["initial_stream_window_size", "initial_connection_window_size"],
+      65535,
+      row,
+      err,
+    );
+  },
+  "http2-max-concurrent-streams-in-range"(i, row, err) {
+    http2Range(i, ["max_concurrent_streams"], 1, row, err);
   },
   // Reported while building the effective cluster (files are read once).
   "tls-files-readable"() {},
 };
+
+/** Reports `fields` of the cluster's HTTP/2 options outside `min`..2^31-1 (UInt32Values). */
+function http2Range(
+  i: RuleInput,
+  fields: readonly string[],
+  min: number,
+  row: ClusterRuleRow,
+  err: (path: string, message: string) => void,
+): void {
+  const { http2: o, http2Path } = upstreamHttpOf(i.c);
+  if (!isObject(o)) return;
+  for (const f of fields) {
+    const raw = o[f];
+    if (raw === undefined || raw === null) continue;
+    const v = isObject(raw) ? raw.value : raw;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > 2147483647) {
+      err(`${http2Path}.${f}`, fill(row, { value: String(v) }));
+    }
+  }
+}
 
 /** Applies one rule row to one cluster. */
 function applyRule(row: ClusterRuleRow, i: RuleInput, push: (e: ConfigError) => void): void {

@@ -478,6 +478,11 @@ const RULE_CASES: Record<string, { fail: Obj[]; pass: Obj[]; at: string }> = {
     pass: [base({ http2_protocol_options: { initial_stream_window_size: { value: 65535 } } })],
     at: "[0].http2_protocol_options.initial_stream_window_size",
   },
+  "cluster.rules.http2-max-concurrent-streams-in-range": {
+    fail: [base({ http2_protocol_options: { max_concurrent_streams: 0 } })],
+    pass: [base({ http2_protocol_options: { max_concurrent_streams: { value: 1 } } })],
+    at: "[0].http2_protocol_options.max_concurrent_streams",
+  },
   "cluster.rules.tls-files-readable": {
     fail: [
       base({

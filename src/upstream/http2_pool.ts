@@ -1,7 +1,11 @@
 /**
- * Upstream HTTP/2 with prior knowledge (plain text or TLS) through `node:http2` client sessions:
- * one session per host and priority, opened lazily, counted as a connection, replaced after
- * `max_requests_per_connection` streams. Streams are limited by the cluster's `max_requests`.
+ * Upstream HTTP/2 with prior knowledge (plain text or TLS) through `node:http2` client sessions
+ * per host and priority, opened lazily, each counted as a connection, retired after
+ * `max_requests_per_connection` streams. A session carries at most `max_concurrent_streams`
+ * streams at once (`http2_protocol_options`, also sent in its SETTINGS; the upstream's own
+ * SETTINGS lower it): a stream that finds every session full opens another session, or waits
+ * for a free stream when the `max_connections` circuit breaker allows no more, as Envoy's pool
+ * does. Streams are limited by the cluster's `max_requests`.
  *
  * @example Not run: it needs an upstream server to connect to (`pool`, HTTP/2).
  * ```ts ignore
@@ -17,14 +21,22 @@ import type { ClusterStats } from "./cluster_stats.ts";
 import type { Host } from "./host.ts";
 import { ConnectError } from "./transport.ts";
 
-/** One open session and its stream count. */
+/** One open session and its stream counts. */
 interface Session {
   s: http2.ClientHttp2Session;
+  /** Streams opened on it so far. */
   streams: number;
+  /** Streams open on it now. */
+  active: number;
   openedAt: number;
   ready: Promise<void>;
   dead: boolean;
+  /** Takes no new streams (its `max_requests_per_connection` is used up). */
+  retired: boolean;
 }
+
+/** The largest stream count HTTP/2 allows (Envoy's default `max_concurrent_streams`). */
+const MAX_STREAMS = 2147483647;
 
 /** An HTTP/2 response head and body. */
 export interface H2Response {
@@ -36,9 +48,10 @@ export interface H2Response {
 
 /** HTTP/2 sessions of one host. */
 export class Http2Pool {
-  #cur: Session | null = null;
   #all = new Set<Session>();
   #closed = false;
+  /** Streams waiting for a free stream of a session (no session may be added). */
+  #waiting: (() => void)[] = [];
 
   /** Creates the pool of `host`. */
   constructor(
@@ -71,9 +84,11 @@ export class Http2Pool {
     const rec: Session = {
       s: sess,
       streams: 0,
+      active: 0,
       openedAt: t0,
       ready: Promise.resolve(),
       dead: false,
+      retired: false,
     };
     this.#all.add(rec);
     this.cb.connections.inc();
@@ -118,7 +133,7 @@ export class Http2Pool {
   #gone(rec: Session) {
     if (!this.#all.delete(rec)) return;
     rec.dead = true;
-    if (this.#cur === rec) this.#cur = null;
+    this.#wake();
     const s = this.stats;
     s.cx_active.dec();
     this.host.stats.cx_active.dec();
@@ -127,31 +142,88 @@ export class Http2Pool {
     this.cb.connections.dec();
   }
 
+  /** The streams a session may carry at once: the configured limit, lowered by the upstream's. */
+  #limit(rec: Session): number {
+    const mine = this.cluster.http2Settings?.maxConcurrentStreams ?? MAX_STREAMS;
+    const theirs = rec.s.remoteSettings?.maxConcurrentStreams ?? MAX_STREAMS;
+    return Math.max(1, Math.min(mine, theirs));
+  }
+
+  /** A session that takes a new stream now, if any. */
+  #free(): Session | null {
+    for (const r of this.#all) {
+      if (r.dead || r.retired || r.s.closed || r.s.destroyed) continue;
+      if (r.active < this.#limit(r)) return r;
+    }
+    return null;
+  }
+
+  /** True when some session is open for new streams (full or not). */
+  #anyOpen(): boolean {
+    for (const r of this.#all) {
+      if (!r.dead && !r.retired && !r.s.closed && !r.s.destroyed) return true;
+    }
+    return false;
+  }
+
+  /** Lets the first waiting stream look again (a stream ended or a session went away). */
+  #wake(): void {
+    this.#waiting.shift()?.();
+  }
+
+  /**
+   * The session for the next stream, its stream already counted: a free one, else a new one
+   * while the `max_connections` circuit breaker allows (one at least), else the first to free a
+   * stream.
+   */
+  async #session(): Promise<Session> {
+    for (;;) {
+      if (this.#closed) throw new ConnectError("failure", "pool closed");
+      let rec = this.#free();
+      if (rec === null && (!this.#anyOpen() || this.cb.connections.canCreate())) {
+        if (this.#all.size > 0 && !this.cb.connections.canCreate()) this.stats.cx_overflow.inc();
+        rec = this.#open();
+      }
+      if (rec !== null) {
+        rec.streams++;
+        rec.active++;
+        return rec;
+      }
+      this.stats.cx_overflow.inc();
+      await new Promise<void>((r) => this.#waiting.push(r));
+    }
+  }
+
   /** Opens a stream and resolves with the response head; rejects on connect failure or reset. */
   async request(
     headers: Record<string, string | string[]>,
     body: ReadableStream<Uint8Array> | null,
     onStream: (st: http2.ClientHttp2Stream) => void,
   ): Promise<H2Response> {
-    if (this.#closed) throw new ConnectError("failure", "pool closed");
-    let rec = this.#cur;
-    if (!rec || rec.dead || rec.s.closed || rec.s.destroyed) {
-      if (!this.cb.connections.canCreate() && this.#all.size > 0) {
-        this.stats.cx_overflow.inc();
-      }
-      rec = this.#cur = this.#open();
-    }
-    rec.streams++;
+    const current = await this.#session();
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      current.active--;
+      // A retired session closes once its last stream is done.
+      if (current.retired && current.active === 0) current.s.close();
+      this.#wake();
+    };
     const max = this.cluster.maxRequestsPerConnection;
-    if (max > 0 && rec.streams >= max) {
-      this.#cur = null;
+    if (max > 0 && current.streams >= max) {
+      current.retired = true;
       this.stats.cx_max_requests.inc();
     }
-    const current = rec;
-    await current.ready;
+    try {
+      await current.ready;
+    } catch (e) {
+      end();
+      throw e;
+    }
     const st = current.s.request(headers, { endStream: body === null });
+    st.once("close", end);
     onStream(st);
-    if (max > 0 && current.streams >= max) st.once("close", () => current.s.close());
     if (body) pump(body, st);
     const resHeaders = await new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
       st.once("response", resolve);
@@ -171,6 +243,7 @@ export class Http2Pool {
   /** Closes every session. */
   close(): void {
     this.#closed = true;
+    for (const w of this.#waiting.splice(0)) w();
     for (const r of [...this.#all]) {
       r.s.destroy();
       this.#gone(r);
@@ -232,7 +305,8 @@ function toWeb(st: http2.ClientHttp2Stream): ReadableStream<Uint8Array> {
 
 /**
  * The `node:http2` options for the SETTINGS of `http2_protocol_options`: the initial stream
- * window and the HPACK table size (the connection window is set once connected).
+ * window, the HPACK table size and the concurrent stream limit (the connection window is set
+ * once connected).
  */
 export function h2SettingsOptions(
   s: EffectiveCluster["http2Settings"],
@@ -243,5 +317,6 @@ export function h2SettingsOptions(
     settings.initialWindowSize = s.initialStreamWindowSize;
   }
   if (s.hpackTableSize !== undefined) settings.headerTableSize = s.hpackTableSize;
+  if (s.maxConcurrentStreams !== undefined) settings.maxConcurrentStreams = s.maxConcurrentStreams;
   return Object.keys(settings).length === 0 ? {} : { settings };
 }
