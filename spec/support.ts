@@ -768,8 +768,8 @@ export const SUPPORT = [
   },
   {
     path: "upstreams.HttpProtocolOptions.common_http_protocol_options",
-    support: "refused",
-    supportNote: "idle timeouts and header limits of upstream connections are not implemented",
+    support: "honoured",
+    type: "core.HttpProtocolOptions",
   },
   {
     path: "upstreams.HttpProtocolOptions.*",
@@ -791,6 +791,28 @@ export const SUPPORT = [
     path: "upstreams.HttpConfig.*",
     support: "refused",
     supportNote: "HTTP/3 upstream connections are not implemented",
+  },
+  // common_http_protocol_options of upstream connections (the cluster's, or the typed options').
+  {
+    path: "core.HttpProtocolOptions.idle_timeout",
+    support: "honoured",
+    supportNote: "idle upstream connections close (default 1 h; 0 never)",
+  },
+  {
+    path: "core.HttpProtocolOptions.max_connection_duration",
+    support: "honoured",
+    supportNote: "upstream connections take no new request after it and close",
+  },
+  {
+    path: "core.HttpProtocolOptions.max_requests_per_connection",
+    support: "honoured",
+    supportNote: "as the cluster's own max_requests_per_connection",
+  },
+  {
+    path: "core.HttpProtocolOptions.*",
+    support: "refused",
+    supportNote:
+      "max_headers_count, max_stream_duration and headers_with_underscores_action of upstream connections are not implemented",
   },
   {
     path: "core.Http1ProtocolOptions.*",

@@ -304,8 +304,9 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "core.HttpProtocolOptions",
     number: 29,
-    support: "refused",
-    supportNote: "idle timeouts and header limits of upstream connections are not implemented",
+    support: "honoured",
+    supportNote:
+      "idle_timeout (default 1 h), max_connection_duration and max_requests_per_connection of upstream connections; the rest is refused",
   },
   {
     id: "cluster.fields.http-protocol-options",

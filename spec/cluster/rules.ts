@@ -464,4 +464,29 @@ export const CLUSTER_RULES = [
     rule: { kind: "semantic", name: "http2-max-concurrent-streams-in-range" },
     message: "value must be inside range [1, 2147483647] (got {value})",
   },
+  {
+    id: "cluster.rules.max-requests-per-connection-once",
+    level: "MUST",
+    statement:
+      "A cluster that sets max_requests_per_connection both on itself and in its common_http_protocol_options is rejected.",
+    cite: NOT_SHOWN,
+    envoy:
+      "upstream_impl.cc: 'Only one of max_requests_per_connection from Cluster or HttpProtocolOptions can be specified'.",
+    check: "internal",
+    rule: { kind: "semantic", name: "max-requests-per-connection-once" },
+    message:
+      "Only one of max_requests_per_connection from Cluster or HttpProtocolOptions can be specified",
+  },
+  {
+    id: "cluster.rules.common-http-protocol-options-values",
+    level: "MUST",
+    statement:
+      "In common_http_protocol_options, idle_timeout and max_connection_duration are Durations and max_requests_per_connection a UInt32Value; another value is rejected.",
+    cite: NOT_SHOWN,
+    envoy:
+      "core.HttpProtocolOptions: idle_timeout (default 1 h, 0 disables) and max_connection_duration are google.protobuf.Duration, max_requests_per_connection is a UInt32Value.",
+    check: "internal",
+    rule: { kind: "semantic", name: "common-http-protocol-options-values" },
+    message: "{field} must be {what} (got {value})",
+  },
 ] as const satisfies readonly ClusterRuleRow[];

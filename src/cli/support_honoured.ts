@@ -15,6 +15,7 @@ const DUMP = "src/admin/config_dump_handler_test.ts";
 const DEFAULTS = "src/config/defaults_test.ts";
 const TYPED = "src/config/upstream_http_options_test.ts";
 const TYPED_UP = "src/listener/upstream_protocol_test.ts";
+const LIMITS_UP = "src/upstream/connection_limits_test.ts";
 const DUMPED = "configuration data no filter reads (metadata, names) is shown as configured";
 const TLS = `${UP}protocols_test.ts`;
 const MTLS = "the client certificate is presented to the upstream (mTLS";
@@ -423,6 +424,20 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "core.Http2ProtocolOptions.max_concurrent_streams": [
     `${UP}http2_streams_test.ts`,
     "makes the next stream open another connection",
+  ],
+  "Cluster.common_http_protocol_options": [LIMITS_UP, "idle_timeout closes an idle upstream"],
+  "upstreams.HttpProtocolOptions.common_http_protocol_options": [
+    TYPED,
+    "common_http_protocol_options inside typed",
+  ],
+  "core.HttpProtocolOptions.idle_timeout": [LIMITS_UP, "idle_timeout closes an idle upstream"],
+  "core.HttpProtocolOptions.max_connection_duration": [
+    LIMITS_UP,
+    "max_connection_duration lets the",
+  ],
+  "core.HttpProtocolOptions.max_requests_per_connection": [
+    TYPED,
+    "common_http_protocol_options inside typed",
   ],
   "upstreams.HttpConfig.http2_protocol_options": [TYPED, "HTTP/2 settings inside the typed"],
   "Cluster.dns_refresh_rate": [

@@ -372,6 +372,10 @@ const PLACES: Record<string, Place> = {
     const [o, p] = PLACES["upstreams.HttpProtocolOptions"](b);
     return [at(o, "explicit_http_config"), `${p}.explicit_http_config`];
   },
+  "core.HttpProtocolOptions": (b) => [
+    at(c0(b), "common_http_protocol_options"),
+    `${C}.common_http_protocol_options`,
+  ],
   "core.Http1ProtocolOptions": (b) => {
     const [o, p] = PLACES["upstreams.HttpConfig"](b);
     return [at(o, "http_protocol_options"), `${p}.http_protocol_options`];
@@ -504,7 +508,10 @@ function clusterCases(): Case[] {
 }
 
 /** For a `<message>.*` row, a field of the message that no row lists, where the default is listed. */
-const UNLISTED: Record<string, string> = { "core.Http2ProtocolOptions": "max_outbound_frames" };
+const UNLISTED: Record<string, string> = {
+  "core.Http2ProtocolOptions": "max_outbound_frames",
+  "core.HttpProtocolOptions": "max_headers_count",
+};
 
 function supportCases(): Case[] {
   const out: Case[] = [];

@@ -28,7 +28,7 @@ import { discoveryTypeOf, valueOf, withDefaults } from "./defaults.ts";
 import { ConfigLoadError, fillMessage } from "./errors.ts";
 import { fieldRow } from "./nested_schema.ts";
 import { isObject, parseUInt64 } from "./values.ts";
-import { upstreamHttpOf } from "./upstream_http_options.ts";
+import { connectionLimitsOf, upstreamHttpOf } from "./upstream_http_options.ts";
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (isObject(v) ? v : undefined);
@@ -83,8 +83,12 @@ export interface EffectiveCluster {
   lbPolicy: string;
   connectTimeoutMs: number;
   perConnectionBufferLimitBytes: number;
-  /** 0 = no limit. */
+  /** 0 = no limit (the cluster's field, or `common_http_protocol_options`'). */
   maxRequestsPerConnection: number;
+  /** Upstream connections idle this long close (`common_http_protocol_options.idle_timeout`, default 1 h); 0 never. */
+  upstreamIdleTimeoutMs: number;
+  /** Upstream connections take no new request after this long; 0 never. */
+  maxConnectionDurationMs: number;
   hosts: EffectiveHost[];
   /** DEFAULT then HIGH. */
   thresholds: [Thresholds, Thresholds];
@@ -432,6 +436,7 @@ export function effectiveCluster(
   const ring = obj(c.ring_hash_lb_config);
   const common = obj(c.common_lb_config);
   const http = upstreamHttpOf(c);
+  const limits = connectionLimitsOf(c);
   const sink: TlsErrorSink = onTlsError ?? ((path, message, rule) => {
     throw new ConfigLoadError([{ path, rule, message }]);
   });
@@ -442,7 +447,10 @@ export function effectiveCluster(
     lbPolicy: valueOf(C, c, "lb_policy") as string,
     connectTimeoutMs: valueOf(C, c, "connect_timeout") as number,
     perConnectionBufferLimitBytes: valueOf(C, c, "per_connection_buffer_limit_bytes") as number,
-    maxRequestsPerConnection: valueOf(C, c, "max_requests_per_connection") as number,
+    maxRequestsPerConnection: limits.maxRequestsPerConnection ??
+      valueOf(C, c, "max_requests_per_connection") as number,
+    upstreamIdleTimeoutMs: limits.idleTimeoutMs,
+    maxConnectionDurationMs: limits.maxConnectionDurationMs,
     hosts: hostsOf(c, type),
     thresholds: thresholdsOf(c),
     http2: http.http2 !== undefined,

@@ -36,7 +36,7 @@
  * ```
  * @module
  */
-import { isJsonObject as isObject } from "./values.ts";
+import { isJsonObject as isObject, parseDuration } from "./values.ts";
 
 /** The key (and the message) of the upstream HTTP protocol options. */
 export const HTTP_PROTOCOL_OPTIONS = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
@@ -111,6 +111,50 @@ export function upstreamHttpOf(c: Obj): UpstreamHttp {
   const useDownstream = sel === "USE_DOWNSTREAM_PROTOCOL" || sel === 1;
   if (!set(h2)) return { useDownstream };
   return { http2: isObject(h2) ? h2 : {}, http2Path: "http2_protocol_options", useDownstream };
+}
+
+/** A duration in ms, undefined when unset or not a duration (the validator reports those). */
+function durationMs(v: unknown): number | undefined {
+  const d = parseDuration(v);
+  return d.ok ? d.value : undefined;
+}
+
+/** Envoy's default idle timeout of upstream HTTP connections (`common_http_protocol_options`). */
+export const UPSTREAM_IDLE_TIMEOUT_MS = 3_600_000;
+
+/** The connection limits of a cluster's upstream HTTP connections (`core.HttpProtocolOptions`). */
+export interface UpstreamConnectionLimits {
+  /** Idle connections close after this long; 0 never. */
+  idleTimeoutMs: number;
+  /** Connections stop taking requests after this long; 0 never. */
+  maxConnectionDurationMs: number;
+  /** Requests per connection from the common options; undefined when they do not set it. */
+  maxRequestsPerConnection?: number;
+  /** The common options as configured, and where they are relative to the cluster. */
+  options?: Obj;
+  path?: string;
+}
+
+/**
+ * The `common_http_protocol_options` of a cluster (inside its typed HTTP protocol options, else
+ * its own), with Envoy's defaults: idle connections close after an hour.
+ */
+export function connectionLimitsOf(c: Obj): UpstreamConnectionLimits {
+  const typed = typedHttpOptions(c);
+  const path = typed
+    ? `typed_extension_protocol_options.${typed.key}.common_http_protocol_options`
+    : "common_http_protocol_options";
+  const o = field(typed ? typed.value : c, "common_http_protocol_options");
+  if (!isObject(o)) return { idleTimeoutMs: UPSTREAM_IDLE_TIMEOUT_MS, maxConnectionDurationMs: 0 };
+  const raw = field(o, "max_requests_per_connection");
+  const max = Number(isObject(raw) ? raw.value : raw);
+  return {
+    idleTimeoutMs: durationMs(field(o, "idle_timeout")) ?? UPSTREAM_IDLE_TIMEOUT_MS,
+    maxConnectionDurationMs: durationMs(field(o, "max_connection_duration")) ?? 0,
+    ...(set(raw) && Number.isInteger(max) ? { maxRequestsPerConnection: max } : {}),
+    options: o,
+    path,
+  };
 }
 
 /** The cluster's own protocol fields that the typed options replace. */

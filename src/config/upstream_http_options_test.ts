@@ -65,7 +65,7 @@ Deno.test("cluster.fields.typed-extension-protocol-options: what is not honoured
     }),
     [`${at}.${tcp}`],
   );
-  // ALPN selection, HTTP/3, upstream connection options, and settings inside HTTP/1.1 options.
+  // ALPN selection, HTTP/3, stream limits of upstream connections, settings of HTTP/1.1 options.
   assert.deepEqual(errs(cluster(1, { auto_config: { http2_protocol_options: {} } })), [
     `${at}.${HTTP_PROTOCOL_OPTIONS}.auto_config`,
   ]);
@@ -75,11 +75,11 @@ Deno.test("cluster.fields.typed-extension-protocol-options: what is not honoured
   assert.deepEqual(
     errs(cluster(1, {
       explicit_http_config: { http_protocol_options: { accept_http_10: true } },
-      common_http_protocol_options: { idle_timeout: "1s" },
+      common_http_protocol_options: { idle_timeout: "1s", max_stream_duration: "1s" },
     })),
     [
       `${at}.${HTTP_PROTOCOL_OPTIONS}.explicit_http_config.http_protocol_options.accept_http_10`,
-      `${at}.${HTTP_PROTOCOL_OPTIONS}.common_http_protocol_options`,
+      `${at}.${HTTP_PROTOCOL_OPTIONS}.common_http_protocol_options.max_stream_duration`,
     ],
   );
   // No protocol choice, or two; a wrong @type.
@@ -100,4 +100,29 @@ Deno.test("cluster.fields.typed-extension-protocol-options: what is not honoured
     })),
     ["clusters[0].http2_protocol_options", "clusters[0].protocol_selection"],
   );
+});
+
+Deno.test("cluster.fields.common-http-protocol-options: common_http_protocol_options inside typed options or on the cluster set the upstream connection limits (idle 1 h by default)", () => {
+  const typed = effectiveCluster(cluster(1, {
+    explicit_http_config: { http_protocol_options: {} },
+    common_http_protocol_options: {
+      idle_timeout: "2s",
+      max_connection_duration: "30s",
+      max_requests_per_connection: 7,
+    },
+  }));
+  assert.equal(typed.upstreamIdleTimeoutMs, 2000);
+  assert.equal(typed.maxConnectionDurationMs, 30000);
+  assert.equal(typed.maxRequestsPerConnection, 7);
+  const own = effectiveCluster({
+    ...cluster(1, { explicit_http_config: {} }),
+    typed_extension_protocol_options: {},
+    common_http_protocol_options: { idle_timeout: "0s" },
+    max_requests_per_connection: 4,
+  });
+  assert.equal(own.upstreamIdleTimeoutMs, 0);
+  assert.equal(own.maxConnectionDurationMs, 0);
+  assert.equal(own.maxRequestsPerConnection, 4);
+  const plain = effectiveCluster({ ...cluster(1, {}), typed_extension_protocol_options: {} });
+  assert.equal(plain.upstreamIdleTimeoutMs, 3_600_000);
 });

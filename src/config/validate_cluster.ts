@@ -32,9 +32,9 @@ import type { EffectiveCluster } from "./effective_cluster.ts";
 import { discoveryTypeOf, valueOf } from "./defaults.ts";
 import { effectiveCluster } from "./effective_cluster.ts";
 import { isSet, MESSAGES, type SchemaContext, validateMessage } from "./nested_schema.ts";
-import { isObject, show } from "./values.ts";
+import { isObject, parseDuration, show } from "./values.ts";
 import { healthCheckErrors } from "./health_check_rules.ts";
-import { upstreamHttpOf } from "./upstream_http_options.ts";
+import { connectionLimitsOf, upstreamHttpOf } from "./upstream_http_options.ts";
 import {
   aggregateConfigProblems,
   aggregateGraphProblems,
@@ -226,6 +226,29 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
   },
   "http2-max-concurrent-streams-in-range"(i, row, err) {
     http2Range(i, ["max_concurrent_streams"], 1, row, err);
+  },
+  "common-http-protocol-options-values"(i, row, err) {
+    const { options: o, path } = connectionLimitsOf(i.c);
+    if (o === undefined) return;
+    const bad = (field: string, what: string, v: unknown) =>
+      err(`${path}.${field}`, fill(row, { field, what, value: show(v) }));
+    for (const f of ["idle_timeout", "max_connection_duration"]) {
+      if (isSet(o[f]) && !parseDuration(o[f]).ok) bad(f, 'a duration such as "5s"', o[f]);
+    }
+    const raw = o.max_requests_per_connection;
+    if (isSet(raw)) {
+      const n = Number(isObject(raw) ? raw.value : raw);
+      if (!Number.isInteger(n) || n < 0 || n > 4294967295) {
+        bad("max_requests_per_connection", "an integer in 0..4294967295", raw);
+      }
+    }
+  },
+  "max-requests-per-connection-once"(i, row, err) {
+    const limits = connectionLimitsOf(i.c);
+    if (limits.maxRequestsPerConnection === undefined) return;
+    if (isSet(i.c.max_requests_per_connection)) {
+      err(`${limits.path}.max_requests_per_connection`, row.message);
+    }
   },
   // Reported while building the effective cluster (files are read once).
   "tls-files-readable"() {},

@@ -483,6 +483,32 @@ const RULE_CASES: Record<string, { fail: Obj[]; pass: Obj[]; at: string }> = {
     pass: [base({ http2_protocol_options: { max_concurrent_streams: { value: 1 } } })],
     at: "[0].http2_protocol_options.max_concurrent_streams",
   },
+  "cluster.rules.common-http-protocol-options-values": {
+    fail: [
+      base({ common_http_protocol_options: { idle_timeout: "abc" } }),
+      base({ common_http_protocol_options: { max_requests_per_connection: -1 } }),
+    ],
+    pass: [
+      base({
+        common_http_protocol_options: {
+          idle_timeout: "0s",
+          max_connection_duration: "2.5s",
+          max_requests_per_connection: { value: 3 },
+        },
+      }),
+    ],
+    at: "[0].common_http_protocol_options.idle_timeout",
+  },
+  "cluster.rules.max-requests-per-connection-once": {
+    fail: [
+      base({
+        max_requests_per_connection: 2,
+        common_http_protocol_options: { max_requests_per_connection: 3 },
+      }),
+    ],
+    pass: [base({ common_http_protocol_options: { max_requests_per_connection: 3 } })],
+    at: "[0].common_http_protocol_options.max_requests_per_connection",
+  },
   "cluster.rules.tls-files-readable": {
     fail: [
       base({

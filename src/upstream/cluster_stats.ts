@@ -24,6 +24,8 @@ export class ClusterStats {
   readonly cx_http1_total: Counter;
   readonly cx_http2_total: Counter;
   readonly cx_max_requests: Counter;
+  readonly cx_idle_timeout: Counter;
+  readonly cx_max_duration_reached: Counter;
   readonly cx_overflow: Counter;
   readonly cx_none_healthy: Counter;
   readonly cx_protocol_error: Counter;
@@ -63,6 +65,8 @@ export class ClusterStats {
     this.cx_http1_total = c("upstream_cx_http1_total");
     this.cx_http2_total = c("upstream_cx_http2_total");
     this.cx_max_requests = c("upstream_cx_max_requests");
+    this.cx_idle_timeout = c("upstream_cx_idle_timeout");
+    this.cx_max_duration_reached = c("upstream_cx_max_duration_reached");
     this.cx_overflow = c("upstream_cx_overflow");
     this.cx_none_healthy = c("upstream_cx_none_healthy");
     this.cx_protocol_error = c("upstream_cx_protocol_error");

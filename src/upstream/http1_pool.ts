@@ -2,7 +2,11 @@
  * The HTTP/1.1 keep-alive pool of one host and priority. Idle connections are reused (last in,
  * first out); a new connection is opened while the cluster's `max_connections` allows it, else
  * the request waits (at most `max_pending_requests` wait) for a connection to come back.
- * Connections are closed after `max_requests_per_connection` requests (1 disables keep-alive).
+ * Connections are closed after `max_requests_per_connection` requests (1 disables keep-alive),
+ * after `common_http_protocol_options.idle_timeout` idle (default 1 h), and once
+ * `max_connection_duration` has passed (at once when idle, else when their request ends), each
+ * counted (`upstream_cx_max_requests`, `upstream_cx_idle_timeout`,
+ * `upstream_cx_max_duration_reached`).
  *
  * @example Not run: it needs a pool (`pool`) connected to an upstream server.
  * ```ts ignore
@@ -54,6 +58,13 @@ export class Http1Pool {
   #waiters: Waiter[] = [];
   #all = new Set<Http1Connection>();
   #counted = new WeakMap<Http1Connection, [number, number]>();
+  /** When each idle connection became idle; one sweep timer closes those idle too long. */
+  #idleSince = new Map<Http1Connection, number>();
+  #sweep: ReturnType<typeof setTimeout> | undefined;
+  /** Every connection's `max_connection_duration` timer. */
+  #durationTimers = new Map<Http1Connection, ReturnType<typeof setTimeout>>();
+  /** Connections whose `max_connection_duration` has passed: closed once their request ends. */
+  #expired = new WeakSet<Http1Connection>();
   #closed = false;
   readonly #bufSize: number;
   /** The `pool` logger: connections created, failed and closed (debug). */
@@ -79,6 +90,7 @@ export class Http1Pool {
     while (this.#idle.length > 0) {
       const c = this.#idle.pop()!;
       if (c.closed) continue;
+      this.#idleSince.delete(c);
       c.take();
       return c;
     }
@@ -161,6 +173,8 @@ export class Http1Pool {
       }
       this.#all.add(c);
       this.#counted.set(c, [0, 0]);
+      const d = this.cluster.maxConnectionDurationMs;
+      if (d > 0) this.#durationTimers.set(c, setTimeout(() => this.#durationReached(c), d));
       return c;
     } catch (e) {
       this.cb.connections.dec();
@@ -199,7 +213,7 @@ export class Http1Pool {
       this.stats.cx_max_requests.inc();
       reusable = false;
     }
-    if (!reusable || c.closed || this.#closed || c.hasUnreadData()) {
+    if (!reusable || c.closed || this.#closed || c.hasUnreadData() || this.#expired.has(c)) {
       this.destroy(c, true);
       return;
     }
@@ -209,12 +223,47 @@ export class Http1Pool {
     else {
       this.#idle.push(c);
       c.watchIdle((remote) => this.destroy(c, !remote));
+      const t = this.cluster.upstreamIdleTimeoutMs;
+      if (t > 0) {
+        this.#idleSince.set(c, performance.now());
+        this.#sweep ??= setTimeout(() => this.#sweepIdle(), t);
+      }
     }
+  }
+
+  /**
+   * `common_http_protocol_options.idle_timeout`: closes the connections idle that long, then
+   * waits for the next to be (one timer per pool, not one per request).
+   */
+  #sweepIdle(): void {
+    this.#sweep = undefined;
+    const t = this.cluster.upstreamIdleTimeoutMs;
+    const now = performance.now();
+    let next = Infinity;
+    for (const [c, since] of [...this.#idleSince]) {
+      if (now - since >= t) {
+        this.stats.cx_idle_timeout.inc();
+        this.destroy(c, true);
+      } else next = Math.min(next, since + t - now);
+    }
+    if (next !== Infinity) this.#sweep = setTimeout(() => this.#sweepIdle(), next);
+  }
+
+  /** `max_connection_duration`: the connection closes now if idle, else after its request. */
+  #durationReached(c: Http1Connection): void {
+    this.#durationTimers.delete(c);
+    if (!this.#all.has(c)) return;
+    this.stats.cx_max_duration_reached.inc();
+    this.#expired.add(c);
+    if (this.#idle.includes(c)) this.destroy(c, true);
   }
 
   /** Closes a connection and frees its slot; `local` tells who closed it. */
   destroy(c: Http1Connection, local: boolean): void {
     if (!this.#all.delete(c)) return;
+    clearTimeout(this.#durationTimers.get(c));
+    this.#idleSince.delete(c);
+    this.#durationTimers.delete(c);
     this.#countBytes(c);
     c.close();
     if (this.log.on("debug")) {
@@ -246,6 +295,7 @@ export class Http1Pool {
   /** Closes every connection and fails every waiter. */
   close(): void {
     this.#closed = true;
+    clearTimeout(this.#sweep);
     for (const c of [...this.#all]) this.destroy(c, true);
     for (const w of this.#waiters.splice(0)) w.reject(new ConnectError("failure", "pool closed"));
   }

@@ -1,7 +1,8 @@
 /**
  * Upstream HTTP/2 with prior knowledge (plain text or TLS) through `node:http2` client sessions
  * per host and priority, opened lazily, each counted as a connection, retired after
- * `max_requests_per_connection` streams. A session carries at most `max_concurrent_streams`
+ * `max_requests_per_connection` streams, after `idle_timeout` without streams (default 1 h) and
+ * after `max_connection_duration` (streams in flight finish first). A session carries at most `max_concurrent_streams`
  * streams at once (`http2_protocol_options`, also sent in its SETTINGS; the upstream's own
  * SETTINGS lower it): a stream that finds every session full opens another session, or waits
  * for a free stream when the `max_connections` circuit breaker allows no more, as Envoy's pool
@@ -31,8 +32,12 @@ interface Session {
   openedAt: number;
   ready: Promise<void>;
   dead: boolean;
-  /** Takes no new streams (its `max_requests_per_connection` is used up). */
+  /** Takes no new streams (its `max_requests_per_connection` or duration is used up). */
   retired: boolean;
+  /** Runs while no stream is open (`idle_timeout`). */
+  idle?: ReturnType<typeof setTimeout>;
+  /** Runs from the open (`max_connection_duration`). */
+  duration?: ReturnType<typeof setTimeout>;
 }
 
 /** The largest stream count HTTP/2 allows (Envoy's default `max_concurrent_streams`). */
@@ -91,6 +96,13 @@ export class Http2Pool {
       retired: false,
     };
     this.#all.add(rec);
+    const d = this.cluster.maxConnectionDurationMs;
+    if (d > 0) {
+      rec.duration = setTimeout(() => {
+        this.stats.cx_max_duration_reached.inc();
+        this.#retire(rec);
+      }, d);
+    }
     this.cb.connections.inc();
     s.cx_total.inc();
     s.cx_http2_total.inc();
@@ -133,6 +145,8 @@ export class Http2Pool {
   #gone(rec: Session) {
     if (!this.#all.delete(rec)) return;
     rec.dead = true;
+    clearTimeout(rec.idle);
+    clearTimeout(rec.duration);
     this.#wake();
     const s = this.stats;
     s.cx_active.dec();
@@ -166,6 +180,24 @@ export class Http2Pool {
     return false;
   }
 
+  /** Starts the idle timer of a session without streams (`idle_timeout`). */
+  #idleFrom(rec: Session): void {
+    const t = this.cluster.upstreamIdleTimeoutMs;
+    if (t <= 0) return;
+    clearTimeout(rec.idle);
+    rec.idle = setTimeout(() => {
+      if (rec.active > 0 || rec.dead) return;
+      this.stats.cx_idle_timeout.inc();
+      this.#retire(rec);
+    }, t);
+  }
+
+  /** Takes no new streams on `rec`; closes it (GOAWAY) once its streams are done. */
+  #retire(rec: Session): void {
+    rec.retired = true;
+    if (rec.active === 0 && !rec.dead) rec.s.close();
+  }
+
   /** Lets the first waiting stream look again (a stream ended or a session went away). */
   #wake(): void {
     this.#waiting.shift()?.();
@@ -187,6 +219,7 @@ export class Http2Pool {
       if (rec !== null) {
         rec.streams++;
         rec.active++;
+        clearTimeout(rec.idle);
         return rec;
       }
       this.stats.cx_overflow.inc();
@@ -206,8 +239,11 @@ export class Http2Pool {
       if (ended) return;
       ended = true;
       current.active--;
-      // A retired session closes once its last stream is done.
-      if (current.retired && current.active === 0) current.s.close();
+      // A retired session closes once its last stream is done; another waits idle.
+      if (current.active === 0) {
+        if (current.retired) current.s.close();
+        else this.#idleFrom(current);
+      }
       this.#wake();
     };
     const max = this.cluster.maxRequestsPerConnection;

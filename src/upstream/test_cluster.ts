@@ -29,6 +29,8 @@ export function testCluster(
     connectTimeoutMs: 5000,
     perConnectionBufferLimitBytes: 1024 * 1024,
     maxRequestsPerConnection: 0,
+    upstreamIdleTimeoutMs: 3_600_000,
+    maxConnectionDurationMs: 0,
     hosts: hosts.map(([address, port, weight]) => ({
       address,
       port,
