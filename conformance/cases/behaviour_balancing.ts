@@ -22,7 +22,7 @@
  */
 import { type Case, type CaseContext, CaseFailure } from "../types.ts";
 import type { Origin } from "../origin.ts";
-import type { HttpClient } from "../http_client.ts";
+import { HttpClient } from "../http_client.ts";
 import {
   hostHealth,
   httpBootstrap,
@@ -139,12 +139,16 @@ const BALANCING: readonly Behaviour[] = [
       const os = origins(ctx, 5);
       const a = os[0];
       a.mode = { hang: true };
-      const { traffic } = await serve(ctx, [{ prefix: "/", cluster: "lr" }], [
+      const { port } = await serve(ctx, [{ prefix: "/", cluster: "lr" }], [
         originCluster("lr", os, {
           lb_policy: "LEAST_REQUEST",
           least_request_lb_config: { choice_count: 5 },
         }),
       ]);
+      // A held request must outlive the whole case: one that timed out would free a.
+      const traffic = new HttpClient(`http://127.0.0.1:${port}`, 120_000);
+      traffic.signal = ctx.signal;
+      traffic.log = ctx.command.log;
       const held: Promise<unknown>[] = [];
       try {
         // While every member is idle each is as likely as the others: a gets one soon.
