@@ -577,7 +577,7 @@ export const SUPPORT = [
     path: "RouteAction.hash_policy",
     support: "honoured",
     supportNote:
-      "header, cookie (generated with a ttl), connection_properties.source_ip, query_parameter and terminal; filter_state is refused",
+      "header, cookie (generated with a ttl), connection_properties.source_ip, query_parameter and terminal; filter_state is refused (no filter of this build stores objects in filter state, so it could never produce a hash)",
   },
   { path: "RouteAction.regex_rewrite", support: "honoured" },
   { path: "RouteAction.host_rewrite_header", support: "honoured" },

@@ -27,6 +27,7 @@ import { behaviourCases } from "./behaviour.ts";
 import { defaultCases } from "./behaviour_defaults.ts";
 import { timeoutCases } from "./behaviour_timeouts.ts";
 import { settingCases } from "./behaviour_settings.ts";
+import { balancingCases } from "./behaviour_balancing.ts";
 import { clusterExtensionCases } from "./cluster_extensions.ts";
 import { logFormatCases } from "./log_format.ts";
 import { xdsCases } from "./xds.ts";
@@ -60,6 +61,7 @@ export function buildCases(input: BuildInput): Case[] {
     ...timeoutCases(input),
     ...defaultCases(input),
     ...settingCases(input),
+    ...balancingCases(input),
     ...clusterExtensionCases(input),
     ...logFormatCases(input),
     ...xdsCases(input),

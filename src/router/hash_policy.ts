@@ -10,7 +10,9 @@
  *   its value is hashed; missing without a `ttl`: no hash.
  * - `connection_properties.source_ip`: xxHash64 of the downstream IP address.
  * - `query_parameter`: xxHash64 of the first value of the parameter (not URL-decoded).
- * - `filter_state`: refused; no filter of this proxy stores hashable filter state.
+ * - `filter_state`: refused. Envoy hashes the object a filter stored under `key` (the
+ *   `set_filter_state` filters, the original-destination listener filter, extensions); no filter
+ *   of this build stores objects in filter state, so the policy could never produce a hash.
  *
  * Policies are evaluated in order; each hash is combined with the running one as
  * `rotl1(running) ^ new`, and a `terminal` policy that produced a hash ends the evaluation. No
@@ -34,6 +36,7 @@
  */
 import type { Json } from "../config/bootstrap_types.ts";
 import { durationMs, type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
+import { refusal } from "../config/support_check.ts";
 import { xxHash64, xxHash64Concat } from "../upstream/lb/hash.ts";
 
 /** One parsed hash policy. */
@@ -173,6 +176,11 @@ export function requestHash(
   return hash;
 }
 
+/** Why `filter_state` is refused (shown with the refusal). */
+export const FILTER_STATE_NOTE =
+  "no filter of this build stores objects in filter state, as Envoy's set_filter_state " +
+  "filters and original_dst listener filter do, so the policy could never produce a hash";
+
 const SPECIFIERS = ["header", "cookie", "connection_properties", "query_parameter", "filter_state"];
 
 function nonEmptyName(v: Json | undefined, path: string, errors: Errors): string | null {
@@ -242,8 +250,7 @@ export function parseHashPolicies(v: Json | undefined, path: string, errors: Err
       fail(
         errors,
         oat,
-        `filter_state hashing is not supported: no filter of this proxy stores hashable filter ` +
-          `state (key ${JSON.stringify(o.key ?? "")})`,
+        refusal("filter_state", `${FILTER_STATE_NOTE}; key ${JSON.stringify(o.key ?? "")}`),
       );
     }
   });
