@@ -1,6 +1,7 @@
 /**
  * `.pb` and `.pb_text` bootstraps decoded by `@bufbuild/protobuf` over the Envoy v3 descriptor
- * set (`proto_registry.ts`), for the messages the table-driven decoders (`proto_binary.ts`,
+ * set, through the same decoder as xDS resources (`proto_registry.ts` `decodeToJson`), for the
+ * messages the table-driven decoders (`proto_binary.ts`,
  * `proto_text.ts`) do not describe: listeners with filter chains, secrets, any `Any` whose type
  * the descriptor set has. The result is proto3 JSON with proto field names, the same shape a YAML
  * bootstrap gives. Errors say where: the library's own message for malformed input, prefixed
