@@ -24,6 +24,7 @@ import { freePort } from "./origin.ts";
 import type { Origin } from "./origin.ts";
 import { keepTail, waitForAddress } from "./admin_address.ts";
 import { type CaseContext, CaseFailure, NotApplicable } from "./types.ts";
+import { supervise } from "./supervise.ts";
 
 /** A JSON object. */
 export type Obj = Record<string, unknown>;
@@ -190,24 +191,10 @@ async function startOnce(
     ...args,
   ]);
   const tail = keepTail(child.stderr, 4000);
-  let exited = false;
-  const status = child.status.then((s) => {
-    exited = true;
-    return s;
-  });
+  const run = supervise(child);
+  const status = run.status;
   ctx.onUndo(async () => {
-    if (!exited) {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* exited meanwhile */ }
-      const killer = setTimeout(() => {
-        try {
-          child.kill("SIGKILL");
-        } catch { /* exited */ }
-      }, 5000);
-      await status;
-      clearTimeout(killer);
-    }
+    await run.stop();
     await tail.ended;
   });
   const gone = async (failure: string) => {
@@ -231,7 +218,7 @@ async function startOnce(
   admin.signal = traffic.signal = ctx.signal;
   admin.log = traffic.log = ctx.command.log;
   await until(ctx, "the target to be ready and its listener to accept", async () => {
-    if (exited) return true;
+    if (run.exited()) return true;
     try {
       const r = await admin.request("GET", "/ready");
       if (r.status !== 200) return false;
@@ -241,7 +228,7 @@ async function startOnce(
       return false;
     }
   }, 20_000);
-  if (exited) return await gone("the target exited after writing its admin address");
+  if (run.exited()) return await gone("the target exited after writing its admin address");
   return { served: { admin, traffic, port }, failure: "", stderr: "" };
 }
 

@@ -11,7 +11,9 @@
  * with `@type`), a list of them, or an object with `resources:` (a `DiscoveryResponse` as the
  * file-based subscriptions read). Resources are checked and packed with the Envoy descriptor set
  * (`src/config/proto_registry.ts`): a file that does not encode is reported and the previous
- * snapshot stays. When the directory changes, the snapshot version goes up and every stream gets
+ * snapshot stays. A resource may carry `"@unknown_fields": {"<number>": <unsigned>}`: varint
+ * fields its type does not have, appended to its encoding (to check a client's
+ * `--reject-unknown-dynamic-fields` handling over gRPC; REST answers in JSON, without them). When the directory changes, the snapshot version goes up and every stream gets
  * the new state (SotW: the subscribed resources of each type whose content changed; delta: the
  * changed and removed ones). ACKs and NACKs are logged (`error_detail` included).
  *
@@ -135,10 +137,12 @@ export function readSnapshot(dir: string): Snapshot {
       if (!r || typeof r !== "object" || typeof (r as JsonObject)["@type"] !== "string") {
         throw new Error(`${at}: a resource must be an object with "@type"`);
       }
-      const json = { ...(r as JsonObject), "@type": FULL_TYPE(String((r as JsonObject)["@type"])) };
+      const { "@unknown_fields": unknown, ...fields } = r as JsonObject;
+      const json = { ...fields, "@type": FULL_TYPE(String(fields["@type"])) };
       let any: AnyBytes;
       try {
         any = jsonToAny(json);
+        if (unknown !== undefined) any = { ...any, value: withUnknownFields(any.value, unknown) };
       } catch (e) {
         throw new Error(`${at}: ${(e as Error).message}`);
       }
@@ -150,6 +154,39 @@ export function readSnapshot(dir: string): Snapshot {
     });
   }
   return snap;
+}
+
+/** Appends a base-128 varint. */
+function varint(out: number[], n: number): void {
+  while (n >= 0x80) {
+    out.push((n % 0x80) | 0x80);
+    n = Math.floor(n / 0x80);
+  }
+  out.push(n);
+}
+
+/**
+ * Appends to an encoded message the fields of `spec` (`"@unknown_fields": {"999": 1}`: field
+ * number to an unsigned integer value, sent as varints) that its type does not have, so clients'
+ * handling of unknown dynamic fields can be checked. Throws naming a bad entry.
+ */
+function withUnknownFields(value: Uint8Array, spec: unknown): Uint8Array {
+  if (!spec || typeof spec !== "object" || Array.isArray(spec)) {
+    throw new Error(`"@unknown_fields" must map field numbers to unsigned integers`);
+  }
+  const out = [...value];
+  for (const [k, v] of Object.entries(spec)) {
+    const no = Number(k);
+    if (!Number.isInteger(no) || no < 1 || no > 0x1fffffff) {
+      throw new Error(`"@unknown_fields".${k}: not a field number (1 to 536870911)`);
+    }
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) {
+      throw new Error(`"@unknown_fields".${k}: the value must be an unsigned integer`);
+    }
+    varint(out, no * 8); // wire type 0: varint
+    varint(out, v);
+  }
+  return new Uint8Array(out);
 }
 
 type Call = grpc.ServerDuplexStream<Uint8Array, Uint8Array>;

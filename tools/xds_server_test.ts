@@ -13,7 +13,8 @@ import type { JsonObject } from "../src/config/bootstrap_types.ts";
 import { createLogging } from "../src/server/logger.ts";
 import { startServer } from "../src/server/server.ts";
 import type { InitManager } from "../src/server/init_manager.ts";
-import { startXdsServer, type XdsServer } from "./xds_server.ts";
+import { readSnapshot, startXdsServer, type XdsServer } from "./xds_server.ts";
+import { anyToJson } from "../src/config/proto_registry.ts";
 import { GRPC_METHODS, TYPE_URLS } from "../src/config/xds_wire.ts";
 import { XdsMux } from "../src/config/xds_mux.ts";
 import { grpcOpener } from "../src/upstream/grpc_stream.ts";
@@ -368,6 +369,24 @@ Deno.test("xds-server: a file change bumps the snapshot version; a file that doe
     assert.equal(cp.version(), 2);
   } finally {
     await cp.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test('xds-server: "@unknown_fields" appends fields the resource type does not have; a bad entry is refused with its key', async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    write(dir, "c.yaml", [{ ...edsCluster("web"), "@unknown_fields": { "999": 7 } }]);
+    const any = readSnapshot(dir).get(TYPE_URLS.cds)!.get("web")!.any;
+    const unknown: string[] = [];
+    assert.equal(anyToJson(any, (p) => unknown.push(p)).name, "web");
+    assert.deepEqual(unknown, ["#999"]);
+    write(dir, "c.yaml", [{ ...edsCluster("web"), "@unknown_fields": { "0": 1 } }]);
+    assert.throws(
+      () => readSnapshot(dir),
+      /resources\[0\]: "@unknown_fields"\.0: not a field number/,
+    );
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -150,6 +150,64 @@ Deno.test("core.ConfigSource.api_config_source: a REST control plane that does n
   }
 });
 
+Deno.test("core.ConfigSource.api_config_source: REST to a cluster with a TLS transport socket polls over TLS, verifying the control plane with the cluster's CA and SNI; another CA's control plane gives nothing and a counted failure", async () => {
+  const a = origin("a");
+  const dir = await Deno.makeTempDir();
+  const rest = {
+    api_type: "REST",
+    cluster_names: ["xds"],
+    refresh_delay: "0.05s",
+    request_timeout: "2s",
+  };
+  const restEds = (name: string) =>
+    edsCluster(name, { eds_cluster_config: { eds_config: { api_config_source: rest } } });
+  write(dir, "all.yaml", [restEds("web"), assignment("web", a.addr.port)]);
+  const cp = await startXdsServer({
+    dir,
+    port: 0,
+    restPort: 0,
+    tls: SERVER_TLS,
+    watch: false,
+    log: () => {},
+  });
+  const manager = (ca: string) => {
+    const store = new Store();
+    const cm = new ClusterManager(
+      [testCluster("xds", [["127.0.0.1", cp.restPort!]], {
+        tls: { sni: "backend.example", trustedCa: [pem(ca)] },
+      })],
+      {
+        stats: store,
+        cds: { api_config_source: rest, initial_fetch_timeout: "5s" },
+        node: { id: "rest-tls" },
+        xdsBackoffMs: 60_000,
+      },
+    );
+    return { store, cm };
+  };
+  const good = manager("ca.pem");
+  const bad = manager("other.pem");
+  try {
+    await good.cm.start();
+    assert.deepEqual(good.cm.get("web")?.hosts().map((h) => h.port), [a.addr.port]);
+    assert.equal(good.store.counter("cluster_manager.cds.update_success").value(), 1);
+    await until(
+      () => cp.replies.some((r) => r.node === "rest-tls" && r.version_info === "1"),
+      "the ACK in a later poll over TLS",
+    );
+    await bad.cm.start();
+    assert.equal(bad.cm.get("web"), undefined);
+    assert.equal(bad.store.counter("cluster_manager.cds.update_failure").value(), 1);
+    assert.equal(bad.store.counter("cluster_manager.cds.update_success").value(), 0);
+  } finally {
+    await good.cm.close();
+    await bad.cm.close();
+    await cp.close();
+    await a.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("DynamicResources.ads_config: an envoy_grpc cluster with a TLS transport socket reaches the control plane over TLS (h2), verifying it with the cluster's CA and SNI", async () => {
   const a = origin("a");
   const dir = await Deno.makeTempDir();

@@ -168,3 +168,48 @@ Deno.test("xds: a listener added or changed over LDS with RDS routes warms until
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("admin.endpoints.init_dump-mask, admin.endpoints.config_dump-resource: a CDS cluster waiting for its EDS endpoints after start-up is listed under the cluster component and in dynamic_warming_clusters until they arrive", async () => {
+  const a = origin("a");
+  const dir = await Deno.makeTempDir();
+  write(dir, "clusters.yaml", [edsCluster("ca")]);
+  write(dir, "endpoints.yaml", [assignment("ca", a.addr.port)]);
+  const cp = await startXdsServer({ dir, port: 0, watch: false, log: () => {} });
+  const proxy = await startTestProxy(adsBootstrap(cp.port));
+  const initDump = async (mask: string) =>
+    JSON.stringify(await (await fetch(`${proxy.admin}/init_dump?mask=${mask}`)).json());
+  try {
+    assert.doesNotMatch(await initDump("cluster"), /init manager/);
+    write(dir, "clusters.yaml", [
+      edsCluster("ca"),
+      edsCluster("late", {
+        eds_cluster_config: { eds_config: { ads: {}, initial_fetch_timeout: "0s" } },
+      }),
+    ]);
+    await cp.reload();
+    await until(async () => (await initDump("cluster")).includes("late"), "late warming");
+    assert.deepEqual(JSON.parse(await initDump("cluster")).unready_targets_dumps, [
+      { name: "init manager Cluster late", target_names: ["target cluster late"] },
+    ]);
+    assert.doesNotMatch(await initDump("listener"), /late/);
+    // /config_dump shows it under dynamic_warming_clusters, not yet active.
+    const clusters = async (resource: string) =>
+      ((await (await fetch(`${proxy.admin}/config_dump?resource=${resource}`)).json())
+        .configs as { cluster: JsonObject }[] | undefined ?? []).map((c) => c.cluster.name);
+    assert.deepEqual(await clusters("dynamic_warming_clusters"), ["late"]);
+    assert.deepEqual(await clusters("dynamic_active_clusters"), ["ca"]);
+    write(dir, "endpoints.yaml", [
+      assignment("ca", a.addr.port),
+      assignment("late", a.addr.port),
+    ]);
+    await cp.reload();
+    await until(async () => !(await initDump("cluster")).includes("late"), "late warmed");
+    assert.deepEqual(await clusters("dynamic_warming_clusters"), []);
+    assert.deepEqual((await clusters("dynamic_active_clusters")).sort(), ["ca", "late"]);
+  } finally {
+    await proxy.close();
+    await cp.close();
+    await a.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

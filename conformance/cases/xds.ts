@@ -5,7 +5,10 @@
  * plane delivers is checked through traffic and through the admin interface: a CDS cluster with
  * EDS endpoints shows in `/clusters` with the CDS version and in `/config_dump`'s
  * `dynamic_active_clusters`, an EDS change moves traffic, a removed cluster goes, and a refused
- * (NACKed) update leaves the last good configuration in effect.
+ * (NACKed) update leaves the last good configuration in effect; a listener added over LDS shows
+ * in `/init_dump` while it waits for its RDS routes; a cluster carrying a field its message does
+ * not have is taken and counted, NACKed, or taken silently, as the dynamic-fields flags say.
+ * Processes the suite starts are ended with SIGTERM, then SIGKILL (`../supervise.ts`).
  *
  * The control plane is started as a subprocess of the Deno running the suite, from this
  * repository's `tools/` (the suite imports only `spec/`): a run from elsewhere gets
@@ -24,6 +27,7 @@
 import { type CaseContext, CaseFailure, NotApplicable } from "../types.ts";
 import type { Case } from "../types.ts";
 import { keepTail } from "../admin_address.ts";
+import { supervise } from "../supervise.ts";
 import type { HttpClient } from "../http_client.ts";
 import {
   httpBootstrap,
@@ -38,6 +42,11 @@ import { type BuildInput, expect } from "./util.ts";
 
 const CLUSTER = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
 const CLA = "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
+const LISTENER = "type.googleapis.com/envoy.config.listener.v3.Listener";
+const ROUTES = "type.googleapis.com/envoy.config.route.v3.RouteConfiguration";
+const HCM = "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3." +
+  "HttpConnectionManager";
+const ROUTER = "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router";
 
 /** How long a change the control plane pushes may take to show (file watch, stream, warming). */
 const FOLLOW_MS = 20_000;
@@ -86,18 +95,9 @@ async function startControlPlane(
     stderr: "piped",
   }).spawn();
   const err = keepTail(child.stderr, 4000);
-  let exited = false;
-  const status = child.status.then((s) => {
-    exited = true;
-    return s;
-  });
+  const run = supervise(child);
   ctx.onUndo(async () => {
-    if (!exited) {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* exited meanwhile */ }
-    }
-    await status;
+    await run.stop();
     await err.ended;
   });
   // The first line on standard output says where it listens: `serving DIR on HOST:PORT`.
@@ -120,7 +120,8 @@ async function startControlPlane(
     } catch { /* closed */ }
   })();
   if (port === 0) {
-    await status.catch(() => {});
+    const exited = run.exited();
+    await run.stop();
     throw new CaseFailure(
       `the control plane did not start${exited ? "" : " in time"}; its stderr ended with:\n` +
         err.text(),
@@ -155,10 +156,49 @@ function assignment(name: string, ...ports: number[]): Obj {
 }
 
 /**
+ * An LDS listener on a port the OS picks whose HTTP connection manager takes the routes named
+ * `routes` from RDS over ADS, waiting for them without a time limit (`initial_fetch_timeout: 0s`).
+ */
+function rdsListener(name: string, routes: string): Obj {
+  return {
+    "@type": LISTENER,
+    name,
+    address: { socket_address: { address: "127.0.0.1", port_value: 0 } },
+    filter_chains: [{
+      filters: [{
+        name: "envoy.filters.network.http_connection_manager",
+        typed_config: {
+          "@type": HCM,
+          stat_prefix: name,
+          rds: {
+            config_source: { ads: {}, resource_api_version: "V3", initial_fetch_timeout: "0s" },
+            route_config_name: routes,
+          },
+          http_filters: [{ name: "envoy.filters.http.router", typed_config: { "@type": ROUTER } }],
+        },
+      }],
+    }],
+  };
+}
+
+/** A RouteConfiguration `name` sending everything to `cluster`. */
+function routeConfig(name: string, cluster: string): Obj {
+  return {
+    "@type": ROUTES,
+    name,
+    virtual_hosts: [{
+      name: "all",
+      domains: ["*"],
+      routes: [{ match: { prefix: "/" }, route: { cluster } }],
+    }],
+  };
+}
+
+/**
  * The behaviour bootstrap (one listener, `/` to the dynamic cluster `web`, not validated at
  * load since it comes later) with CDS over ADS to the control plane on `cpPort`.
  */
-function adsBootstrap(listenerPort: number, cpPort: number): Obj {
+function adsBootstrap(listenerPort: number, cpPort: number, lds = false): Obj {
   const b = httpBootstrap(listenerPort, [{ prefix: "/", cluster: "web" }], [{
     name: "xds_cluster",
     type: "STATIC",
@@ -182,6 +222,7 @@ function adsBootstrap(listenerPort: number, cpPort: number): Obj {
     node: { id: "conformance", cluster: "conformance" },
     dynamic_resources: {
       cds_config: { ads: {}, resource_api_version: "V3" },
+      ...(lds ? { lds_config: { ads: {}, resource_api_version: "V3" } } : {}),
       ads_config: {
         api_type: "GRPC",
         transport_api_version: "V3",
@@ -225,21 +266,93 @@ async function activeClusters(admin: HttpClient): Promise<Map<string, string>> {
 }
 
 /**
+ * The elements of `/init_dump` (with `?mask=` when `mask` is given) that mention `name` in the
+ * init manager's name or a target's: an implementation names the listener or the route
+ * configuration a warming listener waits for, in its own words.
+ */
+async function unreadyMentioning(
+  admin: HttpClient,
+  name: string,
+  mask?: string,
+): Promise<string[]> {
+  const path = mask === undefined ? "/init_dump" : `/init_dump?mask=${mask}`;
+  const r = await admin.request("GET", path);
+  expect(r.status === 200, `GET ${path} answered ${r.status}`);
+  let v: { unready_targets_dumps?: { name?: string; target_names?: string[] }[] };
+  try {
+    v = JSON.parse(r.body);
+  } catch {
+    throw new CaseFailure(`GET ${path} is not JSON: ${r.body}`);
+  }
+  return (v.unready_targets_dumps ?? [])
+    .map((d) => JSON.stringify(d))
+    .filter((d) => d.includes(name));
+}
+
+/** The proto3 JSON of cluster `name` in `/config_dump`'s `dynamic_active_clusters`. */
+async function activeCluster(admin: HttpClient, name: string): Promise<Obj | undefined> {
+  const r = await admin.request("GET", "/config_dump?resource=dynamic_active_clusters");
+  try {
+    const v = JSON.parse(r.body) as { configs?: { cluster?: Obj }[] };
+    return (v.configs ?? []).map((c) => c.cluster).find((c) => c?.name === name);
+  } catch {
+    throw new CaseFailure(`/config_dump?resource=dynamic_active_clusters is not JSON: ${r.body}`);
+  }
+}
+
+/**
  * Starts two origins, a control plane serving EDS cluster `web` with origin a, and the target
  * on ADS to it; waits until traffic reaches a and returns what the case needs.
  */
-async function serveOverAds(ctx: CaseContext, args: readonly string[] = []) {
+async function serveOverAds(ctx: CaseContext, args: readonly string[] = [], lds = false) {
   const os = origins(ctx, 2);
   const cp = await startControlPlane(ctx, {
     "clusters.json": [edsCluster("web")],
     "endpoints.json": [assignment("web", os[0].port)],
   });
-  const served = await serveBootstrap(ctx, (p) => adsBootstrap(p, cp.port), args);
+  const served = await serveBootstrap(ctx, (p) => adsBootstrap(p, cp.port, lds), args);
   await until(ctx, "traffic to reach the EDS endpoint of the CDS cluster", async () => {
     const seen = await spread(served.traffic, "/", 1);
     return seen.get("a") === 1;
   }, FOLLOW_MS);
   return { os, cp, ...served };
+}
+
+/** A CDS cluster field number no Cluster message has (sent as a varint by the control plane). */
+const UNKNOWN_FIELD = "9999";
+
+/**
+ * Serves `web` over ADS with `flags`, then sends it changed (`connect_timeout: 3s`) and
+ * carrying an unknown field; returns what the target showed before and after the update was
+ * either taken (`cluster_manager.cds.update_success` rose) or refused (`update_rejected` rose).
+ */
+async function sendUnknownField(ctx: CaseContext, flags: readonly string[]) {
+  const { cp, admin, traffic } = await serveOverAds(ctx, flags);
+  const stat = (name: string) => statValue(admin, name);
+  const before = {
+    version: await clustersVersion(admin),
+    unknown: await stat("server.dynamic_unknown_fields"),
+    success: await stat("cluster_manager.cds.update_success"),
+    rejected: await stat("cluster_manager.cds.update_rejected"),
+  };
+  await cp.write("clusters.json", [
+    { ...edsCluster("web", { connect_timeout: "3s" }), "@unknown_fields": { [UNKNOWN_FIELD]: 1 } },
+  ]);
+  let taken = false;
+  await until(ctx, "cluster_manager.cds.update_success or update_rejected to rise", async () => {
+    taken = (await stat("cluster_manager.cds.update_success")) > before.success;
+    return taken || (await stat("cluster_manager.cds.update_rejected")) > before.rejected;
+  }, FOLLOW_MS);
+  const web = await activeCluster(admin, "web");
+  return {
+    before,
+    taken,
+    version: await clustersVersion(admin),
+    activeVersion: (await activeClusters(admin)).get("web"),
+    connectTimeout: web?.connect_timeout,
+    unknown: await stat("server.dynamic_unknown_fields"),
+    traffic,
+  };
 }
 
 /** The xDS behaviours. */
@@ -348,6 +461,111 @@ const XDS: readonly Behaviour[] = [
       );
       const seen = await spread(traffic, "/", 4);
       expect(seen.get("a") === 4, `traffic after the rejected update: ${describe(seen)}`);
+    },
+  },
+  {
+    id: "init-dump-warming-listener",
+    title:
+      "a listener added over LDS whose RDS routes have not arrived is listed by /init_dump (and ?mask=listener) while it warms, and leaves the list once they arrive",
+    rules: ["admin.endpoints.init_dump", "admin.endpoints.init_dump-mask"],
+    async run(ctx) {
+      const { cp, admin } = await serveOverAds(ctx, [], true);
+      const listener = "xds_warming_listener";
+      const routes = "xds_warming_routes";
+      const mentions = async (mask?: string) =>
+        (await unreadyMentioning(admin, listener, mask)).length +
+        (await unreadyMentioning(admin, routes, mask)).length;
+      expect(
+        (await mentions()) === 0,
+        `/init_dump names ${listener} before the control plane sent it`,
+      );
+      await cp.write("listeners.json", [rdsListener(listener, routes)]);
+      await until(
+        ctx,
+        `/init_dump to list the listener ${listener}, warming for its routes ${routes}`,
+        async () => (await mentions()) > 0,
+        FOLLOW_MS,
+      );
+      expect(
+        (await mentions("listener")) > 0,
+        `/init_dump?mask=listener does not list the warming listener ${listener}`,
+      );
+      await cp.write("routes.json", [routeConfig(routes, "web")]);
+      await until(
+        ctx,
+        `the listener ${listener} to leave /init_dump once its routes ${routes} arrived`,
+        async () => (await mentions()) === 0 && (await mentions("listener")) === 0,
+        FOLLOW_MS,
+      );
+    },
+  },
+  {
+    id: "unknown-dynamic-field-accepted",
+    title:
+      "by default a CDS cluster carrying an unknown field is accepted (its new version shows) and counted in server.dynamic_unknown_fields",
+    rules: ["errors.unknown-dynamic-fields", "cli.options.reject-unknown-dynamic-fields"],
+    async run(ctx) {
+      const r = await sendUnknownField(ctx, []);
+      expect(
+        r.taken,
+        "the update with an unknown field was rejected without --reject-unknown-dynamic-fields",
+      );
+      expect(
+        r.version !== r.before.version && r.activeVersion === r.version &&
+          r.connectTimeout === "3s",
+        `after the update /clusters printed version_info::${r.version} (before: ` +
+          `${r.before.version}); dynamic_active_clusters has web at ${r.activeVersion} with ` +
+          `connect_timeout ${r.connectTimeout} (expected the new version and 3s)`,
+      );
+      expect(
+        r.unknown > r.before.unknown,
+        `server.dynamic_unknown_fields stayed at ${r.unknown} after a cluster with an unknown ` +
+          "field was accepted",
+      );
+    },
+  },
+  {
+    id: "unknown-dynamic-field-rejected",
+    title:
+      "with --reject-unknown-dynamic-fields a CDS cluster carrying an unknown field is NACKed: update_rejected rises, the previous version and cluster stay",
+    rules: ["cli.options.reject-unknown-dynamic-fields", "errors.unknown-dynamic-fields"],
+    async run(ctx) {
+      const r = await sendUnknownField(ctx, ["--reject-unknown-dynamic-fields"]);
+      expect(
+        !r.taken,
+        "with --reject-unknown-dynamic-fields the update with an unknown field was accepted " +
+          "(cluster_manager.cds.update_success rose)",
+      );
+      expect(
+        r.version === r.before.version && r.activeVersion === r.before.version &&
+          r.connectTimeout === "2s",
+        `after the rejected update /clusters printed version_info::${r.version} (before: ` +
+          `${r.before.version}); dynamic_active_clusters has web at ${r.activeVersion} with ` +
+          `connect_timeout ${r.connectTimeout} (expected the previous version and 2s)`,
+      );
+      const seen = await spread(r.traffic, "/", 2);
+      expect(seen.get("a") === 2, `traffic after the rejected update: ${describe(seen)}`);
+    },
+  },
+  {
+    id: "unknown-dynamic-field-ignored",
+    title:
+      "with --ignore-unknown-dynamic-fields a CDS cluster carrying an unknown field is accepted and not counted",
+    rules: ["cli.options.ignore-unknown-dynamic-fields"],
+    async run(ctx) {
+      const r = await sendUnknownField(ctx, ["--ignore-unknown-dynamic-fields"]);
+      expect(
+        r.taken && r.activeVersion === r.version && r.connectTimeout === "3s",
+        `with --ignore-unknown-dynamic-fields the update was ${
+          r.taken ? "taken" : "rejected"
+        }; dynamic_active_clusters has web at ${r.activeVersion} (/clusters: ${r.version}) ` +
+          `with connect_timeout ${r.connectTimeout}`,
+      );
+      expect(
+        r.unknown === r.before.unknown,
+        `server.dynamic_unknown_fields rose from ${r.before.unknown} to ${r.unknown} with ` +
+          "--ignore-unknown-dynamic-fields",
+      );
     },
   },
 ];

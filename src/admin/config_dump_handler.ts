@@ -158,6 +158,7 @@ export function buildConfigDumps(
   const clusters = server.clusters.clusters();
   const staticClusters = clusters.filter((c) => !c.addedViaApi);
   const dynamicClusters = clusters.filter((c) => c.addedViaApi);
+  const warming = server.clusters.warmingClusters?.() ?? [];
   const listeners = server.listeners.listeners();
   const version = server.clusters.versionInfo();
   const dumps: Obj[] = [
@@ -174,6 +175,15 @@ export function buildConfigDumps(
         cluster: { "@type": CLUSTER_TYPE, ...c.config },
         last_updated: c.apiUpdate?.last_updated ?? updated,
       })),
+      ...(warming.length
+        ? {
+          dynamic_warming_clusters: warming.map((c) => ({
+            version_info: c.apiUpdate?.version_info ?? version ?? undefined,
+            cluster: { "@type": CLUSTER_TYPE, ...c.config },
+            last_updated: c.apiUpdate?.last_updated ?? updated,
+          })),
+        }
+        : {}),
     },
   ];
   if (opts.includeEds) {

@@ -30,6 +30,7 @@ import {
   toBinary,
   toJson,
 } from "@bufbuild/protobuf";
+import { fromText } from "@bufbuild/protobuf/txtpb";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import type { JsonObject } from "./bootstrap_types.ts";
 import { unknownFieldPaths } from "./proto_unknown_fields.ts";
@@ -67,23 +68,51 @@ export interface AnyBytes {
 }
 
 /**
- * Decodes an `Any` by its type URL to proto3 JSON (proto field names, defaults left out) with
- * `@type`. Throws an Error saying why (unknown type, malformed bytes). Fields the descriptor set
- * does not know are dropped from the JSON; `onUnknown` hears their paths (it may throw).
+ * The one decoder of protobuf data through the descriptor set, for `.pb` / `.pb_text` bootstraps
+ * and xDS resources alike: binary (`Uint8Array`) or text format (`string`) of message `desc` to
+ * proto3 JSON with proto field names (defaults left out; `Any` by its type URL). Throws an Error
+ * naming the message for malformed input. Fields the descriptor set does not know are dropped
+ * from the JSON; `onUnknown` hears their paths first (it may throw).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decodeToJson, messageType } from "./proto_registry.ts";
+ * const node = messageType("envoy.config.core.v3.Node");
+ * assert.deepEqual(decodeToJson(node, 'id: "n1"'), { id: "n1" });
+ * const unknown: string[] = [];
+ * // id "n" (field 1), then field 999 (varint 1), which Node does not have.
+ * const bytes = new Uint8Array([0x0a, 1, 0x6e, 0xb8, 0x3e, 1]);
+ * assert.deepEqual(decodeToJson(node, bytes, (p) => unknown.push(p)), { id: "n" });
+ * assert.deepEqual(unknown, ["#999"]);
+ * ```
  */
-export function anyToJson(any: AnyBytes, onUnknown?: (path: string) => void): JsonObject {
+export function decodeToJson(
+  desc: DescMessage,
+  data: Uint8Array | string,
+  onUnknown?: (path: string) => void,
+): JsonObject {
   const reg = envoyRegistry();
-  const desc = reg.getMessage(typeName(any.type_url));
-  if (!desc) throw new Error(`unknown resource type ${any.type_url}`);
   let msg;
   try {
-    msg = fromBinary(desc, any.value);
+    msg = typeof data === "string"
+      ? fromText(desc, data, { registry: reg })
+      : fromBinary(desc, data);
   } catch (e) {
     throw new Error(`cannot decode ${desc.typeName}: ${(e as Error).message}`);
   }
   if (onUnknown) { for (const p of unknownFieldPaths(desc, msg)) onUnknown(p); }
-  const json = toJson(desc, msg, { registry: reg, useProtoFieldName: true }) as JsonObject;
-  return { "@type": any.type_url, ...json };
+  return toJson(desc, msg, { registry: reg, useProtoFieldName: true }) as JsonObject;
+}
+
+/**
+ * Decodes an `Any` by its type URL to proto3 JSON with `@type` ({@linkcode decodeToJson}).
+ * Throws an Error saying why (unknown type, malformed bytes).
+ */
+export function anyToJson(any: AnyBytes, onUnknown?: (path: string) => void): JsonObject {
+  const desc = envoyRegistry().getMessage(typeName(any.type_url));
+  if (!desc) throw new Error(`unknown resource type ${any.type_url}`);
+  return { "@type": any.type_url, ...decodeToJson(desc, any.value, onUnknown) };
 }
 
 /**

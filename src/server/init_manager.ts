@@ -151,6 +151,7 @@ export class InitManager {
  */
 export class InitManagers {
   readonly #managers: Array<{ component: string; manager: InitManager }> = [];
+  readonly #warming: Array<{ component: string; source: () => UnreadyTargetsDump[] }> = [];
   #watching = false;
 
   /** Creates the manager `init manager <name>` of `component`; throws after `initialize`. */
@@ -183,13 +184,28 @@ export class InitManagers {
   }
 
   /**
-   * The dump elements of `component`'s managers, or of all without a component. Once everything
-   * has initialized there is nothing to dump (Envoy, workers started: no warming listener).
+   * Adds what warms outside start-up to the dump of `component`: `source` lists, whenever the
+   * dump is read, one element per resource still waiting (an LDS listener for its routes, a CDS
+   * cluster for its endpoints), as Envoy dumps the init managers of its warming listeners once
+   * the workers have started.
+   */
+  watch(component: string, source: () => UnreadyTargetsDump[]): void {
+    this.#warming.push({ component, source });
+  }
+
+  /**
+   * The dump elements of `component`'s managers, or of all without a component, then those of
+   * resources warming (see {@linkcode InitManagers.watch}). Once start-up has finished its
+   * managers have nothing to dump; only warming resources remain.
    */
   dump(component?: string): UnreadyTargetsDump[] {
-    if (this.state === "Initialized") return [];
-    return this.#managers
-      .filter((m) => component === undefined || m.component === component)
-      .map((m) => m.manager.dump());
+    const wanted = (c: string) => component === undefined || c === component;
+    const startUp = this.state === "Initialized"
+      ? []
+      : this.#managers.filter((m) => wanted(m.component)).map((m) => m.manager.dump());
+    return [
+      ...startUp,
+      ...this.#warming.filter((w) => wanted(w.component)).flatMap((w) => w.source()),
+    ];
   }
 }

@@ -72,6 +72,31 @@ Deno.test("admin.endpoints.init_dump-mask: managers are dumped per component unt
   assert.throws(() => init.initialize(() => {}), /twice/);
 });
 
+Deno.test("admin.endpoints.init_dump-mask: resources warming after start-up are dumped under their component while they wait", () => {
+  const init = new InitManagers();
+  const server = init.create("server", "Server");
+  const t = server.add("cluster a");
+  const waiting = new Set(["routes r1"]);
+  init.watch(
+    "listener",
+    () =>
+      [...waiting].map((w) => ({
+        name: "init manager Listener api",
+        target_names: [`target ${w}`],
+      })),
+  );
+  init.initialize(() => {});
+  assert.equal(init.dump().length, 2);
+  t.ready();
+  assert.deepEqual(init.dump(), [
+    { name: "init manager Listener api", target_names: ["target routes r1"] },
+  ]);
+  assert.deepEqual(init.dump("server"), []);
+  assert.equal(init.dump("listener").length, 1);
+  waiting.clear();
+  assert.deepEqual(init.dump(), []);
+});
+
 Deno.test("admin.endpoints.init_dump: in any order of readies, the watcher runs once, after the last", () => {
   fc.assert(fc.property(
     fc.integer({ min: 0, max: 8 }).chain((n) =>

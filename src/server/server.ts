@@ -328,12 +328,43 @@ function createManagers(
   );
   if (lm instanceof WorkerPool) listenerTargets.push(serverInit.add(WORKERS_TARGET));
   settings.onInit?.(serverInit);
+  watchWarming(init, cm, lm);
   const dyn = bootstrap.dynamic_resources as JsonObject | undefined;
   const xdsTargets = {
     cds: dyn?.cds_config ? serverInit.add("CDS") : undefined,
     lds: dyn?.lds_config ? serverInit.add("LDS") : undefined,
   };
   return { clusters: cm, listeners: lm, clusterTargets, listenerTargets, xdsTargets };
+}
+
+/**
+ * `/init_dump` lists what warms after start-up: a CDS cluster waiting for its endpoints (or first
+ * health checks) as `init manager Cluster <name>`, an LDS listener waiting for its routes as
+ * `init manager Listener <name>` with a target per RDS route configuration.
+ */
+function watchWarming(init: InitManagers, cm: ClusterManager, lm: ListenerManagerView): void {
+  init.watch("cluster", () =>
+    cm.warmingClusters().map((c) => ({
+      name: `init manager Cluster ${c.name}`,
+      target_names: [`target cluster ${c.name}`],
+    })));
+  init.watch("listener", () =>
+    (lm.warmingListeners?.() ?? []).map((l) => ({
+      name: `init manager Listener ${l.name}`,
+      target_names: rdsNames(l.config).map((r) => `target RDS ${r}`),
+    })));
+}
+
+/** The `rds.route_config_name`s of a listener's HTTP connection managers. */
+function rdsNames(config: JsonObject): string[] {
+  const chains = [
+    ...((config.filter_chains ?? []) as JsonObject[]),
+    ...(config.default_filter_chain ? [config.default_filter_chain as JsonObject] : []),
+  ];
+  return chains.flatMap((c) => (c.filters ?? []) as JsonObject[]).flatMap((f) => {
+    const rds = (f.typed_config as JsonObject | undefined)?.rds as JsonObject | undefined;
+    return typeof rds?.route_config_name === "string" ? [rds.route_config_name] : [];
+  });
 }
 
 /**

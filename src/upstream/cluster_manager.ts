@@ -408,6 +408,11 @@ export class ClusterManager implements ClusterManagerView {
     this.#log("info", `cds: update ${r.version_info}: ${clusters.length} clusters`);
   }
 
+  /** CDS clusters warming: waiting for their first discovery update or health-check round. */
+  warmingClusters(): readonly Cluster[] {
+    return [...this.#warming.values()].map((e) => e.cluster);
+  }
+
   #promote(name: string, e: Entry) {
     const old = this.#active.get(name);
     if (old) this.#retire(old);

@@ -4,7 +4,7 @@
  * NACK with `error_detail`, the node always) becomes the body of the next poll, a `POST` of proto3 JSON to
  * `/v3/discovery:<type>` on the first host of the source's cluster; a `200` answer (a JSON
  * `DiscoveryResponse`) is handed to the mux as if it had arrived on a stream; `304` means nothing
- * changed. Polls follow one another `refresh_delay` apart; a changed interest (new resource
+ * changed. To a cluster with a TLS transport socket the polls go over TLS (`rest_tls_post.ts`). Polls follow one another `refresh_delay` apart; a changed interest (new resource
  * names) polls at once. A poll that takes longer than `request_timeout`, fails to connect,
  * answers another status or a body that does not decode ends the "stream": the mux counts an
  * `update_failure`, keeps what it has and polls again after its back-off.
@@ -24,6 +24,7 @@
  * @module
  */
 import type { OpenStream } from "../config/xds_mux.ts";
+import type { RestPost } from "./rest_tls_post.ts";
 import {
   decodeRequest,
   type DiscoveryRequest,
@@ -35,12 +36,28 @@ import {
 export interface RestOptions {
   refreshDelayMs: number;
   requestTimeoutMs: number;
+  /** How a poll is sent (default: `fetch` to `base`; over TLS: `rest_tls_post.ts`). */
+  post?: RestPost;
+}
+
+/** Sends a poll with `fetch` to `base` + path. */
+function fetchPost(base: string): RestPost {
+  return async (path, body, signal) => {
+    const res = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+      signal,
+    });
+    return { status: res.status, text: await res.text() };
+  };
 }
 
 const interest = (r: DiscoveryRequest) => `${r.type_url}|${r.resource_names.join(",")}`;
 
 /** Opens polling "streams" against `base` (`http://host:port`); `close()` stops them all. */
 export function restOpener(base: string, opts: RestOptions): OpenStream & { close(): void } {
+  const post = opts.post ?? fetchPost(base);
   const cancels = new Set<() => void>();
   const open: OpenStream = (path, h) => {
     let latest: DiscoveryRequest | null = null;
@@ -80,13 +97,8 @@ export function restOpener(base: string, opts: RestOptions): OpenStream & { clos
       // (a cluster added to an EDS subscription) the poll asks afresh, without a version.
       const body = requestToJson(polled === answered ? req : { ...req, version_info: "" });
       try {
-        const res = await fetch(`${base}${path}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-          signal: ac.signal,
-        });
-        const text = await res.text();
+        const res = await post(path, JSON.stringify(body), ac.signal);
+        const text = res.text;
         if (over) return;
         if (res.status === 200) {
           let bytes: Uint8Array;

@@ -106,4 +106,6 @@ export interface ClusterManagerView {
   clusters(): readonly ClusterView[];
   /** EDS assignments for `dynamic_endpoint_configs` (absent: none). */
   dynamicEndpointConfigs?(): readonly EndpointConfigView[];
+  /** CDS clusters warming, not serving yet, for `dynamic_warming_clusters` (absent: none). */
+  warmingClusters?(): readonly ClusterView[];
 }

@@ -3,12 +3,12 @@
  * and one stream per `api_config_source` (by service, type and protocol variant), each an
  * {@linkcode XdsMux} opened on first use: over gRPC to the first host of a static cluster
  * (with the cluster's TLS when it has a TLS transport socket) or to a `google_grpc` target, or
- * polling a REST control plane (`src/upstream/rest_stream.ts`). The
+ * polling a REST control plane (`src/upstream/rest_stream.ts`, over TLS likewise). The
  * node identity is the bootstrap's `node` (with `--service-node`, `--service-cluster` and
  * `--service-zone` applied). {@linkcode XdsClients.subscribe} hands out a subscription for any
  * {@linkcode SourceSpec}: a file, ADS or a gRPC source. {@linkcode XdsClients.check} says why a
  * source cannot be used (no `ads_config`, REST for ADS, a cluster that is not static or has no
- * host, TLS to a REST control plane), with its path.
+ * host), with its path. REST to a cluster with a TLS transport socket polls over TLS.
  *
  * @example
  * ```ts
@@ -30,6 +30,7 @@ import { GRPC_METHODS, REST_PATHS, TYPE_URLS } from "../config/xds_wire.ts";
 import type { Scope } from "../stats/types.ts";
 import { grpcOpener, grpcTargetOpener } from "./grpc_stream.ts";
 import { restOpener } from "./rest_stream.ts";
+import { tlsPost } from "./rest_tls_post.ts";
 
 /** What every subscription offers (files and streams alike). */
 export interface Subscription {
@@ -89,12 +90,7 @@ export class XdsClients {
       return this.#serviceError(a.api.service, `${at2}.grpc_services[0]`);
     }
     if (spec.kind === "rest") {
-      return this.#clusterError(
-        spec.clusterName,
-        `${at}.api_config_source.cluster_names[0]`,
-        "TLS to a REST control plane is not supported by this build (gRPC control planes " +
-          "may use TLS)",
-      );
+      return this.#clusterError(spec.clusterName, `${at}.api_config_source.cluster_names[0]`);
     }
     return this.#serviceError(spec.service, `${at}.api_config_source.grpc_services[0]`);
   }
@@ -125,17 +121,12 @@ export class XdsClients {
       : null;
   }
 
-  #clusterError(
-    name: string,
-    path: string,
-    tlsRefused?: string,
-  ): { path: string; message: string } | null {
+  #clusterError(name: string, path: string): { path: string; message: string } | null {
     const c = this.deps.clusters.find((x) => x.name === name);
     if (!c) return { path, message: `unknown static cluster "${name}"` };
     if (c.type !== "STATIC" || c.hosts.length === 0) {
       return { path, message: `cluster "${name}" must be STATIC with at least one endpoint` };
     }
-    if (c.tls && tlsRefused) return { path, message: `cluster "${name}": ${tlsRefused}` };
     return null;
   }
 
@@ -244,11 +235,17 @@ export class XdsClients {
     } else if (spec.kind === "rest") {
       const path = REST_PATHS[typeUrl];
       if (!path) throw new Error(`no REST discovery path for ${typeUrl}`);
-      const { h } = this.#host(spec.clusterName);
+      const { c, h } = this.#host(spec.clusterName);
       const host = h.address.includes(":") ? `[${h.address}]` : h.address;
+      const tls = c.tls;
       mux = this.#mux(
         `rest:${spec.clusterName}|${path}|${spec.refreshDelayMs}|${spec.requestTimeoutMs}`,
-        () => restOpener(`http://${host}:${h.port}`, spec),
+        () =>
+          restOpener(`${tls ? "https" : "http"}://${host}:${h.port}`, {
+            refreshDelayMs: spec.refreshDelayMs,
+            requestTimeoutMs: spec.requestTimeoutMs,
+            post: tls ? tlsPost(h.address, h.port, tls, c.connectTimeoutMs) : undefined,
+          }),
         path,
         false,
       );
