@@ -177,15 +177,17 @@ function walk(
   path: string,
   out: ConfigError[],
 ): void {
-  for (const [rawKey, v] of Object.entries(value)) {
+  for (const rawKey in value) {
+    if (!Object.hasOwn(value, rawKey)) continue;
+    const v = value[rawKey];
     // proto3: null, and an empty list or map, are unset.
     if (rawKey === "@type" || v === undefined || v === null) continue;
     if (Array.isArray(v) && v.length === 0) continue;
     const key = camelToSnake(rawKey);
-    const at = `${path}.${rawKey}`;
     let f = lookup(message, rawKey);
     if ((f === null || f === "unlisted") && key !== rawKey) f = lookup(message, key);
     if (f === null) continue;
+    const at = `${path}.${rawKey}`;
     if (f === "unlisted") {
       out.push({ path: at, rule: "", message: refusal(key) });
       continue;
@@ -211,13 +213,13 @@ function walk(
       if (!type) continue;
     }
     if (!type) continue;
-    const each = (x: unknown, p: string) => {
-      if (isObject(x)) walk(type!, x, p, out);
-    };
-    if (Array.isArray(v)) v.forEach((x, i) => each(x, `${at}[${i}]`));
-    else if (f.map && isObject(v)) {
-      for (const [k, x] of Object.entries(v)) each(x, `${at}.${k}`);
-    } else each(v, at);
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => {
+        if (isObject(x)) walk(type!, x, `${at}[${i}]`, out);
+      });
+    } else if (f.map && isObject(v)) {
+      for (const [k, x] of Object.entries(v)) if (isObject(x)) walk(type, x, `${at}.${k}`, out);
+    } else if (isObject(v)) walk(type, v, at, out);
   }
 }
 

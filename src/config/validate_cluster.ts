@@ -66,10 +66,15 @@ interface RuleInput {
 
 /** Reads a dotted path (`lb_subset_config.locality_weight_aware`) of a normalized cluster. */
 function at(c: Obj, dotted: string): unknown {
+  let keys = KEYS.get(dotted);
+  if (!keys) KEYS.set(dotted, keys = dotted.split("."));
   let v: unknown = c;
-  for (const k of dotted.split(".")) v = isObject(v) ? v[k] : undefined;
+  for (const k of keys) v = isObject(v) ? v[k] : undefined;
   return v;
 }
+
+/** The keys of the dotted paths rule rows name, split once (the tables do not change). */
+const KEYS = new Map<string, readonly string[]>();
 
 /** The message and row a dotted Cluster path ends at (for defaults of rule operands). */
 function rowAt(dotted: string): { message: string; row: FieldRow } | undefined {
