@@ -202,7 +202,7 @@ function walk(
       out.push({ path: at, rule: f.id, message: refusal(key, f.note) });
       continue;
     }
-    const special = SPECIAL[`${message}.${key}`];
+    const special = SPECIAL_FIELDS.get(message)?.get(key);
     if (special) {
       special(value, v, at, out);
       continue;
@@ -257,6 +257,18 @@ const SPECIAL: Record<
     }
   },
 };
+
+/** {@linkcode SPECIAL} by message, then field (no key string built per field walked). */
+const SPECIAL_FIELDS: ReadonlyMap<string, ReadonlyMap<string, (typeof SPECIAL)[string]>> = (() => {
+  const out = new Map<string, Map<string, (typeof SPECIAL)[string]>>();
+  for (const [k, f] of Object.entries(SPECIAL)) {
+    const dot = k.lastIndexOf(".");
+    const fields = out.get(k.slice(0, dot)) ?? new Map();
+    fields.set(k.slice(dot + 1), f);
+    out.set(k.slice(0, dot), fields);
+  }
+  return out;
+})();
 
 function tlsConfig(
   p: Record<string, unknown>,

@@ -342,6 +342,7 @@ export function validateClusters(
 ): { errors: ConfigError[]; clusters: EffectiveCluster[] } {
   const errors: ConfigError[] = [];
   const ctx: SchemaContext = { errors, allowUnknown: opts.allowUnknown, onUnknown: opts.onUnknown };
+  const push = (e: ConfigError) => void errors.push(e);
   const out: EffectiveCluster[] = [];
   const seen = new Map<string, number>();
   const normalized: { c: Obj; path: string }[] = [];
@@ -371,11 +372,11 @@ export function validateClusters(
       type: discoveryTypeOf(c).type,
       policy: valueOf("Cluster", c, "lb_policy") as string,
     };
-    checkAppliesTo(input, (e) => errors.push(e));
+    checkAppliesTo(input, push);
     for (const e of healthCheckErrors(c.health_checks)) {
       errors.push({ path: `${path}.${e.path}`, rule: e.rule, message: e.message });
     }
-    for (const row of CLUSTER_RULES) applyRule(row, input, (e) => errors.push(e));
+    for (const row of CLUSTER_RULES) applyRule(row, input, push);
     if (unique && name) {
       if (seen.has(name)) {
         errors.push({ path: `${path}.name`, rule: unique.id, message: fill(unique, { name }) });
