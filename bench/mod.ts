@@ -21,6 +21,12 @@ export const BENCHMARKS: Readonly<
     measures:
       "--mode validate on a generated 10,000-cluster bootstrap (target 1 s); --baseline <dir> for a ratio",
   },
+  memory: {
+    script: "idle_rss_bench.ts",
+    flags: [],
+    measures:
+      "idle RSS on the default bootstrap beside a bare Deno.serve, with the ratio (target 70 MiB); --baseline <dir>",
+  },
   stats: {
     script: "stats_bench.ts",
     flags: ["--v8-flags=--expose-gc"],

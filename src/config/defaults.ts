@@ -43,7 +43,7 @@ export function valueOf(message: string, o: Obj | undefined, field: string): unk
 }
 
 /** Each row's default in its kind's unit, parsed on first use. */
-const DEFAULTS = new WeakMap<object, unknown>();
+const DEFAULTS = new Map<object, unknown>();
 
 function parseKind(kind: string, v: unknown, enumName?: string): unknown {
   switch (kind) {

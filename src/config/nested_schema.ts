@@ -114,7 +114,11 @@ export interface SchemaContext {
 }
 
 /** A proto3 JSON (lowerCamelCase) field name in its proto (snake_case) spelling. */
-export const camelToSnake = (k: string) => k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
+export const camelToSnake = (k: string): string =>
+  HAS_UPPER.test(k) ? k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase()) : k;
+
+/** A proto field name has no upper-case letter: most keys need no rewriting (checked once). */
+const HAS_UPPER = /[A-Z]/;
 
 /**
  * True for proto3 JSON `bytes`: base64, standard or URL-safe, padded or not.
@@ -287,12 +291,16 @@ export function validateMessage(
   const rows = MESSAGES.get(message) ?? [];
   const { byName, required, requiredGroups } = indexOf(message);
   const out: Record<string, unknown> = {};
-  const groups = new Map<string, FieldRow[]>();
-  const present = new Set<string>();
-  for (const [rawKey, v] of Object.entries(value)) {
-    const key = byName.has(rawKey) ? rawKey : camelToSnake(rawKey);
-    const row = byName.get(key);
-    if (row && isSet(v)) present.add(key);
+  // Built only for messages that have exclusivity groups or required fields.
+  let groups: Map<string, FieldRow[]> | undefined;
+  const present = required.length > 0 ? new Set<string>() : undefined;
+  for (const rawKey in value) {
+    if (!Object.hasOwn(value, rawKey)) continue;
+    const v = value[rawKey];
+    let row = byName.get(rawKey);
+    const key = row ? rawKey : camelToSnake(rawKey);
+    if (!row && key !== rawKey) row = byName.get(key);
+    if (row && present && isSet(v)) present.add(key);
     const p = `${path}.${rawKey}`;
     if (!row) {
       if (ctx.allowUnknown) ctx.onUnknown?.(p);
@@ -307,6 +315,7 @@ export function validateMessage(
     }
     if (!isSet(v)) continue;
     if (row.group) {
+      groups ??= new Map();
       const members = groups.get(row.group) ?? [];
       members.push(row);
       groups.set(row.group, members);
@@ -327,7 +336,7 @@ export function validateMessage(
     if (y !== undefined) out[key] = y;
   }
   for (const r of required) {
-    if (!present.has(r.field)) {
+    if (!present!.has(r.field)) {
       ctx.errors.push({
         path: `${path}.${r.field}`,
         rule: r.id,
@@ -336,7 +345,7 @@ export function validateMessage(
     }
   }
   for (const g of requiredGroups) {
-    if (!groups.has(g)) {
+    if (!groups?.has(g)) {
       const first = rows.find((r) => r.group === g)!;
       ctx.errors.push({
         path,

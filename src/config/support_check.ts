@@ -184,15 +184,17 @@ function walk(
   path: string,
   out: ConfigError[],
 ): void {
-  for (const [rawKey, v] of Object.entries(value)) {
+  for (const rawKey in value) {
+    if (!Object.hasOwn(value, rawKey)) continue;
+    const v = value[rawKey];
     // proto3: null, and an empty list or map, are unset.
     if (rawKey === "@type" || v === undefined || v === null) continue;
     if (Array.isArray(v) && v.length === 0) continue;
     const key = camelToSnake(rawKey);
-    const at = `${path}.${rawKey}`;
     let f = lookup(message, rawKey);
     if ((f === null || f === "unlisted") && key !== rawKey) f = lookup(message, key);
     if (f === null) continue;
+    const at = `${path}.${rawKey}`;
     if (f === "unlisted") {
       out.push({ path: at, rule: "", message: refusal(key) });
       continue;
@@ -207,7 +209,7 @@ function walk(
       out.push({ path: at, rule: f.id, message: refusal(key, f.note) });
       continue;
     }
-    const special = SPECIAL[`${message}.${key}`];
+    const special = SPECIAL_FIELDS.get(message)?.get(key);
     if (special) {
       special(value, v, at, out);
       continue;
@@ -218,13 +220,13 @@ function walk(
       if (!type) continue;
     }
     if (!type) continue;
-    const each = (x: unknown, p: string) => {
-      if (isObject(x)) walk(type!, x, p, out);
-    };
-    if (Array.isArray(v)) v.forEach((x, i) => each(x, `${at}[${i}]`));
-    else if (f.map && isObject(v)) {
-      for (const [k, x] of Object.entries(v)) each(x, `${at}.${k}`);
-    } else each(v, at);
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => {
+        if (isObject(x)) walk(type!, x, `${at}[${i}]`, out);
+      });
+    } else if (f.map && isObject(v)) {
+      for (const [k, x] of Object.entries(v)) if (isObject(x)) walk(type, x, `${at}.${k}`, out);
+    } else if (isObject(v)) walk(type, v, at, out);
   }
 }
 
@@ -314,6 +316,18 @@ function protocolOptions(p: Record<string, unknown>, v: unknown, at: string, out
 }
 
 const camelOf = (s: string) => s.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
+
+/** {@linkcode SPECIAL} by message, then field (no key string built per field walked). */
+const SPECIAL_FIELDS: ReadonlyMap<string, ReadonlyMap<string, (typeof SPECIAL)[string]>> = (() => {
+  const out = new Map<string, Map<string, (typeof SPECIAL)[string]>>();
+  for (const [k, f] of Object.entries(SPECIAL)) {
+    const dot = k.lastIndexOf(".");
+    const fields = out.get(k.slice(0, dot)) ?? new Map();
+    fields.set(k.slice(dot + 1), f);
+    out.set(k.slice(0, dot), fields);
+  }
+  return out;
+})();
 
 function tlsConfig(
   p: Record<string, unknown>,

@@ -67,10 +67,15 @@ interface RuleInput {
 
 /** Reads a dotted path (`lb_subset_config.locality_weight_aware`) of a normalized cluster. */
 function at(c: Obj, dotted: string): unknown {
+  let keys = KEYS.get(dotted);
+  if (!keys) KEYS.set(dotted, keys = dotted.split("."));
   let v: unknown = c;
-  for (const k of dotted.split(".")) v = isObject(v) ? v[k] : undefined;
+  for (const k of keys) v = isObject(v) ? v[k] : undefined;
   return v;
 }
+
+/** The keys of the dotted paths rule rows name, split once (the tables do not change). */
+const KEYS = new Map<string, readonly string[]>();
 
 /** The message and row a dotted Cluster path ends at (for defaults of rule operands). */
 function rowAt(dotted: string): { message: string; row: FieldRow } | undefined {
@@ -381,6 +386,7 @@ export function validateClusters(
 ): { errors: ConfigError[]; clusters: EffectiveCluster[] } {
   const errors: ConfigError[] = [];
   const ctx: SchemaContext = { errors, allowUnknown: opts.allowUnknown, onUnknown: opts.onUnknown };
+  const push = (e: ConfigError) => void errors.push(e);
   const out: EffectiveCluster[] = [];
   const seen = new Map<string, number>();
   const normalized: { c: Obj; path: string }[] = [];
@@ -410,11 +416,11 @@ export function validateClusters(
       type: discoveryTypeOf(c).type,
       policy: valueOf("Cluster", c, "lb_policy") as string,
     };
-    checkAppliesTo(input, (e) => errors.push(e));
+    checkAppliesTo(input, push);
     for (const e of healthCheckErrors(c.health_checks)) {
       errors.push({ path: `${path}.${e.path}`, rule: e.rule, message: e.message });
     }
-    for (const row of CLUSTER_RULES) applyRule(row, input, (e) => errors.push(e));
+    for (const row of CLUSTER_RULES) applyRule(row, input, push);
     if (unique && name) {
       if (seen.has(name)) {
         errors.push({ path: `${path}.name`, rule: unique.id, message: fill(unique, { name }) });

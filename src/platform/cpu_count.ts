@@ -72,18 +72,15 @@ function affinityCount(): number | null {
 
 function readCpusetFile(): number | null {
   for (const f of CPUSET_FILES) {
-    try {
-      const n = cpuListSize(Deno.readTextFileSync(f));
-      if (n !== null && n > 0) return n;
-    } catch {
-      // absent, or no read permission: try the next source
-    }
+    const n = readCpuList(f);
+    if (n !== null) return n;
   }
   return null;
 }
 
 /**
- * The number of hardware threads (online CPUs), as Envoy's default `--concurrency`.
+ * The number of hardware threads (online CPUs, as `get_nprocs` counts them), as Envoy's default
+ * `--concurrency`.
  *
  * @example
  * ```ts
@@ -93,9 +90,26 @@ function readCpusetFile(): number | null {
  * ```
  */
 export function hardwareThreads(): number {
+  const listed = readCpuList(ONLINE_CPUS_FILE);
+  if (listed !== null) return listed;
   const c = libc();
   const n = c ? c.symbols.get_nprocs() : 0;
   return n > 0 ? n : Math.max(1, navigator.hardwareConcurrency);
+}
+
+/**
+ * The kernel's list of online CPUs: the file glibc's `get_nprocs` reads, read here directly so
+ * that a command line that needs the count does not load libc through FFI for it.
+ */
+export const ONLINE_CPUS_FILE = "/sys/devices/system/cpu/online";
+
+function readCpuList(file: string): number | null {
+  try {
+    const n = cpuListSize(Deno.readTextFileSync(file));
+    return n !== null && n > 0 ? n : null;
+  } catch {
+    return null; // absent, or no read permission: get_nprocs, then the runtime's count
+  }
 }
 
 /**

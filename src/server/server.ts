@@ -58,6 +58,7 @@ import { SecretStore } from "../config/secrets.ts";
 import { WorkerPool } from "./workers.ts";
 import { type Fanout, fanOutLogging, fanOutRuntime } from "./worker_fanout.ts";
 import { HotRestart } from "./hot_restart.ts";
+import { compactAfterStartup } from "./startup_compaction.ts";
 import { serveHotRestart, takeOverFromParent } from "./hot_restart_server.ts";
 
 /** A running server. */
@@ -390,6 +391,8 @@ async function initialize(
     // Sort names and build the Prometheus index now, in slices, so the first /stats or scrape
     // does not pay for it.
     void store.settleInBackground(true);
+    // Hand back the pages start-up garbage holds (startup_compaction.ts).
+    compactAfterStartup();
   });
   await managers.clusters.start();
   managers.xdsTargets.cds?.ready();

@@ -28,6 +28,7 @@ import { SecretStore } from "../config/secrets.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { checkConfiguration } from "./configuration_check.ts";
 import { createLogging, type Logging } from "./logger.ts";
+import { compactAfterStartup } from "./startup_compaction.ts";
 import { LayeredRuntime } from "./runtime.ts";
 import { OpenConnections } from "../listener/overload_state.ts";
 import { OutlierEventRecorder } from "../upstream/outlier/outlier_events.ts";
@@ -259,6 +260,7 @@ async function handle(m: ToWorker): Promise<void> {
     try {
       running = await start(m);
       post({ type: "ready", listeners: listenerCopies(running.listeners) });
+      compactAfterStartup();
     } catch (e) {
       post({ type: "failed", message: e instanceof Error ? e.message : String(e) });
     }
