@@ -4,7 +4,7 @@ import { formatReport } from "./target.ts";
 import { errorIsLocated } from "./bootstrap_target.ts";
 
 /** Bounded runs with fixed seeds: a few seconds each; `deno task fuzz` runs longer ones. */
-const CI_RUNS = { admin: 600, http1: 3000, bootstrap: 300 } as const;
+const CI_RUNS = { admin: 600, http1: 3000, bootstrap: 300, xds: 40 } as const;
 
 for (const [name, runs] of Object.entries(CI_RUNS) as [keyof typeof CI_RUNS, number][]) {
   Deno.test(`fuzz ${name}: ${runs} inputs with a fixed seed find no failure`, async () => {

@@ -20,9 +20,13 @@ import fc from "fast-check";
 import type { JsonObject } from "../../src/config/bootstrap_types.ts";
 import { type AnyBytes, jsonToAny } from "../../src/config/proto_registry.ts";
 import { TYPE_URLS } from "../../src/config/xds_wire.ts";
-import { adsBootstrap, startTestProxy, type TestProxy } from "../xds_testing.ts";
+import { parseArgs } from "../../src/config/args.ts";
+import { createLogging } from "../../src/server/logger.ts";
+import { type RunningServer, startServer } from "../../src/server/server.ts";
+import { ADMIN } from "../../src/admin/mod.ts";
+import { adsBootstrap } from "../xds_testing.ts";
 import { applyEdits, byteOps, edit, mutateBytes } from "./bootstrap_target.ts";
-import { type FuzzControlPlane, startFuzzControlPlane } from "./xds_control_plane.ts";
+import { type PushReply, startFuzzControlPlane } from "./xds_control_plane.ts";
 import { type FuzzFailure, type FuzzReport, type FuzzTarget, recordFailure } from "./target.ts";
 
 type Kind = keyof typeof TYPE_URLS;
@@ -30,94 +34,104 @@ type Kind = keyof typeof TYPE_URLS;
 const address = (port: number) => ({ socket_address: { address: "127.0.0.1", port_value: port } });
 const ads = { ads: {}, resource_api_version: "V3" };
 
-/** The valid resources each type starts from and returns to, as proto JSON with `@type`. */
-export const XDS_SEEDS: Readonly<Record<Kind, JsonObject[]>> = {
-  cds: [
-    {
-      "@type": TYPE_URLS.cds,
-      name: "fz_static",
-      connect_timeout: "1s",
-      type: "STATIC",
-      lb_policy: "LEAST_REQUEST",
-      load_assignment: {
-        cluster_name: "fz_static",
-        endpoints: [{ lb_endpoints: [{ endpoint: { address: address(9) } }] }],
-      },
-      circuit_breakers: { thresholds: [{ priority: "DEFAULT", max_connections: 10 }] },
-      outlier_detection: { consecutive_5xx: 3, interval: "5s" },
-      per_connection_buffer_limit_bytes: 32768,
-    },
-    {
-      "@type": TYPE_URLS.cds,
-      name: "fz_eds",
-      connect_timeout: "0.5s",
-      type: "EDS",
-      eds_cluster_config: { eds_config: ads },
-    },
-  ],
-  eds: [{
-    "@type": TYPE_URLS.eds,
-    cluster_name: "fz_eds",
-    endpoints: [
+/**
+ * The valid resources each type starts from and returns to, as proto JSON with `@type`; `source`
+ * says where the EDS cluster's endpoints and the listener's routes come from (`null`: ADS).
+ */
+export function xdsSeeds(files: string | null): Readonly<Record<Kind, JsonObject[]>> {
+  const from = (kind: Kind) => files === null ? ads : { path: `${files}/${kind}.json` };
+  return {
+    cds: [
       {
-        locality: { region: "r", zone: "z" },
-        priority: 0,
-        load_balancing_weight: 3,
-        lb_endpoints: [
-          { endpoint: { address: address(9) }, load_balancing_weight: 2 },
-          { endpoint: { address: address(7) }, health_status: "UNHEALTHY" },
-        ],
+        "@type": TYPE_URLS.cds,
+        name: "fz_static",
+        connect_timeout: "1s",
+        type: "STATIC",
+        lb_policy: "LEAST_REQUEST",
+        load_assignment: {
+          cluster_name: "fz_static",
+          endpoints: [{ lb_endpoints: [{ endpoint: { address: address(9) } }] }],
+        },
+        circuit_breakers: { thresholds: [{ priority: "DEFAULT", max_connections: 10 }] },
+        outlier_detection: { consecutive_5xx: 3, interval: "5s" },
+        per_connection_buffer_limit_bytes: 32768,
       },
-      { priority: 1, lb_endpoints: [{ endpoint: { address: address(13) } }] },
+      {
+        "@type": TYPE_URLS.cds,
+        name: "fz_eds",
+        connect_timeout: "0.5s",
+        type: "EDS",
+        eds_cluster_config: { eds_config: from("eds") },
+      },
     ],
-  }],
-  lds: [{
-    "@type": TYPE_URLS.lds,
-    name: "fz_listener",
-    address: address(0),
-    filter_chains: [{
-      filters: [{
-        name: "envoy.filters.network.http_connection_manager",
-        typed_config: {
-          "@type": "type.googleapis.com/envoy.extensions.filters.network." +
-            "http_connection_manager.v3.HttpConnectionManager",
-          stat_prefix: "fz",
-          rds: { route_config_name: "fz_routes", config_source: ads },
-          http_filters: [{
-            name: "envoy.filters.http.router",
-            typed_config: {
-              "@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router",
-            },
-          }],
-        },
-      }],
-    }],
-  }],
-  rds: [{
-    "@type": TYPE_URLS.rds,
-    name: "fz_routes",
-    virtual_hosts: [{
-      name: "fz",
-      domains: ["*"],
-      routes: [
+    eds: [{
+      "@type": TYPE_URLS.eds,
+      cluster_name: "fz_eds",
+      endpoints: [
         {
-          match: { safe_regex: { regex: "^/r[0-9]+$" } },
-          route: { cluster: "fz_eds", timeout: "2s", prefix_rewrite: "/" },
+          locality: { region: "r", zone: "z" },
+          priority: 0,
+          load_balancing_weight: 3,
+          lb_endpoints: [
+            { endpoint: { address: address(9) }, load_balancing_weight: 2 },
+            { endpoint: { address: address(7) }, health_status: "UNHEALTHY" },
+          ],
         },
-        {
-          match: { prefix: "/h", headers: [{ name: "x-a", string_match: { exact: "b" } }] },
-          route: { cluster: "fz_static", retry_policy: { retry_on: "5xx", num_retries: 2 } },
-        },
-        { match: { prefix: "/" }, direct_response: { status: 200, body: { inline_string: "ok" } } },
+        { priority: 1, lb_endpoints: [{ endpoint: { address: address(13) } }] },
       ],
     }],
-  }],
-};
+    lds: [{
+      "@type": TYPE_URLS.lds,
+      name: "fz_listener",
+      address: address(0),
+      filter_chains: [{
+        filters: [{
+          name: "envoy.filters.network.http_connection_manager",
+          typed_config: {
+            "@type": "type.googleapis.com/envoy.extensions.filters.network." +
+              "http_connection_manager.v3.HttpConnectionManager",
+            stat_prefix: "fz",
+            rds: { route_config_name: "fz_routes", config_source: from("rds") },
+            http_filters: [{
+              name: "envoy.filters.http.router",
+              typed_config: {
+                "@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router",
+              },
+            }],
+          },
+        }],
+      }],
+    }],
+    rds: [{
+      "@type": TYPE_URLS.rds,
+      name: "fz_routes",
+      virtual_hosts: [{
+        name: "fz",
+        domains: ["*"],
+        routes: [
+          {
+            match: { safe_regex: { regex: "^/r[0-9]+$" } },
+            route: { cluster: "fz_eds", timeout: "2s", prefix_rewrite: "/" },
+          },
+          {
+            match: { prefix: "/h", headers: [{ name: "x-a", string_match: { exact: "b" } }] },
+            route: { cluster: "fz_static", retry_policy: { retry_on: "5xx", num_retries: 2 } },
+          },
+          {
+            match: { prefix: "/" },
+            direct_response: { status: 200, body: { inline_string: "ok" } },
+          },
+        ],
+      }],
+    }],
+  };
+}
 
 const KINDS = Object.keys(TYPE_URLS) as Kind[];
 
 const input = fc.record({
   kind: fc.constantFrom(...KINDS),
+  via: fc.constantFrom("ads", "ads", "file"),
   form: fc.constantFrom("json", "json", "binary", "both", "wrong-type"),
   pick: fc.nat(),
   edits: fc.array(edit, { minLength: 1, maxLength: 3 }),
@@ -129,25 +143,104 @@ export function nackIsLocated(message: string): boolean {
   return /^resources(?:\[\d+\])?(?:[.[:]|$)/.test(message);
 }
 
-const seedAnys = (kind: Kind) => XDS_SEEDS[kind].map(jsonToAny);
+/** The stats scope of each type's subscription in the proxy fed from files. */
+const FILE_SCOPE: Record<Kind, string> = {
+  cds: "cluster_manager.cds",
+  eds: "cluster.fz_eds",
+  lds: "listener_manager.lds",
+  rds: "http.fz.rds.fz_routes",
+};
 
-async function state(p: TestProxy): Promise<string> {
+/** A proxy started in process, with its log lines kept. */
+interface Proxy {
+  running: RunningServer;
+  admin: string;
+  log: string[];
+  close(): Promise<void>;
+}
+
+async function startProxy(bootstrap: JsonObject): Promise<Proxy> {
+  const options = parseArgs(["--config-yaml", "{}"]);
+  const log: string[] = [];
+  const logging = createLogging(options, {
+    sink: { write: (l) => void log.push(l.trimEnd()), reopen: () => Promise.resolve(), close() {} },
+  });
+  let running: RunningServer;
+  try {
+    running = await startServer(options, bootstrap, { signals: false, logging, admin: ADMIN });
+  } catch (e) {
+    logging.close();
+    throw e;
+  }
+  return {
+    running,
+    admin: `http://${running.adminAddress}`,
+    log,
+    close: async () => {
+      await running.shutdown();
+      await running.finished;
+      logging.close();
+    },
+  };
+}
+
+async function state(p: Proxy): Promise<string> {
   return await (await fetch(`${p.admin}/config_dump?include_eds`)).text();
 }
 
-/** Pushes the seed of `kind`; throws when the proxy does not take it. */
-async function pushSeed(cp: FuzzControlPlane, kind: Kind, version: string) {
-  const r = await cp.push(TYPE_URLS[kind], seedAnys(kind), version);
-  if (!r || r.error !== undefined) {
-    throw new Error(`the seed ${kind} was not accepted: ${r ? r.error : "no answer"}`);
+async function counters(p: Proxy, scope: string): Promise<Record<string, number>> {
+  const filter = encodeURIComponent(`^${scope.replaceAll(".", "\\.")}\\.update_`);
+  const text = await (await fetch(`${p.admin}/stats?filter=${filter}`)).text();
+  const out: Record<string, number> = { attempt: 0, success: 0, rejected: 0, failure: 0 };
+  for (const line of text.split("\n")) {
+    const m = /\.update_(\w+): (\d+)$/.exec(line);
+    if (m) out[m[1]] = Number(m[2]);
   }
-  await cp.settled();
+  return out;
+}
+
+/** The proxy fed from files: one `DiscoveryResponse` file per type in `dir`. */
+class FileSide {
+  constructor(readonly dir: string, readonly proxy: Proxy | null = null) {}
+
+  write(kind: Kind, resources: unknown[], version: string) {
+    const file = `${this.dir}/${kind}.json`;
+    Deno.writeTextFileSync(`${file}.tmp`, JSON.stringify({ version_info: version, resources }));
+    Deno.renameSync(`${file}.tmp`, file);
+  }
+
+  /** Writes the file of `kind`; resolves with the proxy's answer (null: none within 5 s). */
+  async push(kind: Kind, resources: unknown[], version: string): Promise<PushReply | null> {
+    const p = this.proxy!;
+    const before = await counters(p, FILE_SCOPE[kind]);
+    const lines = p.log.length;
+    this.write(kind, resources, version);
+    const end = Date.now() + 5000;
+    while (Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 10));
+      const now = await counters(p, FILE_SCOPE[kind]);
+      if (now.attempt === before.attempt) continue;
+      if (now.success > before.success) return { version_info: version };
+      const file = `${this.dir}/${kind}.json`;
+      const why = p.log.slice(lines).map((l) =>
+        /config update from \S+ rejected: (.*)$/.exec(l)?.[1] ??
+          /config update failure: (.*)$/.exec(l)?.[1]
+      ).find((x) =>
+        x !== undefined
+      ) ?? "(no reason logged)";
+      return {
+        error: why.startsWith(`${file}: `) ? why.slice(file.length + 2) : why,
+        version_info: "",
+      };
+    }
+    return null;
+  }
 }
 
 async function run(runs: number, seed: number): Promise<FuzzReport> {
   const failures: FuzzFailure[] = [];
   let pushes = 0, acks = 0, nacks = 0, unanswered = 0, uncaught = 0, unlocated = 0;
-  let changedOnNack = 0, unencodable = 0;
+  let changedOnNack = 0, fromFiles = 0;
   let current = "";
   const onError = (e: ErrorEvent | PromiseRejectionEvent) => {
     e.preventDefault();
@@ -156,54 +249,94 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
   };
   addEventListener("error", onError);
   addEventListener("unhandledrejection", onError);
+  const dir = await Deno.makeTempDir({ prefix: "proxyspec-fuzz-xds-" });
+  const adsSeeds = xdsSeeds(null);
+  const fileSeeds = xdsSeeds(dir);
+  const seedAnys = (kind: Kind) => adsSeeds[kind].map(jsonToAny);
   const cp = await startFuzzControlPlane();
   let version = 0;
-  void cp.subscribed(TYPE_URLS.cds).then(() => pushSeed(cp, "cds", `seed-${++version}`));
-  void cp.subscribed(TYPE_URLS.eds).then(() => pushSeed(cp, "eds", `seed-${++version}`));
-  void cp.subscribed(TYPE_URLS.lds).then(() => pushSeed(cp, "lds", `seed-${++version}`));
-  void cp.subscribed(TYPE_URLS.rds).then(() => pushSeed(cp, "rds", `seed-${++version}`));
-  let proxy: TestProxy | null = null;
+  /** Pushes the seed of `kind` over ADS; throws when the proxy does not take it. */
+  const pushSeed = async (kind: Kind) => {
+    const r = await cp.push(TYPE_URLS[kind], seedAnys(kind), `seed-${++version}`);
+    if (!r || r.error !== undefined) {
+      throw new Error(`the seed ${kind} was not accepted: ${r ? r.error : "no answer"}`);
+    }
+    await cp.settled();
+  };
+  for (const k of KINDS) void cp.subscribed(TYPE_URLS[k]).then(() => pushSeed(k));
+  let files = new FileSide(dir);
+  for (const k of KINDS) files.write(k, fileSeeds[k], "seed-0");
+  let adsProxy: Proxy | null = null;
   try {
-    proxy = await startTestProxy(adsBootstrap(cp.port, { lds: true }));
-    const p = proxy;
+    adsProxy = await startProxy(adsBootstrap(cp.port, { lds: true }));
+    files = new FileSide(
+      dir,
+      await startProxy({
+        admin: { address: address(0) },
+        dynamic_resources: {
+          cds_config: { path_config_source: { path: `${dir}/cds.json` } },
+          lds_config: { path_config_source: { path: `${dir}/lds.json` } },
+        },
+      }),
+    );
+    const p = adsProxy;
     await cp.subscribed(TYPE_URLS.rds);
     await cp.settled();
     await fc.assert(
       fc.asyncProperty(input, async (i) => {
         const typeUrl = TYPE_URLS[i.kind];
-        const seeds = XDS_SEEDS[i.kind];
+        let via = i.via;
+        const seeds = (via === "ads" ? adsSeeds : fileSeeds)[i.kind];
         const at = i.pick % seeds.length;
-        let resources: AnyBytes[];
+        let json: JsonObject = seeds[at];
+        let sent: unknown[];
         let shown: string;
-        try {
-          const anys = seedAnys(i.kind);
-          if (i.form === "wrong-type") {
-            const other = KINDS[(KINDS.indexOf(i.kind) + 1 + i.pick % 3) % KINDS.length];
-            anys[at] = seedAnys(other)[0];
-            shown = `${i.kind}: resources[${at}] is a ${other} resource`;
-          } else {
-            let any = anys[at];
-            let json: JsonObject = seeds[at];
-            if (i.form !== "binary") {
-              json = applyEdits(seeds[at], i.edits);
+        if (i.form === "wrong-type") {
+          const other = KINDS[(KINDS.indexOf(i.kind) + 1 + i.pick % 3) % KINDS.length];
+          json = (via === "ads" ? adsSeeds : fileSeeds)[other][0];
+          shown = `${i.kind} via ${via}: resources[${at}] is a ${other} resource`;
+        } else {
+          if (i.form !== "binary") json = applyEdits(seeds[at], i.edits);
+          shown = `${i.kind} ${i.form} via ${via} resources[${at}]: ${
+            i.form === "binary" ? "(the seed)" : JSON.stringify(json).slice(0, 600)
+          }${i.form === "json" ? "" : ` bytes ${JSON.stringify(i.ops)}`}`;
+        }
+        if (via === "ads") {
+          try {
+            const anys = seedAnys(i.kind);
+            let any = i.form === "wrong-type" ? jsonToAny(json) : anys[at];
+            if (i.form === "json" || i.form === "both") {
               any = jsonToAny({ ...json, "@type": typeUrl });
             }
-            if (i.form !== "json") any = { ...any, value: mutateBytes(any.value, i.ops) };
+            if (i.form === "binary" || i.form === "both") {
+              any = { ...any, value: mutateBytes(any.value, i.ops) };
+            }
             anys[at] = any;
-            shown = `${i.kind} ${i.form} resources[${at}]: ${
-              i.form === "binary" ? "" : JSON.stringify(json).slice(0, 1500)
-            }${i.form === "json" ? "" : ` bytes ${JSON.stringify(i.ops)}`}`;
+            sent = anys;
+          } catch {
+            // Proto JSON no control plane can pack: the proxy reads it from a file instead.
+            via = "file";
+            sent = [];
           }
-          resources = anys;
-        } catch {
-          unencodable++; // proto JSON that no control plane can pack
-          return true;
+        } else sent = [];
+        if (via === "file") {
+          fromFiles++;
+          const list: unknown[] = [...fileSeeds[i.kind]];
+          const fileJson = i.via === "ads" && i.form !== "wrong-type"
+            ? applyEdits(fileSeeds[i.kind][at], i.edits)
+            : json;
+          list[at] = fileJson;
+          sent = list;
+          shown = shown.replace(" via ads", " via file");
         }
         current = shown;
-        const before = await state(p);
+        const target = via === "ads" ? p : files.proxy!;
+        const before = await state(target);
         pushes++;
-        const reply = await cp.push(typeUrl, resources, `fuzz-${++version}`);
-        await cp.settled();
+        const reply = via === "ads"
+          ? await cp.push(typeUrl, sent as AnyBytes[], `fuzz-${++version}`)
+          : await files.push(i.kind, sent, `fuzz-${++version}`);
+        if (via === "ads") await cp.settled();
         if (reply === null) {
           unanswered++;
           recordFailure(failures, shown, new Error("no ACK or NACK within 5 s"));
@@ -211,7 +344,13 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
         }
         if (reply.error === undefined) {
           acks++;
-          await pushSeed(cp, i.kind, `seed-${++version}`);
+          if (via === "ads") await pushSeed(i.kind);
+          else {
+            const r = await files.push(i.kind, fileSeeds[i.kind], `seed-${++version}`);
+            if (!r || r.error !== undefined) {
+              throw new Error(`the seed ${i.kind} file was not accepted: ${r?.error}`);
+            }
+          }
           return true;
         }
         nacks++;
@@ -219,7 +358,7 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
           unlocated++;
           recordFailure(failures, shown, new Error(`NACK without a field path: ${reply.error}`));
         }
-        const after = await state(p);
+        const after = await state(target);
         if (after !== before) {
           changedOnNack++;
           recordFailure(
@@ -232,17 +371,21 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
       }),
       { seed, numRuns: runs, endOnFailure: true },
     );
-    const ready = await fetch(`${p.admin}/ready`);
-    await ready.body?.cancel();
-    if (ready.status !== 200) {
-      recordFailure(failures, "after the run", new Error(`/ready answered ${ready.status}`));
+    for (const x of [p, files.proxy!]) {
+      const ready = await fetch(`${x.admin}/ready`);
+      await ready.body?.cancel();
+      if (ready.status !== 200) {
+        recordFailure(failures, "after the run", new Error(`/ready answered ${ready.status}`));
+      }
     }
   } catch (e) {
     uncaught++;
     recordFailure(failures, current || "start-up", e);
   } finally {
-    await proxy?.close();
+    await adsProxy?.close();
+    await files.proxy?.close();
     await cp.close();
+    await Deno.remove(dir, { recursive: true });
     removeEventListener("error", onError);
     removeEventListener("unhandledrejection", onError);
   }
@@ -252,13 +395,13 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
     seed,
     figures: {
       "pushed updates": pushes,
+      "of them from files": fromFiles,
       acks,
       nacks,
       uncaught,
       unanswered,
       "NACKs without a path": unlocated,
       "states changed by a NACK": changedOnNack,
-      "unencodable inputs": unencodable,
     },
     failures,
   };
@@ -266,6 +409,6 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
 
 /** The `xds` fuzz target. */
 export const XDS_TARGET: FuzzTarget = {
-  describe: "mutated Cluster, CLA, Listener and RouteConfiguration resources pushed over ADS",
+  describe: "mutated Cluster, CLA, Listener and RouteConfiguration resources over ADS and files",
   run,
 };
