@@ -1,6 +1,7 @@
 /**
- * The control plane of the `xds` fuzz target: one gRPC ADS service (state of the world) on
- * loopback that pushes whatever `Any` resources it is handed, byte for byte, and reports the
+ * The control plane of the `xds` fuzz target: one gRPC ADS service (state of the world, or with
+ * `delta` incremental) on loopback that pushes whatever `Any` resources it is handed, byte for
+ * byte, and reports the
  * proxy's answer to that push (its ACK, or its NACK with `error_detail`). Requests that subscribe
  * to endpoint or route names it has not answered yet get a plain default resource for each name
  * (an empty `ClusterLoadAssignment`, a `RouteConfiguration` with no virtual hosts), so clusters
@@ -21,8 +22,9 @@ import * as grpc from "@grpc/grpc-js";
 import { Buffer } from "node:buffer";
 import { type AnyBytes, jsonToAny } from "../../src/config/proto_registry.ts";
 import {
+  decodeDeltaRequest,
   decodeRequest,
-  type DiscoveryRequest,
+  encodeDeltaResponse,
   encodeResponse,
   GRPC_METHODS,
   TYPE_URLS,
@@ -42,13 +44,15 @@ export interface FuzzControlPlane {
   /** Resolves once the proxy has subscribed to `typeUrl` (its first request arrived). */
   subscribed(typeUrl: string): Promise<void>;
   /**
-   * Pushes `resources` as the state of `typeUrl` at `version`; resolves with the proxy's answer
-   * to that response (null when none came within `timeoutMs`).
+   * Pushes `resources` as the state of `typeUrl` at `version` (incremental: as the resources
+   * `names`, and `removed` gone); resolves with the proxy's answer to that response (null when
+   * none came within `timeoutMs`).
    */
   push(
     typeUrl: string,
     resources: AnyBytes[],
     version: string,
+    delta?: { names: string[]; removed: string[] },
     timeoutMs?: number,
   ): Promise<PushReply | null>;
   /** Resolves when every default answer sent so far has been answered by the proxy. */
@@ -76,8 +80,18 @@ function defaultResource(typeUrl: string, name: string): AnyBytes | null {
   return null;
 }
 
-/** Starts the control plane on a free loopback port. */
-export async function startFuzzControlPlane(): Promise<FuzzControlPlane> {
+/** What the control plane needs of a request, either kind. */
+interface Request {
+  type_url: string;
+  response_nonce: string;
+  error?: string;
+  version_info: string;
+  /** SotW: every name asked for; incremental: the names newly subscribed. */
+  names: string[];
+}
+
+/** Starts the control plane on a free loopback port (incremental xDS with `delta`). */
+export async function startFuzzControlPlane(delta = false): Promise<FuzzControlPlane> {
   let call: Call | null = null;
   let nonce = 0;
   const waiting = new Map<string, (r: PushReply) => void>();
@@ -93,35 +107,68 @@ export async function startFuzzControlPlane(): Promise<FuzzControlPlane> {
     }
     return p;
   };
-  const send = (typeUrl: string, resources: AnyBytes[], version: string): string => {
+  const send = (
+    typeUrl: string,
+    resources: AnyBytes[],
+    version: string,
+    names: string[] = [],
+    removed: string[] = [],
+  ): string => {
     const n = String(++nonce);
-    call?.write(encodeResponse({ version_info: version, resources, type_url: typeUrl, nonce: n }));
+    call?.write(
+      delta
+        ? encodeDeltaResponse({
+          system_version_info: version,
+          resources: resources.map((resource, i) => ({
+            name: names[i] ?? "",
+            version: `${version}.${i}`,
+            resource,
+          })),
+          type_url: typeUrl,
+          removed_resources: removed,
+          nonce: n,
+        })
+        : encodeResponse({ version_info: version, resources, type_url: typeUrl, nonce: n }),
+    );
     return n;
   };
-  const onRequest = (r: DiscoveryRequest) => {
+  const decode = (b: Uint8Array): Request => {
+    if (!delta) {
+      const r = decodeRequest(b);
+      return { ...r, error: r.error_detail?.message, names: r.resource_names };
+    }
+    const r = decodeDeltaRequest(b);
+    return {
+      type_url: r.type_url,
+      response_nonce: r.response_nonce,
+      error: r.error_detail?.message,
+      version_info: "",
+      names: r.resource_names_subscribe.filter((n) => n !== "*"),
+    };
+  };
+  const onRequest = (r: Request) => {
     void subscribed(r.type_url);
     subscribedTypes.get(r.type_url)?.();
     outstanding.delete(r.response_nonce);
     const w = waiting.get(r.response_nonce);
     if (w) {
       waiting.delete(r.response_nonce);
-      w({ error: r.error_detail?.message, version_info: r.version_info });
+      w({ error: r.error, version_info: r.version_info });
     }
-    const names = [...r.resource_names].sort().join("\n");
-    if (r.resource_names.length === 0 || lastNames.get(r.type_url) === names) return;
+    const names = [...r.names].sort().join("\n");
+    if (r.names.length === 0 || (!delta && lastNames.get(r.type_url) === names)) return;
     lastNames.set(r.type_url, names);
-    const defaults = r.resource_names
-      .map((n) => defaultResource(r.type_url, n))
-      .filter((x): x is AnyBytes => x !== null);
-    if (defaults.length === 0) return;
-    outstanding.add(send(r.type_url, defaults, `default-${nonce + 1}`));
+    const asked = r.names.filter((n) => defaultResource(r.type_url, n) !== null);
+    if (asked.length === 0) return;
+    const defaults = asked.map((n) => defaultResource(r.type_url, n)!);
+    outstanding.add(send(r.type_url, defaults, `default-${nonce + 1}`, asked));
   };
   const server = new grpc.Server();
   const ads = ((c: Call) => {
     call = c;
     c.on("data", (b: Uint8Array) => {
       try {
-        onRequest(decodeRequest(b));
+        onRequest(decode(b));
       } catch {
         c.end();
       }
@@ -137,7 +184,13 @@ export async function startFuzzControlPlane(): Promise<FuzzControlPlane> {
     c.on("cancelled", end);
   }) as grpc.handleBidiStreamingCall<unknown, unknown>;
   server.addService(
-    { ads: { ...bytes, path: GRPC_METHODS.ads, originalName: "ads" } } as grpc.ServiceDefinition,
+    {
+      ads: {
+        ...bytes,
+        path: delta ? GRPC_METHODS.adsDelta : GRPC_METHODS.ads,
+        originalName: "ads",
+      },
+    } as grpc.ServiceDefinition,
     { ads },
   );
   const port = await new Promise<number>((resolve, reject) =>
@@ -150,9 +203,9 @@ export async function startFuzzControlPlane(): Promise<FuzzControlPlane> {
   return {
     port,
     subscribed,
-    push(typeUrl, resources, version, timeoutMs = 5000) {
+    push(typeUrl, resources, version, d, timeoutMs = 5000) {
       return new Promise((resolve) => {
-        const n = send(typeUrl, resources, version);
+        const n = send(typeUrl, resources, version, d?.names, d?.removed);
         const timer = setTimeout(() => {
           waiting.delete(n);
           resolve(null);

@@ -1,13 +1,15 @@
 /**
  * Fuzz target `xds`: mutated xDS resources (Cluster, ClusterLoadAssignment, Listener,
- * RouteConfiguration) pushed over an ADS stream (state of the world, gRPC on loopback) to a proxy
- * running in process, so they take the path every control-plane update takes: the stream's
- * `Any` decoding (`src/config/xds_mux.ts`), then the cluster, endpoint, listener and route
+ * RouteConfiguration) pushed over ADS (gRPC on loopback; one proxy in process on a state of the
+ * world stream, one on an incremental stream that now and then also removes a resource), so they
+ * take the path every control-plane update takes: the stream's `Any` decoding (`src/config/xds_mux.ts`), then the cluster, endpoint, listener and route
  * managers' validation and apply (`ClusterManager`, `EdsUpdater`, `ListenerManager`,
  * `subscribeRds`), with ACK or NACK back. A mutation changes the proto JSON of a valid resource
  * (a value replaced by one of another kind, a key dropped or renamed, a list element repeated,
  * deep nesting) before it is packed, or changes bytes of the packed `Any` value (flip, insert,
- * delete, duplicate, truncate), or both, or sends a resource of another type.
+ * delete, duplicate, truncate), or both, or sends a resource of another type. Some inputs (and
+ * every proto JSON no control plane could pack) go instead to a third proxy whose sources are
+ * files (`path_config_source`): there the managers read the proto JSON itself.
  *
  * Expectations: nothing throws out of the proxy (no unhandled error or rejection), every push is
  * answered, every NACK's `error_detail` starts with the field path of what it refuses
@@ -26,7 +28,12 @@ import { type RunningServer, startServer } from "../../src/server/server.ts";
 import { ADMIN } from "../../src/admin/mod.ts";
 import { adsBootstrap } from "../xds_testing.ts";
 import { applyEdits, byteOps, edit, mutateBytes } from "./bootstrap_target.ts";
-import { type PushReply, startFuzzControlPlane } from "./xds_control_plane.ts";
+import {
+  type FuzzControlPlane,
+  type PushReply,
+  startFuzzControlPlane,
+} from "./xds_control_plane.ts";
+import { resourceName } from "../../src/config/xds_mux.ts";
 import { type FuzzFailure, type FuzzReport, type FuzzTarget, recordFailure } from "./target.ts";
 
 type Kind = keyof typeof TYPE_URLS;
@@ -131,7 +138,7 @@ const KINDS = Object.keys(TYPE_URLS) as Kind[];
 
 const input = fc.record({
   kind: fc.constantFrom(...KINDS),
-  via: fc.constantFrom("ads", "ads", "file"),
+  via: fc.constantFrom<"ads" | "delta" | "file">("ads", "delta", "file"),
   form: fc.constantFrom("json", "json", "binary", "both", "wrong-type"),
   pick: fc.nat(),
   edits: fc.array(edit, { minLength: 1, maxLength: 3 }),
@@ -240,7 +247,7 @@ class FileSide {
 async function run(runs: number, seed: number): Promise<FuzzReport> {
   const failures: FuzzFailure[] = [];
   let pushes = 0, acks = 0, nacks = 0, unanswered = 0, uncaught = 0, unlocated = 0;
-  let changedOnNack = 0, fromFiles = 0;
+  let changedOnNack = 0, fromFiles = 0, incremental = 0;
   let current = "";
   const onError = (e: ErrorEvent | PromiseRejectionEvent) => {
     e.preventDefault();
@@ -253,22 +260,34 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
   const adsSeeds = xdsSeeds(null);
   const fileSeeds = xdsSeeds(dir);
   const seedAnys = (kind: Kind) => adsSeeds[kind].map(jsonToAny);
-  const cp = await startFuzzControlPlane();
+  const seedNames = (kind: Kind) => adsSeeds[kind].map(resourceName);
+  const sotw = await startFuzzControlPlane();
+  const delta = await startFuzzControlPlane(true);
   let version = 0;
-  /** Pushes the seed of `kind` over ADS; throws when the proxy does not take it. */
-  const pushSeed = async (kind: Kind) => {
-    const r = await cp.push(TYPE_URLS[kind], seedAnys(kind), `seed-${++version}`);
+  /**
+   * Pushes the seed of `kind` over ADS (incremental: with `gone` removed); throws when the proxy
+   * does not take it.
+   */
+  const pushSeed = async (cp: FuzzControlPlane, kind: Kind, gone: string[] = []) => {
+    const d = cp === delta ? { names: seedNames(kind), removed: gone } : undefined;
+    const r = await cp.push(TYPE_URLS[kind], seedAnys(kind), `seed-${++version}`, d);
     if (!r || r.error !== undefined) {
       throw new Error(`the seed ${kind} was not accepted: ${r ? r.error : "no answer"}`);
     }
     await cp.settled();
   };
-  for (const k of KINDS) void cp.subscribed(TYPE_URLS[k]).then(() => pushSeed(k));
+  for (const cp of [sotw, delta]) {
+    for (const k of KINDS) void cp.subscribed(TYPE_URLS[k]).then(() => pushSeed(cp, k));
+  }
   let files = new FileSide(dir);
   for (const k of KINDS) files.write(k, fileSeeds[k], "seed-0");
   let adsProxy: Proxy | null = null;
+  let deltaProxy: Proxy | null = null;
   try {
-    adsProxy = await startProxy(adsBootstrap(cp.port, { lds: true }));
+    adsProxy = await startProxy(adsBootstrap(sotw.port, { lds: true }));
+    deltaProxy = await startProxy(
+      adsBootstrap(delta.port, { lds: true, apiType: "DELTA_GRPC" }),
+    );
     files = new FileSide(
       dir,
       await startProxy({
@@ -279,21 +298,23 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
         },
       }),
     );
-    const p = adsProxy;
-    await cp.subscribed(TYPE_URLS.rds);
-    await cp.settled();
+    const proxies = { ads: adsProxy, delta: deltaProxy, file: files.proxy! };
+    for (const cp of [sotw, delta]) {
+      await cp.subscribed(TYPE_URLS.rds);
+      await cp.settled();
+    }
     await fc.assert(
       fc.asyncProperty(input, async (i) => {
         const typeUrl = TYPE_URLS[i.kind];
         let via = i.via;
-        const seeds = (via === "ads" ? adsSeeds : fileSeeds)[i.kind];
+        const seeds = (via === "file" ? fileSeeds : adsSeeds)[i.kind];
         const at = i.pick % seeds.length;
         let json: JsonObject = seeds[at];
         let sent: unknown[];
         let shown: string;
         if (i.form === "wrong-type") {
           const other = KINDS[(KINDS.indexOf(i.kind) + 1 + i.pick % 3) % KINDS.length];
-          json = (via === "ads" ? adsSeeds : fileSeeds)[other][0];
+          json = (via === "file" ? fileSeeds : adsSeeds)[other][0];
           shown = `${i.kind} via ${via}: resources[${at}] is a ${other} resource`;
         } else {
           if (i.form !== "binary") json = applyEdits(seeds[at], i.edits);
@@ -301,7 +322,8 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
             i.form === "binary" ? "(the seed)" : JSON.stringify(json).slice(0, 600)
           }${i.form === "json" ? "" : ` bytes ${JSON.stringify(i.ops)}`}`;
         }
-        if (via === "ads") {
+        let gone: string[] = [];
+        if (via !== "file") {
           try {
             const anys = seedAnys(i.kind);
             let any = i.form === "wrong-type" ? jsonToAny(json) : anys[at];
@@ -319,6 +341,12 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
             sent = [];
           }
         } else sent = [];
+        if (via === "delta") {
+          incremental++;
+          // Now and then the response also removes a resource.
+          if (i.pick % 5 === 0) gone = [seedNames(i.kind)[(at + 1) % seeds.length]];
+          if (gone.length) shown += ` removing ${gone[0]}`;
+        }
         if (via === "file") {
           fromFiles++;
           const list: unknown[] = [...fileSeeds[i.kind]];
@@ -327,16 +355,23 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
             : json;
           list[at] = fileJson;
           sent = list;
-          shown = shown.replace(" via ads", " via file");
+          shown = shown.replace(/ via (ads|delta)/, " via file");
         }
         current = shown;
-        const target = via === "ads" ? p : files.proxy!;
+        const target = proxies[via];
+        const cp = via === "delta" ? delta : sotw;
         const before = await state(target);
         pushes++;
-        const reply = via === "ads"
-          ? await cp.push(typeUrl, sent as AnyBytes[], `fuzz-${++version}`)
-          : await files.push(i.kind, sent, `fuzz-${++version}`);
-        if (via === "ads") await cp.settled();
+        const names = seedNames(i.kind);
+        const reply = via === "file"
+          ? await files.push(i.kind, sent, `fuzz-${++version}`)
+          : await cp.push(
+            typeUrl,
+            sent as AnyBytes[],
+            `fuzz-${++version}`,
+            via === "delta" ? { names, removed: gone } : undefined,
+          );
+        if (via !== "file") await cp.settled();
         if (reply === null) {
           unanswered++;
           recordFailure(failures, shown, new Error("no ACK or NACK within 5 s"));
@@ -344,8 +379,11 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
         }
         if (reply.error === undefined) {
           acks++;
-          if (via === "ads") await pushSeed(i.kind);
-          else {
+          if (via !== "file") {
+            // Incremental state keeps what the mutation added: resources under other names go.
+            const added = via === "delta" && i.form !== "binary" ? resourceName(json) : "";
+            await pushSeed(cp, i.kind, added && !names.includes(added) ? [added] : []);
+          } else {
             const r = await files.push(i.kind, fileSeeds[i.kind], `seed-${++version}`);
             if (!r || r.error !== undefined) {
               throw new Error(`the seed ${i.kind} file was not accepted: ${r?.error}`);
@@ -371,7 +409,7 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
       }),
       { seed, numRuns: runs, endOnFailure: true },
     );
-    for (const x of [p, files.proxy!]) {
+    for (const x of Object.values(proxies)) {
       const ready = await fetch(`${x.admin}/ready`);
       await ready.body?.cancel();
       if (ready.status !== 200) {
@@ -383,8 +421,10 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
     recordFailure(failures, current || "start-up", e);
   } finally {
     await adsProxy?.close();
+    await deltaProxy?.close();
     await files.proxy?.close();
-    await cp.close();
+    await sotw.close();
+    await delta.close();
     await Deno.remove(dir, { recursive: true });
     removeEventListener("error", onError);
     removeEventListener("unhandledrejection", onError);
@@ -395,6 +435,7 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
     seed,
     figures: {
       "pushed updates": pushes,
+      "of them incremental": incremental,
       "of them from files": fromFiles,
       acks,
       nacks,
