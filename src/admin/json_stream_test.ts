@@ -47,7 +47,7 @@ Deno.test("protoJsonChunks renders the bytes protoJson does, at every depth", ()
   }
 });
 
-Deno.test("admin.endpoints.config_dump: a long list below the walked depth is still rendered an element at a time", () => {
+Deno.test("admin.endpoints.config_dump: a large member below the walked depth is still rendered a small piece at a time", () => {
   // The bootstrap's 10,000 clusters sit deeper than the walked levels of a /config_dump.
   const m = {
     a: { b: { c: { clusters: Array.from({ length: 1000 }, (_, i) => ({ name: `c${i}` })) } } },
