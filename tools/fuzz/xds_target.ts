@@ -350,12 +350,18 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
         if (via === "file") {
           fromFiles++;
           const list: unknown[] = [...fileSeeds[i.kind]];
-          const fileJson = i.via === "ads" && i.form !== "wrong-type"
+          const fileJson = i.via !== "file" && i.form !== "wrong-type"
             ? applyEdits(fileSeeds[i.kind][at], i.edits)
             : json;
           list[at] = fileJson;
           sent = list;
           shown = shown.replace(/ via (ads|delta)/, " via file");
+        }
+        // Now and then the response carries the resource twice.
+        const twice = i.pick % 7 === 3;
+        if (twice) {
+          sent.push(sent[at]);
+          shown += " (twice)";
         }
         current = shown;
         const target = proxies[via];
@@ -363,6 +369,7 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
         const before = await state(target);
         pushes++;
         const names = seedNames(i.kind);
+        if (twice) names.push(names[at]);
         const reply = via === "file"
           ? await files.push(i.kind, sent, `fuzz-${++version}`)
           : await cp.push(
