@@ -191,8 +191,27 @@ async function startProxy(bootstrap: JsonObject): Promise<Proxy> {
   };
 }
 
+/**
+ * What a NACK must not change: the configuration as `/config_dump` shows it (endpoints too), and
+ * what the listener answers (routes as served, not only as dumped).
+ */
 async function state(p: Proxy): Promise<string> {
-  return await (await fetch(`${p.admin}/config_dump?include_eds`)).text();
+  const dump = await (await fetch(`${p.admin}/config_dump?include_eds`)).text();
+  const port = p.running.context.listeners.listeners()
+    .find((l) => l.name === "fz_listener" && !l.stopped)?.port;
+  if (!port) return dump;
+  const answers: string[] = [];
+  for (const path of ["/", "/r1"]) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}${path}`, {
+        signal: AbortSignal.timeout(5000),
+      });
+      answers.push(`${path}: ${r.status} ${await r.text()}`);
+    } catch (e) {
+      answers.push(`${path}: ${(e as Error).name}`);
+    }
+  }
+  return `${dump}\n${answers.join("\n")}`;
 }
 
 async function counters(p: Proxy, scope: string): Promise<Record<string, number>> {
