@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { TARGETS } from "./targets.ts";
 import { formatReport } from "./target.ts";
 import { errorIsLocated } from "./bootstrap_target.ts";
-import { nackIsLocated } from "./xds_target.ts";
+import { firstDifference, nackIsLocated } from "./xds_target.ts";
 
 /** Bounded runs with fixed seeds: a few seconds each; `deno task fuzz` runs longer ones. */
 const CI_RUNS = { admin: 600, http1: 3000, bootstrap: 300, xds: 40 } as const;
@@ -35,4 +35,9 @@ Deno.test("fuzz xds: a NACK is located when it starts with the path of what it r
   assert.ok(!nackIsLocated("cannot decode envoy.config.cluster.v3.Cluster: truncated varint"));
   assert.ok(!nackIsLocated("Maximum call stack size exceeded"));
   assert.ok(!nackIsLocated("resourcesX: no"));
+});
+
+Deno.test("fuzz xds: a changed state is reported by its first differing line", () => {
+  assert.equal(firstDifference("a\nb\nc", "a\nx\nc"), 'line 2: "b" became "x"');
+  assert.equal(firstDifference("a", "a\nmore"), 'line 2: "" became "more"');
 });

@@ -225,6 +225,30 @@ async function counters(p: Proxy, scope: string): Promise<Record<string, number>
   return out;
 }
 
+/**
+ * Waits (up to 5 s) until nothing is warming: a cluster or listener an accepted update brought
+ * becomes active on its own time, which is no change a later NACK may be blamed for.
+ */
+async function quiet(p: Proxy): Promise<void> {
+  const filter = encodeURIComponent(
+    "^(cluster_manager\\.warming_clusters|listener_manager\\.total_listeners_warming)$",
+  );
+  const end = Date.now() + 5000;
+  while (Date.now() < end) {
+    const text = await (await fetch(`${p.admin}/stats?filter=${filter}`)).text();
+    if (text.split("\n").every((l) => l === "" || l.endsWith(": 0"))) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** The first line where two states differ, both ways, for the failure report. */
+export function firstDifference(before: string, after: string): string {
+  const a = before.split("\n"), b = after.split("\n");
+  const i = a.findIndex((line, k) => line !== b[k]);
+  const at = i < 0 ? a.length : i;
+  return `line ${at + 1}: ${JSON.stringify(a[at] ?? "")} became ${JSON.stringify(b[at] ?? "")}`;
+}
+
 /** The proxy fed from files: one `DiscoveryResponse` file per type in `dir`. */
 class FileSide {
   constructor(readonly dir: string, readonly proxy: Proxy | null = null) {}
@@ -385,6 +409,7 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
         current = shown;
         const target = proxies[via];
         const cp = via === "delta" ? delta : sotw;
+        await quiet(target);
         const before = await state(target);
         pushes++;
         const names = seedNames(i.kind);
@@ -428,7 +453,11 @@ async function run(runs: number, seed: number): Promise<FuzzReport> {
           recordFailure(
             failures,
             shown,
-            new Error(`state changed by a NACKed update (${reply.error.slice(0, 300)})`),
+            new Error(
+              `state changed by a NACKed update (${reply.error.slice(0, 300)}): ${
+                firstDifference(before, after)
+              }`,
+            ),
           );
         }
         return true;
