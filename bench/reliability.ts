@@ -1,5 +1,5 @@
 /**
- * `deno task bench reliability [--soak S] [--slowloris S] [--drain S]`: the proxy under abuse,
+ * `deno task bench reliability [--soak S] [--slowloris S] [--drain S] [--renders N]`: the proxy under abuse,
  * run as a real process, with a table of figures per scenario: requests sent, failed (no HTTP
  * answer, or a control request that was not 200), 5xx by cause, RSS start/peak/end and the peak
  * of open descriptors of the proxy process.
@@ -13,6 +13,9 @@
  *    300 connections opened.
  * 4. Soak: `wrk -t1 -c64` for `--soak` seconds (default 300).
  * 5. Drain under load: `wrk` while `POST /drain_listeners?graceful` (`--drain`, default 10 s).
+ * 6. Large admin renders (`reliability_renders.ts`): a second proxy with `--renders` clusters
+ *    (default 10,000; 0 skips it) renders `/config_dump` and `/stats` in each format while
+ *    `/ready` and proxied requests are polled; their worst latency against the 50 ms target.
  *
  * The proxy runs with `--concurrency 1`: the overload manager and the connection limits act on
  * the main thread's listeners only. No figure here is a test; the README quotes them.
@@ -20,6 +23,7 @@
  * @module
  */
 import { listenerPort, startProxyProcess } from "../src/server/testing_proxy_process.ts";
+import { formatRenders, type RenderFigure, renderScenario } from "./reliability_renders.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -385,6 +389,7 @@ async function main(): Promise<void> {
   const soakS = arg("--soak", 300);
   const slowS = arg("--slowloris", 20);
   const drainS = arg("--drain", 10);
+  const renderClusters = arg("--renders", 10_000);
   const origin = faultOrigin();
   const dead = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const deadPort = dead.addr.port;
@@ -405,9 +410,15 @@ async function main(): Promise<void> {
     if (drainS > 0) rows.push(await drain(port, pid, p.admin, drainS));
   } finally {
     await p.stop();
+  }
+  let renders: RenderFigure[] = [];
+  try {
+    if (renderClusters > 0) renders = await renderScenario(origin.port, renderClusters);
+  } finally {
     origin.close();
   }
   print(rows);
+  if (renders.length > 0) console.log(formatRenders(renders, renderClusters));
 }
 
 if (import.meta.main) await main();

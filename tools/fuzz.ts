@@ -1,6 +1,6 @@
 /**
  * `deno task fuzz <target> [--runs N] [--seed S]`: runs one fuzz target (`admin`, `http1`,
- * `bootstrap`, or `all`) with a fixed seed and prints its figures and failures; exits 1 when a
+ * `bootstrap`, `xds`, or `all`) with a fixed seed and prints its figures and failures; exits 1 when a
  * target found a failure. CI runs each target with a small count from `tools/fuzz/fuzz_test.ts`;
  * longer runs are on demand.
  *

@@ -1,7 +1,7 @@
 /**
  * {@linkcode protoJson}'s output, produced a piece at a time: the outer levels of the message
- * (objects and lists down to `depth`) are walked and each member below is rendered on its own,
- * so a 10,000-cluster `/config_dump` is serialized in slices with event-loop turns between them
+ * (objects and lists down to `depth`, and below it any member holding more than a few hundred
+ * values) are walked and each member below is rendered on its own, so a 10,000-cluster `/config_dump` is serialized in slices with event-loop turns between them
  * ({@linkcode chunkStream}) instead of one long `JSON.stringify`. The bytes are the same as
  * {@linkcode protoJson}'s (pretty, one-space indent, proto3 defaults left out, `<` and `>`
  * escaped, trailing newline). With `redact`, secrets are redacted as they are written (the same
@@ -40,8 +40,28 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v) &&
   typeof (v as { toJSON?: unknown }).toJSON !== "function";
 
+/**
+ * A member below the walked levels is rendered whole only when it has at most this many
+ * values inside; a larger one (the bootstrap's 10,000 clusters, deeper than the walked levels
+ * of a `/config_dump`) is walked too, so no single piece is a long synchronous render.
+ */
+const WHOLE_MAX_NODES = 512;
+
+/** Whether `v` holds at most `budget` values (objects, lists and scalars), counted up to it. */
+function small(v: unknown, budget = WHOLE_MAX_NODES): boolean {
+  let left = budget;
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    if (--left < 0) return false;
+    const x = stack.pop();
+    if (Array.isArray(x)) { for (const y of x) stack.push(y); }
+    else if (isObject(x)) { for (const k in x) stack.push(x[k]); }
+  }
+  return true;
+}
+
 function* walk(v: unknown, pad: string, depth: number, hide: boolean): Generator<string> {
-  if (depth <= 0 || !(Array.isArray(v) || isObject(v))) {
+  if (!(Array.isArray(v) || isObject(v)) || (depth <= 0 && small(v))) {
     yield leaf(v, pad, hide);
     return;
   }

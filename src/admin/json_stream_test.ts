@@ -23,6 +23,17 @@ Deno.test("protoJsonChunks renders the bytes protoJson does, at every depth", ()
       deep: { a: { b: { c: { d: { password: { inline_bytes: "z" } } } } } },
     },
     42,
+    {
+      a: {
+        b: {
+          long: Array.from(
+            { length: 200 },
+            (_, i) => ({ n: i, z: 0, s: i % 2 ? "<" : "", password: "p" }),
+          ),
+          holes: Array.from({ length: 40 }, (_, i) => i % 3 ? i : undefined),
+        },
+      },
+    },
   ];
   for (const m of shapes) {
     for (const depth of [0, 1, 2, 3, 6]) {
@@ -34,6 +45,17 @@ Deno.test("protoJsonChunks renders the bytes protoJson does, at every depth", ()
       );
     }
   }
+});
+
+Deno.test("admin.endpoints.config_dump: a large member below the walked depth is still rendered a small piece at a time", () => {
+  // The bootstrap's 10,000 clusters sit deeper than the walked levels of a /config_dump.
+  const m = {
+    a: { b: { c: { clusters: Array.from({ length: 1000 }, (_, i) => ({ name: `c${i}` })) } } },
+  };
+  const pieces = [...protoJsonChunks(m, { depth: 1 })];
+  assert.equal(pieces.join(""), protoJson(m));
+  assert.ok(pieces.length > 1000, `${pieces.length} pieces`);
+  assert.ok(Math.max(...pieces.map((p) => p.length)) < 100);
 });
 
 Deno.test("admin.endpoints.config_dump: /ready is answered while a 10,000-cluster /config_dump streams", async () => {

@@ -31,7 +31,7 @@ export const STATS_CONTENT_TYPES: Readonly<Record<StatsFormat, string>> = {
 };
 
 /** Index work done per event-loop turn before a render starts. */
-const SETTLE_BUDGET = 50_000;
+const SETTLE_BUDGET = 2_000;
 
 function text(body: string, status = 200): Response {
   return new Response(body, { status, headers: { "content-type": TEXT_TYPE } });

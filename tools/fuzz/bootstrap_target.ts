@@ -71,7 +71,8 @@ export function errorIsLocated(e: ConfigError, file: string): boolean {
   return LOCATED.test(e.message) || /no such file/.test(e.message);
 }
 
-const odd: fc.Arbitrary<Json> = fc.oneof(
+/** Values of odd kinds and shapes that a structure mutation puts at a random place. */
+export const odd: fc.Arbitrary<Json> = fc.oneof(
   fc.constantFrom<Json>(
     null,
     "",
@@ -101,14 +102,16 @@ const odd: fc.Arbitrary<Json> = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>,
 );
 
-type Edit =
+/** One structure mutation of a JSON value. */
+export type Edit =
   | { kind: "set"; pick: number; value: Json }
   | { kind: "drop"; pick: number }
   | { kind: "rename"; pick: number; name: string }
   | { kind: "repeat"; pick: number }
   | { kind: "nest"; pick: number; depth: number };
 
-const edit: fc.Arbitrary<Edit> = fc.oneof(
+/** A random structure mutation. */
+export const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant("set" as const), pick: fc.nat(), value: odd }),
   fc.record({ kind: fc.constant("drop" as const), pick: fc.nat() }),
   fc.record({
@@ -142,7 +145,8 @@ function slots(v: Json, out: Slot[] = [], depth = 0): Slot[] {
   return out;
 }
 
-function applyEdits(value: JsonObject, edits: Edit[]): JsonObject {
+/** Applies `edits` to a copy of `value`. */
+export function applyEdits(value: JsonObject, edits: Edit[]): JsonObject {
   const root = structuredClone(value);
   const ordered = [
     ...edits.filter((e) => e.kind !== "nest"),
@@ -171,9 +175,15 @@ function applyEdits(value: JsonObject, edits: Edit[]): JsonObject {
   return root;
 }
 
-type ByteOp = { at: number; op: "flip" | "insert" | "delete" | "dup" | "truncate"; byte: number };
+/** One byte-level mutation. */
+export type ByteOp = {
+  at: number;
+  op: "flip" | "insert" | "delete" | "dup" | "truncate";
+  byte: number;
+};
 
-function mutateBytes(bytes: Uint8Array, ops: ByteOp[]): Uint8Array {
+/** Applies byte-level mutations to a copy of `bytes`. */
+export function mutateBytes(bytes: Uint8Array, ops: ByteOp[]): Uint8Array {
   const b = Array.from(bytes);
   for (const m of ops) {
     const at = b.length === 0 ? 0 : m.at % b.length;
@@ -186,7 +196,8 @@ function mutateBytes(bytes: Uint8Array, ops: ByteOp[]): Uint8Array {
   return Uint8Array.from(b);
 }
 
-const byteOps = fc.array(
+/** One to four random byte-level mutations. */
+export const byteOps = fc.array(
   fc.record({
     at: fc.nat(),
     op: fc.constantFrom("flip", "insert", "delete", "dup", "truncate") as fc.Arbitrary<
