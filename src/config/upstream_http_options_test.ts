@@ -3,7 +3,8 @@ import { effectiveCluster } from "./effective_cluster.ts";
 import { clusterSupportErrors } from "./support_check.ts";
 import { validateClusters } from "./validate_cluster.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
-import { HTTP_PROTOCOL_OPTIONS, HTTP_PROTOCOL_OPTIONS_TYPE } from "./upstream_http_options.ts";
+import { HTTP_PROTOCOL_OPTIONS } from "./upstream_http_options.ts";
+import { protocolCluster as cluster } from "./protocol_test_cluster.ts";
 
 /** Validation errors of one cluster, paths relative to it. */
 const validate = (c: JsonObject) =>
@@ -11,26 +12,6 @@ const validate = (c: JsonObject) =>
     ...e,
     path: e.path.replace(/^c\[0\]\./, ""),
   }));
-
-/** A cluster of one member at `port` with typed HTTP protocol options `options`. */
-function cluster(port: number, options: JsonObject, extra: JsonObject = {}): JsonObject {
-  return {
-    name: "o",
-    connect_timeout: "1s",
-    typed_extension_protocol_options: {
-      [HTTP_PROTOCOL_OPTIONS]: { "@type": HTTP_PROTOCOL_OPTIONS_TYPE, ...options },
-    },
-    load_assignment: {
-      cluster_name: "o",
-      endpoints: [{
-        lb_endpoints: [{
-          endpoint: { address: { socket_address: { address: "127.0.0.1", port_value: port } } },
-        }],
-      }],
-    },
-    ...extra,
-  };
-}
 
 Deno.test("cluster.fields.typed-extension-protocol-options: HTTP/2 settings inside the typed options are honoured and range-checked at their path", () => {
   const c = cluster(1, {

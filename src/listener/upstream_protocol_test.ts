@@ -3,31 +3,9 @@ import { effectiveCluster } from "../config/effective_cluster.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { clusterSupportErrors } from "../config/support_check.ts";
 import { validateClusters } from "../config/validate_cluster.ts";
-import {
-  HTTP_PROTOCOL_OPTIONS,
-  HTTP_PROTOCOL_OPTIONS_TYPE,
-} from "../config/upstream_http_options.ts";
+import { protocolCluster as cluster } from "../config/protocol_test_cluster.ts";
 import { httpListener, startTestProxy } from "./test_proxy.ts";
 import { routeAllTo } from "./test_origins.ts";
-
-/** A cluster of one member at `port` with typed HTTP protocol options `options`. */
-function cluster(port: number, options: JsonObject): JsonObject {
-  return {
-    name: "o",
-    connect_timeout: "1s",
-    typed_extension_protocol_options: {
-      [HTTP_PROTOCOL_OPTIONS]: { "@type": HTTP_PROTOCOL_OPTIONS_TYPE, ...options },
-    },
-    load_assignment: {
-      cluster_name: "o",
-      endpoints: [{
-        lb_endpoints: [{
-          endpoint: { address: { socket_address: { address: "127.0.0.1", port_value: port } } },
-        }],
-      }],
-    },
-  };
-}
 
 /**
  * An origin on a raw socket that records the first line each connection sends and answers an
