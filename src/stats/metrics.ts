@@ -17,6 +17,7 @@
  */
 import type { Counter, Gauge, TextReadout } from "./types.ts";
 import type { CounterArena } from "./counter_slots.ts";
+import { NamedStat } from "./stat_name.ts";
 
 /**
  * A counter stored in a shared slot.
@@ -31,19 +32,28 @@ import type { CounterArena } from "./counter_slots.ts";
  * assert.equal(c.value(), 3);
  * ```
  */
-export class CounterImpl implements Counter {
-  readonly kind = "counter";
+export class CounterImpl extends NamedStat implements Counter {
   #slot: number;
   #baseline = 0;
   #used = false;
 
-  /** Creates a counter in `arena`; `worker` is the region this thread writes. */
+  /**
+   * Creates a counter named `head + name` in `arena`; `worker` is the region this thread
+   * writes.
+   */
   constructor(
-    readonly name: string,
+    name: string,
     readonly arena: CounterArena,
     readonly worker: number = 0,
+    head = "",
   ) {
+    super(name, head);
     this.#slot = arena.allocate();
+  }
+
+  /** The stat type. */
+  get kind(): "counter" {
+    return "counter";
   }
 
   /** The slot index (for workers that attach to the same arena). */
@@ -87,13 +97,19 @@ export class CounterImpl implements Counter {
  * assert.equal(g.value(), 1);
  * ```
  */
-export class GaugeImpl implements Gauge {
-  readonly kind = "gauge";
+export class GaugeImpl extends NamedStat implements Gauge {
   #v = 0;
   #used = false;
 
-  /** Creates a gauge named `name` with value 0. */
-  constructor(readonly name: string) {}
+  /** Creates a gauge named `head + name` with value 0. */
+  constructor(name: string, head = "") {
+    super(name, head);
+  }
+
+  /** The stat type. */
+  get kind(): "gauge" {
+    return "gauge";
+  }
 
   /** Changed at least once since start. */
   get used(): boolean {
@@ -135,13 +151,19 @@ export class GaugeImpl implements Gauge {
  * assert.equal(t.value(), "v1");
  * ```
  */
-export class TextReadoutImpl implements TextReadout {
-  readonly kind = "text";
+export class TextReadoutImpl extends NamedStat implements TextReadout {
   #v = "";
   #used = false;
 
-  /** Creates a text readout named `name` with value `""`. */
-  constructor(readonly name: string) {}
+  /** Creates a text readout named `head + name` with value `""`. */
+  constructor(name: string, head = "") {
+    super(name, head);
+  }
+
+  /** The stat type. */
+  get kind(): "text" {
+    return "text";
+  }
 
   /** Set at least once since start. */
   get used(): boolean {
