@@ -106,10 +106,22 @@ export class Store implements Scope {
   #flushHooks: Array<() => void> = [];
   /** Prometheus families per type. */
   readonly prometheus = {
-    counters: new PrometheusIndex<CounterImpl>(),
-    gauges: new PrometheusIndex<GaugeImpl>(),
-    texts: new PrometheusIndex<TextReadoutImpl>(),
-    histograms: new PrometheusIndex<HistogramImpl>(),
+    counters: new PrometheusIndex<CounterImpl>({
+      sorted: () => this.#numericSorted.sorted(),
+      accepts: (s): s is CounterImpl => s instanceof CounterImpl,
+    }),
+    gauges: new PrometheusIndex<GaugeImpl>({
+      sorted: () => this.#numericSorted.sorted(),
+      accepts: (s): s is GaugeImpl => s instanceof GaugeImpl,
+    }),
+    texts: new PrometheusIndex<TextReadoutImpl>({
+      sorted: () => this.#textSorted.sorted(),
+      accepts: (s): s is TextReadoutImpl => s instanceof TextReadoutImpl,
+    }),
+    histograms: new PrometheusIndex<HistogramImpl>({
+      sorted: () => this.#histSorted.sorted(),
+      accepts: (s): s is HistogramImpl => s instanceof HistogramImpl,
+    }),
   };
 
   /** Creates an empty store. */
