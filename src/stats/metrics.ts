@@ -33,27 +33,34 @@ import { NamedStat } from "./stat_name.ts";
  * ```
  */
 export class CounterImpl extends NamedStat implements Counter {
+  #writer: Writer;
   #slot: number;
-  #baseline = 0;
-  #used = false;
+  /** The value at the last reset; -1 (reading as 0) until this thread first increments. */
+  #base = -1;
 
   /**
    * Creates a counter named `head + name` in `arena`; `worker` is the region this thread
    * writes.
    */
-  constructor(
-    name: string,
-    readonly arena: CounterArena,
-    readonly worker: number = 0,
-    head = "",
-  ) {
+  constructor(name: string, arena: CounterArena, worker: number = 0, head = "") {
     super(name, head);
+    this.#writer = writerOf(arena, worker);
     this.#slot = arena.allocate();
   }
 
   /** The stat type. */
   get kind(): "counter" {
     return "counter";
+  }
+
+  /** The shared storage of the value. */
+  get arena(): CounterArena {
+    return this.#writer.arena;
+  }
+
+  /** The region of the arena this thread writes. */
+  get worker(): number {
+    return this.#writer.worker;
   }
 
   /** The slot index (for workers that attach to the same arena). */
@@ -64,24 +71,42 @@ export class CounterImpl extends NamedStat implements Counter {
   /** Adds `n` (default 1); values that are not positive finite numbers are ignored. */
   inc(n = 1): void {
     if (!(n > 0) || n === Infinity) return;
-    this.arena.add(this.worker, this.#slot, Math.floor(n));
-    this.#used = true;
+    const w = this.#writer;
+    w.arena.add(w.worker, this.#slot, Math.floor(n));
+    if (this.#base < 0) this.#base = 0;
   }
 
   /** The sum over all workers since start, minus the value at the last reset. */
   value(): number {
-    return this.arena.sum(this.#slot) - this.#baseline;
+    return this.#writer.arena.sum(this.#slot) - Math.max(this.#base, 0);
   }
 
   /** Incremented at least once since start, by any worker. */
   get used(): boolean {
-    return this.#used || this.arena.sum(this.#slot) > 0;
+    return this.#base >= 0 || this.#writer.arena.sum(this.#slot) > 0;
   }
 
   /** Makes the value read 0 from now on (`/reset_counters`). */
   reset(): void {
-    this.#baseline = this.arena.sum(this.#slot);
+    const sum = this.#writer.arena.sum(this.#slot);
+    if (this.#base >= 0 || sum > 0) this.#base = sum;
   }
+}
+
+/** An arena and the region one thread writes, shared by all its counters. */
+interface Writer {
+  readonly arena: CounterArena;
+  readonly worker: number;
+}
+
+const WRITERS = new WeakMap<CounterArena, Map<number, Writer>>();
+
+function writerOf(arena: CounterArena, worker: number): Writer {
+  let byWorker = WRITERS.get(arena);
+  if (byWorker === undefined) WRITERS.set(arena, byWorker = new Map());
+  let w = byWorker.get(worker);
+  if (w === undefined) byWorker.set(worker, w = { arena, worker });
+  return w;
 }
 
 /**

@@ -52,6 +52,11 @@ export class NameTrie<T extends TrieItem> {
   #subtreeKeys = new Map<string, string>();
   #lastKeys: string[] = [];
   #lastPerm: number[] = [];
+  /** Nodes whose order an addition made stale. */
+  #stale = new Set<TrieNode<T>>();
+  /** A flattening under way (see {@linkcode NameTrie.settle}). */
+  #flattening: { out: T[]; stack: Array<{ order: Array<T | TrieNode<T>>; at: number }> } | null =
+    null;
 
   /** Number of items. */
   get size(): number {
@@ -69,8 +74,9 @@ export class NameTrie<T extends TrieItem> {
       node = this.#descend(this.#root, item.name, 0);
     }
     node.leaves.push(item);
-    node.order = null;
+    this.#touch(node);
     this.#flat = null;
+    this.#flattening = null;
     this.#size++;
   }
 
@@ -91,7 +97,7 @@ export class NameTrie<T extends TrieItem> {
         if (key === undefined) this.#subtreeKeys.set(seg, key = `${seg}.`);
         child = new TrieNode<T>(base + dot + 1, key);
         node.children.set(seg, child);
-        node.order = null;
+        this.#touch(node);
       }
       node = child;
       from = dot + 1;
@@ -125,20 +131,48 @@ export class NameTrie<T extends TrieItem> {
     return perm.map((i) => refs[i]);
   }
 
+  #touch(node: TrieNode<T>): void {
+    node.order = null;
+    this.#stale.add(node);
+  }
+
+  /**
+   * Does about `budget` items of the pending sorting work: ordering the entries of nodes that
+   * changed, then flattening the tree; true when {@linkcode NameTrie.sorted} is ready. Lets a
+   * caller spread the work over several event-loop turns.
+   */
+  settle(budget: number): boolean {
+    if (this.#flat !== null) return true;
+    let spent = 0;
+    for (const node of this.#stale) {
+      if (spent >= budget) return false;
+      node.order = this.#orderOf(node);
+      spent += node.order.length;
+      this.#stale.delete(node);
+    }
+    const f = this.#flattening ??= { out: [], stack: [{ order: this.#root.order!, at: 0 }] };
+    const { out, stack } = f;
+    while (stack.length > 0) {
+      if (spent >= budget) return false;
+      const top = stack[stack.length - 1];
+      if (top.at === top.order.length) {
+        stack.pop();
+        continue;
+      }
+      const e = top.order[top.at++];
+      if (e instanceof TrieNode) stack.push({ order: e.order!, at: 0 });
+      else out.push(e);
+      spent++;
+    }
+    this.#flat = out;
+    this.#flattening = null;
+    return true;
+  }
+
   /** The items in name order; a snapshot that later additions do not change. */
   sorted(): readonly T[] {
-    if (this.#flat === null) {
-      const out: T[] = [];
-      const walk = (node: TrieNode<T>) => {
-        for (const e of node.order ?? (node.order = this.#orderOf(node))) {
-          if (e instanceof TrieNode) walk(e);
-          else out.push(e);
-        }
-      };
-      walk(this.#root);
-      this.#flat = out;
-    }
-    return this.#flat;
+    this.settle(Infinity);
+    return this.#flat!;
   }
 }
 

@@ -259,9 +259,9 @@ export class Store implements Scope {
    */
   settle(budget: number, prometheus = false): boolean {
     const steps: Array<() => boolean> = [
-      () => (this.#textSorted.sorted(), true),
-      () => (this.#numericSorted.sorted(), true),
-      () => (this.#histSorted.sorted(), true),
+      () => this.#textSorted.settle(budget),
+      () => this.#numericSorted.settle(budget),
+      () => this.#histSorted.settle(budget),
     ];
     if (prometheus) {
       const p = this.prometheus;
