@@ -21,12 +21,15 @@
  */
 
 class TrieNode<T> {
-  /** Items whose name ends in this node's level (unsorted). */
+  /**
+   * Items whose name ends in this node's level and that `order` does not hold yet, in insertion
+   * order (once ordered, an item is kept by `order` only).
+   */
   leaves: T[] = [];
   /** Subtrees by segment. */
   children = new Map<string, TrieNode<T>>();
-  /** Leaves and subtrees in order; null when an addition made it stale. */
-  order: Array<T | TrieNode<T>> | null = [];
+  /** Ordered leaves and subtrees (without the additions since; see `NameTrie.settle`). */
+  order: Array<T | TrieNode<T>> = [];
   /** `prefixLength`: length of the names' common prefix up to and including the last dot. */
   constructor(readonly prefixLength: number, readonly key: string) {}
 }
@@ -113,10 +116,17 @@ export class NameTrie<T extends TrieItem> {
   #orderOf(node: TrieNode<T>): Array<T | TrieNode<T>> {
     const refs: Array<T | TrieNode<T>> = [];
     const keys: string[] = [];
+    // Items already ordered come first, in order (so equal names keep their insertion order).
+    for (const e of node.order) {
+      if (e instanceof TrieNode) continue;
+      keys.push(keyOf(e, node.prefixLength));
+      refs.push(e);
+    }
     for (const item of node.leaves) {
       keys.push(keyOf(item, node.prefixLength));
       refs.push(item);
     }
+    node.leaves = [];
     for (const child of node.children.values()) {
       keys.push(child.key);
       refs.push(child);
@@ -132,8 +142,9 @@ export class NameTrie<T extends TrieItem> {
   }
 
   #touch(node: TrieNode<T>): void {
-    node.order = null;
     this.#stale.add(node);
+    this.#flat = null;
+    this.#flattening = null;
   }
 
   /**
@@ -150,7 +161,7 @@ export class NameTrie<T extends TrieItem> {
       spent += node.order.length;
       this.#stale.delete(node);
     }
-    const f = this.#flattening ??= { out: [], stack: [{ order: this.#root.order!, at: 0 }] };
+    const f = this.#flattening ??= { out: [], stack: [{ order: this.#root.order, at: 0 }] };
     const { out, stack } = f;
     while (stack.length > 0) {
       if (spent >= budget) return false;
@@ -160,7 +171,7 @@ export class NameTrie<T extends TrieItem> {
         continue;
       }
       const e = top.order[top.at++];
-      if (e instanceof TrieNode) stack.push({ order: e.order!, at: 0 });
+      if (e instanceof TrieNode) stack.push({ order: e.order, at: 0 });
       else out.push(e);
       spent++;
     }
