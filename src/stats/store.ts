@@ -162,6 +162,7 @@ export class Store implements Scope {
     prometheus: PrometheusIndex<Kinds[K]>,
   ): Kinds[K] {
     const r = this.recentLookups;
+    // The full name is built only while names are collected; otherwise only the total counts.
     r.lookup(r.enabled ? h.head + leaf : "");
     let table = h[kind] as LeafTable<Kinds[K]> | undefined;
     if (table === undefined) {
