@@ -16,6 +16,7 @@
  */
 import type { Histogram, HistogramUnit } from "./types.ts";
 import { LogLinearCounts } from "./log_linear.ts";
+import { NamedStat } from "./stat_name.ts";
 
 /**
  * The stats engine's histogram.
@@ -30,15 +31,17 @@ import { LogLinearCounts } from "./log_linear.ts";
  * assert.equal(h.cumulative.count, 1);
  * ```
  */
-export class HistogramImpl implements Histogram {
+export class HistogramImpl extends NamedStat implements Histogram {
   #used = false;
   #active = new LogLinearCounts();
   #interval = new LogLinearCounts();
   /** Everything flushed since start. */
   readonly cumulative: LogLinearCounts = new LogLinearCounts();
 
-  /** Creates a histogram named `name` whose values are in `unit`. */
-  constructor(readonly name: string, readonly unit: HistogramUnit = "unspecified") {}
+  /** Creates a histogram named `head + name` whose values are in `unit`. */
+  constructor(name: string, readonly unit: HistogramUnit = "unspecified", head = "") {
+    super(name, head);
+  }
 
   /** Recorded into at least once since start. */
   get used(): boolean {

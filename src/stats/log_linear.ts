@@ -1,8 +1,8 @@
 /**
  * Log-linear bucketed counts with two significant decimal digits (the circllhist layout real
  * Envoy uses): a value `v > 0` falls in the bin `[m·10^e, (m+1)·10^e)` with `m` in 10..99, and 0
- * has a bin of its own. Recording is a handful of arithmetic operations and allocates only the
- * first time a decade is used.
+ * has a bin of its own. Recording is a handful of arithmetic operations and a binary search over
+ * the bins in use; it allocates only when a bin is used the first time.
  *
  * @example
  * ```ts
@@ -28,6 +28,20 @@ function edge(m: number, e: number): number {
   return e >= 0 ? m * POW10[e] : m / POW10[-e];
 }
 
+/** Two sorted `key, count` pair arrays merged into a new one (equal keys add up). */
+function mergeBins(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0, j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] < b[j]) out.push(a[i], a[i + 1]), i += 2;
+    else if (b[j] < a[i]) out.push(b[j], b[j + 1]), j += 2;
+    else out.push(a[i], a[i + 1] + b[j + 1]), i += 2, j += 2;
+  }
+  for (; i < a.length; i += 2) out.push(a[i], a[i + 1]);
+  for (; j < b.length; j += 2) out.push(b[j], b[j + 1]);
+  return out;
+}
+
 /** {@linkcode LogLinearCounts} as plain data (see `snapshot()`). */
 export interface LogLinearSnapshot {
   zero: number;
@@ -39,8 +53,14 @@ export interface LogLinearSnapshot {
   max: number;
 }
 
+/** Bins per decade: mantissas 10..99. */
+const DECADE_BINS = 90;
+
 /**
- * Bucketed counts of recorded values, plus the exact count, sum, minimum and maximum.
+ * Bucketed counts of recorded values, plus the exact count, sum, minimum and maximum. Only the
+ * bins in use are stored, as one array of `key, count` pairs sorted by key (key: decade index
+ * times 90 plus mantissa minus 10), so a histogram that saw a few values costs a few words, not
+ * 90 doubles per decade.
  *
  * @example
  * ```ts
@@ -53,7 +73,8 @@ export interface LogLinearSnapshot {
  */
 export class LogLinearCounts {
   #zero = 0;
-  #decades: (Float64Array | undefined)[] = [];
+  /** `key, count` pairs, ascending keys; null while no bin is used. */
+  #bins: number[] | null = null;
   /** Number of values recorded. */
   count = 0;
   /** Sum of the values recorded. */
@@ -83,24 +104,33 @@ export class LogLinearCounts {
     let m = mantissa(v, e);
     if (m >= 100) m = mantissa(v, ++e);
     else if (m < 10) m = mantissa(v, --e);
-    const i = e - MIN_EXP;
-    let d = this.#decades[i];
-    if (d === undefined) this.#decades[i] = d = new Float64Array(90);
-    d[m - 10]++;
+    this.#bump((e - MIN_EXP) * DECADE_BINS + m - 10, 1);
+  }
+
+  /** Adds `n` to the bin `key`, inserting the bin in order when it is new. */
+  #bump(key: number, n: number): void {
+    const bins = this.#bins;
+    if (bins === null) {
+      this.#bins = [key, n];
+      return;
+    }
+    let lo = 0, hi = bins.length >> 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (bins[2 * mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    const at = 2 * lo;
+    if (at < bins.length && bins[at] === key) bins[at + 1] += n;
+    else bins.splice(at, 0, key, n);
   }
 
   /** Adds every bin of `other` into this one. */
   addFrom(other: LogLinearCounts): void {
     if (other.count === 0) return;
     this.#zero += other.#zero;
-    const od = other.#decades;
-    for (let i = 0; i < od.length; i++) {
-      const src = od[i];
-      if (src === undefined) continue;
-      let dst = this.#decades[i];
-      if (dst === undefined) this.#decades[i] = dst = new Float64Array(90);
-      for (let k = 0; k < 90; k++) dst[k] += src[k];
-    }
+    const a = this.#bins, b = other.#bins;
+    if (b !== null) this.#bins = a === null ? b.slice() : mergeBins(a, b);
     this.count += other.count;
     this.sum += other.sum;
     if (!(other.min >= this.min)) this.min = other.min;
@@ -113,9 +143,13 @@ export class LogLinearCounts {
    */
   snapshot(): LogLinearSnapshot {
     const decades: Array<[number, Float64Array]> = [];
-    this.#decades.forEach((d, i) => {
-      if (d !== undefined) decades.push([i, d.slice()]);
-    });
+    const bins = this.#bins ?? [];
+    for (let j = 0; j < bins.length; j += 2) {
+      const i = Math.floor(bins[j] / DECADE_BINS);
+      let last = decades[decades.length - 1];
+      if (last === undefined || last[0] !== i) decades.push(last = [i, new Float64Array(90)]);
+      last[1][bins[j] - i * DECADE_BINS] = bins[j + 1];
+    }
     const { count, sum, min, max } = this;
     return { zero: this.#zero, decades, count, sum, min, max };
   }
@@ -124,7 +158,9 @@ export class LogLinearCounts {
   static fromSnapshot(s: LogLinearSnapshot): LogLinearCounts {
     const c = new LogLinearCounts();
     c.#zero = s.zero;
-    for (const [i, d] of s.decades) c.#decades[i] = Float64Array.from(d);
+    for (const [i, d] of s.decades) {
+      for (let k = 0; k < DECADE_BINS; k++) if (d[k] > 0) c.#bump(i * DECADE_BINS + k, d[k]);
+    }
     c.count = s.count;
     c.sum = s.sum;
     c.min = s.min;
@@ -132,11 +168,11 @@ export class LogLinearCounts {
     return c;
   }
 
-  /** Empties the counts; decade arrays already allocated are kept for reuse. */
+  /** Empties the counts. */
   clear(): void {
     if (this.count === 0) return;
     this.#zero = 0;
-    for (const d of this.#decades) d?.fill(0);
+    this.#bins = null;
     this.count = 0;
     this.sum = 0;
     this.min = Number.NaN;
@@ -146,12 +182,13 @@ export class LogLinearCounts {
   /** Calls `fn(lower, upper, count)` for every non-empty bin, in ascending order. */
   forEachBin(fn: (lower: number, upper: number, count: number) => void): void {
     if (this.#zero > 0) fn(0, 0, this.#zero);
-    const ds = this.#decades;
-    for (let i = 0; i < ds.length; i++) {
-      const d = ds[i];
-      if (d === undefined) continue;
+    const bins = this.#bins;
+    if (bins === null) return;
+    for (let j = 0; j < bins.length; j += 2) {
+      const i = Math.floor(bins[j] / DECADE_BINS);
+      const m = bins[j] - i * DECADE_BINS + 10;
       const e = i + MIN_EXP;
-      for (let k = 0; k < 90; k++) if (d[k] > 0) fn(edge(k + 10, e), edge(k + 11, e), d[k]);
+      fn(edge(m, e), edge(m + 1, e), bins[j + 1]);
     }
   }
 

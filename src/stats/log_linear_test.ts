@@ -88,3 +88,22 @@ Deno.test("addFrom and clear", () => {
   assert.ok(Number.isNaN(a.quantiles([0.5])[0]));
   assert.deepEqual(a.cumulativeCounts([10]), [0]);
 });
+
+Deno.test("admin.stats_shapes.text-buckets-cumulative: merged, snapshotted and directly recorded counts agree", () => {
+  fc.assert(
+    fc.property(values, values, (xs, ys) => {
+      const merged = fill(xs);
+      merged.addFrom(fill(ys));
+      const direct = fill([...xs, ...ys]);
+      const copy = LogLinearCounts.fromSnapshot(merged.snapshot());
+      const bins = (c: LogLinearCounts) => {
+        const out: number[][] = [];
+        c.forEachBin((lo, hi, n) => out.push([lo, hi, n]));
+        return out;
+      };
+      assert.deepEqual(bins(merged), bins(direct));
+      assert.deepEqual(bins(copy), bins(direct));
+      assert.deepEqual(copy.quantiles(QS), direct.quantiles(QS));
+    }),
+  );
+});

@@ -17,6 +17,7 @@
  */
 import type { Counter, Gauge, TextReadout } from "./types.ts";
 import type { CounterArena } from "./counter_slots.ts";
+import { NamedStat } from "./stat_name.ts";
 
 /**
  * A counter stored in a shared slot.
@@ -31,19 +32,35 @@ import type { CounterArena } from "./counter_slots.ts";
  * assert.equal(c.value(), 3);
  * ```
  */
-export class CounterImpl implements Counter {
-  readonly kind = "counter";
+export class CounterImpl extends NamedStat implements Counter {
+  #writer: Writer;
   #slot: number;
-  #baseline = 0;
-  #used = false;
+  /** The value at the last reset; -1 (reading as 0) until this thread first increments. */
+  #base = -1;
 
-  /** Creates a counter in `arena`; `worker` is the region this thread writes. */
-  constructor(
-    readonly name: string,
-    readonly arena: CounterArena,
-    readonly worker: number = 0,
-  ) {
+  /**
+   * Creates a counter named `head + name` in `arena`; `worker` is the region this thread
+   * writes.
+   */
+  constructor(name: string, arena: CounterArena, worker: number = 0, head = "") {
+    super(name, head);
+    this.#writer = writerOf(arena, worker);
     this.#slot = arena.allocate();
+  }
+
+  /** The stat type. */
+  get kind(): "counter" {
+    return "counter";
+  }
+
+  /** The shared storage of the value. */
+  get arena(): CounterArena {
+    return this.#writer.arena;
+  }
+
+  /** The region of the arena this thread writes. */
+  get worker(): number {
+    return this.#writer.worker;
   }
 
   /** The slot index (for workers that attach to the same arena). */
@@ -54,24 +71,42 @@ export class CounterImpl implements Counter {
   /** Adds `n` (default 1); values that are not positive finite numbers are ignored. */
   inc(n = 1): void {
     if (!(n > 0) || n === Infinity) return;
-    this.arena.add(this.worker, this.#slot, Math.floor(n));
-    this.#used = true;
+    const w = this.#writer;
+    w.arena.add(w.worker, this.#slot, Math.floor(n));
+    if (this.#base < 0) this.#base = 0;
   }
 
   /** The sum over all workers since start, minus the value at the last reset. */
   value(): number {
-    return this.arena.sum(this.#slot) - this.#baseline;
+    return this.#writer.arena.sum(this.#slot) - Math.max(this.#base, 0);
   }
 
   /** Incremented at least once since start, by any worker. */
   get used(): boolean {
-    return this.#used || this.arena.sum(this.#slot) > 0;
+    return this.#base >= 0 || this.#writer.arena.sum(this.#slot) > 0;
   }
 
   /** Makes the value read 0 from now on (`/reset_counters`). */
   reset(): void {
-    this.#baseline = this.arena.sum(this.#slot);
+    const sum = this.#writer.arena.sum(this.#slot);
+    if (this.#base >= 0 || sum > 0) this.#base = sum;
   }
+}
+
+/** An arena and the region one thread writes, shared by all its counters. */
+interface Writer {
+  readonly arena: CounterArena;
+  readonly worker: number;
+}
+
+const WRITERS = new WeakMap<CounterArena, Map<number, Writer>>();
+
+function writerOf(arena: CounterArena, worker: number): Writer {
+  let byWorker = WRITERS.get(arena);
+  if (byWorker === undefined) WRITERS.set(arena, byWorker = new Map());
+  let w = byWorker.get(worker);
+  if (w === undefined) byWorker.set(worker, w = { arena, worker });
+  return w;
 }
 
 /**
@@ -87,13 +122,19 @@ export class CounterImpl implements Counter {
  * assert.equal(g.value(), 1);
  * ```
  */
-export class GaugeImpl implements Gauge {
-  readonly kind = "gauge";
+export class GaugeImpl extends NamedStat implements Gauge {
   #v = 0;
   #used = false;
 
-  /** Creates a gauge named `name` with value 0. */
-  constructor(readonly name: string) {}
+  /** Creates a gauge named `head + name` with value 0. */
+  constructor(name: string, head = "") {
+    super(name, head);
+  }
+
+  /** The stat type. */
+  get kind(): "gauge" {
+    return "gauge";
+  }
 
   /** Changed at least once since start. */
   get used(): boolean {
@@ -135,13 +176,19 @@ export class GaugeImpl implements Gauge {
  * assert.equal(t.value(), "v1");
  * ```
  */
-export class TextReadoutImpl implements TextReadout {
-  readonly kind = "text";
+export class TextReadoutImpl extends NamedStat implements TextReadout {
   #v = "";
   #used = false;
 
-  /** Creates a text readout named `name` with value `""`. */
-  constructor(readonly name: string) {}
+  /** Creates a text readout named `head + name` with value `""`. */
+  constructor(name: string, head = "") {
+    super(name, head);
+  }
+
+  /** The stat type. */
+  get kind(): "text" {
+    return "text";
+  }
 
   /** Set at least once since start. */
   get used(): boolean {

@@ -42,3 +42,19 @@ Deno.test("admin.endpoints.stats: scopes sort like Envoy's SortedScopes test", (
   assert.equal(snap.length, 6, "a snapshot does not change");
   assert.equal(t.sorted()[1].name, "b");
 });
+
+Deno.test("admin.endpoints.stats: sorting in small slices, with additions between slices, ends in name order", () => {
+  const t = new NameTrie<{ name: string }>();
+  const names: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    const name = `cluster.c${(i * 37) % 100}.s${i % 7}${i % 3 ? ".x" : ""}`;
+    names.push(name);
+    t.add({ name });
+    if (i % 50 === 0) { while (!t.settle(1 + (i % 5))); }
+    else t.settle(3);
+  }
+  let slices = 0;
+  while (!t.settle(10)) slices++;
+  assert.ok(slices > 10);
+  assert.deepEqual(t.sorted().map((s) => s.name), [...names].sort(codeUnitOrder));
+});

@@ -1,39 +1,38 @@
 /**
  * The grouping the Prometheus renderer needs: stats of one type grouped into metric families
  * (the sanitized, prefixed tag-extracted name), families sorted by name, members sorted by stat
- * name, each member with its label text. Tag extraction runs once per stat, lazily, the first
- * time a Prometheus render needs it.
+ * name, each member's label text kept on the stat itself (`promLabels`, one string shared by
+ * every stat with the same labels). Tag extraction runs once per stat, lazily, the first time a
+ * Prometheus render needs it.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { GaugeImpl } from "./metrics.ts";
  * import { PrometheusIndex } from "./prometheus_index.ts";
- * const ix = new PrometheusIndex<{ name: string }>();
- * ix.add({ name: "cluster.a.upstream_cx_total" });
- * assert.equal(ix.families()[0].name, "proxy_cluster_upstream_cx_total");
+ * const ix = new PrometheusIndex<GaugeImpl>();
+ * ix.add(new GaugeImpl("cluster.a.upstream_cx_active"));
+ * assert.equal(ix.families()[0].name, "proxy_cluster_upstream_cx_active");
  * ```
  * @module
  */
 import { SortedIndex } from "./sorted_index.ts";
 import { extractTags } from "./tag_extraction.ts";
+import { CLUSTER_NAME_TAG, clusterOfHead, leafTags } from "./cluster_tags.ts";
 import { escapeLabelValue, prometheusName, sanitizePrometheus } from "./naming.ts";
+import { compareStatNames, type NamedStat } from "./stat_name.ts";
 
-/** One stat inside a family. */
-export interface FamilyMember<T> {
-  /** The full stat name (sort key). */
-  name: string;
-  stat: T;
-  /** Label pairs without braces, e.g. `proxy_cluster_name="web"`; `""` when untagged. */
-  labels: string;
-}
-
-/** A metric family: every stat with the same Prometheus name. */
-export interface Family<T> {
+/**
+ * A metric family: every stat with the same Prometheus name. Each member's `promLabels` holds
+ * its label pairs without braces, e.g. `proxy_cluster_name="web"` (`""` when untagged).
+ */
+export interface Family<T extends NamedStat> {
   /** The Prometheus metric name. */
   name: string;
   /** The tag-extracted stat name (for `# HELP`). */
   extractedName: string;
-  members: SortedIndex<FamilyMember<T>>;
+  /** The stats, sorted by full name. */
+  members: SortedIndex<T>;
 }
 
 /**
@@ -50,23 +49,42 @@ export function labelText(tags: ReadonlyArray<readonly [string, string]>): strin
   return tags.map(([k, v]) => `${sanitizePrometheus(k)}="${escapeLabelValue(v)}"`).join(",");
 }
 
+/** A leaf's share of cluster stat extraction: its family and own labels; null: none. */
+type LeafPart<T extends NamedStat> = { fam: Family<T>; labels: string } | null;
+
+/**
+ * Where an index can read every stat in name order: `sorted()` (stats of any type) and which of
+ * them belong to the index.
+ */
+export interface NameOrder<T extends NamedStat> {
+  sorted(): readonly NamedStat[];
+  accepts(stat: NamedStat): stat is T;
+}
+
+/**
+ * Pending stats from which grouping walks the name order instead of the pending list: members
+ * then reach each family already sorted, so no family sorts its thousands of members.
+ */
+const WALK_FROM = 4096;
+
 /**
  * Stats of one type grouped into sorted families.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { GaugeImpl } from "./metrics.ts";
  * import { PrometheusIndex } from "./prometheus_index.ts";
- * const ix = new PrometheusIndex<{ name: string }>();
- * ix.add({ name: "cluster.b.upstream_rq_total" });
- * ix.add({ name: "cluster.a.upstream_rq_total" });
+ * const ix = new PrometheusIndex<GaugeImpl>();
+ * ix.add(new GaugeImpl("cluster.b.upstream_rq_active"));
+ * ix.add(new GaugeImpl("cluster.a.upstream_rq_active"));
  * assert.deepEqual(
- *   ix.families()[0].members.sorted().map((m) => m.labels),
+ *   ix.families()[0].members.sorted().map((m) => m.promLabels),
  *   ['proxy_cluster_name="a"', 'proxy_cluster_name="b"'],
  * );
  * ```
  */
-export class PrometheusIndex<T extends { name: string }> {
+export class PrometheusIndex<T extends NamedStat> {
   #pending: T[] = [];
   #byName = new Map<string, Family<T>>();
   #families = new SortedIndex<Family<T>>();
@@ -74,10 +92,46 @@ export class PrometheusIndex<T extends { name: string }> {
   #labels = new Map<string, string>();
   /** Families with members not sorted yet. */
   #dirty = new Set<Family<T>>();
+  /**
+   * Per head `cluster.<name>.<rest>` (see `cluster_tags.ts`): the cluster-name label text and
+   * the leaves of `<rest>`; null for other heads.
+   */
+  #clusterHeads = new Map<string, { cluster: string; leaves: Map<string, LeafPart<T>> } | null>();
+  /** Per `<rest>`: each leaf's family and own label text, or null for full extraction. */
+  #byRest = new Map<string, Map<string, LeafPart<T>>>();
+
+  /** The name-order walk under way: the snapshot and the next position. */
+  #walk: { list: readonly NamedStat[]; at: number } | null = null;
+
+  /** An empty index; with `order`, many new stats are grouped in name order (see `WALK_FROM`). */
+  constructor(readonly order?: NameOrder<T>) {}
 
   /** Adds a newly created stat. */
   add(stat: T): void {
     this.#pending.push(stat);
+  }
+
+  /** Starts a walk when many stats are pending: the snapshot holds every one of them. */
+  #startWalk(): void {
+    if (this.#walk !== null || this.order === undefined || this.#pending.length < WALK_FROM) {
+      return;
+    }
+    this.#walk = { list: this.order.sorted(), at: 0 };
+    this.#pending = [];
+  }
+
+  /** Groups the stats of the next `max` walk positions; true when the walk is over. */
+  #walkStep(max: number): boolean {
+    const w = this.#walk!;
+    const end = Math.min(w.list.length, w.at + max);
+    for (let i = w.at; i < end; i++) {
+      const s = w.list[i];
+      if (s.promLabels === undefined && this.order!.accepts(s)) this.#indexOne(s, true);
+    }
+    w.at = end;
+    if (end < w.list.length) return false;
+    this.#walk = null;
+    return true;
   }
 
   /**
@@ -85,6 +139,11 @@ export class PrometheusIndex<T extends { name: string }> {
    * `max` items); true when nothing is pending any more.
    */
   settle(max: number): boolean {
+    this.#startWalk();
+    if (this.#walk !== null) {
+      this.#walkStep(max);
+      return false;
+    }
     const pending = this.#pending;
     if (pending.length > 0) {
       const part = pending.length <= max ? pending : pending.splice(pending.length - max);
@@ -103,6 +162,8 @@ export class PrometheusIndex<T extends { name: string }> {
 
   /** The families in name order (a snapshot; see {@linkcode SortedIndex.sorted}). */
   families(): readonly Family<T>[] {
+    this.#startWalk();
+    if (this.#walk !== null) this.#walkStep(Infinity);
     if (this.#pending.length > 0) {
       this.#index(this.#pending);
       this.#pending = [];
@@ -110,22 +171,66 @@ export class PrometheusIndex<T extends { name: string }> {
     return this.#families.sorted();
   }
 
-  #index(stats: readonly T[]): void {
-    for (const stat of stats) {
-      const { name: extracted, tags } = extractTags(stat.name);
-      const name = prometheusName(extracted);
-      let fam = this.#byName.get(name);
-      if (fam === undefined) {
-        fam = { name, extractedName: extracted, members: new SortedIndex() };
-        this.#byName.set(name, fam);
-        this.#families.add(fam);
-      }
-      let labels = labelText(tags);
-      const shared = this.#labels.get(labels);
-      if (shared === undefined) this.#labels.set(labels, labels);
-      else labels = shared;
-      fam.members.add({ name: stat.name, stat, labels });
-      this.#dirty.add(fam);
+  #family(extracted: string): Family<T> {
+    const name = prometheusName(extracted);
+    let fam = this.#byName.get(name);
+    if (fam === undefined) {
+      fam = { name, extractedName: extracted, members: new SortedIndex<T>(compareStatNames) };
+      this.#byName.set(name, fam);
+      this.#families.add(fam);
     }
+    return fam;
+  }
+
+  #shared(labels: string): string {
+    const shared = this.#labels.get(labels);
+    if (shared !== undefined) return shared;
+    this.#labels.set(labels, labels);
+    return labels;
+  }
+
+  /** The family and label text of a stat of a cluster scope, when extraction can be shared. */
+  #viaLeaf(stat: T): { fam: Family<T>; labels: string } | undefined {
+    const head = stat.nameHead;
+    let ch = this.#clusterHeads.get(head);
+    if (ch === undefined) {
+      const parts = clusterOfHead(head);
+      if (parts === undefined) ch = null;
+      else {
+        let leaves = this.#byRest.get(parts.rest);
+        if (leaves === undefined) this.#byRest.set(parts.rest, leaves = new Map());
+        const cluster = this.#shared(labelText([[CLUSTER_NAME_TAG, parts.cluster]]));
+        ch = { cluster, leaves };
+      }
+      this.#clusterHeads.set(head, ch);
+    }
+    if (ch === null) return undefined;
+    const leaf = stat.nameLeaf;
+    let part = ch.leaves.get(leaf);
+    if (part === undefined) {
+      const t = leafTags(clusterOfHead(head)!.rest, leaf);
+      part = t === undefined ? null : { fam: this.#family(t.name), labels: labelText(t.tags) };
+      ch.leaves.set(leaf, part);
+    }
+    if (part === null) return undefined;
+    const labels = part.labels === "" ? ch.cluster : this.#shared(`${part.labels},${ch.cluster}`);
+    return { fam: part.fam, labels };
+  }
+
+  #index(stats: readonly T[]): void {
+    for (const stat of stats) if (stat.promLabels === undefined) this.#indexOne(stat, false);
+  }
+
+  /** Groups one stat; `inOrder` when stats come in name order (a walk). */
+  #indexOne(stat: T, inOrder: boolean): void {
+    let via = this.#viaLeaf(stat);
+    if (via === undefined) {
+      const { name: extracted, tags } = extractTags(stat.name);
+      via = { fam: this.#family(extracted), labels: this.#shared(labelText(tags)) };
+    }
+    stat.promLabels = via.labels;
+    if (inOrder) via.fam.members.addInOrder(stat);
+    else via.fam.members.add(stat);
+    this.#dirty.add(via.fam);
   }
 }

@@ -29,6 +29,7 @@ import { formatPrometheus } from "./format_number.ts";
 import { escapeLabelValue } from "./naming.ts";
 import type { CounterImpl, GaugeImpl, TextReadoutImpl } from "./metrics.ts";
 import type { HistogramImpl } from "./histogram.ts";
+import type { NamedStat } from "./stat_name.ts";
 
 type Kind = "counter" | "gauge" | "histogram";
 type Sampler<T> = (name: string, labels: string, stat: T) => string;
@@ -37,7 +38,7 @@ function helpText(s: string): string {
   return s.replace(/[\\\n]/g, (c) => (c === "\n" ? "\\n" : "\\\\"));
 }
 
-function* families<T extends { name: string; used: boolean }>(
+function* families<T extends NamedStat & { used: boolean }>(
   list: readonly Family<T>[],
   kind: Kind,
   opts: RenderOptions,
@@ -49,7 +50,7 @@ function* families<T extends { name: string; used: boolean }>(
   for (const fam of list) {
     let header = false;
     for (const m of fam.members.sorted()) {
-      if (selects(opts, m.stat)) {
+      if (selects(opts, m)) {
         if (!header) {
           header = true;
           const prior = emitted.get(fam.name);
@@ -60,7 +61,7 @@ function* families<T extends { name: string; used: boolean }>(
           emitted.set(fam.name, kind);
           buf += `# HELP ${fam.name} ${helpText(fam.extractedName)}\n# TYPE ${fam.name} ${kind}\n`;
         }
-        buf += sample(fam.name, m.labels, m.stat);
+        buf += sample(fam.name, m.promLabels ?? "", m);
       }
       if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
     }

@@ -42,10 +42,14 @@ export function byName(a: { name: string }, b: { name: string }): number {
  * );
  * ```
  */
-export function mergeSorted<T extends { name: string }>(a: readonly T[], b: readonly T[]): T[] {
+export function mergeSorted<T extends { name: string }>(
+  a: readonly T[],
+  b: readonly T[],
+  compare: (x: T, y: T) => number = byName,
+): T[] {
   const out = new Array<T>(a.length + b.length);
   let i = 0, j = 0, k = 0;
-  while (i < a.length && j < b.length) out[k++] = b[j].name < a[i].name ? b[j++] : a[i++];
+  while (i < a.length && j < b.length) out[k++] = compare(b[j], a[i]) < 0 ? b[j++] : a[i++];
   while (i < a.length) out[k++] = a[i++];
   while (j < b.length) out[k++] = b[j++];
   return out;
@@ -67,9 +71,29 @@ export class SortedIndex<T extends { name: string }> {
   #sorted: T[] = [];
   #pending: T[] = [];
 
+  /** An empty index ordered by `compare` (by default: by name in code-unit order). */
+  constructor(readonly compare: (a: T, b: T) => number = byName) {}
+
+  /** Whether the pending items are known to be in order already. */
+  #pendingInOrder = true;
+
   /** Adds an item; it shows up in the next {@linkcode SortedIndex.sorted}. */
   add(item: T): void {
     this.#pending.push(item);
+    this.#pendingInOrder = false;
+  }
+
+  /**
+   * Adds an item that the caller knows sorts at or after every item still pending: when all
+   * pending items came this way, they are merged without sorting.
+   */
+  addInOrder(item: T): void {
+    this.#pending.push(item);
+  }
+
+  #takePending(part: T[]): T[] {
+    if (!this.#pendingInOrder) part.sort(this.compare);
+    return part;
   }
 
   /** Number of items. */
@@ -91,9 +115,11 @@ export class SortedIndex<T extends { name: string }> {
     } else {
       part = pending.splice(pending.length - max);
     }
-    part.sort(byName);
-    this.#sorted = this.#sorted.length === 0 ? part : mergeSorted(this.#sorted, part);
-    return this.#pending.length === 0;
+    this.#takePending(part);
+    this.#sorted = this.#sorted.length === 0 ? part : mergeSorted(this.#sorted, part, this.compare);
+    if (this.#pending.length > 0) return false;
+    this.#pendingInOrder = true;
+    return true;
   }
 
   /**
@@ -102,9 +128,10 @@ export class SortedIndex<T extends { name: string }> {
    */
   sorted(): readonly T[] {
     if (this.#pending.length > 0) {
-      const p = this.#pending.sort(byName);
+      const p = this.#takePending(this.#pending);
       this.#pending = [];
-      this.#sorted = this.#sorted.length === 0 ? p : mergeSorted(this.#sorted, p);
+      this.#pendingInOrder = true;
+      this.#sorted = this.#sorted.length === 0 ? p : mergeSorted(this.#sorted, p, this.compare);
     }
     return this.#sorted;
   }

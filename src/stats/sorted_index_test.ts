@@ -27,3 +27,14 @@ Deno.test("a sorted snapshot is not changed by later additions", () => {
   ix.sorted();
   assert.deepEqual(snap.map((s) => s.name), ["b"]);
 });
+
+Deno.test("admin.endpoints.stats: items added in order merge like items added in any order", () => {
+  const ix = new SortedIndex<{ name: string }>();
+  for (const name of ["m", "c", "x"]) ix.add({ name });
+  ix.sorted();
+  for (const name of ["a", "n", "z"]) ix.addInOrder({ name });
+  assert.deepEqual(ix.sorted().map((s) => s.name), ["a", "c", "m", "n", "x", "z"]);
+  ix.addInOrder({ name: "b" });
+  ix.add({ name: "a0" });
+  assert.deepEqual(ix.sorted().map((s) => s.name), ["a", "a0", "b", "c", "m", "n", "x", "z"]);
+});

@@ -21,6 +21,7 @@ import { RECENT_LOOKUPS_CAPACITY, RecentLookups } from "./recent_lookups.ts";
 import { NameTrie } from "./name_trie.ts";
 import { PrometheusIndex } from "./prometheus_index.ts";
 import { DEFAULT_BUCKETS } from "./histogram_settings.ts";
+import { LeafTable, LeafTemplate } from "./leaf_table.ts";
 
 /** Options of a {@linkcode Store}. */
 export interface StoreOptions {
@@ -43,6 +44,31 @@ function join(prefix: string, name: string): string {
 }
 
 /**
+ * The stats whose names share one head: everything up to and including the last dot
+ * (`cluster.web.`), or `""` for names without a dot. Stats are found by the rest of the name.
+ */
+export class StatHead {
+  /** Counters by leaf. */
+  counters: LeafTable<CounterImpl> | undefined = undefined;
+  /** Gauges by leaf. */
+  gauges: LeafTable<GaugeImpl> | undefined = undefined;
+  /** Histograms by leaf. */
+  histograms: LeafTable<HistogramImpl> | undefined = undefined;
+  /** Text readouts by leaf. */
+  texts: LeafTable<TextReadoutImpl> | undefined = undefined;
+
+  /** The stats under `head`. */
+  constructor(readonly head: string) {}
+}
+
+type Kinds = {
+  counters: CounterImpl;
+  gauges: GaugeImpl;
+  histograms: HistogramImpl;
+  texts: TextReadoutImpl;
+};
+
+/**
  * The root of all stats.
  *
  * @example
@@ -63,20 +89,39 @@ export class Store implements Scope {
   readonly recentLookups: RecentLookups;
   /** Shared counter storage. */
   readonly arena: CounterArena;
-  #counters = new Map<string, CounterImpl>();
-  #gauges = new Map<string, GaugeImpl>();
-  #histograms = new Map<string, HistogramImpl>();
-  #texts = new Map<string, TextReadoutImpl>();
+  #heads = new Map<string, StatHead>();
+  /** One string per distinct leaf, shared by every stat with that leaf. */
+  #leaves = new Map<string, string>();
+  #templates: { [K in keyof Kinds]: LeafTemplate } = {
+    counters: new LeafTemplate(),
+    gauges: new LeafTemplate(),
+    histograms: new LeafTemplate(),
+    texts: new LeafTemplate(),
+  };
+  #histogramList: HistogramImpl[] = [];
+  #size = 0;
   #numericSorted = new NameTrie<NumericStat>();
   #histSorted = new NameTrie<HistogramImpl>();
   #textSorted = new NameTrie<TextReadoutImpl>();
   #flushHooks: Array<() => void> = [];
   /** Prometheus families per type. */
   readonly prometheus = {
-    counters: new PrometheusIndex<CounterImpl>(),
-    gauges: new PrometheusIndex<GaugeImpl>(),
-    texts: new PrometheusIndex<TextReadoutImpl>(),
-    histograms: new PrometheusIndex<HistogramImpl>(),
+    counters: new PrometheusIndex<CounterImpl>({
+      sorted: () => this.#numericSorted.sorted(),
+      accepts: (s): s is CounterImpl => s instanceof CounterImpl,
+    }),
+    gauges: new PrometheusIndex<GaugeImpl>({
+      sorted: () => this.#numericSorted.sorted(),
+      accepts: (s): s is GaugeImpl => s instanceof GaugeImpl,
+    }),
+    texts: new PrometheusIndex<TextReadoutImpl>({
+      sorted: () => this.#textSorted.sorted(),
+      accepts: (s): s is TextReadoutImpl => s instanceof TextReadoutImpl,
+    }),
+    histograms: new PrometheusIndex<HistogramImpl>({
+      sorted: () => this.#histSorted.sorted(),
+      accepts: (s): s is HistogramImpl => s instanceof HistogramImpl,
+    }),
   };
 
   /** Creates an empty store. */
@@ -92,46 +137,100 @@ export class Store implements Scope {
     );
   }
 
-  /** The stat named `name` in `stats`, made, sorted and indexed on first use. */
-  #lookup<T extends AnyStat>(
-    stats: Map<string, T>,
-    name: string,
-    make: () => T,
-    sorted: { add(stat: NoInfer<T>): void },
-    prometheus: PrometheusIndex<T>,
-  ): T {
-    this.recentLookups.lookup(name);
-    let s = stats.get(name);
+  /** The head object of names starting with `head` (`""` or a prefix ending in a dot). */
+  head(head: string): StatHead {
+    let h = this.#heads.get(head);
+    if (h === undefined) this.#heads.set(head, h = new StatHead(head));
+    return h;
+  }
+
+  /** The head object and leaf of a full name. */
+  #split(name: string): [StatHead, string] {
+    const dot = name.lastIndexOf(".");
+    return dot < 0
+      ? [this.head(""), name]
+      : [this.head(name.slice(0, dot + 1)), name.slice(dot + 1)];
+  }
+
+  /** The stat `leaf` of kind `kind` under `h`, made, sorted and indexed on first use. */
+  #at<K extends keyof Kinds>(
+    h: StatHead,
+    kind: K,
+    leaf: string,
+    make: (leaf: string, head: string) => Kinds[K],
+    sorted: { add(stat: Kinds[K]): void },
+    prometheus: PrometheusIndex<Kinds[K]>,
+  ): Kinds[K] {
+    const r = this.recentLookups;
+    // The full name is built only while names are collected; otherwise only the total counts.
+    r.lookup(r.enabled ? h.head + leaf : "");
+    let table = h[kind] as LeafTable<Kinds[K]> | undefined;
+    if (table === undefined) {
+      table = new LeafTable<Kinds[K]>(this.#templates[kind]);
+      (h as unknown as Record<K, LeafTable<Kinds[K]>>)[kind] = table;
+    }
+    let s = table.get(leaf);
     if (s === undefined) {
-      stats.set(name, s = make());
+      let shared = this.#leaves.get(leaf);
+      if (shared === undefined) this.#leaves.set(leaf, shared = leaf);
+      table.add(shared, s = make(shared, h.head));
+      this.#size++;
       sorted.add(s);
       prometheus.add(s);
     }
     return s;
   }
 
+  /** The counter `h.head + leaf` (`leaf` without dots), created on first use. */
+  counterAt(h: StatHead, leaf: string): CounterImpl {
+    const make = (l: string, hd: string) => new CounterImpl(l, this.arena, 0, hd);
+    return this.#at(h, "counters", leaf, make, this.#numericSorted, this.prometheus.counters);
+  }
+
+  /** The gauge `h.head + leaf` (`leaf` without dots), created on first use. */
+  gaugeAt(h: StatHead, leaf: string): GaugeImpl {
+    const make = (l: string, hd: string) => new GaugeImpl(l, hd);
+    return this.#at(h, "gauges", leaf, make, this.#numericSorted, this.prometheus.gauges);
+  }
+
+  /** The histogram `h.head + leaf` (`leaf` without dots), created on first use with `unit`. */
+  histogramAt(h: StatHead, leaf: string, unit: HistogramUnit = "unspecified"): HistogramImpl {
+    const make = (l: string, hd: string) => {
+      const made = new HistogramImpl(l, unit, hd);
+      this.#histogramList.push(made);
+      return made;
+    };
+    return this.#at(h, "histograms", leaf, make, this.#histSorted, this.prometheus.histograms);
+  }
+
+  /** The text readout `h.head + leaf` (`leaf` without dots), created on first use. */
+  textReadoutAt(h: StatHead, leaf: string): TextReadoutImpl {
+    const make = (l: string, hd: string) => new TextReadoutImpl(l, hd);
+    return this.#at(h, "texts", leaf, make, this.#textSorted, this.prometheus.texts);
+  }
+
   /** The counter named `name`, created on first use. */
   counter(name: string): CounterImpl {
-    const make = () => new CounterImpl(name, this.arena);
-    return this.#lookup(this.#counters, name, make, this.#numericSorted, this.prometheus.counters);
+    const [h, leaf] = this.#split(name);
+    return this.counterAt(h, leaf);
   }
 
   /** The gauge named `name`, created on first use. */
   gauge(name: string): GaugeImpl {
-    const make = () => new GaugeImpl(name);
-    return this.#lookup(this.#gauges, name, make, this.#numericSorted, this.prometheus.gauges);
+    const [h, leaf] = this.#split(name);
+    return this.gaugeAt(h, leaf);
   }
 
   /** The histogram named `name`, created on first use with `unit`. */
   histogram(name: string, unit: HistogramUnit = "unspecified"): HistogramImpl {
-    const make = () => new HistogramImpl(name, unit);
-    return this.#lookup(this.#histograms, name, make, this.#histSorted, this.prometheus.histograms);
+    const [h, leaf] = this.#split(name);
+    return this.histogramAt(h, leaf, unit);
   }
 
   /** The text readout named `name`, created on first use. */
   textReadout(name: string): TextReadoutImpl {
-    const make = () => new TextReadoutImpl(name);
-    return this.#lookup(this.#texts, name, make, this.#textSorted, this.prometheus.texts);
+    const [h, leaf] = this.#split(name);
+    return this.textReadoutAt(h, leaf);
   }
 
   /** A child scope: its stats are named `<name>.<stat>`. */
@@ -161,9 +260,9 @@ export class Store implements Scope {
    */
   settle(budget: number, prometheus = false): boolean {
     const steps: Array<() => boolean> = [
-      () => (this.#textSorted.sorted(), true),
-      () => (this.#numericSorted.sorted(), true),
-      () => (this.#histSorted.sorted(), true),
+      () => this.#textSorted.settle(budget),
+      () => this.#numericSorted.settle(budget),
+      () => this.#histSorted.settle(budget),
     ];
     if (prometheus) {
       const p = this.prometheus;
@@ -189,7 +288,7 @@ export class Store implements Scope {
 
   /** Number of stats of every type. */
   get size(): number {
-    return this.#counters.size + this.#gauges.size + this.#histograms.size + this.#texts.size;
+    return this.#size;
   }
 
   /** Registers a function that runs at the start of every {@linkcode Store.flush}. */
@@ -212,27 +311,43 @@ export class Store implements Scope {
         console.error(`stats flush hook failed: ${e instanceof Error ? e.message : e}`);
       }
     }
-    for (const h of this.#histograms.values()) h.flush();
+    for (const h of this.#histogramList) h.flush();
   }
 
   /** Sets every counter to 0 (`/reset_counters`); gauges, histograms and readouts stay. */
   resetCounters(): void {
-    for (const c of this.#counters.values()) c.reset();
+    for (const h of this.#heads.values()) {
+      if (h.counters !== undefined) { for (const c of h.counters.values()) c.reset(); }
+    }
   }
 }
 
+/** A name is a plain leaf when it is not empty and has no dot. */
+function isLeaf(name: string): boolean {
+  return name !== "" && !name.includes(".");
+}
+
 class ChildScope implements Scope {
+  #head: StatHead | undefined = undefined;
   constructor(readonly root: Store, readonly prefix: string) {}
+  /** The head of `<prefix>.<leaf>` names, found once. */
+  get #h(): StatHead {
+    return this.#head ??= this.root.head(this.prefix === "" ? "" : `${this.prefix}.`);
+  }
   counter(name: string) {
+    if (isLeaf(name)) return this.root.counterAt(this.#h, name);
     return this.root.counter(join(this.prefix, name));
   }
   gauge(name: string) {
+    if (isLeaf(name)) return this.root.gaugeAt(this.#h, name);
     return this.root.gauge(join(this.prefix, name));
   }
   histogram(name: string, unit?: HistogramUnit) {
+    if (isLeaf(name)) return this.root.histogramAt(this.#h, name, unit);
     return this.root.histogram(join(this.prefix, name), unit);
   }
   textReadout(name: string) {
+    if (isLeaf(name)) return this.root.textReadoutAt(this.#h, name);
     return this.root.textReadout(join(this.prefix, name));
   }
   scope(name: string): Scope {

@@ -84,7 +84,7 @@ Deno.test("settleInBackground finishes the sorting and tag extraction", async ()
   assert.equal(store.settle(1, true), true);
   const [fam] = store.prometheus.counters.families();
   assert.equal(fam.members.size, 50);
-  assert.equal(fam.members.sorted()[0].labels, 'proxy_cluster_name="c0"');
+  assert.equal(fam.members.sorted()[0].promLabels, 'proxy_cluster_name="c0"');
 });
 
 Deno.test("a failing flush hook does not stop the flush", () => {

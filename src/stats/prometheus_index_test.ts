@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { Store } from "./store.ts";
+import { renderPrometheus } from "./render_prometheus.ts";
+import { extractTags } from "./tag_extraction.ts";
+import { labelText } from "./prometheus_index.ts";
+import { prometheusName } from "./naming.ts";
+
+const LEAVES = ["upstream_rq_total", "upstream_rq_200", "upstream_rq_5xx", "upstream_cx_active"];
+
+function fill(store: Store, settleEvery: number): void {
+  let made = 0;
+  for (let i = 0; i < 1500; i++) {
+    const c = (i * 7919) % 1500;
+    const s = store.scope("cluster").scope(`svc-${c}`);
+    for (const leaf of LEAVES) {
+      if (leaf.endsWith("active")) s.gauge(leaf).set(c);
+      else s.counter(leaf).inc(c + 1);
+    }
+    s.scope("circuit_breakers").scope("default").gauge("rq_open");
+    store.counter(`http.in_${c % 3}.downstream_rq_2xx`).inc();
+    made += 6;
+    if (made % settleEvery < 6) store.settle(Infinity, true);
+  }
+}
+
+Deno.test("admin.endpoints.stats-prometheus: grouping thousands of new stats at once equals grouping them as they come", () => {
+  const bulk = new Store(), stepwise = new Store();
+  fill(bulk, Number.MAX_SAFE_INTEGER);
+  fill(stepwise, 60);
+  const a = [...renderPrometheus(bulk, {})].join("");
+  assert.equal(a, [...renderPrometheus(stepwise, {})].join(""));
+  // Each family's samples follow the full stat names, with labels from full-name extraction.
+  for (const ix of [bulk.prometheus.counters, bulk.prometheus.gauges]) {
+    for (const fam of ix.families()) {
+      const members = fam.members.sorted();
+      const names = members.map((m) => m.name);
+      assert.deepEqual(names, [...names].sort());
+      for (const m of members) {
+        const t = extractTags(m.name);
+        assert.equal(prometheusName(t.name), fam.name);
+        assert.equal(m.promLabels, labelText(t.tags));
+      }
+    }
+  }
+  assert.ok(
+    a.includes(
+      'proxy_cluster_upstream_rq{proxy_response_code="200",proxy_cluster_name="svc-0"} 1\n',
+    ),
+  );
+});

@@ -1,0 +1,89 @@
+/**
+ * How a stat holds its name without a string of its own: a head shared by every stat of the same
+ * scope (the name up to and including its last dot, e.g. `cluster.web.`) and a leaf shared by
+ * every stat with the same last segment (e.g. `upstream_rq_total`). The full name is built only
+ * when asked for; {@linkcode compareStatNames} orders stats by full name without building it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NamedStat } from "./stat_name.ts";
+ * class Demo extends NamedStat {}
+ * const s = new Demo("upstream_rq_total", "cluster.web.");
+ * assert.equal(s.name, "cluster.web.upstream_rq_total");
+ * ```
+ * @module
+ */
+
+/**
+ * A stat's name as head and leaf.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NamedStat } from "./stat_name.ts";
+ * class Demo extends NamedStat {}
+ * const s = new Demo("server.live");
+ * assert.equal(s.nameHead, "");
+ * assert.equal(s.name, "server.live");
+ * ```
+ */
+export abstract class NamedStat {
+  /** The shared head of the name (`""` when the whole name is the leaf). */
+  readonly nameHead: string;
+  /** The rest of the name. */
+  readonly nameLeaf: string;
+  /** The Prometheus label text, set by the Prometheus index when it first groups this stat. */
+  promLabels: string | undefined = undefined;
+
+  /** A stat named `head + leaf` (with `head` omitted: named `leaf`). */
+  constructor(leaf: string, head = "") {
+    this.nameHead = head;
+    this.nameLeaf = leaf;
+  }
+
+  /** The full name. */
+  get name(): string {
+    return this.nameHead === "" ? this.nameLeaf : this.nameHead + this.nameLeaf;
+  }
+}
+
+/**
+ * Compares `h1 + l1` with `h2 + l2` in code-unit order without concatenating.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { compareNameParts } from "./stat_name.ts";
+ * assert.equal(compareNameParts("a.", "b", "a.b", "x"), -1); // "a.b" < "a.bx"
+ * assert.equal(compareNameParts("a-", "z", "a.", "b"), -1);
+ * ```
+ */
+export function compareNameParts(h1: string, l1: string, h2: string, l2: string): number {
+  if (h1 === h2) return l1 < l2 ? -1 : l1 > l2 ? 1 : 0;
+  const n1 = h1.length + l1.length, n2 = h2.length + l2.length;
+  const short = Math.min(h1.length, h2.length);
+  if (!(h1.length <= h2.length ? h2.startsWith(h1) : h1.startsWith(h2))) return h1 < h2 ? -1 : 1;
+  // One head is a prefix of the other: compare the rest code unit by code unit.
+  for (let i = short; i < n1 && i < n2; i++) {
+    const c1 = i < h1.length ? h1.charCodeAt(i) : l1.charCodeAt(i - h1.length);
+    const c2 = i < h2.length ? h2.charCodeAt(i) : l2.charCodeAt(i - h2.length);
+    if (c1 !== c2) return c1 < c2 ? -1 : 1;
+  }
+  return n1 < n2 ? -1 : n1 > n2 ? 1 : 0;
+}
+
+/**
+ * Compares two stats by full name in code-unit order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { compareStatNames, NamedStat } from "./stat_name.ts";
+ * class Demo extends NamedStat {}
+ * assert.equal(compareStatNames(new Demo("b", "x."), new Demo("a.c")), 1);
+ * ```
+ */
+export function compareStatNames(a: NamedStat, b: NamedStat): number {
+  return compareNameParts(a.nameHead, a.nameLeaf, b.nameHead, b.nameLeaf);
+}
