@@ -20,15 +20,8 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FrameWalker, goawayFrame } from "./h2c_timers.ts";
- * const seen: number[] = [];
- * const w = new FrameWalker((type) => seen.push(type));
- * const f = goawayFrame(3);
- * w.push(f.subarray(0, 5));
- * assert.equal(w.atBoundary, false);
- * w.push(f.subarray(5));
- * assert.deepEqual(seen, [7]);
- * assert.equal(w.atBoundary, true);
+ * import { DRAIN_TIMEOUT_MS } from "./h2c_timers.ts";
+ * assert.equal(DRAIN_TIMEOUT_MS, 5000); // Envoy's default drain_timeout
  * ```
  * @module
  */
@@ -37,6 +30,7 @@ import { localReply } from "../http/local_reply.ts";
 import { type ProxyResponse, toResponse } from "../http/proxy_response.ts";
 import type { DownstreamLimits, LimitCounters } from "./downstream_limits.ts";
 import { ConnectionTimers, type TimerKind } from "./downstream_timers.ts";
+import { FrameWalker, goawayFrame } from "./h2_frames.ts";
 
 /** A connection manager's limits and their counters. */
 export interface TimedLimits {
@@ -54,91 +48,30 @@ const FRAME_HEADERS = 1;
 const FRAME_RST_STREAM = 3;
 const FLAG_END_STREAM = 1;
 
-/** A GOAWAY frame (NO_ERROR) naming `lastStreamId`. */
-export function goawayFrame(lastStreamId: number): Uint8Array {
-  const f = new Uint8Array(17);
-  f[2] = 8; // length
-  f[3] = 7; // GOAWAY
-  new DataView(f.buffer).setUint32(9, lastStreamId & 0x7fffffff);
-  return f;
-}
-
 /**
- * Follows the frames of one direction of an HTTP/2 connection through the chunks it is carried
- * in: tells each frame's header, and whether the bytes so far end on a frame boundary.
- */
-export class FrameWalker {
-  readonly #head = new Uint8Array(9);
-  #headLen = 0;
-  #left = 0;
-  #skip: number;
-
-  /** `skip` bytes come first that are not frames (the client's connection preface). */
-  constructor(
-    readonly onFrame: (type: number, flags: number, stream: number) => void,
-    skip = 0,
-  ) {
-    this.#skip = skip;
-  }
-
-  /** Reads the next chunk of bytes. */
-  push(b: Uint8Array): void {
-    let i = 0;
-    while (i < b.length) {
-      if (this.#skip > 0) {
-        const n = Math.min(this.#skip, b.length - i);
-        this.#skip -= n;
-        i += n;
-      } else if (this.#left > 0) {
-        const n = Math.min(this.#left, b.length - i);
-        this.#left -= n;
-        i += n;
-      } else {
-        const n = Math.min(9 - this.#headLen, b.length - i);
-        this.#head.set(b.subarray(i, i + n), this.#headLen);
-        this.#headLen += n;
-        i += n;
-        if (this.#headLen === 9) {
-          const h = this.#head;
-          this.#headLen = 0;
-          this.#left = (h[0] << 16) | (h[1] << 8) | h[2];
-          const stream = (((h[5] & 0x7f) << 24) | (h[6] << 16) | (h[7] << 8) | h[8]) >>> 0;
-          this.onFrame(h[3], h[4], stream);
-        }
-      }
-    }
-  }
-
-  /** True when the bytes so far end between frames. */
-  get atBoundary(): boolean {
-    return this.#skip === 0 && this.#left === 0 && this.#headLen === 0;
-  }
-}
-
-/**
- * The connection-level timers of one bridged HTTP/2 connection. The bridge shows it the bytes
- * each way ({@linkcode H2cConnection.fromClient}, {@linkcode H2cConnection.toClient}) and
- * sends the server's bytes through {@linkcode H2cConnection.send}; `end` closes both sides.
+ * The connection-level timers of one bridged HTTP/2 connection. The bridge shows it the
+ * client's bytes ({@linkcode H2cConnection.fromClient}) and the server's frame headers
+ * ({@linkcode H2cConnection.serverFrame}, from the walk that carries them to the client); a
+ * timer's GOAWAY goes to the client through `splice`, between two of the server's frames.
  */
 export class H2cConnection {
   readonly #timers: ConnectionTimers;
   readonly #open = new Set<number>();
   readonly #client: FrameWalker;
-  readonly #server: FrameWalker;
   #lastStream = 0;
-  #writing: Promise<void> = Promise.resolve();
-  #goawayPending = false;
   #goawaySent = false;
   #closeWhenIdle = false;
   #drain: ReturnType<typeof setTimeout> | undefined;
 
   /**
-   * Timers for `lim`; `write` puts bytes on the client's connection, `end` closes it;
-   * `prefaceBytes` client bytes come before the frames.
+   * Timers for `lim`; `splice` puts a frame on the client's connection between two of the
+   * server's, `flushed` resolves once what was written so far is out, `end` closes the
+   * connection; `prefaceBytes` client bytes come before the frames.
    */
   constructor(
     lim: TimedLimits,
-    readonly write: (b: Uint8Array) => Promise<void>,
+    readonly splice: (frame: Uint8Array) => void,
+    readonly flushed: () => Promise<void>,
     readonly end: () => void,
     prefaceBytes: number,
   ) {
@@ -155,12 +88,14 @@ export class H2cConnection {
         this.#opened(stream);
       } else if (type === FRAME_RST_STREAM) this.#closed(stream);
     }, prefaceBytes);
-    this.#server = new FrameWalker((type, flags, stream) => {
-      const ends = (type === FRAME_DATA || type === FRAME_HEADERS) &&
-        (flags & FLAG_END_STREAM) !== 0;
-      if (ends || type === FRAME_RST_STREAM) this.#closed(stream);
-    });
     this.#timers.start();
+  }
+
+  /** A frame header the server sent: a stream it ended or reset is closed. */
+  serverFrame(type: number, flags: number, stream: number): void {
+    const ends = (type === FRAME_DATA || type === FRAME_HEADERS) &&
+      (flags & FLAG_END_STREAM) !== 0;
+    if (ends || type === FRAME_RST_STREAM) this.#closed(stream);
   }
 
   #opened(stream: number): void {
@@ -184,39 +119,20 @@ export class H2cConnection {
 
   #goaway(): void {
     if (this.#goawaySent) return;
-    if (!this.#server.atBoundary) {
-      this.#goawayPending = true;
-      return;
-    }
     this.#goawaySent = true;
-    this.#goawayPending = false;
-    this.#queue(goawayFrame(this.#lastStream));
-  }
-
-  #queue(b: Uint8Array): Promise<void> {
-    const p = this.#writing.then(() => this.write(b));
-    this.#writing = p.catch(noop);
-    return p;
+    this.splice(goawayFrame(this.#lastStream));
   }
 
   #finish(): void {
     clearTimeout(this.#drain);
     this.#timers.stop();
     // What is queued (the GOAWAY, the frame that closed the last stream) goes out first.
-    queueMicrotask(() => this.#writing.then(() => this.end()));
+    queueMicrotask(() => this.flushed().then(() => this.end()));
   }
 
   /** Bytes the client sent (on their way to the server). */
   fromClient(b: Uint8Array): void {
     this.#client.push(b);
-  }
-
-  /** Sends bytes of the server to the client, in order with a GOAWAY of a timer. */
-  send(b: Uint8Array): Promise<void> {
-    this.#server.push(b);
-    const p = this.#queue(b);
-    if (this.#goawayPending) this.#goaway();
-    return p;
   }
 
   /** The connection is gone: every timer stops. */

@@ -25,7 +25,7 @@ import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_serv
 import { headerLimitError } from "./downstream_limits.ts";
 import type { ConnectionGate } from "./overload_state.ts";
 import { H2cConnection, serveTimedStream } from "./h2c_timers.ts";
-import { GoawaySplicer } from "./h2_goaway.ts";
+import { FrameSplicer } from "./h2_frames.ts";
 import { type ComponentLog, SILENT } from "../platform/log_site.ts";
 
 /** Handles one request of a connection. */
@@ -225,7 +225,7 @@ export class HttpListener {
  * Carries HTTP/2 connections (h2c, or h2 after TLS) to Deno's HTTP server on a loopback port: the bytes already read go
  * first, then both directions are copied until either side closes. A response the connection
  * manager marks `connection: close` (a drain closing its connection) has that header removed
- * (HTTP/2 has none) and makes its connection send the client a GOAWAY instead ({@linkcode GoawaySplicer}).
+ * (HTTP/2 has none) and makes its connection send the client a GOAWAY instead ({@linkcode FrameSplicer}).
  */
 export class H2cBridge {
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
@@ -289,21 +289,30 @@ export class H2cBridge {
         } catch { /* closed */ }
       }
     };
-    const l = this.#limits();
-    const timed = l === undefined
-      ? null
-      : new H2cConnection(l, (b) => writeAll(down, b), end, PREFACE.length);
-    // Writes to the client, in order: the server's frames and a drain's GOAWAY notice between
-    // two (through the timers' walker when the connection manager's timeouts apply).
-    const splicer = new GoawaySplicer();
-    const out = timed === null
-      ? (b: Uint8Array) => writeAll(down, b)
-      : (b: Uint8Array) => timed.send(b);
+    // Writes to the client, in order: the server's frames, walked once on their way
+    // ({@linkcode FrameSplicer}), with the proxy's own GOAWAYs between two of them.
     let writes = Promise.resolve();
-    const send = (pieces: Uint8Array[]) =>
-      writes = writes.then(async () => {
-        for (const p of pieces) await out(p);
+    const send = (pieces: Uint8Array[]) => {
+      const p = writes.then(async () => {
+        for (const piece of pieces) await writeAll(down, piece);
       });
+      writes = p.catch(noop);
+      return p;
+    };
+    const l = this.#limits();
+    let timed: H2cConnection | null = null;
+    const splicer = new FrameSplicer(
+      l === undefined
+        ? undefined
+        : (type, flags, stream) => timed?.serverFrame(type, flags, stream),
+    );
+    if (l !== undefined) {
+      const splice = (frame: Uint8Array) => {
+        const now = splicer.insert(frame);
+        if (now !== null) send([now]).catch(noop);
+      };
+      timed = new H2cConnection(l, splice, () => writes, end, PREFACE.length);
+    }
     this.#goaway.set(port, () => {
       const now = splicer.request();
       if (now !== null) send([now]).catch(noop);
@@ -311,7 +320,9 @@ export class H2cBridge {
     try {
       timed?.fromClient(initial);
       await writeAll(up, initial);
-      const a = copy(down, up, timed === null ? undefined : (b) => timed.fromClient(b)).catch(noop);
+      const a = copy(down, up, timed === null ? undefined : (b) => timed?.fromClient(b)).catch(
+        noop,
+      );
       const b = copyFrames(up, splicer, send).catch(noop);
       await Promise.race([a, b]);
       end();
@@ -354,7 +365,7 @@ async function writeAll(c: Deno.Conn, b: Uint8Array): Promise<void> {
 /** Copies the bridged server's frames to the client through `splicer`; each read is written before the next. */
 async function copyFrames(
   from: Deno.Conn,
-  splicer: GoawaySplicer,
+  splicer: FrameSplicer,
   send: (pieces: Uint8Array[]) => Promise<void>,
 ): Promise<void> {
   const b = new Uint8Array(16384);
