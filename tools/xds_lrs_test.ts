@@ -12,6 +12,12 @@ import { ClusterManager } from "../src/upstream/cluster_manager.ts";
 import { testCluster } from "../src/upstream/test_cluster.ts";
 import { startXdsServer } from "./xds_server.ts";
 import { body, origin, startTestProxy, until, xdsCluster } from "./xds_testing.ts";
+import {
+  listenerPort,
+  proxyBootstrap,
+  requestOnce,
+  startProxyProcess,
+} from "../src/server/testing_proxy_process.ts";
 
 Deno.test("ClusterManager.load_stats_config: load reports carry per-locality request counts for the clusters the server asks for, on its interval", async () => {
   const a = origin("a");
@@ -123,4 +129,51 @@ Deno.test("ClusterManager.load_stats_config: a source that is not one gRPC strea
     refusal({ api_type: "GRPC", grpc_services: [{ envoy_grpc: { cluster_name: "nope" } }] }),
     /load_stats_config\.grpc_services\[0\]\.envoy_grpc\.cluster_name: unknown static cluster/,
   );
+});
+
+Deno.test("ClusterManager.load_stats_config, cli.options.concurrency: with two workers, the reports add up every worker's requests, each counted once", async () => {
+  const a = origin("a");
+  const dir = await Deno.makeTempDir();
+  const cp = await startXdsServer({
+    dir,
+    port: 0,
+    watch: false,
+    log: () => {},
+    lrs: { clusters: ["demo"], intervalMs: 100 },
+  });
+  const base = proxyBootstrap(a.addr.port);
+  const sr = base.static_resources as { clusters: JsonObject[] };
+  const bootstrap = {
+    ...base,
+    node: { id: "lrs-workers", cluster: "edge" },
+    cluster_manager: {
+      load_stats_config: {
+        api_type: "GRPC",
+        grpc_services: [{ envoy_grpc: { cluster_name: "xds_cluster" } }],
+      },
+    },
+    static_resources: { ...sr, clusters: [...sr.clusters, xdsCluster(cp.port)] },
+  };
+  const p = await startProxyProcess(bootstrap, ["--concurrency", "2"]);
+  const sum = (field: string) =>
+    cp.loadReports.flatMap((r) => r.cluster_stats as JsonObject[])
+      .flatMap((c) => c.upstream_locality_stats as JsonObject[])
+      .reduce((n, l) => n + Number(l[field] ?? 0), 0);
+  try {
+    const port = await listenerPort(p.admin);
+    // Fresh connections, so the kernel spreads them over both workers' sockets.
+    const N = 24;
+    for (let i = 0; i < N; i++) assert.equal(await requestOnce(port, "/"), 200);
+    await until(() => sum("total_successful_requests") === N, `${N} requests reported`);
+    const n = cp.loadReports.length;
+    await until(() => cp.loadReports.length > n + 2, "later reports");
+    assert.equal(sum("total_issued_requests"), N);
+    assert.equal(sum("total_successful_requests"), N);
+    assert.equal(sum("total_error_requests"), 0);
+  } finally {
+    await p.stop();
+    await cp.close();
+    await a.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -263,7 +263,8 @@ function createManagers(
 ): Managers {
   const { bootstrap, options, stats: store, init } = server;
   const serverInit = init.create("server", "Server");
-  const cm = new ClusterManager(clusters, {
+  let workers: WorkerPool | undefined;
+  const cm: ClusterManager = new ClusterManager(clusters, {
     stats: store,
     log: server.logging.forComponent("upstream"),
     logFor: (c) => server.logging.forComponent(c),
@@ -275,6 +276,8 @@ function createManagers(
     runtime: server.runtime,
     localClusterName: bootstrap.cluster_manager?.local_cluster_name as string | undefined,
     loadStats: bootstrap.cluster_manager?.load_stats_config,
+    // With workers, load reports gather every worker's request counts first.
+    refreshLoadStats: (): Promise<void> => workers?.sync() ?? Promise.resolve(),
     localLocality: bootstrap.node?.locality,
     outlierEventLogPath: ((bootstrap.cluster_manager as JsonObject | undefined)
       ?.outlier_detection as JsonObject | undefined)?.event_log_path as string | undefined,
@@ -292,7 +295,7 @@ function createManagers(
   cleanups.push(() => overload.stop());
   const clusterTargets = cm.clusters().map((c) => serverInit.add(`cluster ${c.name}`));
   const lm = options.concurrency > 1
-    ? new WorkerPool(options.concurrency, {
+    ? workers = new WorkerPool(options.concurrency, {
       options,
       bootstrap,
       store,

@@ -53,3 +53,15 @@ Deno.test("cli.options.concurrency: CDS runs on workers; LDS stays on one worker
   const lds = { dynamic_resources: { lds_config: { path: "/x/lds.yaml" } } } as Bootstrap;
   assert.deepEqual(workerBlockers(lds).map((b) => b.path), ["dynamic_resources.lds_config"]);
 });
+
+Deno.test("cli.options.concurrency: load reporting (LRS) runs with workers; every worker's counts are gathered before a report", () => {
+  const lrs = {
+    cluster_manager: {
+      load_stats_config: {
+        api_type: "GRPC",
+        grpc_services: [{ envoy_grpc: { cluster_name: "xds" } }],
+      },
+    },
+  } as unknown as Bootstrap;
+  assert.deepEqual(workerBlockers(lrs), []);
+});

@@ -76,6 +76,8 @@ export interface ClusterManagerDeps {
   xdsBackoffMs?: number;
   /** `cluster_manager.load_stats_config`: where load reports go (LRS). */
   loadStats?: unknown;
+  /** Gathers the hosts' request counts of every worker before a load report (LRS). */
+  refreshLoadStats?: () => Promise<void>;
   /**
    * A data-plane worker's copy: no discovery (EDS, DNS, CDS) and no health checking; the main
    * thread sends host sets and health (`src/server/worker_main.ts`).

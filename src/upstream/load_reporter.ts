@@ -8,7 +8,8 @@
  * `total_error_requests`, and `total_requests_in_progress` now; with the cluster's
  * `load_report_interval` (the time since its previous report). Endpoint granularity
  * (`report_endpoint_granularity`) is not reported. A broken stream is opened again with back-off
- * (1 s doubling to 30 s); counts keep accumulating meanwhile.
+ * (1 s doubling to 30 s); counts keep accumulating meanwhile. With workers, the counts of every
+ * worker are gathered before each report (`refresh`).
  *
  * @example Not run: it needs a stream to a load reporting server.
  * ```ts ignore
@@ -45,6 +46,11 @@ export interface LoadReporterDeps {
   nodeFirstOnly?: boolean;
   /** The clusters now. */
   clusters: () => Iterable<ReportedCluster>;
+  /**
+   * Brings the hosts' counts up to date before they are read (with workers: the main thread
+   * gathers what every worker counted since the last gathering).
+   */
+  refresh?: () => Promise<void>;
   log?: (level: string, msg: string) => void;
 }
 
@@ -100,6 +106,8 @@ export class LoadReporter {
   #names: string[] = [];
   /** Per cluster: the host counts at its previous report and when that was. */
   readonly #last = new Map<string, { at: number; hosts: Map<string, Seen> }>();
+  /** Settles once the counts at the stream's start are marked. */
+  #marked: Promise<void> = Promise.resolve();
 
   /** Nothing connects until {@linkcode LoadReporter.start}. */
   constructor(readonly open: OpenStream, readonly deps: LoadReporterDeps) {}
@@ -122,7 +130,9 @@ export class LoadReporter {
       onClose: (why) => this.#broken(stream, why),
     });
     this.#stream = stream;
-    for (const c of this.deps.clusters()) this.#mark(c);
+    this.#marked = this.#refreshed().then(() => {
+      for (const c of this.deps.clusters()) this.#mark(c);
+    });
     stream.write(encodeLoadStatsRequest({ node: this.deps.node, cluster_stats: [] }));
   }
 
@@ -150,10 +160,24 @@ export class LoadReporter {
   }
 
   #schedule() {
-    this.#timer = setTimeout(() => {
+    const stream = this.#stream;
+    this.#timer = setTimeout(async () => {
+      await this.#marked;
+      await this.#refreshed();
+      // The stream may have broken (and a new one started) while the counts were gathered.
+      if (this.#stream !== stream || stream === null) return;
       this.#report();
-      if (this.#stream) this.#schedule();
+      this.#schedule();
     }, this.#intervalMs);
+  }
+
+  /** {@linkcode LoadReporterDeps.refresh}, its failure logged (the counts read are then older). */
+  async #refreshed(): Promise<void> {
+    try {
+      await this.deps.refresh?.();
+    } catch (e) {
+      this.#log("warning", `could not gather the request counts: ${(e as Error).message}`);
+    }
   }
 
   /** Remembers `c`'s counts now (the start of its next report's interval). */

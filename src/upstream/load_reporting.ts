@@ -35,6 +35,7 @@ export function startLoadReporter(
           hosts: () => c.hosts(),
         };
       }),
+    refresh: cm.deps.refreshLoadStats,
     log,
   });
   r.start();
