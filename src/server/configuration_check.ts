@@ -114,10 +114,11 @@ export function effectiveOptions(
 /**
  * Settings that data-plane workers (`--concurrency` above 1) cannot serve yet, with where they
  * are: LDS and RDS (subscriptions live in the listener manager, which workers copy from the
- * bootstrap) and the overload manager (its actions reach only the main thread's listeners). CDS,
- * `/tap` and load reporting are not among them: the main thread's cluster manager sends each
- * cluster change to the workers, `/tap` sessions are copied to the workers, whose traces come
- * back, and load reports gather every worker's request counts first. RDS is
+ * bootstrap). CDS, `/tap`, load reporting and the overload manager are not among them: the main
+ * thread's cluster manager sends each cluster change to the workers, `/tap` sessions are copied
+ * to the workers, whose traces come back, load reports gather every worker's request counts
+ * first, and the overload manager's actions reach the workers through shared memory (its
+ * fixed-heap monitor counting every worker's memory). RDS is
  * found where the listeners use it: an HTTP connection manager with `rds`, as the listener
  * parser reads it.
  */
@@ -135,12 +136,6 @@ export function workerBlockers(bootstrap: Bootstrap): Array<{ path: string; why:
     out.push({
       path: rds,
       why: "RDS (an HTTP connection manager with rds) runs on one worker in this build",
-    });
-  }
-  if ((bootstrap as JsonObject).overload_manager !== undefined) {
-    out.push({
-      path: "overload_manager",
-      why: "the overload manager acts on one worker in this build",
     });
   }
   return out;

@@ -235,6 +235,8 @@ export class OverloadManager implements OverloadView {
   readonly #shrinker: HeapShrinker | null;
   #timer: ReturnType<typeof setInterval> | undefined;
   #resume: { promise: Promise<void>; resolve: () => void } | null = null;
+  /** Hears the actions' values after every refresh (the workers' shared copy). */
+  onRefresh?: (values: Readonly<Record<ManagedAction, number>>) => void;
 
   /**
    * A manager for `cfg`, with stats in `stats` (the root scope), `runtime` for connection
@@ -327,6 +329,7 @@ export class OverloadManager implements OverloadView {
       values[a.kind] = Math.max(values[a.kind], v);
     }
     Object.assign(this.#values, values);
+    this.onRefresh?.(this.#values);
     if (values.stop_accepting_connections < 1 && this.#resume !== null) {
       this.#resume.resolve();
       this.#resume = null;

@@ -45,7 +45,8 @@ import type { RuntimeView, ServerContext, ServerState } from "./context.ts";
 import type { ClusterManagerView } from "../upstream/types.ts";
 import type { ListenerManagerView } from "../listener/types.ts";
 import { LayeredRuntime, RuntimeConfigError } from "./runtime.ts";
-import { OverloadManager, parseOverloadManager } from "./overload_manager.ts";
+import { heapInUse, OverloadManager, parseOverloadManager } from "./overload_manager.ts";
+import { OverloadShare } from "./overload_share.ts";
 import { ServerStateMachine } from "./state.ts";
 import { type InitManager, InitManagers, type InitTarget } from "./init_manager.ts";
 import { denoVersionWarning, Signals } from "./lifecycle.ts";
@@ -286,11 +287,20 @@ function createManagers(
   });
   server.clusters = cm;
   cleanups.push(() => cm.close());
+  const overloadConfig =
+    parseOverloadManager((bootstrap as JsonObject).overload_manager, "overload_manager").config;
+  // With workers, the fixed-heap monitor counts every worker's memory too, and the actions'
+  // values reach the workers' listeners through shared memory.
+  const share = options.concurrency > 1 && overloadConfig !== null
+    ? OverloadShare.create(options.concurrency)
+    : undefined;
   const overload = new OverloadManager(
-    parseOverloadManager((bootstrap as JsonObject).overload_manager, "overload_manager").config,
+    overloadConfig,
     store,
     (key) => server.runtime.get(key),
+    share ? () => heapInUse() + share.workersMemory() : undefined,
   );
+  if (share) overload.onRefresh = (v) => share.publish(v);
   overload.start();
   cleanups.push(() => overload.stop());
   const clusterTargets = cm.clusters().map((c) => serverInit.add(`cluster ${c.name}`));
@@ -300,6 +310,7 @@ function createManagers(
       bootstrap,
       store,
       clusters: cm,
+      overload: share,
       log: server.logging.forComponent("main"),
       state: () => ({
         healthCheckFailed: server.healthCheckFailed,

@@ -31,6 +31,8 @@ import { createLogging, type Logging } from "./logger.ts";
 import { compactAfterStartup } from "./startup_compaction.ts";
 import { LayeredRuntime } from "./runtime.ts";
 import { OpenConnections } from "../listener/overload_state.ts";
+import { parseOverloadManager } from "./overload_manager.ts";
+import { OverloadShare, WorkerOverload } from "./overload_share.ts";
 import { OutlierEventRecorder } from "../upstream/outlier/outlier_events.ts";
 import { attachTapSession, compileTapMatch } from "../filters/tap_filter.ts";
 import type { SharedCount } from "../upstream/circuit_breaker.ts";
@@ -154,6 +156,27 @@ async function start(init: WorkerInit): Promise<Running> {
   }
   for (const copy of init.dynamic) setCluster(clusters, dynamicShared, copy);
   const flags = init.flags;
+  const open = new OpenConnections(flags, 2);
+  const overloadConfig =
+    parseOverloadManager((bootstrap as JsonObject).overload_manager, "overload_manager").config;
+  const overload = init.overload && overloadConfig
+    ? new WorkerOverload(
+      new OverloadShare(init.overload),
+      init.index,
+      overloadConfig,
+      (key) => runtime.get(key),
+      open,
+    )
+    : {
+      value: () => 0,
+      runtime: (key: string) => runtime.get(key),
+      open,
+      acceptResumed: () => null,
+    };
+  if (overload instanceof WorkerOverload) {
+    overload.start();
+    stopOverload = () => overload.stop();
+  }
   const listeners = new ListenerManager(
     withPorts((bootstrap.static_resources?.listeners ?? []) as JsonObject[], init.ports),
     {
@@ -167,14 +190,9 @@ async function start(init: WorkerInit): Promise<Running> {
         logFor: (c) => logging.forComponent(c),
       },
       worker: { index: init.index, reusePort: true },
-      // The overload manager keeps one worker; the connection limits (runtime keys) hold
-      // across workers through the shared count.
-      overload: {
-        value: () => 0,
-        runtime: (key) => runtime.get(key),
-        open: new OpenConnections(flags, 2),
-        acceptResumed: () => null,
-      },
+      // The connection limits (runtime keys) hold across workers through the shared count; the
+      // overload manager's actions come from the main thread through the share.
+      overload,
     },
   );
   await listeners.start();
@@ -191,6 +209,7 @@ async function start(init: WorkerInit): Promise<Running> {
 }
 
 let stopOutlierTimer = () => {};
+let stopOverload = () => {};
 
 /** Sends the outlier events gathered so far (nothing when there are none). */
 function sendOutlierEvents(r: OutlierEventRecorder): void {
@@ -333,6 +352,7 @@ async function handle(m: ToWorker): Promise<void> {
       await r.logging.reopen();
       return;
     case "close":
+      stopOverload();
       await r.listeners.close();
       await r.clusters.close();
       report(r, m.id);

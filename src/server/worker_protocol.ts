@@ -113,6 +113,8 @@ export interface WorkerInit {
    * the downstream connections open on every worker (the global connection limit).
    */
   flags: Int32Array;
+  /** The overload manager's actions and each worker's memory (`overload_share.ts`), when configured. */
+  overload?: Int32Array;
 }
 
 /** What the data plane asks of the server's state. */

@@ -33,6 +33,7 @@
  * ```
  * @module
  */
+import type { OverloadShare } from "./overload_share.ts";
 import type { Options } from "../config/options.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
 import type { Store } from "../stats/store.ts";
@@ -71,6 +72,8 @@ export interface WorkerPoolDeps {
   state: () => ServerFlags;
   /** Interval of background stats syncs in ms (default 1000). */
   syncIntervalMs?: number;
+  /** The overload manager's state the workers read and feed (`overload_share.ts`). */
+  overload?: OverloadShare;
 }
 
 interface Waiting {
@@ -194,6 +197,7 @@ export class WorkerPool implements ListenerManagerView {
         hosts,
         dynamic,
         flags: this.#flags,
+        overload: this.deps.overload?.cells,
       });
     });
   }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   listenerPort,
   proxyBootstrap,
+  requestOnce,
   startProxyProcess,
   statsOf,
 } from "./testing_proxy_process.ts";
@@ -54,6 +55,42 @@ Deno.test("cli.options.concurrency: overload.global_downstream_max_connections h
         c.close();
       } catch { /* closed */ }
     }
+    await p.stop();
+    await o.shutdown();
+  }
+});
+
+Deno.test("cli.options.concurrency: the overload manager acts on every worker: stop_accepting_requests answers 503 on both workers while the fixed-heap monitor (main thread and workers together) is over its threshold", async () => {
+  const o = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("ok\n"),
+  );
+  const HEAP = "envoy.resource_monitors.fixed_heap";
+  const ACTION = "envoy.overload_actions.stop_accepting_requests";
+  const bootstrap = {
+    ...proxyBootstrap(o.addr.port),
+    overload_manager: {
+      refresh_interval: "0.05s",
+      // Far below what any isolate holds: the monitor is saturated from the first refresh.
+      resource_monitors: [{ name: HEAP, typed_config: { max_heap_size_bytes: 1024 } }],
+      actions: [{ name: ACTION, triggers: [{ name: HEAP, threshold: { value: 0.9 } }] }],
+    },
+  };
+  const p = await startProxyProcess(bootstrap, ["--concurrency", "2"]);
+  try {
+    const port = await listenerPort(p.admin);
+    const N = 20;
+    const statuses: number[] = [];
+    for (let i = 0; i < N; i++) statuses.push(await requestOnce(port, "/"));
+    assert.deepEqual(statuses, new Array(N).fill(503), "every request refused, on either worker");
+    const stats = await statsOf(p.admin);
+    assert.equal(stats.get(`overload.${ACTION}.active`), 1);
+    assert.equal(stats.get("http.ingress_http.downstream_rq_overload_close"), N);
+    const l = `listener.127.0.0.1_${port}`;
+    const w0 = stats.get(`${l}.worker_0.downstream_cx_total`) ?? 0;
+    const w1 = stats.get(`${l}.worker_1.downstream_cx_total`) ?? 0;
+    assert.ok(w0 > 0 && w1 > 0, `connections reached both workers: ${w0} and ${w1}`);
+  } finally {
     await p.stop();
     await o.shutdown();
   }
