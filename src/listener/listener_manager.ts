@@ -41,6 +41,8 @@ import { TYPE_URLS } from "../config/xds_wire.ts";
 import { messageSupportErrors } from "../config/support_check.ts";
 import type { Subscription } from "../upstream/xds_clients.ts";
 import { type RdsState, subscribeRds } from "./rds_routes.ts";
+import type { RouteFeed } from "./route_feed.ts";
+import { parseRouteConfig } from "../router/route_config.ts";
 import type { ConfigError } from "../config/errors.ts";
 import { type LogFor, prefixed, SILENT } from "../platform/log_site.ts";
 
@@ -74,6 +76,11 @@ export interface ListenerManagerDeps {
   overload?: OverloadView;
   /** The bootstrap's `dynamic_resources.lds_config`: listeners from LDS as well. */
   lds?: JsonObject;
+  /**
+   * Where route configurations come from instead of RDS subscriptions (a data-plane worker: the
+   * main thread subscribes and sends them).
+   */
+  routeFeed?: RouteFeed;
   /** SDS secrets TLS contexts refer to (`static_resources.secrets`). */
   secrets?: SecretStore;
   /**
@@ -601,6 +608,19 @@ export class ListenerManager implements ListenerManagerView {
     if (!isSimple(b.spec) || f.kind !== "http" || !f.hcm.rds) return false;
     const src = configSourceOf(f.hcm.rds.source, "rds.config_source");
     if (!src.ok) return false;
+    const feed = this.deps.routeFeed;
+    if (feed) {
+      const hcm = f.hcm;
+      b.rds = feed.follow(hcm.rds!.name, (rc) => {
+        const errors: ConfigError[] = [];
+        const routes = parseRouteConfig(rc, "route_config", errors, null);
+        // The main thread accepted it; a worker that cannot compile it keeps its routes.
+        if (routes && errors.length === 0) hcm.routes = routes;
+        else this.#hooks.log("warning", `rds ${hcm.rds!.name}: ${errors[0]?.message}`);
+      });
+      b.rdsReady = b.rds.start();
+      return true;
+    }
     b.rds = subscribeRds(f.hcm, src.spec, {
       clusters: this.deps.clusters,
       stats: this.deps.stats,

@@ -36,7 +36,7 @@ import {
 } from "../upstream/cluster_manager.ts";
 import { configSourceOf } from "../config/config_source.ts";
 import { XdsClients } from "../upstream/xds_clients.ts";
-import { parseListeners, validateListeners } from "../listener/validate_listeners.ts";
+import { validateListeners } from "../listener/validate_listeners.ts";
 import { parseOverloadManager } from "./overload_manager.ts";
 import { SecretStore } from "../config/secrets.ts";
 import { parseAdminAccessLogs } from "../access_log/admin_access_log.ts";
@@ -113,12 +113,13 @@ export function effectiveOptions(
 
 /**
  * Settings that data-plane workers (`--concurrency` above 1) cannot serve yet, with where they
- * are: LDS and RDS (subscriptions live in the listener manager, which workers copy from the
- * bootstrap). CDS, `/tap`, load reporting and the overload manager are not among them: the main
- * thread's cluster manager sends each cluster change to the workers, `/tap` sessions are copied
- * to the workers, whose traces come back, load reports gather every worker's request counts
- * first, and the overload manager's actions reach the workers through shared memory (its
- * fixed-heap monitor counting every worker's memory). RDS is
+ * are: LDS (its subscription lives in the listener manager, which workers copy from the
+ * bootstrap). CDS, RDS, `/tap`, load reporting and the overload manager are not among them: the
+ * main thread's cluster manager sends each cluster change to the workers, the main thread holds
+ * the static listeners' RDS subscriptions and sends each route configuration to the workers,
+ * `/tap` sessions are copied to the workers, whose traces come back, load reports gather every
+ * worker's request counts first, and the overload manager's actions reach the workers through
+ * shared memory (its fixed-heap monitor counting every worker's memory). RDS is
  * found where the listeners use it: an HTTP connection manager with `rds`, as the listener
  * parser reads it.
  */
@@ -131,28 +132,7 @@ export function workerBlockers(bootstrap: Bootstrap): Array<{ path: string; why:
       why: "LDS runs on one worker in this build",
     });
   }
-  const rds = rdsListener(bootstrap);
-  if (rds !== null) {
-    out.push({
-      path: rds,
-      why: "RDS (an HTTP connection manager with rds) runs on one worker in this build",
-    });
-  }
   return out;
-}
-
-/** Where the first static listener whose HTTP connection manager uses RDS has `rds`, or null. */
-function rdsListener(bootstrap: Bootstrap): string | null {
-  const path = "static_resources.listeners";
-  const raw = bootstrap.static_resources?.listeners ?? [];
-  for (let i = 0; i < raw.length; i++) {
-    const s = parseListeners([raw[i]], path, null).specs[0];
-    if (!s || s.filter.kind !== "http" || !s.filter.hcm.rds) continue;
-    const chains = s.config.filter_chains as { filters?: unknown[] }[] | undefined;
-    const n = (chains?.[0]?.filters?.length ?? 1) - 1;
-    return `${path}[${i}].filter_chains[0].filters[${n}].typed_config.rds`;
-  }
-  return null;
 }
 
 /** Checks the whole loaded configuration; see the module documentation. */

@@ -30,21 +30,11 @@ function withHcm(hcm: Record<string, unknown>): Bootstrap {
   return { static_resources: { listeners: [tcp, http], clusters: [] } } as unknown as Bootstrap;
 }
 
-Deno.test("cli.options.concurrency: RDS keeps one worker only where an HTTP connection manager has rds, named by its path", () => {
+Deno.test("cli.options.concurrency: RDS runs with workers (the main thread subscribes and sends the routes)", () => {
   const rds = withHcm({
     rds: { route_config_name: "r", config_source: { path_config_source: { path: "/x.yaml" } } },
   });
-  assert.deepEqual(workerBlockers(rds).map((b) => b.path), [
-    "static_resources.listeners[1].filter_chains[0].filters[0].typed_config.rds",
-  ]);
-  // The word "rds" elsewhere (a stat prefix, a route's name) is no RDS.
-  const inline = withHcm({
-    route_config: {
-      name: "rds",
-      virtual_hosts: [{ name: "rds", domains: ["*"], routes: [] }],
-    },
-  });
-  assert.deepEqual(workerBlockers(inline), []);
+  assert.deepEqual(workerBlockers(rds), []);
 });
 
 Deno.test("cli.options.concurrency: CDS runs on workers; LDS stays on one worker", () => {

@@ -31,6 +31,7 @@ import { createLogging, type Logging } from "./logger.ts";
 import { compactAfterStartup } from "./startup_compaction.ts";
 import { LayeredRuntime } from "./runtime.ts";
 import { OpenConnections } from "../listener/overload_state.ts";
+import { RouteFeed } from "../listener/route_feed.ts";
 import { parseOverloadManager } from "./overload_manager.ts";
 import { OverloadShare, WorkerOverload } from "./overload_share.ts";
 import { OutlierEventRecorder } from "../upstream/outlier/outlier_events.ts";
@@ -57,6 +58,8 @@ interface Running {
   outlier: OutlierEventRecorder;
   /** Circuit breaker counts of the clusters CDS added, by name. */
   dynamicShared: Map<string, SharedCount>;
+  /** The route configurations the main thread sends (RDS). */
+  routeFeed: RouteFeed;
 }
 
 /** How long a worker gathers outlier events before sending them to the main thread. */
@@ -156,6 +159,7 @@ async function start(init: WorkerInit): Promise<Running> {
   }
   for (const copy of init.dynamic) setCluster(clusters, dynamicShared, copy);
   const flags = init.flags;
+  const routeFeed = new RouteFeed(init.routes);
   const open = new OpenConnections(flags, 2);
   const overloadConfig =
     parseOverloadManager((bootstrap as JsonObject).overload_manager, "overload_manager").config;
@@ -190,6 +194,7 @@ async function start(init: WorkerInit): Promise<Running> {
         logFor: (c) => logging.forComponent(c),
       },
       worker: { index: init.index, reusePort: true },
+      routeFeed,
       // The connection limits (runtime keys) hold across workers through the shared count; the
       // overload manager's actions come from the main thread through the share.
       overload,
@@ -205,6 +210,7 @@ async function start(init: WorkerInit): Promise<Running> {
     runtime,
     outlier,
     dynamicShared,
+    routeFeed,
   };
 }
 
@@ -346,6 +352,9 @@ async function handle(m: ToWorker): Promise<void> {
     case "log":
       if (m.name === null) r.logging.setAll(m.level);
       else r.logging.set(m.name, m.level);
+      return;
+    case "routes":
+      r.routeFeed.update(m.name, m.routeConfig);
       return;
     case "reopen":
       r.listeners.reopenAccessLogs();

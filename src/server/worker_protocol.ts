@@ -18,7 +18,7 @@
  * @module
  */
 import type { Options } from "../config/options.ts";
-import type { Bootstrap, Json } from "../config/bootstrap_types.ts";
+import type { Bootstrap, Json, JsonObject } from "../config/bootstrap_types.ts";
 import type { EffectiveHost } from "../config/effective_cluster.ts";
 import type { HealthFlags } from "../upstream/types.ts";
 import type { Host } from "../upstream/host.ts";
@@ -115,6 +115,8 @@ export interface WorkerInit {
   flags: Int32Array;
   /** The overload manager's actions and each worker's memory (`overload_share.ts`), when configured. */
   overload?: Int32Array;
+  /** The route configurations of the static listeners' RDS, by name (`worker_routes.ts`). */
+  routes: Record<string, JsonObject>;
 }
 
 /** What the data plane asks of the server's state. */
@@ -136,6 +138,7 @@ export type ToWorker =
   | { type: "runtime"; pairs: Array<[string, string]> }
   | { type: "log"; name: string | null; level: string }
   | { type: "reopen" }
+  | { type: "routes"; name: string; routeConfig: JsonObject }
   | { type: "close"; id: number };
 
 /** A listener as a worker reports it. */

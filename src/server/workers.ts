@@ -33,6 +33,8 @@
  * ```
  * @module
  */
+import { WorkerRoutes } from "./worker_routes.ts";
+import type { RdsState } from "../listener/rds_routes.ts";
 import type { OverloadShare } from "./overload_share.ts";
 import type { Options } from "../config/options.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
@@ -91,6 +93,7 @@ export class WorkerPool implements ListenerManagerView {
   readonly #waiting = new Map<number, Waiting>();
   #nextId = 1;
   #timer: ReturnType<typeof setInterval> | null = null;
+  #routes: WorkerRoutes | null = null;
   #closed = false;
   #started = false;
   readonly #shared: Int32Array;
@@ -143,6 +146,15 @@ export class WorkerPool implements ListenerManagerView {
     }
     this.deps.clusters.onClusterChange = (name, c) => this.#clusterChanged(name, c);
     this.#started = true;
+    // RDS of the static listeners: subscribed here, first fetches ended before workers start.
+    this.#routes = new WorkerRoutes(
+      this.deps.bootstrap,
+      this.deps.clusters,
+      this.deps.store,
+      this.deps.log,
+      (name, routeConfig) => this.broadcast({ type: "routes", name, routeConfig }),
+    );
+    await this.#routes.start();
     try {
       const first = await this.#spawn(0, null);
       this.#views = first.map((l) => ({ ...l }));
@@ -198,6 +210,7 @@ export class WorkerPool implements ListenerManagerView {
         dynamic,
         flags: this.#flags,
         overload: this.deps.overload?.cells,
+        routes: this.#routes?.current() ?? {},
       });
     });
   }
@@ -422,6 +435,11 @@ export class WorkerPool implements ListenerManagerView {
     await this.sync();
   }
 
+  /** Route configurations from RDS, by name (the main thread's subscriptions). */
+  get routeConfigs(): ReadonlyMap<string, RdsState> {
+    return this.#routes?.routeConfigs ?? new Map();
+  }
+
   /** Reopens every worker's access logs. */
   reopenAccessLogs(): void {
     this.broadcast({ type: "reopen" });
@@ -435,6 +453,7 @@ export class WorkerPool implements ListenerManagerView {
     for (const c of this.deps.clusters.clusters()) c.onMembership = null;
     this.deps.clusters.onClusterChange = null;
     watchTapSessions(null);
+    await this.#routes?.close();
     if (this.#started) {
       this.pushState();
       await this.#ask((id) => ({ type: "close", id }));
