@@ -188,6 +188,19 @@ export async function requestOnce(port: number, path: string): Promise<number> {
   }
 }
 
+/**
+ * `n` GETs on fresh connections, 8 at a time (fresh connections, so the kernel spreads them over
+ * every worker's socket); their statuses.
+ */
+export async function burst(port: number, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i += 8) {
+    const k = Math.min(8, n - i);
+    out.push(...await Promise.all(Array.from({ length: k }, () => requestOnce(port, "/"))));
+  }
+  return out;
+}
+
 /** A bootstrap with a free admin port, one HTTP listener (port 0) and cluster `demo`. */
 export function proxyBootstrap(
   originPort: number,

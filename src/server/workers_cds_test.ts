@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  burst,
   listenerPort,
   proxyBootstrap,
-  requestOnce,
   startProxyProcess,
   statsOf,
   waitFor,
@@ -39,16 +39,6 @@ function cdsBody(version: string, port: number | null): string {
     },
   }];
   return JSON.stringify({ version_info: version, resources });
-}
-
-/** `n` GETs on fresh connections, 8 at a time; their statuses. */
-async function burst(port: number, n: number): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i += 8) {
-    const k = Math.min(8, n - i);
-    out.push(...await Promise.all(Array.from({ length: k }, () => requestOnce(port, "/"))));
-  }
-  return out;
 }
 
 Deno.test("cli.options.concurrency: with --concurrency 2 CDS runs on the main thread and every worker takes its cluster additions, changes and removals", async () => {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  burst,
   listenerPort,
   proxyBootstrap,
-  requestOnce,
   startProxyProcess,
   statsOf,
   waitFor,
@@ -30,16 +30,6 @@ function rdsBody(version: string, cluster: string): string {
 /** An origin answering `name`. */
 function origin(name: string) {
   return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response(name));
-}
-
-/** `n` GETs on fresh connections (so both workers' sockets get some); their statuses. */
-async function burst(port: number, n: number): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i += 8) {
-    const k = Math.min(8, n - i);
-    out.push(...await Promise.all(Array.from({ length: k }, () => requestOnce(port, "/"))));
-  }
-  return out;
 }
 
 Deno.test("cli.options.concurrency: with --concurrency 2 the main thread holds RDS and every worker takes each route configuration; the subscription's stats count once", async () => {
