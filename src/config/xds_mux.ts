@@ -286,7 +286,16 @@ export class XdsMux {
   remove(sub: XdsSubscription) {
     const st = this.#types.get(sub.typeUrl);
     if (!st?.subs.delete(sub)) return;
+    this.#prune(st);
     if (this.#stream && !this.#closed) this.#send(sub.typeUrl);
+  }
+
+  /** Forgets the accepted SotW resources no subscription asks for any more. */
+  #prune(st: TypeState): void {
+    const { wildcard, names } = this.#interest(st);
+    if (wildcard) return;
+    const wanted = new Set(names);
+    for (const name of st.accepted.keys()) if (!wanted.has(name)) st.accepted.delete(name);
   }
 
   #interest(st: TypeState): { wildcard: boolean; names: string[] } {
@@ -445,7 +454,11 @@ export class XdsMux {
     }
     if (problems.length) return this.#nack(st, r.type_url, problems.join("; "));
     st.version = r.version_info;
+    // A wildcard SotW response is the whole set: what it lacks is gone. Named resources stay
+    // while someone subscribes to them.
+    if (this.#interest(st).wildcard) st.accepted.clear();
     for (const x of out) st.accepted.set(resourceName(x), x);
+    this.#prune(st);
     this.#send(r.type_url);
   }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type OpenStream, XdsMux } from "./xds_mux.ts";
-import { decodeRequest, TYPE_URLS } from "./xds_wire.ts";
+import { decodeRequest, responseJsonToBinary, TYPE_URLS } from "./xds_wire.ts";
 import { Store } from "../stats/store.ts";
 
 /** The requests a mux writes on one stream, decoded; two subscriptions make two requests. */
@@ -42,4 +42,52 @@ Deno.test("core.ConfigSource.api_config_source: transport_api_version other than
   assert.ok(v3.ok && v3.api.type === "GRPC" && v3.api.nodeFirstOnly === false);
   const once = apiSourceOf({ ...grpc, set_node_on_first_message_only: true }, "x");
   assert.ok(once.ok && once.api.type === "GRPC" && once.api.nodeFirstOnly === true);
+});
+
+/** A SotW mux on a fake stream; `respond` hands it a DiscoveryResponse given as proto3 JSON. */
+function fakeMux() {
+  let handlers: Parameters<OpenStream>[1] | null = null;
+  const open: OpenStream = (_m, h) => {
+    handlers = h;
+    return { write() {}, cancel() {} };
+  };
+  const mux = new XdsMux(open, {
+    node: { id: "n" },
+    method: "/envoy.service.discovery.v3.AggregatedDiscoveryService/StreamAggregatedResources",
+    delta: false,
+  });
+  let nonce = 0;
+  const respond = (typeUrl: string, version: string, resources: Record<string, unknown>[]) =>
+    handlers!.onMessage(responseJsonToBinary({
+      version_info: version,
+      type_url: typeUrl,
+      nonce: String(++nonce),
+      resources: resources.map((r) => ({ "@type": typeUrl, ...r })),
+    }));
+  return { mux, respond };
+}
+
+const cluster = (name: string) => ({ name, connect_timeout: "1s" });
+
+Deno.test("core.ConfigSource.ads: a resource a wildcard SotW response no longer carries is forgotten, so a later subscriber to its name does not get it", async () => {
+  const { mux, respond } = fakeMux();
+  const got: string[][] = [];
+  const callbacks = (into: string[][]) => ({
+    onConfigUpdate(r: { resources: { name?: unknown }[] }) {
+      into.push(r.resources.map((x) => String(x.name)));
+    },
+    onConfigUpdateFailed() {},
+  });
+  const opts = { initialFetchTimeoutMs: 0 };
+  mux.subscribe(TYPE_URLS.cds, null, new Store(), callbacks(got), opts).start().catch(() => {});
+  await new Promise((r) => setTimeout(r, 0));
+  respond(TYPE_URLS.cds, "1", [cluster("a"), cluster("b")]);
+  respond(TYPE_URLS.cds, "2", [cluster("a")]);
+  assert.deepEqual(got, [["a", "b"], ["a"]]);
+  const late: string[][] = [];
+  mux.subscribe(TYPE_URLS.cds, "b", new Store(), callbacks(late), opts).start().catch(() => {});
+  mux.subscribe(TYPE_URLS.cds, "a", new Store(), callbacks(late), opts).start().catch(() => {});
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(late, [["a"]], "b was removed by version 2: only a is delivered at once");
+  await mux.close();
 });
