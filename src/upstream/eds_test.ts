@@ -244,9 +244,11 @@ for (
 
 Deno.test("cluster.fields.eds-cluster-config: a response without resources counts update_empty", async () => {
   await withEds(response("v1", [{ port: 1001 }]), async (e) => {
+    assert.equal(e.stat("update_empty"), 0);
     await Deno.writeTextFile(e.file, JSON.stringify({ version_info: "v2", resources: [] }));
     await e.cm.eds("web")!.refresh();
-    assert.equal(e.stat("update_empty"), 1);
+    // The file watch may read the new file too (each read of it is an empty update).
+    assert.ok(e.stat("update_empty") >= 1, "the empty response was counted");
     assert.deepEqual(e.cm.get("web")!.hosts().map((h) => h.port), [1001]);
   });
 });
