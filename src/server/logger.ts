@@ -234,12 +234,17 @@ export function createLogging(options: Options, settings: LoggingSettings = {}):
   const sink = settings.sink ?? new FileSink(options.log_path, options.file_flush_interval_msec);
   const now = settings.now ?? (() => new Date());
   const bound = new Map<string, ComponentLog>();
-  /** Fine-grain loggers are named by the call site: `on` answers for the most verbose of them. */
+  /**
+   * Fine-grain loggers are named by the call site: `on` answers for the most verbose of them,
+   * computed again only after a level changed or a logger was added.
+   */
+  let loosestRank: number | null = null;
   const loosest = (): number => {
+    if (loosestRank !== null) return loosestRank;
     let r = rank(defaultLevel);
     for (const l of levels.values()) r = Math.min(r, rank(l));
     for (const [, l] of patterns) r = Math.min(r, rank(l));
-    return r;
+    return loosestRank = r;
   };
   const OFF = rank("off");
   const INFO = rank("info");
@@ -257,12 +262,14 @@ export function createLogging(options: Options, settings: LoggingSettings = {}):
     loggers: () => [...levels.entries()],
     setAll(level) {
       const l = normaliseLevel(level);
+      loosestRank = null;
       defaultLevel = l;
       patterns.length = 0;
       for (const k of levels.keys()) levels.set(k, l);
     },
     set(name, level) {
       const l = normaliseLevel(level);
+      loosestRank = null;
       if (fineGrain) {
         // A source path or glob (`src/upstream/*`): applies to matching loggers, now and later.
         const re = globToRegExp(name);
@@ -301,6 +308,7 @@ export function createLogging(options: Options, settings: LoggingSettings = {}):
           let l = defaultLevel;
           for (const [re, pl] of patterns) if (re.test(name)) l = pl;
           levels.set(name, l);
+          loosestRank = null;
         }
       }
       const threshold = levels.get(name) ?? defaultLevel;
