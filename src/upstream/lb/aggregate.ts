@@ -17,15 +17,27 @@
  * @module
  */
 import type { Host } from "../host.ts";
-import { computePriorityLoad } from "../priority_load.ts";
+import { computePriorityLoad, healthEpoch, type PriorityLoad } from "../priority_load.ts";
 
 /** What the balancer reads of a listed cluster. */
 export interface AggregateMember {
   hosts(): readonly Host[];
 }
 
+/** The levels and their load, and what they were computed from. */
+interface Plan<C> {
+  epoch: number;
+  members: (C | undefined)[];
+  hosts: (readonly Host[] | undefined)[];
+  levels: { cluster: C; counts: [number, number, number] }[];
+  load: PriorityLoad;
+}
+
 /** Chooses the listed cluster that serves a request. */
 export class AggregateBalancer<C extends AggregateMember> {
+  /** Kept until a host's health changes or a listed cluster or its host set is replaced. */
+  #plan: Plan<C> | null = null;
+
   /**
    * Balances over the clusters named `targets`, found by `lookup`, with the aggregate cluster's
    * `healthy_panic_threshold`; `random` draws from [0, 1).
@@ -56,11 +68,25 @@ export class AggregateBalancer<C extends AggregateMember> {
     return out;
   }
 
+  /** The plan now: the cached one while nothing it was computed from changed. */
+  #current(): Plan<C> {
+    const epoch = healthEpoch();
+    const members = this.targets.map((n) => this.lookup(n));
+    const hosts = members.map((c) => c?.hosts());
+    const p = this.#plan;
+    if (
+      p && p.epoch === epoch &&
+      members.every((m, i) => m === p.members[i] && hosts[i] === p.hosts[i])
+    ) return p;
+    const levels = this.levels();
+    const load = computePriorityLoad(levels.map((l) => l.counts), this.panicThreshold);
+    return this.#plan = { epoch, members, hosts, levels, load };
+  }
+
   /** The cluster of the priority level the load draws, or null when no listed cluster has hosts. */
   chooseCluster(): C | null {
-    const levels = this.levels();
+    const { levels, load } = this.#current();
     if (levels.length === 0) return null;
-    const load = computePriorityLoad(levels.map((l) => l.counts), this.panicThreshold);
     const x = this.random() * 100;
     let acc = 0;
     for (let p = 0; p < levels.length; p++) {
