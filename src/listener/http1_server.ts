@@ -20,6 +20,7 @@
 import { properCaseHead } from "../http/header_case.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import type { ProxyResponse, ResponseEnd } from "../http/proxy_response.ts";
+import { lastChunkWithTrailers, type TrailerSlot } from "../http/trailers.ts";
 import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
 import type { CodecError, DownstreamRequest } from "../http/downstream_request.ts";
 import type { DownstreamConn } from "../http/downstream_request.ts";
@@ -62,6 +63,11 @@ export interface Http1Control {
   http10?: { accept: boolean; defaultHost: string };
   /** `header_key_format.proper_case_words`: response header names in Proper-Case. */
   properCase?: boolean;
+  /**
+   * `enable_trailers`: a chunked response ends with its trailers (RFC 9112 §7.1.2); without
+   * it, or when the response is not chunked, they are dropped, as Envoy's HTTP/1 codec does.
+   */
+  trailers?: boolean;
 }
 
 const INITIAL_BUFFER = 16 * 1024;
@@ -343,7 +349,14 @@ export async function serveHttp1(
         if (!close) ctl.limits!.counters.cxMaxRequestsReached.inc();
         close = true;
       }
-      const keep = await writeResponse(c, res, head, close, ctl.properCase === true);
+      const keep = await writeResponse(
+        c,
+        res,
+        head,
+        close,
+        ctl.properCase === true,
+        ctl.trailers === true ? res.trailers : undefined,
+      );
       ctl.busy = false;
       if (isClosed(st)) return;
       st.phase = "wait";
@@ -429,6 +442,7 @@ async function writeResponse(
   head: RequestHead,
   close: boolean,
   properCase = false,
+  trailers?: TrailerSlot,
 ): Promise<boolean> {
   const body = res.body;
   const bytes = body instanceof Uint8Array ? body : null;
@@ -464,10 +478,13 @@ async function writeResponse(
       return !close;
     }
     await c.write(headBytes);
-    return await pipeBody(c, body as ReadableStream<Uint8Array>, h.framing, h.length, (n, e) => {
+    const report = (n: number, e: ResponseEnd) => {
       sent = n;
       how = e;
-    }) && !close && h.framing !== "close";
+    };
+    const stream = body as ReadableStream<Uint8Array>;
+    return await pipeBody(c, stream, h.framing, h.length, report, trailers) && !close &&
+      h.framing !== "close";
   } catch (e) {
     if (how === "complete") how = "client_gone";
     if (!(e instanceof ClientGone)) throw e;
@@ -487,6 +504,7 @@ async function pipeBody(
   framing: BodyFraming,
   length: number,
   report: (sent: number, how: ResponseEnd) => void,
+  trailers?: TrailerSlot,
 ): Promise<boolean> {
   const rd = body.getReader();
   c.abortBody = () => void rd.cancel().catch(noop);
@@ -523,7 +541,11 @@ async function pipeBody(
     report(sent, "body_failed");
     return false;
   }
-  if (chunked) await c.write(LAST_CHUNK);
+  if (chunked) {
+    // The upstream filled the trailers before it ended the body.
+    const t = trailers?.headers ?? null;
+    await c.write(t === null ? LAST_CHUNK : encoder.encode(lastChunkWithTrailers(t)));
+  }
   return true;
 }
 

@@ -19,6 +19,7 @@ import { headText, type UpstreamRequest } from "./upstream_request.ts";
 import { buildResponseHeaders } from "../http/response_headers.ts";
 import type { Deadline } from "./deadline_queue.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
+import { type TrailerSlot, trailerSlot, trailersOf } from "../http/trailers.ts";
 
 const CRLF = new Uint8Array([13, 10]);
 const encoder = new TextEncoder();
@@ -184,6 +185,10 @@ function respond(
   }
   ex.response(status, list);
   const headers = buildResponseHeaders(list, ex.t0);
+  // As Envoy's HTTP/1 codec: trailers are kept only with `enable_trailers`, else dropped.
+  const trailers: TrailerSlot | undefined = ex.cluster.effective.http1Trailers
+    ? trailerSlot()
+    : undefined;
   if (conn.bodyDone()) {
     pool.release(conn, !close);
     ex.finish();
@@ -202,6 +207,7 @@ function respond(
         // Bytes count as they arrive, so a long body shows in the totals while it streams.
         pool.countBytes(conn);
         if (b === null) {
+          if (trailers !== undefined) trailers.headers = trailersOf(conn.trailers);
           ctrl.close();
           pool.release(conn, !close);
           ex.finish();
@@ -226,5 +232,5 @@ function respond(
       ex.finish();
     },
   }, { highWaterMark: 0 });
-  return { status, headers, body };
+  return trailers === undefined ? { status, headers, body } : { status, headers, body, trailers };
 }

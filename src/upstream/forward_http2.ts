@@ -66,7 +66,7 @@ export async function forwardHttp2(
       body?.cancel().catch(() => {});
       body = null;
     }
-    return { status: res.status, headers: h, body };
+    return { status: res.status, headers: h, body, trailers: res.trailers };
   } catch (e) {
     if (ex.timedOut) return ex.timeout();
     if (!(e instanceof ConnectError)) cluster.stats.rq_rx_reset.inc();

@@ -17,6 +17,7 @@
 import type { Transport } from "./transport.ts";
 import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
 import { lowerName } from "../http/header_map.ts";
+import { parseTrailerLine } from "../http/trailers.ts";
 
 /** Size of the per-connection buffer request heads are encoded into (larger heads allocate). */
 const HEAD_BUF = 8192;
@@ -97,6 +98,11 @@ export class Http1Connection {
   #idleRead: Promise<number | null> | null = null;
   /** In the pool's idle set (not carrying a request). */
   #idle = false;
+  /**
+   * The trailer fields of the last chunked response body read to its end (names lower-cased),
+   * empty when it had none.
+   */
+  trailers: [string, string][] = [];
 
   /** Wraps a connected transport; `bufferSize` bounds read-ahead and the response head size. */
   constructor(readonly transport: Transport, bufferSize: number) {
@@ -253,6 +259,7 @@ export class Http1Connection {
     }
     if (status >= 100 && status < 200 && status !== 101) return null;
     if (chunked && cl >= 0) throw new ProtocolError("both content-length and transfer-encoding");
+    this.trailers = [];
     if (method === "HEAD" || status === 204 || status === 304) this.#mode = 0;
     else if (chunked) {
       this.#mode = 2;
@@ -345,7 +352,12 @@ export class Http1Connection {
       if (!m) throw new ProtocolError("invalid chunk size");
       const size = parseInt(m[1], 16);
       if (size === 0) {
-        while ((await this.#line()) !== ""); // trailers are dropped
+        // The trailer section: field lines up to the empty line (a malformed one is refused).
+        for (let t = await this.#line(); t !== ""; t = await this.#line()) {
+          const f = parseTrailerLine(t);
+          if (f === null) throw new ProtocolError("malformed trailer line");
+          this.trailers.push(f);
+        }
         this.#mode = 0;
         return null;
       }
