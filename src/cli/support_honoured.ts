@@ -430,6 +430,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     TYPED,
     "common_http_protocol_options inside typed",
   ],
+  "core.Http1ProtocolOptions.enable_trailers": [
+    "src/listener/trailers_test.ts",
+    "trailers reach an HTTP/1.1 client with enable_trailers on both sides",
+  ],
   "core.HttpProtocolOptions.idle_timeout": [LIMITS_UP, "idle_timeout closes an idle upstream"],
   "core.HttpProtocolOptions.max_connection_duration": [
     LIMITS_UP,

@@ -67,7 +67,15 @@ export function forwardableTrailer(name: string): boolean {
 }
 
 const TOKEN = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
-const VALUE = /^[^\x00-\x08\x0a-\x1f\x7f]*$/;
+
+/** True when `v` holds no control character other than horizontal tab. */
+function isFieldValue(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if ((c < 32 && c !== 9) || c === 127) return false;
+  }
+  return true;
+}
 
 /**
  * One trailer field line (`name: value`) as `[lower-case name, trimmed value]`, or null when it
@@ -78,7 +86,7 @@ export function parseTrailerLine(line: string): [string, string] | null {
   if (c <= 0) return null;
   const name = line.slice(0, c);
   const value = line.slice(c + 1).trim();
-  if (!TOKEN.test(name) || !VALUE.test(value)) return null;
+  if (!TOKEN.test(name) || !isFieldValue(value)) return null;
   return [lowerName(name), value];
 }
 

@@ -5,6 +5,8 @@ import { effectiveCluster } from "../config/effective_cluster.ts";
 import { protocolCluster } from "../config/protocol_test_cluster.ts";
 import { httpListener, startTestProxy, type TestProxy } from "./test_proxy.ts";
 import { routeAllTo } from "./test_origins.ts";
+import { parseHcmOptions } from "./hcm_options.ts";
+import type { Errors } from "../config/config_values.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -215,4 +217,12 @@ Deno.test("trailers: HTTP/2 clients get the body without the trailers (the runti
   } finally {
     await o.close();
   }
+});
+
+Deno.test("trailers: enable_trailers must be a boolean, said with its path", () => {
+  const errors: Errors = [];
+  const o = parseHcmOptions({ http_protocol_options: { enable_trailers: "yes" } }, "hcm", errors);
+  assert.deepEqual(errors.map((e) => e.path), ["hcm.http_protocol_options.enable_trailers"]);
+  assert.equal(o.trailers, false);
+  assert.equal(parseHcmOptions(TRAILERS_ON, "hcm", []).trailers, true);
 });
