@@ -20,7 +20,13 @@
 import { properCaseHead } from "../http/header_case.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import type { ProxyResponse, ResponseEnd } from "../http/proxy_response.ts";
-import { lastChunkWithTrailers, type TrailerSlot } from "../http/trailers.ts";
+import {
+  lastChunkWithTrailers,
+  parseTrailerLine,
+  type TrailerSlot,
+  trailerSlot,
+  trailersOf,
+} from "../http/trailers.ts";
 import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
 import type { CodecError, DownstreamRequest } from "../http/downstream_request.ts";
 import type { DownstreamConn } from "../http/downstream_request.ts";
@@ -281,6 +287,10 @@ export async function serveHttp1(
       body = head.error === null && head.contentLength !== 0
         ? new RequestBody(c, head.contentLength, head.expectContinue)
         : null;
+      // Request trailers are kept only with enable_trailers (else read and dropped), as Envoy.
+      if (body !== null && head.contentLength < 0 && ctl.trailers === true) {
+        body.trailers = trailerSlot();
+      }
       if (body === null) timers?.requestDone();
       const req: DownstreamRequest = {
         method: head.method,
@@ -295,6 +305,7 @@ export async function serveHttp1(
       };
       const rb = body;
       if (rb !== null) req.bodyError = () => rb.error;
+      if (rb?.trailers !== undefined) req.trailers = rb.trailers;
       if (timers !== null) req.setIdleTimeout = (ms) => timers.setStreamIdleTimeout(ms);
       let raw: ReadableStream<Uint8Array> | null = null;
       const connect = head.error === null && head.method === "CONNECT";
@@ -562,6 +573,8 @@ class RequestBody {
   done = false;
   /** Set when the body turned out malformed (the request is then answered 400). */
   error: CodecError | null = null;
+  /** Where the trailers go, when they are kept. */
+  trailers?: TrailerSlot;
   #remaining: number;
   #chunkLeft = -1; // -1: expect a size line; -2: expect CRLF after data
   #continue: boolean;
@@ -630,8 +643,16 @@ class RequestBody {
       if (!m) throw new MalformedBody("invalid chunk size");
       const size = parseInt(m[1], 16);
       if (size === 0) {
-        // Trailers are read and dropped, up to the empty line.
-        while ((await this.#line()) !== "");
+        // The trailer section, up to the empty line: kept when asked for, else dropped.
+        const slot = this.trailers;
+        const fields: [string, string][] = [];
+        for (let t = await this.#line(); t !== ""; t = await this.#line()) {
+          if (slot === undefined) continue;
+          const f = parseTrailerLine(t);
+          if (f === null) throw new MalformedBody("malformed trailer field");
+          fields.push(f);
+        }
+        if (slot !== undefined) slot.headers = trailersOf(fields);
         this.done = true;
         c.bodyDone();
         return null;

@@ -226,3 +226,117 @@ Deno.test("trailers: enable_trailers must be a boolean, said with its path", () 
   assert.equal(o.trailers, false);
   assert.equal(parseHcmOptions(TRAILERS_ON, "hcm", []).trailers, true);
 });
+
+const POST_WITH_TRAILERS = "POST /t HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n" +
+  "connection: close\r\n\r\n5\r\nhello\r\n0\r\nX-Req: 1\r\nx-sum: abc\r\nhost: evil\r\n\r\n";
+
+/** A raw TCP origin that records each chunked request (head and body) and answers 200. */
+function recordingOrigin() {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const seen: string[] = [];
+  const serve = async () => {
+    for await (const conn of listener) {
+      (async () => {
+        const buf = new Uint8Array(65536);
+        let got = "";
+        const complete = () => {
+          const at = got.indexOf("\r\n\r\n");
+          if (at < 0) return false;
+          const body = got.slice(at + 4);
+          return body.endsWith("\r\n\r\n") && /(^|\r\n)0\r\n/.test(body);
+        };
+        while (!complete()) {
+          const n = await conn.read(buf).catch(() => null);
+          if (n === null) break;
+          got += decoder.decode(buf.subarray(0, n));
+        }
+        seen.push(got);
+        await conn.write(encoder.encode("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"))
+          .catch(() => {});
+        conn.close();
+      })();
+    }
+  };
+  const done = serve().catch(() => {});
+  return {
+    port: (listener.addr as Deno.NetAddr).port,
+    seen,
+    async close() {
+      listener.close();
+      await done;
+    },
+  };
+}
+
+/** Sends `request` raw and reads the answer to its end. */
+async function rawSend(port: number, request: string): Promise<string> {
+  const c = await Deno.connect({ hostname: "127.0.0.1", port });
+  await c.write(encoder.encode(request));
+  const buf = new Uint8Array(65536);
+  let out = "";
+  for (;;) {
+    const n = await c.read(buf).catch(() => null);
+    if (n === null) break;
+    out += decoder.decode(buf.subarray(0, n));
+  }
+  c.close();
+  return out;
+}
+
+Deno.test("trailers: a chunked HTTP/1.1 request's trailers go to an HTTP/1.1 upstream with enable_trailers on both sides, else are dropped", async () => {
+  const o = recordingOrigin();
+  try {
+    for (const [cluster, hcm] of [[true, true], [false, true], [true, false]] as const) {
+      await through(
+        protocolCluster(o.port, h1Options(cluster)),
+        hcm ? TRAILERS_ON : {},
+        async (p) => {
+          assert.match(await rawSend(p.port(), POST_WITH_TRAILERS), /^HTTP\/1\.1 200 /);
+        },
+      );
+    }
+    const bodies = o.seen.map(bodyOf);
+    assert.deepEqual(bodies, [
+      "5\r\nhello\r\n0\r\nx-req: 1\r\nx-sum: abc\r\n\r\n",
+      "5\r\nhello\r\n0\r\n\r\n",
+      "5\r\nhello\r\n0\r\n\r\n",
+    ]);
+  } finally {
+    await o.close();
+  }
+});
+
+Deno.test("trailers: a chunked HTTP/1.1 request's trailers go to an HTTP/2 upstream as a trailing HEADERS frame", async () => {
+  const server = http2.createServer();
+  const seen: { body: string; trailers: Record<string, unknown> | null }[] = [];
+  server.on("stream", (st: http2.ServerHttp2Stream) => {
+    let body = "";
+    let trailers: Record<string, unknown> | null = null;
+    st.on("data", (d: Uint8Array) => body += decoder.decode(d));
+    st.on("trailers", (t: Record<string, unknown>) => trailers = { ...t });
+    st.on("end", () => {
+      seen.push({ body, trailers });
+      st.respond({ ":status": 200 });
+      st.end("ok");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as { port: number }).port;
+  const h2 = protocolCluster(port, { explicit_http_config: { http2_protocol_options: {} } });
+  try {
+    await through(h2, TRAILERS_ON, async (p) => {
+      assert.match(await rawSend(p.port(), POST_WITH_TRAILERS), /^HTTP\/1\.1 200 /);
+      // A chunked request without trailers still ends its stream.
+      const plain = POST_WITH_TRAILERS.replace(/0\r\n.*$/s, "0\r\n\r\n");
+      assert.match(await rawSend(p.port(), plain), /^HTTP\/1\.1 200 /);
+    });
+    assert.equal(seen.length, 2);
+    assert.equal(seen[0].body, "hello");
+    assert.equal(seen[0].trailers?.["x-req"], "1");
+    assert.equal(seen[0].trailers?.["x-sum"], "abc");
+    assert.equal(seen[0].trailers?.["host"], undefined);
+    assert.equal(seen[1].body, "hello");
+  } finally {
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});

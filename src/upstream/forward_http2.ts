@@ -52,7 +52,7 @@ export async function forwardHttp2(
   }
   if (r.body && r.contentLength >= 0) headers["content-length"] = String(r.contentLength);
   try {
-    const req = pool.request(headers, r.body, (s) => stream = s);
+    const req = pool.request(headers, r.body, (s) => stream = s, r.trailers);
     req.catch(() => {});
     const res = await Promise.race([req, timedOut]);
     if (res === "timeout") return ex.timeout();

@@ -230,11 +230,16 @@ export class Http2Pool {
     }
   }
 
-  /** Opens a stream and resolves with the response head; rejects on connect failure or reset. */
+  /**
+   * Opens a stream and resolves with the response head; rejects on connect failure or reset.
+   * `requestTrailers`, filled before `body` ends, go out after it (a HEADERS frame that ends the
+   * stream).
+   */
   async request(
     headers: Record<string, string | string[]>,
     body: ReadableStream<Uint8Array> | null,
     onStream: (st: http2.ClientHttp2Stream) => void,
+    requestTrailers?: TrailerSlot,
   ): Promise<H2Response> {
     const current = await this.#session();
     let ended = false;
@@ -260,7 +265,15 @@ export class Http2Pool {
       end();
       throw e;
     }
-    const st = current.s.request(headers, { endStream: body === null });
+    const withTrailers = body !== null && requestTrailers !== undefined;
+    const st = current.s.request(headers, {
+      endStream: body === null,
+      waitForTrailers: withTrailers,
+    });
+    if (withTrailers) {
+      // No trailers came after all: an empty set ends the stream with an empty DATA frame.
+      st.once("wantTrailers", () => st.sendTrailers(headerRecord(requestTrailers.headers)));
+    }
     st.once("close", end);
     const trailers = trailerSlot();
     st.once("trailers", (t: http2.IncomingHttpHeaders) => {
@@ -297,6 +310,16 @@ function headerList(h: http2.IncomingHttpHeaders): [string, string][] {
     else list.push([k, String(v)]);
   }
   return list;
+}
+
+/** Trailers as `node:http2` takes them (repeated names as arrays). */
+function headerRecord(h: Headers | null): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  h?.forEach((v, k) => {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  });
+  return out;
 }
 
 async function pump(body: ReadableStream<Uint8Array>, st: http2.ClientHttp2Stream) {
