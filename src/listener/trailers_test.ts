@@ -340,3 +340,21 @@ Deno.test("trailers: a chunked HTTP/1.1 request's trailers go to an HTTP/2 upstr
     await new Promise<void>((r) => server.close(() => r()));
   }
 });
+
+Deno.test("trailers: enable_trailers also holds on a listener that chooses among filter chains", async () => {
+  const o = rawOrigin(CHUNKED_WITH_TRAILERS);
+  const l = httpListener(routeAllTo("o"), TRAILERS_ON);
+  const chain = (l.filter_chains as JsonObject[])[0];
+  l.default_filter_chain = structuredClone(chain);
+  chain.filter_chain_match = { destination_port: 1 };
+  const p = await startTestProxy([l], [effectiveCluster(protocolCluster(o.port, h1Options(true)))]);
+  try {
+    assert.equal(
+      bodyOf(await rawGet(p.port())),
+      "5\r\nhello\r\n0\r\nx-checksum: abc123\r\nx-two: 2\r\n\r\n",
+    );
+  } finally {
+    await p.close();
+    await o.close();
+  }
+});
