@@ -425,6 +425,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     `${UP}http2_streams_test.ts`,
     "makes the next stream open another connection",
   ],
+  "Cluster.http_protocol_options": [
+    "src/listener/trailers_test.ts",
+    "the cluster's own http_protocol_options.enable_trailers",
+  ],
   "Cluster.common_http_protocol_options": [LIMITS_UP, "idle_timeout closes an idle upstream"],
   "upstreams.HttpProtocolOptions.common_http_protocol_options": [
     TYPED,

@@ -6,6 +6,7 @@ import { protocolCluster } from "../config/protocol_test_cluster.ts";
 import { httpListener, startTestProxy, type TestProxy } from "./test_proxy.ts";
 import { routeAllTo } from "./test_origins.ts";
 import { parseHcmOptions } from "./hcm_options.ts";
+import { clusterSupportErrors } from "../config/support_check.ts";
 import type { Errors } from "../config/config_values.ts";
 
 const encoder = new TextEncoder();
@@ -355,6 +356,29 @@ Deno.test("trailers: enable_trailers also holds on a listener that chooses among
     );
   } finally {
     await p.close();
+    await o.close();
+  }
+});
+
+Deno.test("trailers: the cluster's own http_protocol_options.enable_trailers keeps them too; its other fields stay refused", async () => {
+  const o = rawOrigin(CHUNKED_WITH_TRAILERS);
+  const own = (h1: JsonObject): JsonObject => {
+    const c = protocolCluster(o.port, {});
+    delete c.typed_extension_protocol_options;
+    return { ...c, http_protocol_options: h1 };
+  };
+  try {
+    await through(own({ enable_trailers: true }), TRAILERS_ON, async (p) => {
+      assert.equal(
+        bodyOf(await rawGet(p.port())),
+        "5\r\nhello\r\n0\r\nx-checksum: abc123\r\nx-two: 2\r\n\r\n",
+      );
+    });
+    const bad = own({ enable_trailers: true, accept_http_10: true });
+    const errors = clusterSupportErrors([bad], "c");
+    assert.deepEqual(errors.map((e) => e.path), ["c[0].http_protocol_options.accept_http_10"]);
+    assert.deepEqual(clusterSupportErrors([own({ enable_trailers: true })], "c"), []);
+  } finally {
     await o.close();
   }
 });
