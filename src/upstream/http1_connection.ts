@@ -1,7 +1,8 @@
 /**
  * One upstream HTTP/1.1 connection: writes requests and parses responses (status line, headers,
- * `content-length`, `chunked` and close-delimited bodies) from a fixed read buffer, so no more
- * than one buffer of data is ever read ahead (`per_connection_buffer_limit_bytes` sizes it).
+ * `content-length`, `chunked` and close-delimited bodies, the trailer fields after a chunked
+ * body in {@linkcode Http1Connection.trailers}) from a fixed read buffer, so no more than one
+ * buffer of data is ever read ahead (`per_connection_buffer_limit_bytes` sizes it).
  *
  * @example Not run: it needs an upstream server to connect to (port 8080).
  * ```ts ignore
