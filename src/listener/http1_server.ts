@@ -35,6 +35,7 @@ import { localReply } from "../http/local_reply.ts";
 import {
   type BodyFraming,
   MAX_HEAD_BYTES,
+  MAX_HEADERS,
   parseRequestHead,
   reasonPhrase,
   type RequestHead,
@@ -88,7 +89,11 @@ const LAST_CHUNK = encoder.encode("0\r\n\r\n");
 const noop = () => {};
 
 class ClientGone extends Error {}
-class MalformedBody extends Error {}
+class MalformedBody extends Error {
+  constructor(message: string, readonly status: 400 | 431 = 400) {
+    super(message);
+  }
+}
 
 /** The connection state of one downstream HTTP/1.1 connection. */
 class Http1ServerConn {
@@ -291,6 +296,11 @@ export async function serveHttp1(
       // Request trailers are kept only with enable_trailers (else read and dropped), as Envoy.
       if (body !== null && head.contentLength < 0 && ctl.trailers === true) {
         body.trailers = trailerSlot();
+        const l = ctl.limits?.limits;
+        if (l !== undefined) {
+          body.maxTrailers = l.maxHeadersCount;
+          body.maxTrailerBytes = l.requestHeadersBytes;
+        }
       }
       if (body === null) timers?.requestDone();
       const req: DownstreamRequest = {
@@ -576,6 +586,9 @@ class RequestBody {
   error: CodecError | null = null;
   /** Where the trailers go, when they are kept. */
   trailers?: TrailerSlot;
+  /** Kept trailers are held to the header limits (`max_headers_count`, `max_request_headers_kb`). */
+  maxTrailers = MAX_HEADERS;
+  maxTrailerBytes = MAX_HEAD_BYTES;
   #remaining: number;
   #chunkLeft = -1; // -1: expect a size line; -2: expect CRLF after data
   #continue: boolean;
@@ -593,7 +606,7 @@ class RequestBody {
           if (piece === null) ctrl.close();
           else ctrl.enqueue(piece);
         } catch (e) {
-          if (e instanceof MalformedBody) this.error = { status: 400, details: e.message };
+          if (e instanceof MalformedBody) this.error = { status: e.status, details: e.message };
           ctrl.error(e);
         }
       },
@@ -647,10 +660,15 @@ class RequestBody {
         // The trailer section, up to the empty line: kept when asked for, else dropped.
         const slot = this.trailers;
         const fields: [string, string][] = [];
+        let bytes = 0;
         for (let t = await this.#line(); t !== ""; t = await this.#line()) {
           if (slot === undefined) continue;
           const f = parseTrailerLine(t);
           if (f === null) throw new MalformedBody("malformed trailer field");
+          bytes += t.length + 2;
+          if (fields.length >= this.maxTrailers || bytes > this.maxTrailerBytes) {
+            throw new MalformedBody("trailers too large", 431);
+          }
           fields.push(f);
         }
         if (slot !== undefined) slot.headers = trailersOf(fields);

@@ -382,3 +382,18 @@ Deno.test("trailers: the cluster's own http_protocol_options.enable_trailers kee
     await o.close();
   }
 });
+
+Deno.test("trailers: kept request trailers are held to the header count limit (431), a malformed one is refused (400)", async () => {
+  const o = recordingOrigin();
+  const many = Array.from({ length: 101 }, (_, i) => `x-t${i}: v\r\n`).join("");
+  const head = "POST /t HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n" +
+    "connection: close\r\n\r\n5\r\nhello\r\n0\r\n";
+  try {
+    await through(protocolCluster(o.port, h1Options(true)), TRAILERS_ON, async (p) => {
+      assert.match(await rawSend(p.port(), head + many + "\r\n"), /^HTTP\/1\.1 431 /);
+      assert.match(await rawSend(p.port(), head + "bad trailer\r\n\r\n"), /^HTTP\/1\.1 400 /);
+    });
+  } finally {
+    await o.close();
+  }
+});
