@@ -397,3 +397,20 @@ Deno.test("trailers: kept request trailers are held to the header count limit (4
     await o.close();
   }
 });
+
+Deno.test("trailers: an upstream sending more trailer fields than max_headers_count allows breaks off the response", async () => {
+  const many = Array.from({ length: 101 }, (_, i) => `x-t${i}: v\r\n`).join("");
+  const o = rawOrigin(
+    "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n" + many + "\r\n",
+  );
+  try {
+    await through(protocolCluster(o.port, h1Options(true)), TRAILERS_ON, async (p) => {
+      const answer = await rawGet(p.port());
+      assert.doesNotMatch(answer, /x-t0/);
+      // The body broke off: the client never sees its last chunk.
+      assert.doesNotMatch(bodyOf(answer), /0\r\n\r\n$/);
+    });
+  } finally {
+    await o.close();
+  }
+});

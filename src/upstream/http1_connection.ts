@@ -20,6 +20,9 @@ import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
 import { lowerName } from "../http/header_map.ts";
 import { parseTrailerLine } from "../http/trailers.ts";
 
+/** At most this many trailer fields after a chunked body (Envoy's default `max_headers_count`). */
+const MAX_TRAILERS = 100;
+
 /** Size of the per-connection buffer request heads are encoded into (larger heads allocate). */
 const HEAD_BUF = 8192;
 
@@ -357,6 +360,8 @@ export class Http1Connection {
         for (let t = await this.#line(); t !== ""; t = await this.#line()) {
           const f = parseTrailerLine(t);
           if (f === null) throw new ProtocolError("malformed trailer line");
+          // Envoy's default max_headers_count holds for trailers too.
+          if (this.trailers.length >= MAX_TRAILERS) throw new ProtocolError("too many trailers");
           this.trailers.push(f);
         }
         this.#mode = 0;
