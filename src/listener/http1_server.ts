@@ -4,8 +4,9 @@
  * streamed from the connection with back-pressure), and writes the {@linkcode ProxyResponse}
  * back: small responses as one write, bodies of unknown length chunked (close-delimited for
  * HTTP/1.0). With `enable_trailers`, the trailers of chunked requests are kept for the upstream
- * and a chunked response ends with its trailers; without it both are dropped, as in Envoy. Requests on a connection are answered in order (pipelined ones wait in the
- * buffer). No Fetch `Request`/`Response` objects are made on this path.
+ * and a chunked response ends with its trailers; without it both are dropped, as in Envoy.
+ * Requests on a connection are answered in order (pipelined ones wait in the buffer). No Fetch
+ * `Request`/`Response` objects are made on this path.
  *
  * A connection whose first request line is the HTTP/2 preface is handed to `onH2` with the
  * bytes read so far.
