@@ -309,14 +309,14 @@ Deno.test("trailers: a chunked HTTP/1.1 request's trailers go to an HTTP/1.1 ups
 
 Deno.test("trailers: a chunked HTTP/1.1 request's trailers go to an HTTP/2 upstream as a trailing HEADERS frame", async () => {
   const server = http2.createServer();
-  const seen: { body: string; trailers: Record<string, unknown> | null }[] = [];
-  server.on("stream", (st: http2.ServerHttp2Stream) => {
+  const seen: { body: string; trailers: Record<string, unknown> | null; te: unknown }[] = [];
+  server.on("stream", (st: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
     let body = "";
     let trailers: Record<string, unknown> | null = null;
     st.on("data", (d: Uint8Array) => body += decoder.decode(d));
     st.on("trailers", (t: Record<string, unknown>) => trailers = { ...t });
     st.on("end", () => {
-      seen.push({ body, trailers });
+      seen.push({ body, trailers, te: headers["te"] });
       st.respond({ ":status": 200 });
       st.end("ok");
     });
@@ -326,7 +326,8 @@ Deno.test("trailers: a chunked HTTP/1.1 request's trailers go to an HTTP/2 upstr
   const h2 = protocolCluster(port, { explicit_http_config: { http2_protocol_options: {} } });
   try {
     await through(h2, TRAILERS_ON, async (p) => {
-      assert.match(await rawSend(p.port(), POST_WITH_TRAILERS), /^HTTP\/1\.1 200 /);
+      const withTe = POST_WITH_TRAILERS.replace("host: x\r\n", "host: x\r\nte: trailers\r\n");
+      assert.match(await rawSend(p.port(), withTe), /^HTTP\/1\.1 200 /);
       // A chunked request without trailers still ends its stream.
       const plain = POST_WITH_TRAILERS.replace(/0\r\n.*$/s, "0\r\n\r\n");
       assert.match(await rawSend(p.port(), plain), /^HTTP\/1\.1 200 /);
@@ -336,6 +337,7 @@ Deno.test("trailers: a chunked HTTP/1.1 request's trailers go to an HTTP/2 upstr
     assert.equal(seen[0].trailers?.["x-req"], "1");
     assert.equal(seen[0].trailers?.["x-sum"], "abc");
     assert.equal(seen[0].trailers?.["host"], undefined);
+    assert.equal(seen[0].te, "trailers");
     assert.equal(seen[1].body, "hello");
   } finally {
     await new Promise<void>((r) => server.close(() => r()));
