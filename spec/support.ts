@@ -824,7 +824,7 @@ export const SUPPORT = [
   {
     path: "core.Http1ProtocolOptions.*",
     support: "refused",
-    supportNote: "HTTP/1.1 upstream options are not implemented",
+    supportNote: "of the HTTP/1.1 upstream options only enable_trailers is implemented",
   },
   {
     path: "core.Http2ProtocolOptions.initial_stream_window_size",
