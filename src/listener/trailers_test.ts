@@ -416,3 +416,17 @@ Deno.test("trailers: an upstream sending more trailer fields than max_headers_co
     await o.close();
   }
 });
+
+Deno.test("trailers: an HTTP/1.0 client's response is not chunked, so its trailers are dropped (RFC 9112 section 7.1.2)", async () => {
+  const o = rawOrigin(CHUNKED_WITH_TRAILERS);
+  const hcm = { http_protocol_options: { enable_trailers: true, accept_http_10: true } };
+  try {
+    await through(protocolCluster(o.port, h1Options(true)), hcm, async (p) => {
+      const answer = await rawSend(p.port(), "GET /t HTTP/1.0\r\nhost: x\r\n\r\n");
+      assert.doesNotMatch(answer, /transfer-encoding/i);
+      assert.equal(bodyOf(answer), "hello");
+    });
+  } finally {
+    await o.close();
+  }
+});
