@@ -263,7 +263,7 @@ export class Http1Connection {
     }
     if (status >= 100 && status < 200 && status !== 101) return null;
     if (chunked && cl >= 0) throw new ProtocolError("both content-length and transfer-encoding");
-    this.trailers = [];
+    if (this.trailers.length > 0) this.trailers = [];
     if (method === "HEAD" || status === 204 || status === 304) this.#mode = 0;
     else if (chunked) {
       this.#mode = 2;
