@@ -367,7 +367,8 @@ export const SUPPORT = [
   {
     path: "HttpConnectionManager.http_protocol_options",
     support: "honoured",
-    supportNote: "accept_http_10, default_host_for_http_10, header_key_format.proper_case_words",
+    supportNote:
+      "accept_http_10, default_host_for_http_10, header_key_format.proper_case_words, enable_trailers (HTTP/1.1 clients; HTTP/2 clients get no trailers: the runtime's server cannot send them)",
   },
   {
     path: "HttpConnectionManager.http2_protocol_options",
@@ -815,9 +816,15 @@ export const SUPPORT = [
       "max_headers_count, max_stream_duration and headers_with_underscores_action of upstream connections are not implemented",
   },
   {
+    path: "core.Http1ProtocolOptions.enable_trailers",
+    support: "honoured",
+    supportNote:
+      "response trailers of chunked HTTP/1.1 upstream responses are kept, request trailers are sent; else dropped, as Envoy",
+  },
+  {
     path: "core.Http1ProtocolOptions.*",
     support: "refused",
-    supportNote: "HTTP/1.1 upstream options are not implemented",
+    supportNote: "of the HTTP/1.1 upstream options only enable_trailers is implemented",
   },
   {
     path: "core.Http2ProtocolOptions.initial_stream_window_size",

@@ -322,8 +322,8 @@ export const CLUSTER_FIELDS = [
     kind: "message",
     type: "core.Http1ProtocolOptions",
     number: 13,
-    support: "refused",
-    supportNote: "HTTP/1.1 upstream options are not implemented",
+    support: "honoured",
+    supportNote: "enable_trailers; the other HTTP/1.1 upstream options are refused",
   },
   {
     id: "cluster.fields.http2-protocol-options",

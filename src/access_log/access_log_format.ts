@@ -1,6 +1,6 @@
 /**
  * Access log formats: Envoy's command operators (`%START_TIME(%Y)%`, `%REQ(X?Y):N%`,
- * `%RESPONSE_FLAGS%`, ...) compiled once into a list of parts, then applied to one
+ * `%RESP(X?Y):N%`, `%TRAILER(X?Y):N%` for response trailers, `%RESPONSE_FLAGS%`, ...) compiled once into a list of parts, then applied to one
  * {@linkcode LogRecord} per request or TCP connection. Text formats give one line; JSON formats
  * give one JSON object per line (numbers stay numbers, missing values are `null`).
  *
@@ -25,6 +25,8 @@ export interface LogRecord {
   /** Request header lookup (lower-case name, pseudo-headers `:method` `:path` `:authority`). */
   req: ((name: string) => string | null) | null;
   resp: Headers | null;
+  /** Response trailers (`%TRAILER(...)%`), null when the response had none. */
+  trailers?: Headers | null;
   /** 0 when no response was sent. */
   status: number;
   /** Response flags, e.g. `["UH"]`. */
@@ -159,7 +161,12 @@ export type SimpleOperator = keyof typeof SIMPLE;
 /** Names of every operator without arguments (for messages and tests). */
 export const SIMPLE_OPERATORS: readonly SimpleOperator[] = Object.keys(SIMPLE) as SimpleOperator[];
 
-function headerPart(kind: "REQ" | "RESP", arg: string, max: number, path: string): Part {
+function headerPart(
+  kind: "REQ" | "RESP" | "TRAILER",
+  arg: string,
+  max: number,
+  path: string,
+): Part {
   const names = arg.split("?").map((s) => s.trim().toLowerCase());
   if (names.length > 2 || names.some((n) => n === "")) {
     throw new FormatError(path, `invalid header names in %${kind}(${arg})%`);
@@ -169,12 +176,15 @@ function headerPart(kind: "REQ" | "RESP", arg: string, max: number, path: string
   if (kind === "REQ") {
     return (r) => r.req === null ? null : cut(r.req(a) ?? (b === undefined ? null : r.req(b)));
   }
-  return (r) =>
-    r.resp === null ? null : cut(r.resp.get(a) ?? (b === undefined ? null : r.resp.get(b)));
+  const pick = kind === "RESP" ? (r: LogRecord) => r.resp : (r: LogRecord) => r.trailers ?? null;
+  return (r) => {
+    const h = pick(r);
+    return h === null ? null : cut(h.get(a) ?? (b === undefined ? null : h.get(b)));
+  };
 }
 
 function operator(name: string, arg: string | null, max: number, path: string): Part {
-  if (name === "REQ" || name === "RESP") {
+  if (name === "REQ" || name === "RESP" || name === "TRAILER") {
     if (arg === null) throw new FormatError(path, `%${name}% needs a header name: %${name}(X)%`);
     return headerPart(name, arg, max, path);
   }

@@ -132,3 +132,17 @@ Deno.test("access log operators: RESPONSE_FLAGS_LONG spells each flag out; STREA
   );
   assert.equal(f(record()), "-|-|5f1e0a2c-0000-4000-8000-000000000001");
 });
+
+Deno.test("access log operators: TRAILER reads response trailers like RESP reads headers (alternative, max length)", () => {
+  const trailers = new Headers({ "grpc-status": "14", "grpc-message": "unavailable" });
+  const f = compileFormat(
+    "%TRAILER(GRPC-STATUS)% %TRAILER(x-none?grpc-message):5% %TRAILER(x-none)% %RESP(grpc-status)%",
+    "f",
+  );
+  assert.equal(f(record({ trailers })), "14 unava - -");
+  assert.equal(f(record()), "- - - -");
+  const j = compileJsonFormat({ s: "%TRAILER(grpc-status)%", m: "%TRAILER(x-none)%" }, "j");
+  assert.equal(j(record({ trailers })), '{"s":"14","m":null}\n');
+  assert.throws(() => compileFormat("%TRAILER%", "f"), /%TRAILER% needs a header name/);
+  assert.throws(() => compileFormat("%TRAILER(a?b?c)%", "f"), /invalid header names/);
+});

@@ -126,6 +126,7 @@ export class RequestLogger {
       protocol: lg.req.h2 ? "HTTP/2" : "HTTP/1.1",
       req: lg.header,
       resp: res.headers,
+      trailers: res.trailers?.headers ?? null,
       status: res.status,
       flags: lg.flags,
       bytesReceived: lg.bytesReceived,

@@ -425,10 +425,18 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     `${UP}http2_streams_test.ts`,
     "makes the next stream open another connection",
   ],
+  "Cluster.http_protocol_options": [
+    "src/listener/trailers_test.ts",
+    "the cluster's own http_protocol_options.enable_trailers",
+  ],
   "Cluster.common_http_protocol_options": [LIMITS_UP, "idle_timeout closes an idle upstream"],
   "upstreams.HttpProtocolOptions.common_http_protocol_options": [
     TYPED,
     "common_http_protocol_options inside typed",
+  ],
+  "core.Http1ProtocolOptions.enable_trailers": [
+    "src/listener/trailers_test.ts",
+    "trailers reach an HTTP/1.1 client with enable_trailers on both sides",
   ],
   "core.HttpProtocolOptions.idle_timeout": [LIMITS_UP, "idle_timeout closes an idle upstream"],
   "core.HttpProtocolOptions.max_connection_duration": [

@@ -28,7 +28,7 @@ import { discoveryTypeOf, valueOf, withDefaults } from "./defaults.ts";
 import { ConfigLoadError, fillMessage } from "./errors.ts";
 import { fieldRow } from "./nested_schema.ts";
 import { isObject, parseUInt64 } from "./values.ts";
-import { connectionLimitsOf, upstreamHttpOf } from "./upstream_http_options.ts";
+import { connectionLimitsOf, http1TrailersOf, upstreamHttpOf } from "./upstream_http_options.ts";
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (isObject(v) ? v : undefined);
@@ -98,6 +98,8 @@ export interface EffectiveCluster {
    * or the typed HTTP protocol options' ({@linkcode upstreamHttpOf}).
    */
   http2Settings?: Http2Settings;
+  /** `enable_trailers` of the HTTP/1.1 options: trailers pass through HTTP/1.1 upstreams. */
+  http1Trailers?: boolean;
   protocolSelection: "USE_CONFIGURED_PROTOCOL" | "USE_DOWNSTREAM_PROTOCOL";
   tls: EffectiveTls | null;
   upstreamBind: { address: string; port: number } | null;
@@ -455,6 +457,7 @@ export function effectiveCluster(
     thresholds: thresholdsOf(c),
     http2: http.http2 !== undefined,
     http2Settings: http2SettingsOf(http.http2),
+    http1Trailers: http1TrailersOf(c),
     protocolSelection: http.useDownstream ? "USE_DOWNSTREAM_PROTOCOL" : "USE_CONFIGURED_PROTOCOL",
     tls: effectiveTls(c, sink, secrets),
     upstreamBind: bindOf(c, bootstrapBind),

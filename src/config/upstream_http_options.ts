@@ -113,6 +113,25 @@ export function upstreamHttpOf(c: Obj): UpstreamHttp {
   return { http2: isObject(h2) ? h2 : {}, http2Path: "http2_protocol_options", useDownstream };
 }
 
+/**
+ * `enable_trailers` of the cluster's HTTP/1.1 options (`core.Http1ProtocolOptions` in the typed
+ * HTTP protocol options, else the cluster's own `http_protocol_options`): as in Envoy, the
+ * HTTP/1 codec reads response trailers and writes request trailers only when it is set.
+ */
+export function http1TrailersOf(c: Obj): boolean {
+  const typed = typedHttpOptions(c);
+  let h1: unknown;
+  if (typed !== undefined) {
+    for (const choice of ["explicit_http_config", "use_downstream_protocol_config"] as const) {
+      const cfg = field(typed.value, choice);
+      if (isObject(cfg)) h1 = field(cfg, "http_protocol_options");
+    }
+  } else h1 = field(c, "http_protocol_options");
+  if (!isObject(h1)) return false;
+  const v = field(h1, "enable_trailers");
+  return v === true || (isObject(v) && v.value === true);
+}
+
 /** A duration in ms, undefined when unset or not a duration (the validator reports those). */
 function durationMs(v: unknown): number | undefined {
   const d = parseDuration(v);

@@ -19,6 +19,7 @@
  * ```
  * @module
  */
+import type { TrailerSlot } from "./trailers.ts";
 
 /** What a matcher can look at. */
 export interface MatchInput {
@@ -54,6 +55,11 @@ export interface DownstreamRequest extends MatchInput {
   h2: boolean;
   /** Set when the codec found the request malformed; it is then answered, never forwarded. */
   error: CodecError | null;
+  /**
+   * The request trailers, filled before the body stream ends: set on chunked HTTP/1.1 requests
+   * when the connection manager's `enable_trailers` is.
+   */
+  trailers?: TrailerSlot;
   /** The codec error found in the body while it was read, if any (HTTP/1.1 codec only). */
   bodyError?: () => CodecError | null;
   /**

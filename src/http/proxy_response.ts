@@ -15,6 +15,7 @@
  * @module
  */
 import { HeaderMap } from "./header_map.ts";
+import type { TrailerSlot } from "./trailers.ts";
 
 /** A body: all of it, a stream of pieces, or none. */
 export type ProxyBody = Uint8Array | ReadableStream<Uint8Array> | null;
@@ -31,6 +32,11 @@ export interface ProxyResponse {
   /** Response headers (hop-by-hop ones already removed). */
   headers: Headers;
   body: ProxyBody;
+  /**
+   * The response trailers, filled by the upstream side before its body stream ends (read them
+   * after the body's end).
+   */
+  trailers?: TrailerSlot;
   /** The access log response flag of a local reply (`UH`, `UF`, ...). */
   flag?: string;
   /** Set on a local reply (one the proxy made): the text of its body. */

@@ -2,6 +2,8 @@
  * Request headers on their way upstream, rebuilt once: hop-by-hop headers and those named in
  * `connection` removed, `host`/`content-length`/`transfer-encoding` taken out (the client sets
  * them), `x-forwarded-for`, `x-forwarded-proto` and `x-request-id` handled as Envoy does.
+ * `te` is hop-by-hop too, but as in Envoy a value with the `trailers` token goes on as
+ * `te: trailers` (gRPC servers require it), and any other value is removed.
  *
  * X-Forwarded-For follows Envoy: with `use_remote_address` the downstream address is appended,
  * or the server's local address (of `--local-address-ip-version`) when the downstream address is
@@ -46,7 +48,12 @@ export function upstreamHeaders(h: Headers, o: ForwardingOptions): [string, stri
   let xff: string | null = null;
   let proto = false;
   let rid = false;
+  let te = false;
   h.forEach((v, k) => {
+    if (k === "te") {
+      te ||= v.split(",").some((t) => t.split(";")[0].trim().toLowerCase() === "trailers");
+      return;
+    }
     if (SKIP.has(k) || (named !== null && named.has(k))) return;
     if (k === "x-forwarded-for") {
       xff = xff === null ? v : `${xff}, ${v}`;
@@ -63,6 +70,7 @@ export function upstreamHeaders(h: Headers, o: ForwardingOptions): [string, stri
   } else if (xff !== null) out.push(["x-forwarded-for", xff]);
   if (!proto) out.push(["x-forwarded-proto", o.proto]);
   if (!rid && o.requestId) out.push(["x-request-id", uuidV4()]);
+  if (te) out.push(["te", "trailers"]);
   return out;
 }
 

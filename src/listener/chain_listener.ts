@@ -43,6 +43,8 @@ export type ChainServer =
     actives: Gauge[];
     /** The connection manager's timeouts and header limits (none when unset). */
     limits?: Http1Control["limits"];
+    /** `http_protocol_options.enable_trailers`. */
+    trailers?: boolean;
   }
   | { kind: "tcp"; proxy: TcpProxy };
 
@@ -304,6 +306,7 @@ export class ChainListener {
       onH2: (first) =>
         (chain.bridge ??= new H2cBridge(s.handler, () => s.limits)).carry(conn, dc, first),
       limits: s.limits,
+      trailers: s.trailers,
     };
     this.#conns.set(c, ctl);
     try {

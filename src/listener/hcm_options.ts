@@ -2,7 +2,7 @@
  * Options of the HTTP connection manager that change each request or response without a
  * filter: `codec_type` (AUTO, HTTP1: no h2c, HTTP2: h2c only), `http_protocol_options`
  * (`accept_http_10` as Envoy: HTTP/1.0 is answered 426 unless accepted,
- * `default_host_for_http_10`, `header_key_format.proper_case_words`),
+ * `default_host_for_http_10`, `header_key_format.proper_case_words`, `enable_trailers`),
  * `server_header_transformation` (OVERWRITE, APPEND_IF_ABSENT, PASS_THROUGH) and the
  * request path's normalization, in Envoy's order: `path_with_escaped_slashes_action` first
  * (`%2F` and `%5C` kept, refused with 400, unescaped and redirected with 307, or unescaped and
@@ -51,16 +51,28 @@ export interface HcmOptions {
   http10: { accept: boolean; defaultHost: string };
   /** `http_protocol_options.header_key_format.proper_case_words`. */
   properCase: boolean;
+  /** `http_protocol_options.enable_trailers`: trailers of chunked messages pass (else dropped). */
+  trailers: boolean;
 }
 
 const CODECS = ["AUTO", "HTTP1", "HTTP2"] as const;
 
 /** `http_protocol_options` (core `Http1ProtocolOptions`): the fields this build honours. */
 function http1Options(v: unknown, at: string, errors: Errors) {
-  const out = { accept: false, defaultHost: "", properCase: false };
+  const out = { accept: false, defaultHost: "", properCase: false, trailers: false };
   if (v === undefined) return out;
   if (!isObject(v)) return fail(errors, at, "must be an object"), out;
-  onlyFields(v, ["accept_http_10", "default_host_for_http_10", "header_key_format"], at, errors);
+  onlyFields(
+    v,
+    ["accept_http_10", "default_host_for_http_10", "header_key_format", "enable_trailers"],
+    at,
+    errors,
+  );
+  const t = unwrap(v.enable_trailers);
+  if (t !== undefined && typeof t !== "boolean") {
+    fail(errors, `${at}.enable_trailers`, "must be a boolean");
+  }
+  out.trailers = t === true;
   const a = unwrap(v.accept_http_10);
   if (a !== undefined && typeof a !== "boolean") {
     fail(errors, `${at}.accept_http_10`, "must be a boolean");
@@ -121,6 +133,7 @@ export function parseHcmOptions(c: JsonObject, path: string, errors: Errors): Hc
       : "AUTO",
     http10: { accept: h1.accept, defaultHost: h1.defaultHost },
     properCase: h1.properCase,
+    trailers: h1.trailers,
     serverHeader: (SERVER_HEADER as readonly string[]).includes(sht as string)
       ? sht as HcmOptions["serverHeader"]
       : "OVERWRITE",

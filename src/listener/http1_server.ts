@@ -3,8 +3,10 @@
  * buffer, hands each request to the connection manager as a {@linkcode DownstreamRequest} (body
  * streamed from the connection with back-pressure), and writes the {@linkcode ProxyResponse}
  * back: small responses as one write, bodies of unknown length chunked (close-delimited for
- * HTTP/1.0). Requests on a connection are answered in order (pipelined ones wait in the
- * buffer). No Fetch `Request`/`Response` objects are made on this path.
+ * HTTP/1.0). With `enable_trailers`, the trailers of chunked requests are kept for the upstream
+ * and a chunked response ends with its trailers; without it both are dropped, as in Envoy.
+ * Requests on a connection are answered in order (pipelined ones wait in the buffer). No Fetch
+ * `Request`/`Response` objects are made on this path.
  *
  * A connection whose first request line is the HTTP/2 preface is handed to `onH2` with the
  * bytes read so far.
@@ -20,6 +22,13 @@
 import { properCaseHead } from "../http/header_case.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import type { ProxyResponse, ResponseEnd } from "../http/proxy_response.ts";
+import {
+  lastChunkWithTrailers,
+  parseTrailerLine,
+  type TrailerSlot,
+  trailerSlot,
+  trailersOf,
+} from "../http/trailers.ts";
 import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
 import type { CodecError, DownstreamRequest } from "../http/downstream_request.ts";
 import type { DownstreamConn } from "../http/downstream_request.ts";
@@ -27,6 +36,7 @@ import { localReply } from "../http/local_reply.ts";
 import {
   type BodyFraming,
   MAX_HEAD_BYTES,
+  MAX_HEADERS,
   parseRequestHead,
   reasonPhrase,
   type RequestHead,
@@ -62,6 +72,11 @@ export interface Http1Control {
   http10?: { accept: boolean; defaultHost: string };
   /** `header_key_format.proper_case_words`: response header names in Proper-Case. */
   properCase?: boolean;
+  /**
+   * `enable_trailers`: a chunked response ends with its trailers (RFC 9112 §7.1.2); without
+   * it, or when the response is not chunked, they are dropped, as Envoy's HTTP/1 codec does.
+   */
+  trailers?: boolean;
 }
 
 const INITIAL_BUFFER = 16 * 1024;
@@ -75,7 +90,11 @@ const LAST_CHUNK = encoder.encode("0\r\n\r\n");
 const noop = () => {};
 
 class ClientGone extends Error {}
-class MalformedBody extends Error {}
+class MalformedBody extends Error {
+  constructor(message: string, readonly status: 400 | 431 = 400) {
+    super(message);
+  }
+}
 
 /** The connection state of one downstream HTTP/1.1 connection. */
 class Http1ServerConn {
@@ -275,6 +294,15 @@ export async function serveHttp1(
       body = head.error === null && head.contentLength !== 0
         ? new RequestBody(c, head.contentLength, head.expectContinue)
         : null;
+      // Request trailers are kept only with enable_trailers (else read and dropped), as Envoy.
+      if (body !== null && head.contentLength < 0 && ctl.trailers === true) {
+        body.trailers = trailerSlot();
+        const l = ctl.limits?.limits;
+        if (l !== undefined) {
+          body.maxTrailers = l.maxHeadersCount;
+          body.maxTrailerBytes = l.requestHeadersBytes;
+        }
+      }
       if (body === null) timers?.requestDone();
       const req: DownstreamRequest = {
         method: head.method,
@@ -289,6 +317,7 @@ export async function serveHttp1(
       };
       const rb = body;
       if (rb !== null) req.bodyError = () => rb.error;
+      if (rb?.trailers !== undefined) req.trailers = rb.trailers;
       if (timers !== null) req.setIdleTimeout = (ms) => timers.setStreamIdleTimeout(ms);
       let raw: ReadableStream<Uint8Array> | null = null;
       const connect = head.error === null && head.method === "CONNECT";
@@ -343,7 +372,14 @@ export async function serveHttp1(
         if (!close) ctl.limits!.counters.cxMaxRequestsReached.inc();
         close = true;
       }
-      const keep = await writeResponse(c, res, head, close, ctl.properCase === true);
+      const keep = await writeResponse(
+        c,
+        res,
+        head,
+        close,
+        ctl.properCase === true,
+        ctl.trailers === true ? res.trailers : undefined,
+      );
       ctl.busy = false;
       if (isClosed(st)) return;
       st.phase = "wait";
@@ -429,6 +465,7 @@ async function writeResponse(
   head: RequestHead,
   close: boolean,
   properCase = false,
+  trailers?: TrailerSlot,
 ): Promise<boolean> {
   const body = res.body;
   const bytes = body instanceof Uint8Array ? body : null;
@@ -464,10 +501,13 @@ async function writeResponse(
       return !close;
     }
     await c.write(headBytes);
-    return await pipeBody(c, body as ReadableStream<Uint8Array>, h.framing, h.length, (n, e) => {
+    const report = (n: number, e: ResponseEnd) => {
       sent = n;
       how = e;
-    }) && !close && h.framing !== "close";
+    };
+    const stream = body as ReadableStream<Uint8Array>;
+    return await pipeBody(c, stream, h.framing, h.length, report, trailers) && !close &&
+      h.framing !== "close";
   } catch (e) {
     if (how === "complete") how = "client_gone";
     if (!(e instanceof ClientGone)) throw e;
@@ -487,6 +527,7 @@ async function pipeBody(
   framing: BodyFraming,
   length: number,
   report: (sent: number, how: ResponseEnd) => void,
+  trailers?: TrailerSlot,
 ): Promise<boolean> {
   const rd = body.getReader();
   c.abortBody = () => void rd.cancel().catch(noop);
@@ -523,7 +564,11 @@ async function pipeBody(
     report(sent, "body_failed");
     return false;
   }
-  if (chunked) await c.write(LAST_CHUNK);
+  if (chunked) {
+    // The upstream filled the trailers before it ended the body.
+    const t = trailers?.headers ?? null;
+    await c.write(t === null ? LAST_CHUNK : encoder.encode(lastChunkWithTrailers(t)));
+  }
   return true;
 }
 
@@ -540,6 +585,11 @@ class RequestBody {
   done = false;
   /** Set when the body turned out malformed (the request is then answered 400). */
   error: CodecError | null = null;
+  /** Where the trailers go, when they are kept. */
+  trailers?: TrailerSlot;
+  /** Kept trailers are held to the header limits (`max_headers_count`, `max_request_headers_kb`). */
+  maxTrailers = MAX_HEADERS;
+  maxTrailerBytes = MAX_HEAD_BYTES;
   #remaining: number;
   #chunkLeft = -1; // -1: expect a size line; -2: expect CRLF after data
   #continue: boolean;
@@ -557,7 +607,7 @@ class RequestBody {
           if (piece === null) ctrl.close();
           else ctrl.enqueue(piece);
         } catch (e) {
-          if (e instanceof MalformedBody) this.error = { status: 400, details: e.message };
+          if (e instanceof MalformedBody) this.error = { status: e.status, details: e.message };
           ctrl.error(e);
         }
       },
@@ -608,8 +658,21 @@ class RequestBody {
       if (!m) throw new MalformedBody("invalid chunk size");
       const size = parseInt(m[1], 16);
       if (size === 0) {
-        // Trailers are read and dropped, up to the empty line.
-        while ((await this.#line()) !== "");
+        // The trailer section, up to the empty line: kept when asked for, else dropped.
+        const slot = this.trailers;
+        const fields: [string, string][] = [];
+        let bytes = 0;
+        for (let t = await this.#line(); t !== ""; t = await this.#line()) {
+          if (slot === undefined) continue;
+          const f = parseTrailerLine(t);
+          if (f === null) throw new MalformedBody("malformed trailer field");
+          bytes += t.length + 2;
+          if (fields.length >= this.maxTrailers || bytes > this.maxTrailerBytes) {
+            throw new MalformedBody("trailers too large", 431);
+          }
+          fields.push(f);
+        }
+        if (slot !== undefined) slot.headers = trailersOf(fields);
         this.done = true;
         c.bodyDone();
         return null;

@@ -613,6 +613,7 @@ export class HttpConnectionManager {
       }),
       body: lg === null || m.body === null ? m.body : lg.countRequestBody(m.body),
       contentLength: m.body === null ? 0 : m.contentLength,
+      trailers: m.body === null ? undefined : m.trailers,
       timeoutMs: a.timeoutMs,
       priority: a.priority,
       downstreamH2: m.h2,

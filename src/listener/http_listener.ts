@@ -18,7 +18,7 @@
  * @module
  */
 import type { Counter, Gauge } from "../stats/types.ts";
-import { toResponse } from "../http/proxy_response.ts";
+import { onResponseEnd, type ProxyResponse, toResponse } from "../http/proxy_response.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import { type DownstreamConn, fromRequest } from "../http/downstream_request.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
@@ -41,6 +41,8 @@ export interface ListenerProtocol {
   codec?: "AUTO" | "HTTP1" | "HTTP2";
   http10?: { accept: boolean; defaultHost: string };
   properCase?: boolean;
+  /** `enable_trailers`: response trailers go to HTTP/1.1 clients (chunked responses only). */
+  trailers?: boolean;
 }
 
 const PREFACE = new TextEncoder().encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
@@ -74,6 +76,12 @@ export class HttpListener {
   readonly #served = new Set<Promise<void>>();
   readonly #accepting: Promise<void>;
   #bridge: H2cBridge | null = null;
+
+  #newBridge(): H2cBridge {
+    const b = new H2cBridge(this.handler, () => this.limits);
+    b.log = this.log;
+    return b;
+  }
   #closed = false;
   /** The connection manager's limits and timeouts for each new connection (none when unset). */
   limits: Http1Control["limits"];
@@ -156,7 +164,7 @@ export class HttpListener {
       }
       const codec = this.protocol.codec ?? "AUTO";
       const toH2 = (initial: Uint8Array) =>
-        (this.#bridge ??= new H2cBridge(this.handler, () => this.limits)).carry(c, dc, initial);
+        (this.#bridge ??= this.#newBridge()).carry(c, dc, initial);
       const ctl: Http1Control = {
         busy: false,
         closing: false,
@@ -164,6 +172,7 @@ export class HttpListener {
         limits: this.limits,
         http10: this.protocol.http10,
         properCase: this.protocol.properCase,
+        trailers: this.protocol.trailers,
       };
       this.#conns.set(c, ctl);
       const serving = codec === "HTTP2" ? h2Only(c, toH2) : serveHttp1(c, dc, this.handler, ctl);
@@ -236,6 +245,8 @@ export class H2cBridge {
   readonly #goaway = new Map<number, () => void>();
 
   readonly #limits: () => Http1Control["limits"];
+  /** Where a debug line says that a response's trailers were dropped. */
+  log: ComponentLog = SILENT;
 
   /**
    * Serves `handler` for the connections carried; `limits` (when set) are the connection
@@ -260,6 +271,7 @@ export class H2cBridge {
       if (dc.tls) r.scheme = "https";
       const run = async (x: typeof r) => {
         const res = await handler(x, dc);
+        this.#noteTrailers(res);
         if (res.headers.get("connection") === "close") {
           res.headers.delete("connection");
           this.#goaway.get(info.remoteAddr.port)?.();
@@ -268,6 +280,22 @@ export class H2cBridge {
       };
       if (l !== undefined) return serveTimedStream(r, run, l, req.signal);
       return toResponse(await run(r));
+    });
+  }
+
+  /**
+   * HTTP/2 clients get no trailers: Deno's HTTP server, which speaks HTTP/2 here, has no API to
+   * send them, so trailers the upstream sent are dropped (Envoy would forward them). Envoy has
+   * no statistic for this; a debug line says so once the response has ended.
+   */
+  #noteTrailers(res: ProxyResponse): void {
+    if (res.trailers === undefined) return;
+    const log = this.log;
+    onResponseEnd(res, () => {
+      const t = res.trailers?.headers;
+      if (t == null || !log.on("debug")) return;
+      const names = [...t.keys()].join(", ");
+      log("debug", `trailers dropped (${names}): the HTTP/2 downstream server cannot send them`);
     });
   }
 

@@ -470,6 +470,7 @@ export class ListenerManager implements ListenerManagerView {
         handler: (req, conn) => hcm.handle(req, conn),
         totals: [hs.counter("downstream_cx_total")],
         actives: [hs.gauge("downstream_cx_active")],
+        trailers: f.hcm.options?.trailers === true,
         limits: {
           limits: { ...f.hcm.limits, bufferLimitBytes: Math.max(16384, b.spec.bufferLimitBytes) },
           counters: limitCounters(hs),

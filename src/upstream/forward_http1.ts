@@ -19,6 +19,12 @@ import { headText, type UpstreamRequest } from "./upstream_request.ts";
 import { buildResponseHeaders } from "../http/response_headers.ts";
 import type { Deadline } from "./deadline_queue.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
+import {
+  lastChunkWithTrailers,
+  type TrailerSlot,
+  trailerSlot,
+  trailersOf,
+} from "../http/trailers.ts";
 
 const CRLF = new Uint8Array([13, 10]);
 const encoder = new TextEncoder();
@@ -98,7 +104,12 @@ export class Exchange {
   }
 }
 
-async function writeBody(c: Http1Connection, r: UpstreamRequest, pool: Http1Pool): Promise<void> {
+async function writeBody(
+  c: Http1Connection,
+  r: UpstreamRequest,
+  pool: Http1Pool,
+  trailers: boolean,
+): Promise<void> {
   const rd = r.body!.getReader();
   const chunked = r.contentLength < 0;
   for (;;) {
@@ -112,7 +123,10 @@ async function writeBody(c: Http1Connection, r: UpstreamRequest, pool: Http1Pool
     } else await c.writeAll(value);
     pool.countBytes(c);
   }
-  if (chunked) await c.writeAll(LAST_CHUNK);
+  if (!chunked) return;
+  // Request trailers go out only with enable_trailers (Envoy's HTTP/1 codec drops them else).
+  const t = trailers ? r.trailers?.headers ?? null : null;
+  await c.writeAll(t === null ? LAST_CHUNK : encoder.encode(lastChunkWithTrailers(t)));
 }
 
 /** Forwards `r` to `host` over HTTP/1.1. Never rejects. */
@@ -154,7 +168,7 @@ export async function forwardHttp1(
     conn.requests++;
     try {
       await conn.writeHead(head);
-      if (r.body) await writeBody(conn, r, pool);
+      if (r.body) await writeBody(conn, r, pool, cluster.effective.http1Trailers === true);
       const rh = await conn.readHead(r.method);
       return respond(ex, pool, conn, rh.status, rh.headers, rh.close);
     } catch (e) {
@@ -184,6 +198,10 @@ function respond(
   }
   ex.response(status, list);
   const headers = buildResponseHeaders(list, ex.t0);
+  // As Envoy's HTTP/1 codec: trailers are kept only with `enable_trailers`, else dropped.
+  const trailers: TrailerSlot | undefined = ex.cluster.effective.http1Trailers
+    ? trailerSlot()
+    : undefined;
   if (conn.bodyDone()) {
     pool.release(conn, !close);
     ex.finish();
@@ -202,6 +220,7 @@ function respond(
         // Bytes count as they arrive, so a long body shows in the totals while it streams.
         pool.countBytes(conn);
         if (b === null) {
+          if (trailers !== undefined) trailers.headers = trailersOf(conn.trailers);
           ctrl.close();
           pool.release(conn, !close);
           ex.finish();
@@ -226,5 +245,5 @@ function respond(
       ex.finish();
     },
   }, { highWaterMark: 0 });
-  return { status, headers, body };
+  return trailers === undefined ? { status, headers, body } : { status, headers, body, trailers };
 }

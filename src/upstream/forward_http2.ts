@@ -52,7 +52,7 @@ export async function forwardHttp2(
   }
   if (r.body && r.contentLength >= 0) headers["content-length"] = String(r.contentLength);
   try {
-    const req = pool.request(headers, r.body, (s) => stream = s);
+    const req = pool.request(headers, r.body, (s) => stream = s, r.trailers);
     req.catch(() => {});
     const res = await Promise.race([req, timedOut]);
     if (res === "timeout") return ex.timeout();
@@ -66,7 +66,7 @@ export async function forwardHttp2(
       body?.cancel().catch(() => {});
       body = null;
     }
-    return { status: res.status, headers: h, body };
+    return { status: res.status, headers: h, body, trailers: res.trailers };
   } catch (e) {
     if (ex.timedOut) return ex.timeout();
     if (!(e instanceof ConnectError)) cluster.stats.rq_rx_reset.inc();

@@ -1,7 +1,8 @@
 /**
  * One upstream HTTP/1.1 connection: writes requests and parses responses (status line, headers,
- * `content-length`, `chunked` and close-delimited bodies) from a fixed read buffer, so no more
- * than one buffer of data is ever read ahead (`per_connection_buffer_limit_bytes` sizes it).
+ * `content-length`, `chunked` and close-delimited bodies, the trailer fields after a chunked
+ * body in {@linkcode Http1Connection.trailers}) from a fixed read buffer, so no more than one
+ * buffer of data is ever read ahead (`per_connection_buffer_limit_bytes` sizes it).
  *
  * @example Not run: it needs an upstream server to connect to (port 8080).
  * ```ts ignore
@@ -17,6 +18,10 @@
 import type { Transport } from "./transport.ts";
 import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
 import { lowerName } from "../http/header_map.ts";
+import { parseTrailerLine } from "../http/trailers.ts";
+
+/** At most this many trailer fields after a chunked body (Envoy's default `max_headers_count`). */
+const MAX_TRAILERS = 100;
 
 /** Size of the per-connection buffer request heads are encoded into (larger heads allocate). */
 const HEAD_BUF = 8192;
@@ -97,6 +102,11 @@ export class Http1Connection {
   #idleRead: Promise<number | null> | null = null;
   /** In the pool's idle set (not carrying a request). */
   #idle = false;
+  /**
+   * The trailer fields of the last chunked response body read to its end (names lower-cased),
+   * empty when it had none.
+   */
+  trailers: [string, string][] = [];
 
   /** Wraps a connected transport; `bufferSize` bounds read-ahead and the response head size. */
   constructor(readonly transport: Transport, bufferSize: number) {
@@ -253,6 +263,7 @@ export class Http1Connection {
     }
     if (status >= 100 && status < 200 && status !== 101) return null;
     if (chunked && cl >= 0) throw new ProtocolError("both content-length and transfer-encoding");
+    if (this.trailers.length > 0) this.trailers = [];
     if (method === "HEAD" || status === 204 || status === 304) this.#mode = 0;
     else if (chunked) {
       this.#mode = 2;
@@ -345,7 +356,14 @@ export class Http1Connection {
       if (!m) throw new ProtocolError("invalid chunk size");
       const size = parseInt(m[1], 16);
       if (size === 0) {
-        while ((await this.#line()) !== ""); // trailers are dropped
+        // The trailer section: field lines up to the empty line (a malformed one is refused).
+        for (let t = await this.#line(); t !== ""; t = await this.#line()) {
+          const f = parseTrailerLine(t);
+          if (f === null) throw new ProtocolError("malformed trailer line");
+          // Envoy's default max_headers_count holds for trailers too.
+          if (this.trailers.length >= MAX_TRAILERS) throw new ProtocolError("too many trailers");
+          this.trailers.push(f);
+        }
         this.#mode = 0;
         return null;
       }

@@ -21,6 +21,7 @@ import type { CircuitBreaker } from "./circuit_breaker.ts";
 import type { ClusterStats } from "./cluster_stats.ts";
 import type { Host } from "./host.ts";
 import { ConnectError } from "./transport.ts";
+import { type TrailerSlot, trailerSlot, trailersOf } from "../http/trailers.ts";
 
 /** One open session and its stream counts. */
 interface Session {
@@ -49,6 +50,8 @@ export interface H2Response {
   headers: [string, string][];
   body: ReadableStream<Uint8Array> | null;
   stream: http2.ClientHttp2Stream;
+  /** The response trailers, filled when they arrive (before the body ends). */
+  trailers: TrailerSlot;
 }
 
 /** HTTP/2 sessions of one host. */
@@ -227,11 +230,16 @@ export class Http2Pool {
     }
   }
 
-  /** Opens a stream and resolves with the response head; rejects on connect failure or reset. */
+  /**
+   * Opens a stream and resolves with the response head; rejects on connect failure or reset.
+   * `requestTrailers`, filled before `body` ends, go out after it (a HEADERS frame that ends the
+   * stream).
+   */
   async request(
     headers: Record<string, string | string[]>,
     body: ReadableStream<Uint8Array> | null,
     onStream: (st: http2.ClientHttp2Stream) => void,
+    requestTrailers?: TrailerSlot,
   ): Promise<H2Response> {
     const current = await this.#session();
     let ended = false;
@@ -257,8 +265,20 @@ export class Http2Pool {
       end();
       throw e;
     }
-    const st = current.s.request(headers, { endStream: body === null });
+    const withTrailers = body !== null && requestTrailers !== undefined;
+    const st = current.s.request(headers, {
+      endStream: body === null,
+      waitForTrailers: withTrailers,
+    });
+    if (withTrailers) {
+      // No trailers came after all: an empty set ends the stream with an empty DATA frame.
+      st.once("wantTrailers", () => st.sendTrailers(headerRecord(requestTrailers.headers)));
+    }
     st.once("close", end);
+    const trailers = trailerSlot();
+    st.once("trailers", (t: http2.IncomingHttpHeaders) => {
+      trailers.headers = trailersOf(headerList(t));
+    });
     onStream(st);
     if (body) pump(body, st);
     const resHeaders = await new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
@@ -267,13 +287,7 @@ export class Http2Pool {
       st.once("close", () => reject(new Error("stream reset before headers")));
     });
     const status = Number(resHeaders[":status"]);
-    const list: [string, string][] = [];
-    for (const [k, v] of Object.entries(resHeaders)) {
-      if (k.startsWith(":") || v === undefined) continue;
-      if (Array.isArray(v)) { for (const x of v) list.push([k, x]); }
-      else list.push([k, String(v)]);
-    }
-    return { status, headers: list, body: toWeb(st), stream: st };
+    return { status, headers: headerList(resHeaders), body: toWeb(st), stream: st, trailers };
   }
 
   /** Closes every session. */
@@ -285,6 +299,27 @@ export class Http2Pool {
       this.#gone(r);
     }
   }
+}
+
+/** The fields of an HTTP/2 header block, pseudo-headers left out. */
+function headerList(h: http2.IncomingHttpHeaders): [string, string][] {
+  const list: [string, string][] = [];
+  for (const [k, v] of Object.entries(h)) {
+    if (k.startsWith(":") || v === undefined) continue;
+    if (Array.isArray(v)) { for (const x of v) list.push([k, x]); }
+    else list.push([k, String(v)]);
+  }
+  return list;
+}
+
+/** Trailers as `node:http2` takes them (repeated names as arrays). */
+function headerRecord(h: Headers | null): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  h?.forEach((v, k) => {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  });
+  return out;
 }
 
 async function pump(body: ReadableStream<Uint8Array>, st: http2.ClientHttp2Stream) {

@@ -15,6 +15,7 @@
  * @module
  */
 import type { LbContext } from "./lb/load_balancer.ts";
+import type { TrailerSlot } from "../http/trailers.ts";
 
 /** A request on its way upstream. */
 export interface UpstreamRequest {
@@ -28,6 +29,8 @@ export interface UpstreamRequest {
   body: ReadableStream<Uint8Array> | null;
   /** Length of `body` when known, else -1. */
   contentLength: number;
+  /** The request trailers, filled before `body` ends (sent after it, when the protocol can). */
+  trailers?: TrailerSlot;
   /** The route timeout; 0 disables it. */
   timeoutMs: number;
   /** 0 DEFAULT, 1 HIGH. */
