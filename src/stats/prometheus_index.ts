@@ -97,6 +97,10 @@ export class PrometheusIndex<T extends NamedStat> {
    * the leaves of `<rest>`; null for other heads.
    */
   #clusterHeads = new Map<string, { cluster: string; leaves: Map<string, LeafPart<T>> } | null>();
+  /** The head last looked up in `#clusterHeads` and what it found (stats come head by head). */
+  #lastHead: string | undefined = undefined;
+  #lastCluster: { cluster: string; leaves: Map<string, LeafPart<T>> } | null | undefined =
+    undefined;
   /** Per `<rest>`: each leaf's family and own label text, or null for full extraction. */
   #byRest = new Map<string, Map<string, LeafPart<T>>>();
 
@@ -189,10 +193,14 @@ export class PrometheusIndex<T extends NamedStat> {
     return labels;
   }
 
-  /** The family and label text of a stat of a cluster scope, when extraction can be shared. */
-  #viaLeaf(stat: T): { fam: Family<T>; labels: string } | undefined {
+  /**
+   * The family of a stat of a cluster scope, with its label text set on the stat, when
+   * extraction can be shared; undefined otherwise. Returns no pair, so that grouping a million
+   * stats allocates nothing per stat.
+   */
+  #viaLeaf(stat: T): Family<T> | undefined {
     const head = stat.nameHead;
-    let ch = this.#clusterHeads.get(head);
+    let ch = this.#lastHead === head ? this.#lastCluster : this.#clusterHeads.get(head);
     if (ch === undefined) {
       const parts = clusterOfHead(head);
       if (parts === undefined) ch = null;
@@ -204,6 +212,8 @@ export class PrometheusIndex<T extends NamedStat> {
       }
       this.#clusterHeads.set(head, ch);
     }
+    this.#lastHead = head;
+    this.#lastCluster = ch;
     if (ch === null) return undefined;
     const leaf = stat.nameLeaf;
     let part = ch.leaves.get(leaf);
@@ -213,8 +223,10 @@ export class PrometheusIndex<T extends NamedStat> {
       ch.leaves.set(leaf, part);
     }
     if (part === null) return undefined;
-    const labels = part.labels === "" ? ch.cluster : this.#shared(`${part.labels},${ch.cluster}`);
-    return { fam: part.fam, labels };
+    stat.promLabels = part.labels === ""
+      ? ch.cluster
+      : this.#shared(`${part.labels},${ch.cluster}`);
+    return part.fam;
   }
 
   #index(stats: readonly T[]): void {
@@ -223,14 +235,14 @@ export class PrometheusIndex<T extends NamedStat> {
 
   /** Groups one stat; `inOrder` when stats come in name order (a walk). */
   #indexOne(stat: T, inOrder: boolean): void {
-    let via = this.#viaLeaf(stat);
-    if (via === undefined) {
+    let fam = this.#viaLeaf(stat);
+    if (fam === undefined) {
       const { name: extracted, tags } = extractTags(stat.name);
-      via = { fam: this.#family(extracted), labels: this.#shared(labelText(tags)) };
+      fam = this.#family(extracted);
+      stat.promLabels = this.#shared(labelText(tags));
     }
-    stat.promLabels = via.labels;
-    if (inOrder) via.fam.members.addInOrder(stat);
-    else via.fam.members.add(stat);
-    this.#dirty.add(via.fam);
+    if (inOrder) fam.members.addInOrder(stat);
+    else fam.members.add(stat);
+    this.#dirty.add(fam);
   }
 }
