@@ -53,6 +53,32 @@ export function labelText(tags: ReadonlyArray<readonly [string, string]>): strin
 type LeafPart<T extends NamedStat> = { fam: Family<T>; labels: string } | null;
 
 /**
+ * Label texts one store's indexes share: every distinct text once, and each cluster's
+ * `proxy_cluster_name` label by cluster name (a cluster's counters, gauges, histograms and
+ * circuit breaker scopes all carry it).
+ */
+export interface SharedLabels {
+  /** Each distinct label text, by itself. */
+  readonly texts: Map<string, string>;
+  /** The cluster-name label text, by cluster name. */
+  readonly clusters: Map<string, string>;
+}
+
+/**
+ * An empty {@linkcode SharedLabels}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { newSharedLabels } from "./prometheus_index.ts";
+ * assert.equal(newSharedLabels().texts.size, 0);
+ * ```
+ */
+export function newSharedLabels(): SharedLabels {
+  return { texts: new Map(), clusters: new Map() };
+}
+
+/**
  * Where an index can read every stat in name order: `sorted()` (stats of any type) and which of
  * them belong to the index.
  */
@@ -88,8 +114,8 @@ export class PrometheusIndex<T extends NamedStat> {
   #pending: T[] = [];
   #byName = new Map<string, Family<T>>();
   #families = new SortedIndex<Family<T>>();
-  /** Label texts shared between members (all stats of one cluster have the same labels). */
-  #labels = new Map<string, string>();
+  /** Label texts shared between members and with the store's other indexes. */
+  #labels: SharedLabels;
   /** Families with members not sorted yet. */
   #dirty = new Set<Family<T>>();
   /**
@@ -107,8 +133,13 @@ export class PrometheusIndex<T extends NamedStat> {
   /** The name-order walk under way: the snapshot and the next position. */
   #walk: { list: readonly NamedStat[]; at: number } | null = null;
 
-  /** An empty index; with `order`, many new stats are grouped in name order (see `WALK_FROM`). */
-  constructor(readonly order?: NameOrder<T>) {}
+  /**
+   * An empty index; with `order`, many new stats are grouped in name order (see `WALK_FROM`);
+   * `labels` may be shared with the other indexes of a store.
+   */
+  constructor(readonly order?: NameOrder<T>, labels: SharedLabels = newSharedLabels()) {
+    this.#labels = labels;
+  }
 
   /** Adds a newly created stat. */
   add(stat: T): void {
@@ -187,10 +218,21 @@ export class PrometheusIndex<T extends NamedStat> {
   }
 
   #shared(labels: string): string {
-    const shared = this.#labels.get(labels);
+    const texts = this.#labels.texts;
+    const shared = texts.get(labels);
     if (shared !== undefined) return shared;
-    this.#labels.set(labels, labels);
+    texts.set(labels, labels);
     return labels;
+  }
+
+  /** The label text of cluster `name`, made once for all heads and indexes. */
+  #clusterLabel(name: string): string {
+    const clusters = this.#labels.clusters;
+    let text = clusters.get(name);
+    if (text === undefined) {
+      clusters.set(name, text = this.#shared(labelText([[CLUSTER_NAME_TAG, name]])));
+    }
+    return text;
   }
 
   /**
@@ -207,7 +249,7 @@ export class PrometheusIndex<T extends NamedStat> {
       else {
         let leaves = this.#byRest.get(parts.rest);
         if (leaves === undefined) this.#byRest.set(parts.rest, leaves = new Map());
-        const cluster = this.#shared(labelText([[CLUSTER_NAME_TAG, parts.cluster]]));
+        const cluster = this.#clusterLabel(parts.cluster);
         ch = { cluster, leaves };
       }
       this.#clusterHeads.set(head, ch);
@@ -223,9 +265,9 @@ export class PrometheusIndex<T extends NamedStat> {
       ch.leaves.set(leaf, part);
     }
     if (part === null) return undefined;
-    stat.promLabels = part.labels === ""
-      ? ch.cluster
-      : this.#shared(`${part.labels},${ch.cluster}`);
+    // A leaf's labels with the cluster's are unique to this stat: joined, not interned (a
+    // table entry per stat would cost more than the string, and its lookup hashes the text).
+    stat.promLabels = part.labels === "" ? ch.cluster : `${part.labels},${ch.cluster}`;
     return part.fam;
   }
 

@@ -19,7 +19,7 @@ import { HistogramImpl } from "./histogram.ts";
 import { CounterArena } from "./counter_slots.ts";
 import { RECENT_LOOKUPS_CAPACITY, RecentLookups } from "./recent_lookups.ts";
 import { NameTrie } from "./name_trie.ts";
-import { PrometheusIndex } from "./prometheus_index.ts";
+import { newSharedLabels, PrometheusIndex } from "./prometheus_index.ts";
 import { DEFAULT_BUCKETS } from "./histogram_settings.ts";
 import { LeafTable, LeafTemplate } from "./leaf_table.ts";
 
@@ -107,24 +107,26 @@ export class Store implements Scope {
   #histSorted = new NameTrie<HistogramImpl>();
   #textSorted = new NameTrie<TextReadoutImpl>();
   #flushHooks: Array<() => void> = [];
+  /** Label texts the Prometheus indexes share. */
+  #labels = newSharedLabels();
   /** Prometheus families per type. */
   readonly prometheus = {
     counters: new PrometheusIndex<CounterImpl>({
       sorted: () => this.#numericSorted.sorted(),
       accepts: (s): s is CounterImpl => s instanceof CounterImpl,
-    }),
+    }, this.#labels),
     gauges: new PrometheusIndex<GaugeImpl>({
       sorted: () => this.#numericSorted.sorted(),
       accepts: (s): s is GaugeImpl => s instanceof GaugeImpl,
-    }),
+    }, this.#labels),
     texts: new PrometheusIndex<TextReadoutImpl>({
       sorted: () => this.#textSorted.sorted(),
       accepts: (s): s is TextReadoutImpl => s instanceof TextReadoutImpl,
-    }),
+    }, this.#labels),
     histograms: new PrometheusIndex<HistogramImpl>({
       sorted: () => this.#histSorted.sorted(),
       accepts: (s): s is HistogramImpl => s instanceof HistogramImpl,
-    }),
+    }, this.#labels),
   };
 
   /** Creates an empty store. */
