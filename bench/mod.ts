@@ -33,6 +33,12 @@ export const BENCHMARKS: Readonly<
     measures:
       "memory per cluster and each /stats format's first request at 10,000 clusters (targets 20 KB, 1 s), later renders, /ready latency during them",
   },
+  stats_phases: {
+    script: "stats_phases.ts",
+    flags: ["--v8-flags=--expose-gc"],
+    measures:
+      "in process at 10,000 clusters: memory per stat kind; build, name order, Prometheus index and each render timed alone",
+  },
   conformance: {
     script: "conformance_bench.ts",
     flags: [],

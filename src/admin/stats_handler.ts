@@ -30,8 +30,8 @@ export const STATS_CONTENT_TYPES: Readonly<Record<StatsFormat, string>> = {
   prometheus: row(ENDPOINTS, "admin.endpoints.stats-prometheus").contentType,
 };
 
-/** Index work done per event-loop turn before a render starts. */
-const SETTLE_BUDGET = 2_000;
+/** Milliseconds of index work per event-loop turn before a render starts. */
+const SETTLE_MS = 8;
 
 function text(body: string, status = 200): Response {
   return new Response(body, { status, headers: { "content-type": TEXT_TYPE } });
@@ -59,7 +59,7 @@ async function renderStats(
   const store = server.stats;
   if (server.bootstrap?.stats_flush_on_admin === true) store.flush();
   if (q.select) {
-    while (!store.settle(SETTLE_BUDGET)) await nextTurn();
+    while (!store.settleFor(SETTLE_MS)) await nextTurn();
     const picked = await q.select(statNames(store));
     if (!picked.ok) return text(`${picked.error}\n`, 400);
     q.opts.filter = picked.test;
@@ -70,7 +70,7 @@ async function renderStats(
     ? renderPrometheus
     : renderText;
   const body = chunkStream(
-    () => store.settle(SETTLE_BUDGET, q.format === "prometheus"),
+    () => store.settleFor(SETTLE_MS, q.format === "prometheus"),
     () => render(store, q.opts),
   );
   return new Response(body, {

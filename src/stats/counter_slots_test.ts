@@ -73,3 +73,13 @@ Deno.test("workers add to their own regions without locks and the main thread su
     for (const w of workers) w.terminate();
   }
 });
+
+Deno.test("sumFrom reads the caller's own region directly and agrees with sum", () => {
+  const arena = new CounterArena(3);
+  const slot = arena.allocate();
+  arena.add(0, slot, 2 ** 32 + 5);
+  arena.add(1, slot, 7);
+  arena.add(2, slot, 1);
+  for (const own of [0, 1, 2]) assert.equal(arena.sumFrom(own, slot), 2 ** 32 + 13);
+  assert.equal(arena.sum(slot), 2 ** 32 + 13);
+});

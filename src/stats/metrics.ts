@@ -78,17 +78,23 @@ export class CounterImpl extends NamedStat implements Counter {
 
   /** The sum over all workers since start, minus the value at the last reset. */
   value(): number {
-    return this.#writer.arena.sum(this.#slot) - Math.max(this.#base, 0);
+    return this.#sum() - Math.max(this.#base, 0);
+  }
+
+  /** The sum over all workers, this thread's region read directly. */
+  #sum(): number {
+    const w = this.#writer;
+    return w.arena.sumFrom(w.worker, this.#slot);
   }
 
   /** Incremented at least once since start, by any worker. */
   get used(): boolean {
-    return this.#base >= 0 || this.#writer.arena.sum(this.#slot) > 0;
+    return this.#base >= 0 || this.#sum() > 0;
   }
 
   /** Makes the value read 0 from now on (`/reset_counters`). */
   reset(): void {
-    const sum = this.#writer.arena.sum(this.#slot);
+    const sum = this.#sum();
     if (this.#base >= 0 || sum > 0) this.#base = sum;
   }
 }

@@ -20,16 +20,20 @@
  * @module
  */
 
+/** Sorted key lists remembered for reuse by sibling nodes (see `NameTrie.#order`). */
+const RECENT_ORDERS = 8;
+
 class TrieNode<T> {
+  /** Subtrees by segment (null until the first). */
+  children: Map<string, TrieNode<T>> | null = null;
   /**
-   * Items whose name ends in this node's level and that `order` does not hold yet, in insertion
-   * order (once ordered, an item is kept by `order` only).
+   * The items whose name ends at this node's level and the subtrees: in order when the node is
+   * not stale, else the entries ordered before followed by the additions since, in insertion
+   * order (see `NameTrie.settle`).
    */
-  leaves: T[] = [];
-  /** Subtrees by segment. */
-  children = new Map<string, TrieNode<T>>();
-  /** Ordered leaves and subtrees (without the additions since; see `NameTrie.settle`). */
   order: Array<T | TrieNode<T>> = [];
+  /** Listed in `NameTrie`'s stale nodes (`order` holds additions). */
+  stale = false;
   /** `prefixLength`: length of the names' common prefix up to and including the last dot. */
   constructor(readonly prefixLength: number, readonly key: string) {}
 }
@@ -53,13 +57,19 @@ export class NameTrie<T extends TrieItem> {
   #byHead = new Map<string, TrieNode<T>>();
   /** One string per distinct subtree key (`segment.`), shared by sibling scopes. */
   #subtreeKeys = new Map<string, string>();
-  #lastKeys: string[] = [];
-  #lastPerm: number[] = [];
-  /** Nodes whose order an addition made stale. */
-  #stale = new Set<TrieNode<T>>();
+  /** The keys and sorting permutations of the last nodes sorted, newest first. */
+  #recent: Array<{ keys: readonly string[]; perm: number[] }> = [];
+  /** Reused by {@linkcode NameTrie.#order}. */
+  #scratch: Array<T | TrieNode<T> | undefined> = [];
+  /** Nodes whose order an addition made stale, each once; those before `#staleAt` are done. */
+  #stale: TrieNode<T>[] = [];
+  #staleAt = 0;
   /** A flattening under way (see {@linkcode NameTrie.settle}). */
-  #flattening: { out: T[]; stack: Array<{ order: Array<T | TrieNode<T>>; at: number }> } | null =
-    null;
+  #flattening: {
+    out: T[];
+    filled: number;
+    stack: Array<{ order: Array<T | TrieNode<T>>; at: number }>;
+  } | null = null;
 
   /** Number of items. */
   get size(): number {
@@ -76,7 +86,7 @@ export class NameTrie<T extends TrieItem> {
     } else {
       node = this.#descend(this.#root, item.name, 0);
     }
-    node.leaves.push(item);
+    node.order.push(item);
     this.#touch(node);
     this.#flat = null;
     this.#flattening = null;
@@ -94,12 +104,13 @@ export class NameTrie<T extends TrieItem> {
     let from = 0;
     for (let dot = s.indexOf("."); dot >= 0; dot = s.indexOf(".", from)) {
       const seg = s.slice(from, dot);
-      let child = node.children.get(seg);
+      let child = node.children?.get(seg);
       if (child === undefined) {
         let key = this.#subtreeKeys.get(seg);
         if (key === undefined) this.#subtreeKeys.set(seg, key = `${seg}.`);
         child = new TrieNode<T>(base + dot + 1, key);
-        node.children.set(seg, child);
+        (node.children ??= new Map()).set(seg, child);
+        node.order.push(child);
         this.#touch(node);
       }
       node = child;
@@ -109,40 +120,42 @@ export class NameTrie<T extends TrieItem> {
   }
 
   /**
-   * A node's entries in order. Sibling scopes usually hold the same keys in the same insertion
-   * order (every cluster creates the same stats), so the permutation of the previous node is
-   * reused when the keys match, instead of sorting again.
+   * Puts a node's entries in order, in place: a stable sort by key, so the entries ordered
+   * before come first among equal names and equal names keep their insertion order. Sibling
+   * scopes usually hold the same keys in the same insertion order (every cluster creates the
+   * same stats), so the permutation of one of the last few nodes sorted (a cluster's scope, its
+   * circuit breaker scopes, ...) is reused when the keys match, instead of sorting again. The only allocation is `order`'s own growth.
    */
-  #orderOf(node: TrieNode<T>): Array<T | TrieNode<T>> {
-    const refs: Array<T | TrieNode<T>> = [];
-    const keys: string[] = [];
-    // Items already ordered come first, in order (so equal names keep their insertion order).
-    for (const e of node.order) {
-      if (e instanceof TrieNode) continue;
-      keys.push(keyOf(e, node.prefixLength));
-      refs.push(e);
+  #order(node: TrieNode<T>): void {
+    const order = node.order;
+    const n = order.length;
+    const recent = this.#recent;
+    let perm: number[] | undefined;
+    for (let r = 0; r < recent.length && perm === undefined; r++) {
+      const keys = recent[r].keys;
+      let same = keys.length === n;
+      for (let i = 0; same && i < n; i++) same = entryKey(order[i], node.prefixLength) === keys[i];
+      if (same) perm = recent[r].perm;
     }
-    for (const item of node.leaves) {
-      keys.push(keyOf(item, node.prefixLength));
-      refs.push(item);
+    if (perm === undefined) {
+      const keys = order.map((e) => entryKey(e, node.prefixLength));
+      const sorted = keys.map((_, i) => i);
+      sorted.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
+      recent.unshift({ keys, perm: sorted });
+      if (recent.length > RECENT_ORDERS) recent.pop();
+      perm = sorted;
     }
-    node.leaves = [];
-    for (const child of node.children.values()) {
-      keys.push(child.key);
-      refs.push(child);
-    }
-    let perm = this.#lastPerm;
-    if (!sameKeys(keys, this.#lastKeys)) {
-      perm = keys.map((_, i) => i);
-      perm.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
-      this.#lastKeys = keys;
-      this.#lastPerm = perm;
-    }
-    return perm.map((i) => refs[i]);
+    const copy = this.#scratch;
+    for (let i = 0; i < n; i++) copy[i] = order[i];
+    for (let i = 0; i < n; i++) order[i] = copy[perm[i]]!;
+    copy.fill(undefined, 0, n);
   }
 
   #touch(node: TrieNode<T>): void {
-    this.#stale.add(node);
+    if (!node.stale) {
+      node.stale = true;
+      this.#stale.push(node);
+    }
     this.#flat = null;
     this.#flattening = null;
   }
@@ -155,25 +168,43 @@ export class NameTrie<T extends TrieItem> {
   settle(budget: number): boolean {
     if (this.#flat !== null) return true;
     let spent = 0;
-    for (const node of this.#stale) {
+    const stale = this.#stale;
+    while (this.#staleAt < stale.length) {
       if (spent >= budget) return false;
-      node.order = this.#orderOf(node);
+      const node = stale[this.#staleAt++];
+      node.stale = false;
+      this.#order(node);
       spent += node.order.length;
-      this.#stale.delete(node);
     }
-    const f = this.#flattening ??= { out: [], stack: [{ order: this.#root.order, at: 0 }] };
+    this.#stale = [];
+    this.#staleAt = 0;
+    const f = this.#flattening ??= {
+      out: new Array<T>(this.#size),
+      filled: 0,
+      stack: [{ order: this.#root.order, at: 0 }],
+    };
     const { out, stack } = f;
+    let filled = f.filled;
     while (stack.length > 0) {
-      if (spent >= budget) return false;
-      const top = stack[stack.length - 1];
-      if (top.at === top.order.length) {
-        stack.pop();
-        continue;
+      if (spent >= budget) {
+        f.filled = filled;
+        return false;
       }
-      const e = top.order[top.at++];
-      if (e instanceof TrieNode) stack.push({ order: e.order, at: 0 });
-      else out.push(e);
-      spent++;
+      const top = stack[stack.length - 1];
+      const order = top.order;
+      let at = top.at;
+      // The items of one node in a row, then its next subtree.
+      for (; at < order.length && spent < budget; at++, spent++) {
+        const e = order[at];
+        if (e instanceof TrieNode) {
+          stack.push({ order: e.order, at: 0 });
+          at++;
+          break;
+        }
+        out[filled++] = e;
+      }
+      top.at = at;
+      if (at === order.length && stack[stack.length - 1] === top) stack.pop();
     }
     this.#flat = out;
     this.#flattening = null;
@@ -193,8 +224,6 @@ function keyOf<T extends TrieItem>(item: T, prefixLength: number): string {
     : item.name.slice(prefixLength);
 }
 
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+function entryKey<T extends TrieItem>(e: T | TrieNode<T>, prefixLength: number): string {
+  return e instanceof TrieNode ? e.key : keyOf(e, prefixLength);
 }

@@ -53,6 +53,32 @@ export function labelText(tags: ReadonlyArray<readonly [string, string]>): strin
 type LeafPart<T extends NamedStat> = { fam: Family<T>; labels: string } | null;
 
 /**
+ * Label texts one store's indexes share: every distinct text once, and each cluster's
+ * `proxy_cluster_name` label by cluster name (a cluster's counters, gauges, histograms and
+ * circuit breaker scopes all carry it).
+ */
+export interface SharedLabels {
+  /** Each distinct label text, by itself. */
+  readonly texts: Map<string, string>;
+  /** The cluster-name label text, by cluster name. */
+  readonly clusters: Map<string, string>;
+}
+
+/**
+ * An empty {@linkcode SharedLabels}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { newSharedLabels } from "./prometheus_index.ts";
+ * assert.equal(newSharedLabels().texts.size, 0);
+ * ```
+ */
+export function newSharedLabels(): SharedLabels {
+  return { texts: new Map(), clusters: new Map() };
+}
+
+/**
  * Where an index can read every stat in name order: `sorted()` (stats of any type) and which of
  * them belong to the index.
  */
@@ -88,8 +114,8 @@ export class PrometheusIndex<T extends NamedStat> {
   #pending: T[] = [];
   #byName = new Map<string, Family<T>>();
   #families = new SortedIndex<Family<T>>();
-  /** Label texts shared between members (all stats of one cluster have the same labels). */
-  #labels = new Map<string, string>();
+  /** Label texts shared between members and with the store's other indexes. */
+  #labels: SharedLabels;
   /** Families with members not sorted yet. */
   #dirty = new Set<Family<T>>();
   /**
@@ -97,14 +123,23 @@ export class PrometheusIndex<T extends NamedStat> {
    * the leaves of `<rest>`; null for other heads.
    */
   #clusterHeads = new Map<string, { cluster: string; leaves: Map<string, LeafPart<T>> } | null>();
+  /** The head last looked up in `#clusterHeads` and what it found (stats come head by head). */
+  #lastHead: string | undefined = undefined;
+  #lastCluster: { cluster: string; leaves: Map<string, LeafPart<T>> } | null | undefined =
+    undefined;
   /** Per `<rest>`: each leaf's family and own label text, or null for full extraction. */
   #byRest = new Map<string, Map<string, LeafPart<T>>>();
 
   /** The name-order walk under way: the snapshot and the next position. */
   #walk: { list: readonly NamedStat[]; at: number } | null = null;
 
-  /** An empty index; with `order`, many new stats are grouped in name order (see `WALK_FROM`). */
-  constructor(readonly order?: NameOrder<T>) {}
+  /**
+   * An empty index; with `order`, many new stats are grouped in name order (see `WALK_FROM`);
+   * `labels` may be shared with the other indexes of a store.
+   */
+  constructor(readonly order?: NameOrder<T>, labels: SharedLabels = newSharedLabels()) {
+    this.#labels = labels;
+  }
 
   /** Adds a newly created stat. */
   add(stat: T): void {
@@ -183,27 +218,44 @@ export class PrometheusIndex<T extends NamedStat> {
   }
 
   #shared(labels: string): string {
-    const shared = this.#labels.get(labels);
+    const texts = this.#labels.texts;
+    const shared = texts.get(labels);
     if (shared !== undefined) return shared;
-    this.#labels.set(labels, labels);
+    texts.set(labels, labels);
     return labels;
   }
 
-  /** The family and label text of a stat of a cluster scope, when extraction can be shared. */
-  #viaLeaf(stat: T): { fam: Family<T>; labels: string } | undefined {
+  /** The label text of cluster `name`, made once for all heads and indexes. */
+  #clusterLabel(name: string): string {
+    const clusters = this.#labels.clusters;
+    let text = clusters.get(name);
+    if (text === undefined) {
+      clusters.set(name, text = this.#shared(labelText([[CLUSTER_NAME_TAG, name]])));
+    }
+    return text;
+  }
+
+  /**
+   * The family of a stat of a cluster scope, with its label text set on the stat, when
+   * extraction can be shared; undefined otherwise. Returns no pair, so that grouping a million
+   * stats allocates nothing per stat.
+   */
+  #viaLeaf(stat: T): Family<T> | undefined {
     const head = stat.nameHead;
-    let ch = this.#clusterHeads.get(head);
+    let ch = this.#lastHead === head ? this.#lastCluster : this.#clusterHeads.get(head);
     if (ch === undefined) {
       const parts = clusterOfHead(head);
       if (parts === undefined) ch = null;
       else {
         let leaves = this.#byRest.get(parts.rest);
         if (leaves === undefined) this.#byRest.set(parts.rest, leaves = new Map());
-        const cluster = this.#shared(labelText([[CLUSTER_NAME_TAG, parts.cluster]]));
+        const cluster = this.#clusterLabel(parts.cluster);
         ch = { cluster, leaves };
       }
       this.#clusterHeads.set(head, ch);
     }
+    this.#lastHead = head;
+    this.#lastCluster = ch;
     if (ch === null) return undefined;
     const leaf = stat.nameLeaf;
     let part = ch.leaves.get(leaf);
@@ -213,8 +265,10 @@ export class PrometheusIndex<T extends NamedStat> {
       ch.leaves.set(leaf, part);
     }
     if (part === null) return undefined;
-    const labels = part.labels === "" ? ch.cluster : this.#shared(`${part.labels},${ch.cluster}`);
-    return { fam: part.fam, labels };
+    // A leaf's labels with the cluster's are unique to this stat: joined, not interned (a
+    // table entry per stat would cost more than the string, and its lookup hashes the text).
+    stat.promLabels = part.labels === "" ? ch.cluster : `${part.labels},${ch.cluster}`;
+    return part.fam;
   }
 
   #index(stats: readonly T[]): void {
@@ -223,14 +277,14 @@ export class PrometheusIndex<T extends NamedStat> {
 
   /** Groups one stat; `inOrder` when stats come in name order (a walk). */
   #indexOne(stat: T, inOrder: boolean): void {
-    let via = this.#viaLeaf(stat);
-    if (via === undefined) {
+    let fam = this.#viaLeaf(stat);
+    if (fam === undefined) {
       const { name: extracted, tags } = extractTags(stat.name);
-      via = { fam: this.#family(extracted), labels: this.#shared(labelText(tags)) };
+      fam = this.#family(extracted);
+      stat.promLabels = this.#shared(labelText(tags));
     }
-    stat.promLabels = via.labels;
-    if (inOrder) via.fam.members.addInOrder(stat);
-    else via.fam.members.add(stat);
-    this.#dirty.add(via.fam);
+    if (inOrder) fam.members.addInOrder(stat);
+    else fam.members.add(stat);
+    this.#dirty.add(fam);
   }
 }

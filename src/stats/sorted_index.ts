@@ -109,7 +109,8 @@ export class SortedIndex<T extends { name: string }> {
     const pending = this.#pending;
     if (pending.length === 0) return true;
     let part: T[];
-    if (pending.length <= max) {
+    // Items already in order cost no sorting: they are taken whole (one linear merge).
+    if (pending.length <= max || this.#pendingInOrder) {
       part = pending;
       this.#pending = [];
     } else {

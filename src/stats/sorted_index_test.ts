@@ -38,3 +38,12 @@ Deno.test("admin.endpoints.stats: items added in order merge like items added in
   ix.add({ name: "a0" });
   assert.deepEqual(ix.sorted().map((s) => s.name), ["a", "a0", "b", "c", "m", "n", "x", "z"]);
 });
+
+Deno.test("admin.endpoints.stats: items added in order are taken whole by one settle", () => {
+  const ix = new SortedIndex<{ name: string }>();
+  ix.add({ name: "b" });
+  assert.equal(ix.settle(1), true);
+  for (const name of ["a", "c", "d"]) ix.addInOrder({ name });
+  assert.equal(ix.settle(1), true);
+  assert.deepEqual(ix.sorted().map((i) => i.name), ["a", "b", "c", "d"]);
+});

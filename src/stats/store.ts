@@ -19,7 +19,7 @@ import { HistogramImpl } from "./histogram.ts";
 import { CounterArena } from "./counter_slots.ts";
 import { RECENT_LOOKUPS_CAPACITY, RecentLookups } from "./recent_lookups.ts";
 import { NameTrie } from "./name_trie.ts";
-import { PrometheusIndex } from "./prometheus_index.ts";
+import { newSharedLabels, PrometheusIndex } from "./prometheus_index.ts";
 import { DEFAULT_BUCKETS } from "./histogram_settings.ts";
 import { LeafTable, LeafTemplate } from "./leaf_table.ts";
 
@@ -38,6 +38,9 @@ export type NumericStat = CounterImpl | GaugeImpl;
 
 /** Any stat of the store. */
 export type AnyStat = CounterImpl | GaugeImpl | HistogramImpl | TextReadoutImpl;
+
+/** Index work between two event-loop turns, in milliseconds (see `Store.settleFor`). */
+export const SETTLE_SLICE_MS = 8;
 
 function join(prefix: string, name: string): string {
   return prefix === "" ? name : name === "" ? prefix : `${prefix}.${name}`;
@@ -104,24 +107,26 @@ export class Store implements Scope {
   #histSorted = new NameTrie<HistogramImpl>();
   #textSorted = new NameTrie<TextReadoutImpl>();
   #flushHooks: Array<() => void> = [];
+  /** Label texts the Prometheus indexes share. */
+  #labels = newSharedLabels();
   /** Prometheus families per type. */
   readonly prometheus = {
     counters: new PrometheusIndex<CounterImpl>({
       sorted: () => this.#numericSorted.sorted(),
       accepts: (s): s is CounterImpl => s instanceof CounterImpl,
-    }),
+    }, this.#labels),
     gauges: new PrometheusIndex<GaugeImpl>({
       sorted: () => this.#numericSorted.sorted(),
       accepts: (s): s is GaugeImpl => s instanceof GaugeImpl,
-    }),
+    }, this.#labels),
     texts: new PrometheusIndex<TextReadoutImpl>({
       sorted: () => this.#textSorted.sorted(),
       accepts: (s): s is TextReadoutImpl => s instanceof TextReadoutImpl,
-    }),
+    }, this.#labels),
     histograms: new PrometheusIndex<HistogramImpl>({
       sorted: () => this.#histSorted.sorted(),
       accepts: (s): s is HistogramImpl => s instanceof HistogramImpl,
-    }),
+    }, this.#labels),
   };
 
   /** Creates an empty store. */
@@ -278,12 +283,29 @@ export class Store implements Scope {
   }
 
   /**
-   * Finishes all pending index work in slices of `budget`, with an event-loop turn between
-   * slices. The server can start it after loading the configuration so that the first `/stats`
-   * (or, with `prometheus`, the first Prometheus scrape) does not pay for it.
+   * Does pending index work in steps of `step` items until all of it is done or about `ms`
+   * milliseconds passed; true when all of it is done. Callers return to the event loop between
+   * calls: a turn costs a few milliseconds of timer delay, so one turn per small step would
+   * leave the process mostly idle while the work waits.
    */
-  async settleInBackground(prometheus = false, budget = 50_000): Promise<void> {
-    while (!this.settle(budget, prometheus)) await new Promise((r) => setTimeout(r, 0));
+  settleFor(ms: number, prometheus = false, step = 2_000): boolean {
+    const start = performance.now();
+    do {
+      if (this.settle(step, prometheus)) return true;
+    } while (performance.now() - start < ms);
+    return false;
+  }
+
+  /**
+   * Finishes all pending index work in steps of `budget` items, returning to the event loop
+   * after about {@linkcode SETTLE_SLICE_MS} of them. The server starts it after loading the
+   * configuration so that the first `/stats` (or, with `prometheus`, the first Prometheus
+   * scrape) does not pay for it.
+   */
+  async settleInBackground(prometheus = false, budget = 2_000): Promise<void> {
+    while (!this.settleFor(SETTLE_SLICE_MS, prometheus, budget)) {
+      await new Promise((r) => setTimeout(r, 0));
+    }
   }
 
   /** Number of stats of every type. */

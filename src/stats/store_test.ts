@@ -107,3 +107,14 @@ Deno.test("a failing flush hook does not stop the flush", () => {
   assert.equal(errors.length, 1);
   assert.equal(store.histogram("h").cumulative.count, 1);
 });
+
+Deno.test("settleFor does the pending work in steps until it is all done", () => {
+  const store = new Store();
+  for (let i = 0; i < 50; i++) store.gauge(`cluster.c${49 - i}.upstream_rq_active`);
+  let calls = 1;
+  // With no time allowed, each call does one step of 7 items.
+  while (!store.settleFor(0, true, 7)) calls++;
+  assert.ok(calls > 1);
+  assert.equal(store.sortedNumeric()[0].name, "cluster.c0.upstream_rq_active");
+  assert.equal(store.settleFor(0, true, 7), true);
+});
