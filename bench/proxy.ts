@@ -118,7 +118,7 @@ async function rssRun(seconds: number): Promise<void> {
   const cfg = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(cfg, benchBootstrap(listen, origin.addr.port));
   const proxy = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}mod.ts`, "-c", cfg, "-l", "error"],
+    args: ["run", "-A", `${root}mod.ts`, "-c", cfg, "-l", "error", "--concurrency", "1"],
     stdout: "null",
     stderr: "null",
   }).spawn();
@@ -173,7 +173,9 @@ if (import.meta.main) {
   const code = await run("bash", [`${here}proxy_peers.sh`], {
     PEERS: "direct nginx-w1 haproxy-t1",
     CANDIDATE_NAME: "proxyspec",
-    CANDIDATE_CMD: `exec "${Deno.execPath()}" run -A "${root}mod.ts" -c "${cfg}" -l error`,
+    // One worker, as the peers run one (nginx-w1, haproxy-t1): the figures are per worker.
+    CANDIDATE_CMD:
+      `exec "${Deno.execPath()}" run -A "${root}mod.ts" -c "${cfg}" -l error --concurrency 1`,
     ROUNDS: String(rounds),
     DURATION: String(duration),
     WARMUP: "3",
