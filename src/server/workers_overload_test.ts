@@ -25,8 +25,8 @@ Deno.test("cli.options.concurrency: overload.global_downstream_max_connections h
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () => new Response("ok\n"),
   );
-  const LIMIT = 6;
-  const N = 24;
+  const LIMIT = 12;
+  const N = 48;
   const bootstrap = {
     ...proxyBootstrap(o.addr.port),
     layered_runtime: {
