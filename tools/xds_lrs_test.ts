@@ -19,16 +19,28 @@ import {
   startProxyProcess,
 } from "../src/server/testing_proxy_process.ts";
 
-Deno.test("ClusterManager.load_stats_config: load reports carry per-locality request counts for the clusters the server asks for, on its interval", async () => {
-  const a = origin("a");
-  const dir = await Deno.makeTempDir();
-  const cp = await startXdsServer({
+/** A control plane serving load reporting only, asking for `cluster` every 100 ms. */
+function lrsServer(dir: string, cluster: string) {
+  return startXdsServer({
     dir,
     port: 0,
     watch: false,
     log: () => {},
-    lrs: { clusters: ["web"], intervalMs: 100 },
+    lrs: { clusters: [cluster], intervalMs: 100 },
   });
+}
+
+/** The sum of a locality field over every report received. */
+function reported(reports: readonly JsonObject[], field: string): number {
+  return reports.flatMap((r) => r.cluster_stats as JsonObject[])
+    .flatMap((c) => c.upstream_locality_stats as JsonObject[])
+    .reduce((n, l) => n + Number(l[field] ?? 0), 0);
+}
+
+Deno.test("ClusterManager.load_stats_config: load reports carry per-locality request counts for the clusters the server asks for, on its interval", async () => {
+  const a = origin("a");
+  const dir = await Deno.makeTempDir();
+  const cp = await lrsServer(dir, "web");
   const proxy = await startTestProxy({
     admin: { address: { socket_address: { address: "127.0.0.1", port_value: 0 } } },
     node: { id: "lrs-node", cluster: "edge" },
@@ -78,10 +90,7 @@ Deno.test("ClusterManager.load_stats_config: load reports carry per-locality req
       }],
     },
   });
-  const sum = (field: string) =>
-    cp.loadReports.flatMap((r) => r.cluster_stats as JsonObject[])
-      .flatMap((c) => c.upstream_locality_stats as JsonObject[])
-      .reduce((n, l) => n + Number(l[field] ?? 0), 0);
+  const sum = (field: string) => reported(cp.loadReports, field);
   try {
     for (let i = 0; i < 3; i++) {
       assert.equal(await body(`http://127.0.0.1:${proxy.portOf("http")}/`), "200 a");
@@ -134,13 +143,7 @@ Deno.test("ClusterManager.load_stats_config: a source that is not one gRPC strea
 Deno.test("ClusterManager.load_stats_config, cli.options.concurrency: with two workers, the reports add up every worker's requests, each counted once", async () => {
   const a = origin("a");
   const dir = await Deno.makeTempDir();
-  const cp = await startXdsServer({
-    dir,
-    port: 0,
-    watch: false,
-    log: () => {},
-    lrs: { clusters: ["demo"], intervalMs: 100 },
-  });
+  const cp = await lrsServer(dir, "demo");
   const base = proxyBootstrap(a.addr.port);
   const sr = base.static_resources as { clusters: JsonObject[] };
   const bootstrap = {
@@ -155,10 +158,7 @@ Deno.test("ClusterManager.load_stats_config, cli.options.concurrency: with two w
     static_resources: { ...sr, clusters: [...sr.clusters, xdsCluster(cp.port)] },
   };
   const p = await startProxyProcess(bootstrap, ["--concurrency", "2"]);
-  const sum = (field: string) =>
-    cp.loadReports.flatMap((r) => r.cluster_stats as JsonObject[])
-      .flatMap((c) => c.upstream_locality_stats as JsonObject[])
-      .reduce((n, l) => n + Number(l[field] ?? 0), 0);
+  const sum = (field: string) => reported(cp.loadReports, field);
   try {
     const port = await listenerPort(p.admin);
     // Fresh connections, so the kernel spreads them over both workers' sockets.
