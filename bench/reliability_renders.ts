@@ -8,7 +8,11 @@
  *
  * @module
  */
-import { listenerPort, startProxyProcess } from "../src/server/testing_proxy_process.ts";
+import {
+  listenerPort,
+  proxyBootstrap,
+  startProxyProcess,
+} from "../src/server/testing_proxy_process.ts";
 
 /** The latency target of `/ready` and proxied requests while a large render runs. */
 export const TARGET_MS = 50;
@@ -21,50 +25,23 @@ export const RENDERS: Readonly<Record<string, string>> = {
   "stats prometheus": "/stats?format=prometheus",
 };
 
-/** A bootstrap with `n` static clusters (all on `originPort`) and one listener to the first. */
+/**
+ * A bootstrap with `n` static clusters (all on `originPort`): the test proxy's bootstrap, whose
+ * listener routes to its cluster `demo`, plus `n - 1` more clusters beside it.
+ */
 export function manyClusters(originPort: number, n: number): Record<string, unknown> {
-  const clusters = Array.from({ length: n }, (_, i) => ({
-    name: `c${i}`,
-    connect_timeout: "1s",
-    load_assignment: {
-      cluster_name: `c${i}`,
-      endpoints: [{
-        lb_endpoints: [{
-          endpoint: {
-            address: { socket_address: { address: "127.0.0.1", port_value: originPort } },
-          },
-        }],
-      }],
-    },
-  }));
-  return {
-    admin: { address: { socket_address: { address: "127.0.0.1", port_value: 0 } } },
-    static_resources: {
-      clusters,
-      listeners: [{
-        name: "l0",
-        address: { socket_address: { address: "127.0.0.1", port_value: 0 } },
-        filter_chains: [{
-          filters: [{
-            name: "envoy.filters.network.http_connection_manager",
-            typed_config: {
-              "@type": "type.googleapis.com/envoy.extensions.filters.network." +
-                "http_connection_manager.v3.HttpConnectionManager",
-              stat_prefix: "ingress_http",
-              route_config: {
-                virtual_hosts: [{
-                  name: "d",
-                  domains: ["*"],
-                  routes: [{ match: { prefix: "/" }, route: { cluster: "c0" } }],
-                }],
-              },
-              http_filters: [{ name: "envoy.filters.http.router" }],
-            },
-          }],
-        }],
-      }],
-    },
-  };
+  const bootstrap = proxyBootstrap(originPort);
+  const resources = bootstrap.static_resources as { clusters: Record<string, unknown>[] };
+  const [demo] = resources.clusters;
+  for (let i = 1; i < n; i++) {
+    const name = `c${i}`;
+    resources.clusters.push({
+      ...demo,
+      name,
+      load_assignment: { ...demo.load_assignment as object, cluster_name: name },
+    });
+  }
+  return bootstrap;
 }
 
 /** What one render did to the requests polled beside it. */
