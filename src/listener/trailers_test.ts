@@ -4,7 +4,7 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import { effectiveCluster } from "../config/effective_cluster.ts";
 import { protocolCluster } from "../config/protocol_test_cluster.ts";
 import { httpListener, startTestProxy, type TestProxy } from "./test_proxy.ts";
-import { routeAllTo } from "./test_origins.ts";
+import { routeAllTo, scriptedOrigin } from "./test_origins.ts";
 import { parseHcmOptions } from "./hcm_options.ts";
 import { clusterSupportErrors } from "../config/support_check.ts";
 import type { Errors } from "../config/config_values.ts";
@@ -16,34 +16,6 @@ const decoder = new TextDecoder();
 const CHUNKED_WITH_TRAILERS = "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n" +
   "trailer: x-checksum\r\n\r\n5\r\nhello\r\n0\r\n" +
   "X-Checksum: abc123\r\nx-two: 2\r\ncontent-length: 9\r\n\r\n";
-
-/** A raw TCP origin: reads one request head per connection, answers `answer` and closes. */
-function rawOrigin(answer: string) {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const serve = async () => {
-    for await (const conn of listener) {
-      (async () => {
-        const buf = new Uint8Array(65536);
-        let got = "";
-        while (!got.includes("\r\n\r\n")) {
-          const n = await conn.read(buf).catch(() => null);
-          if (n === null) break;
-          got += decoder.decode(buf.subarray(0, n));
-        }
-        await conn.write(encoder.encode(answer)).catch(() => {});
-        conn.close();
-      })();
-    }
-  };
-  const done = serve().catch(() => {});
-  return {
-    port: (listener.addr as Deno.NetAddr).port,
-    async close() {
-      listener.close();
-      await done;
-    },
-  };
-}
 
 /** An h2c origin whose responses end with `grpc-status` and `grpc-message` trailers. */
 async function grpcOrigin() {
@@ -61,19 +33,8 @@ async function grpcOrigin() {
 }
 
 /** A raw HTTP/1.1 client: one GET with `connection: close`, the whole answer as text. */
-async function rawGet(port: number): Promise<string> {
-  const c = await Deno.connect({ hostname: "127.0.0.1", port });
-  await c.write(encoder.encode("GET /t HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n"));
-  const buf = new Uint8Array(65536);
-  let out = "";
-  for (;;) {
-    const n = await c.read(buf).catch(() => null);
-    if (n === null) break;
-    out += decoder.decode(buf.subarray(0, n));
-  }
-  c.close();
-  return out;
-}
+const rawGet = (port: number) =>
+  rawSend(port, "GET /t HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n");
 
 /** The part of a chunked answer after its head. */
 const bodyOf = (answer: string) => answer.slice(answer.indexOf("\r\n\r\n") + 4);
@@ -102,7 +63,7 @@ async function through(
 const TRAILERS_ON = { http_protocol_options: { enable_trailers: true } };
 
 Deno.test("trailers: a chunked HTTP/1.1 upstream response's trailers reach an HTTP/1.1 client with enable_trailers on both sides", async () => {
-  const o = rawOrigin(CHUNKED_WITH_TRAILERS);
+  const o = scriptedOrigin(CHUNKED_WITH_TRAILERS);
   try {
     await through(protocolCluster(o.port, h1Options(true)), TRAILERS_ON, async (p) => {
       const answer = await rawGet(p.port());
@@ -117,7 +78,7 @@ Deno.test("trailers: a chunked HTTP/1.1 upstream response's trailers reach an HT
 });
 
 Deno.test("trailers: without enable_trailers on the cluster or on the connection manager they are dropped, as Envoy", async () => {
-  const o = rawOrigin(CHUNKED_WITH_TRAILERS);
+  const o = scriptedOrigin(CHUNKED_WITH_TRAILERS);
   try {
     for (const [cluster, hcm] of [[false, true], [true, false]] as const) {
       await through(
@@ -134,7 +95,7 @@ Deno.test("trailers: without enable_trailers on the cluster or on the connection
 });
 
 Deno.test("trailers: a malformed upstream trailer line is a protocol error, not forwarded", async () => {
-  const o = rawOrigin(
+  const o = scriptedOrigin(
     "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\nno colon here\r\n\r\n",
   );
   try {
@@ -232,42 +193,13 @@ const POST_WITH_TRAILERS = "POST /t HTTP/1.1\r\nhost: x\r\ntransfer-encoding: ch
   "connection: close\r\n\r\n5\r\nhello\r\n0\r\nX-Req: 1\r\nx-sum: abc\r\nhost: evil\r\n\r\n";
 
 /** A raw TCP origin that records each chunked request (head and body) and answers 200. */
-function recordingOrigin() {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const seen: string[] = [];
-  const serve = async () => {
-    for await (const conn of listener) {
-      (async () => {
-        const buf = new Uint8Array(65536);
-        let got = "";
-        const complete = () => {
-          const at = got.indexOf("\r\n\r\n");
-          if (at < 0) return false;
-          const body = got.slice(at + 4);
-          return body.endsWith("\r\n\r\n") && /(^|\r\n)0\r\n/.test(body);
-        };
-        while (!complete()) {
-          const n = await conn.read(buf).catch(() => null);
-          if (n === null) break;
-          got += decoder.decode(buf.subarray(0, n));
-        }
-        seen.push(got);
-        await conn.write(encoder.encode("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"))
-          .catch(() => {});
-        conn.close();
-      })();
-    }
-  };
-  const done = serve().catch(() => {});
-  return {
-    port: (listener.addr as Deno.NetAddr).port,
-    seen,
-    async close() {
-      listener.close();
-      await done;
-    },
-  };
-}
+const recordingOrigin = () =>
+  scriptedOrigin("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok", (got) => {
+    const at = got.indexOf("\r\n\r\n");
+    if (at < 0) return false;
+    const body = got.slice(at + 4);
+    return body.endsWith("\r\n\r\n") && /(^|\r\n)0\r\n/.test(body);
+  });
 
 /** Sends `request` raw and reads the answer to its end. */
 async function rawSend(port: number, request: string): Promise<string> {
@@ -345,7 +277,7 @@ Deno.test("trailers: a chunked HTTP/1.1 request's trailers go to an HTTP/2 upstr
 });
 
 Deno.test("trailers: enable_trailers also holds on a listener that chooses among filter chains", async () => {
-  const o = rawOrigin(CHUNKED_WITH_TRAILERS);
+  const o = scriptedOrigin(CHUNKED_WITH_TRAILERS);
   const l = httpListener(routeAllTo("o"), TRAILERS_ON);
   const chain = (l.filter_chains as JsonObject[])[0];
   l.default_filter_chain = structuredClone(chain);
@@ -363,7 +295,7 @@ Deno.test("trailers: enable_trailers also holds on a listener that chooses among
 });
 
 Deno.test("trailers: the cluster's own http_protocol_options.enable_trailers keeps them too; its other fields stay refused", async () => {
-  const o = rawOrigin(CHUNKED_WITH_TRAILERS);
+  const o = scriptedOrigin(CHUNKED_WITH_TRAILERS);
   const own = (h1: JsonObject): JsonObject => {
     const c = protocolCluster(o.port, {});
     delete c.typed_extension_protocol_options;
@@ -402,7 +334,7 @@ Deno.test("trailers: kept request trailers are held to the header count limit (4
 
 Deno.test("trailers: an upstream sending more trailer fields than max_headers_count allows breaks off the response", async () => {
   const many = Array.from({ length: 101 }, (_, i) => `x-t${i}: v\r\n`).join("");
-  const o = rawOrigin(
+  const o = scriptedOrigin(
     "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n" + many + "\r\n",
   );
   try {
@@ -418,7 +350,7 @@ Deno.test("trailers: an upstream sending more trailer fields than max_headers_co
 });
 
 Deno.test("trailers: an HTTP/1.0 client's response is not chunked, so its trailers are dropped (RFC 9112 section 7.1.2)", async () => {
-  const o = rawOrigin(CHUNKED_WITH_TRAILERS);
+  const o = scriptedOrigin(CHUNKED_WITH_TRAILERS);
   const hcm = { http_protocol_options: { enable_trailers: true, accept_http_10: true } };
   try {
     await through(protocolCluster(o.port, h1Options(true)), hcm, async (p) => {

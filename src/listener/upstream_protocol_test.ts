@@ -5,48 +5,25 @@ import { clusterSupportErrors } from "../config/support_check.ts";
 import { validateClusters } from "../config/validate_cluster.ts";
 import { protocolCluster as cluster } from "../config/protocol_test_cluster.ts";
 import { httpListener, startTestProxy } from "./test_proxy.ts";
-import { routeAllTo } from "./test_origins.ts";
+import { routeAllTo, scriptedOrigin } from "./test_origins.ts";
 
 /**
- * An origin on a raw socket that records the first line each connection sends and answers an
- * HTTP/1.1 request with 200 `h1`; an HTTP/2 connection (its preface) is closed after recording.
+ * An origin on a raw socket that records what each connection sends and answers an HTTP/1.1
+ * request with 200 `h1`; an HTTP/2 connection (its preface) is closed after recording.
  */
-function lineOrigin() {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const lines: string[] = [];
-  const serve = async () => {
-    for await (const conn of listener) {
-      (async () => {
-        const buf = new Uint8Array(65536);
-        const n = await conn.read(buf).catch(() => null);
-        const text = new TextDecoder().decode(buf.subarray(0, n ?? 0));
-        lines.push(text.split("\r\n")[0]);
-        if (text.startsWith("PRI ")) return conn.close();
-        const body = "h1";
-        await conn.write(new TextEncoder().encode(
-          `HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
-        )).catch(() => {});
-        conn.close();
-      })();
-    }
-  };
-  const done = serve().catch(() => {});
-  return {
-    port: (listener.addr as Deno.NetAddr).port,
-    lines,
-    async close() {
-      listener.close();
-      await done;
-    },
-  };
-}
+const lineOrigin = () =>
+  scriptedOrigin((text) =>
+    text.startsWith("PRI ")
+      ? null
+      : "HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nh1"
+  );
 
 async function firstLineThrough(c: JsonObject, origin: ReturnType<typeof lineOrigin>) {
   const p = await startTestProxy([httpListener(routeAllTo("o"))], [effectiveCluster(c)]);
   try {
     const r = await fetch(`http://127.0.0.1:${p.port()}/x`);
     await r.body?.cancel();
-    return origin.lines.at(-1);
+    return origin.seen.at(-1)?.split("\r\n")[0];
   } finally {
     await p.close();
   }
