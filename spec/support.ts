@@ -578,7 +578,7 @@ export const SUPPORT = [
     path: "RouteAction.hash_policy",
     support: "honoured",
     supportNote:
-      "header, cookie (generated with a ttl), connection_properties.source_ip, query_parameter and terminal; filter_state is refused (no filter of this build stores objects in filter state, so it could never produce a hash)",
+      "header, cookie (generated with a ttl), connection_properties.source_ip, query_parameter, filter_state (objects of envoy.filters.http.set_filter_state made by envoy.hashable_string) and terminal",
   },
   { path: "RouteAction.regex_rewrite", support: "honoured" },
   { path: "RouteAction.host_rewrite_header", support: "honoured" },

@@ -71,8 +71,14 @@ export function filterKind(name: string): string {
 
 /** The short name of a v3 `@type` URL's message. */
 export function typeName(f: JsonObject): string | null {
+  const t = typedConfigMessage(f);
+  return t === null ? null : t.slice(t.lastIndexOf(".") + 1);
+}
+
+/** The fully qualified message of a filter's `typed_config` `@type` URL, if it has one. */
+export function typedConfigMessage(f: JsonObject): string | null {
   const tc = f.typed_config;
   if (!isObject(tc) || typeof tc["@type"] !== "string") return null;
   const t = tc["@type"];
-  return t.slice(t.lastIndexOf(".") + 1);
+  return t.slice(t.lastIndexOf("/") + 1);
 }

@@ -18,7 +18,13 @@
  * @module
  */
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import { type Errors, fail, filterConfig, filterKind, typeName } from "../config/config_values.ts";
+import {
+  type Errors,
+  fail,
+  filterConfig,
+  filterKind,
+  typedConfigMessage,
+} from "../config/config_values.ts";
 import { canonicalFilterName } from "../config/filter_names.ts";
 import type { HttpFilterFactory } from "./http_filter.ts";
 import { httpFilterFactory, NOT_BUILT, SUPPORTED_HTTP_FILTERS } from "./http_filters.ts";
@@ -44,7 +50,7 @@ export function parseChainFilter(
   warnings: string[],
 ): void {
   const name = String(f.name);
-  const factory = httpFilterFactory(name, typeName(f));
+  const factory = httpFilterFactory(name, typedConfigMessage(f));
   if (factory === null) {
     if (f.is_optional === true) {
       warnings.push(`optional HTTP filter ${name} is not supported by this build; it is skipped`);

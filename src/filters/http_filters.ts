@@ -11,6 +11,9 @@
  * assert.equal(httpFilterFactory("envoy.filters.http.cors", null)?.kind, "cors");
  * assert.equal(httpFilterFactory("x", "LocalRateLimit")?.kind, "local_ratelimit");
  * assert.equal(httpFilterFactory("envoy.filters.http.lua", null), null);
+ * const t = "envoy.extensions.filters.http.set_filter_state.v3.Config";
+ * assert.equal(httpFilterFactory("x", t)?.kind, "set_filter_state");
+ * assert.equal(httpFilterFactory("x", "envoy.extensions.filters.http.other.v3.Config"), null);
  * ```
  * @module
  */
@@ -22,6 +25,7 @@ import { EXT_AUTHZ } from "./ext_authz_filter.ts";
 import { FAULT } from "./fault_filter.ts";
 import type { HttpFilterFactory } from "./http_filter.ts";
 import { LOCAL_RATELIMIT } from "./local_ratelimit_filter.ts";
+import { SET_FILTER_STATE } from "./set_filter_state_filter.ts";
 
 /** Every filter kind of this build that plugs into the chain. */
 export const HTTP_FILTERS = {
@@ -31,6 +35,7 @@ export const HTTP_FILTERS = {
   buffer: BUFFER,
   compressor: COMPRESSOR,
   ext_authz: EXT_AUTHZ,
+  set_filter_state: SET_FILTER_STATE,
 } satisfies Record<string, HttpFilterFactory>;
 
 /** Filters people ask for that this build does not have, with the reason given in refusals. */
@@ -57,12 +62,19 @@ export const SUPPORTED_HTTP_FILTERS: readonly string[] = [
   ...Object.keys(HTTP_FILTERS),
 ].map((k) => `envoy.filters.http.${k}`);
 
-/** The factory of a filter named `name` (or whose typed config is `type`), if this build has it. */
+/**
+ * The factory of a filter named `name` (or whose typed config is the message `type`, fully
+ * qualified or short), if this build has it. A factory lists a fully qualified name where the
+ * short one (`Config`) is shared by several of Envoy's filters.
+ */
 export function httpFilterFactory(name: string, type: string | null): HttpFilterFactory | null {
   const all: Record<string, HttpFilterFactory> = HTTP_FILTERS;
   const byName = all[filterKind(name)];
   if (byName) return byName;
   if (type === null) return null;
-  for (const f of Object.values(all)) if (f.types.includes(type)) return f;
+  const short = type.slice(type.lastIndexOf(".") + 1);
+  for (const f of Object.values(all)) {
+    if (f.types.includes(type) || f.types.includes(short)) return f;
+  }
   return null;
 }

@@ -19,6 +19,7 @@
  * ```
  * @module
  */
+import type { FilterState } from "./filter_state.ts";
 import type { TrailerSlot } from "./trailers.ts";
 
 /** What a matcher can look at. */
@@ -72,6 +73,8 @@ export interface DownstreamRequest extends MatchInput {
    * on codecs that run one.
    */
   setIdleTimeout?: (ms: number) => void;
+  /** The request's filter state, created by the first filter that stores an object in it. */
+  filterState?: FilterState;
 }
 
 /**

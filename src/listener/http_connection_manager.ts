@@ -741,6 +741,7 @@ export class HttpConnectionManager {
             headers: m.headers,
             remote: conn.remoteAddr,
             local: conn.localAddr,
+            filterState: m.filterState,
           }, (c) => cookies.push(c));
         }
         return hash;

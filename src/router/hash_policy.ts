@@ -10,9 +10,9 @@
  *   its value is hashed; missing without a `ttl`: no hash.
  * - `connection_properties.source_ip`: xxHash64 of the downstream IP address.
  * - `query_parameter`: xxHash64 of the first value of the parameter (not URL-decoded).
- * - `filter_state`: refused. Envoy hashes the object a filter stored under `key` (the
- *   `set_filter_state` filters, the original-destination listener filter, extensions); no filter
- *   of this build stores objects in filter state, so the policy could never produce a hash.
+ * - `filter_state`: the hash of the object a filter stored in the request's filter state under
+ *   `key` (`envoy.filters.http.set_filter_state` with the `envoy.hashable_string` factory: the
+ *   xxHash64 of its value); no object, or one without a hash (`envoy.string`): no hash.
  *
  * Policies are evaluated in order; each hash is combined with the running one as
  * `rotl1(running) ^ new`, and a `terminal` policy that produced a hash ends the evaluation. No
@@ -36,7 +36,7 @@
  */
 import type { Json } from "../config/bootstrap_types.ts";
 import { durationMs, type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
-import { refusal } from "../config/support_check.ts";
+import type { FilterState } from "../http/filter_state.ts";
 import { xxHash64, xxHash64Concat } from "../upstream/lb/hash.ts";
 
 /** One parsed hash policy. */
@@ -44,7 +44,8 @@ export type HashPolicy =
   | { kind: "header"; name: string; terminal: boolean }
   | { kind: "cookie"; name: string; ttlSeconds: number | null; path: string; terminal: boolean }
   | { kind: "source_ip"; terminal: boolean }
-  | { kind: "query_parameter"; name: string; terminal: boolean };
+  | { kind: "query_parameter"; name: string; terminal: boolean }
+  | { kind: "filter_state"; key: string; terminal: boolean };
 
 /** What a hash policy may read of a request and its connection. */
 export interface HashInput {
@@ -56,6 +57,8 @@ export interface HashInput {
   headers: Headers;
   remote: { hostname: string; port: number };
   local: { hostname: string; port: number };
+  /** The request's filter state, when a filter stored objects in it. */
+  filterState?: FilterState;
 }
 
 type Kind = HashPolicy["kind"];
@@ -153,6 +156,10 @@ const EVALUATE: { [K in Kind]: Evaluate<K> } = {
     const v = queryParameter(r.path, p.name);
     return v === undefined ? undefined : xxHash64(v);
   },
+  filter_state: (p, r) => {
+    const o = r.filterState?.get(p.key);
+    return o?.hashable ? xxHash64(o.value) : undefined;
+  },
 };
 
 /**
@@ -175,11 +182,6 @@ export function requestHash(
   }
   return hash;
 }
-
-/** Why `filter_state` is refused (shown with the refusal). */
-export const FILTER_STATE_NOTE =
-  "no filter of this build stores objects in filter state, as Envoy's set_filter_state " +
-  "filters and original_dst listener filter do, so the policy could never produce a hash";
 
 const SPECIFIERS = ["header", "cookie", "connection_properties", "query_parameter", "filter_state"];
 
@@ -247,11 +249,9 @@ export function parseHashPolicies(v: Json | undefined, path: string, errors: Err
       const name = nonEmptyName(o.name, `${oat}.name`, errors);
       if (name) out.push({ kind: "query_parameter", name, terminal });
     } else {
-      fail(
-        errors,
-        oat,
-        refusal("filter_state", `${FILTER_STATE_NOTE}; key ${JSON.stringify(o.key ?? "")}`),
-      );
+      onlyKeys(o, ["key"], oat, errors);
+      const key = nonEmptyName(o.key, `${oat}.key`, errors);
+      if (key) out.push({ kind: "filter_state", key, terminal });
     }
   });
   return out;

@@ -8,6 +8,7 @@ import {
   requestHash,
 } from "./hash_policy.ts";
 import { xxHash64 } from "../upstream/lb/hash.ts";
+import { FilterState } from "../http/filter_state.ts";
 import type { Errors } from "../config/config_values.ts";
 import type { Json } from "../config/bootstrap_types.ts";
 
@@ -97,7 +98,7 @@ Deno.test("route hash_policy: cookie hashes its value; with a ttl a missing cook
 
 Deno.test("route hash_policy: bad or unsupported entries are refused with their field path", () => {
   const { errors } = parse([
-    { filter_state: { key: "proxy.tcp_proxy.x" } },
+    { filter_state: { key: "" } },
     { header: {} },
     { header: { header_name: "x" }, cookie: { name: "c" } },
     { cookie: { name: "c", ttl: "soon" } },
@@ -105,16 +106,26 @@ Deno.test("route hash_policy: bad or unsupported entries are refused with their 
     {},
   ]);
   assert.deepEqual(errors.map((e) => e.path), [
-    "r.route.hash_policy[0].filter_state",
+    "r.route.hash_policy[0].filter_state.key",
     "r.route.hash_policy[1].header.header_name",
     "r.route.hash_policy[2]",
     "r.route.hash_policy[3].cookie.ttl",
     "r.route.hash_policy[4].header.regex_rewrite",
     "r.route.hash_policy[5]",
   ]);
-  assert.match(
-    errors[0].message,
-    /^filter_state is not supported by this build \(no filter of this build stores objects in filter state, .*; key "proxy\.tcp_proxy\.x"\)$/,
-  );
+  assert.equal(errors[0].message, "must be a non-empty string");
   assert.deepEqual(parse("x").errors.map((e) => e.message), ["hash_policy must be a list"]);
+});
+
+Deno.test("route hash_policy: filter_state hashes the hashable object stored under its key, else gives no hash", () => {
+  const { ps } = parse([{ filter_state: { key: "user" } }]);
+  assert.deepEqual(ps, [{ kind: "filter_state", key: "user", terminal: false }]);
+  const filterState = new FilterState();
+  const r = input();
+  assert.equal(requestHash(ps, { ...r, filterState }, none), undefined);
+  filterState.set("user", { value: "alice", hashable: false, readOnly: false });
+  assert.equal(requestHash(ps, { ...r, filterState }, none), undefined, "envoy.string has no hash");
+  filterState.set("user", { value: "alice", hashable: true, readOnly: false });
+  assert.equal(requestHash(ps, { ...r, filterState }, none), xxHash64("alice"));
+  assert.equal(requestHash(ps, r, none), undefined, "no filter state at all");
 });
