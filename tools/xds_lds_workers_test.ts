@@ -44,14 +44,17 @@ function listener(name: string, port: number, routing: JsonObject, extra: JsonOb
   };
 }
 
-/** Inline routes sending everything to `cluster`. */
-function inline(cluster: string): JsonObject {
+/** Inline routes sending everything to `cluster` (and, with `slow`, `/slow` to cluster `cs`). */
+function inline(cluster: string, slow = false): JsonObject {
   return {
     route_config: {
       virtual_hosts: [{
         name: "all",
         domains: ["*"],
-        routes: [{ match: { prefix: "/" }, route: { cluster } }],
+        routes: [
+          ...(slow ? [{ match: { prefix: "/slow" }, route: { cluster: "cs" } }] : []),
+          { match: { prefix: "/" }, route: { cluster } },
+        ],
       }],
     },
   };
@@ -134,18 +137,28 @@ function perWorker(stats: Map<string, number>, port: number): [number, number] {
 Deno.test("cli.options.concurrency: with --concurrency 2 a listener from a gRPC control plane serves on both workers, follows a change, is removed from every worker, and a listener that cannot bind is NACKed (listener_manager.lds counted once)", async () => {
   const a = origin("a");
   const b = origin("b");
+  let release = () => {};
+  const released = new Promise<void>((r) => release = r);
+  const slow = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {
+    await released;
+    return new Response("slow");
+  });
   const port = freePort();
   const dir = await Deno.makeTempDir();
-  write(dir, "clusters.yaml", [edsCluster("ca"), edsCluster("cb")]);
-  write(dir, "endpoints.yaml", [assignment("ca", a.addr.port), assignment("cb", b.addr.port)]);
-  write(dir, "listeners.yaml", [listener("front", port, inline("ca"))]);
+  write(dir, "clusters.yaml", [edsCluster("ca"), edsCluster("cb"), edsCluster("cs")]);
+  write(dir, "endpoints.yaml", [
+    assignment("ca", a.addr.port),
+    assignment("cb", b.addr.port),
+    assignment("cs", slow.addr.port),
+  ]);
+  write(dir, "listeners.yaml", [listener("front", port, inline("ca", true))]);
   const cp = await startXdsServer({ dir, port: 0, watch: false, log: () => {} });
   const held = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const p = await startProxyProcess(adsBootstrap(cp.port, { lds: true }), [
     "--concurrency",
     "2",
     "--drain-time-s",
-    "1",
+    "60",
   ]);
   try {
     // Version 1: every answer comes from cluster ca, on both workers.
@@ -160,10 +173,13 @@ Deno.test("cli.options.concurrency: with --concurrency 2 a listener from a gRPC 
     assert.equal(stats.get("listener_manager.total_listeners_active"), 1);
     assert.equal(stats.get("listener_manager.lds.update_success"), 1, "one subscription");
     assert.deepEqual(await listed(p.admin), [`front ${port}`]);
-    let dump = await (await fetch(`${p.admin}/config_dump?resource=dynamic_listeners`)).json();
+    const dump = await (await fetch(`${p.admin}/config_dump?resource=dynamic_listeners`)).json();
     assert.equal(dump.configs.length, 1);
     assert.equal(dump.configs[0].active_state.version_info, "1");
 
+    // A request in flight on version 1, which drains (it finishes) once version 2 serves.
+    const inFlight = fetch(`http://127.0.0.1:${port}/slow`);
+    await statIs(p, "cluster.cs.upstream_rq_active", 1);
     // Version 2 sends / to cluster cb: every new request on both workers follows it.
     write(dir, "listeners.yaml", [listener("front", port, inline("cb"))]);
     await cp.reload();
@@ -177,6 +193,18 @@ Deno.test("cli.options.concurrency: with --concurrency 2 a listener from a gRPC 
       20_000,
       "version 2 in service",
     );
+    assert.equal(
+      (await statsOf(p.admin)).get("listener_manager.total_listeners_draining"),
+      1,
+      "version 1 drains",
+    );
+    const drainDump = await (await fetch(`${p.admin}/config_dump?resource=dynamic_listeners`))
+      .json();
+    assert.equal(drainDump.configs[0].draining_state?.version_info, "1");
+    release();
+    const slowAnswer = await inFlight;
+    assert.equal(`${slowAnswer.status} ${await slowAnswer.text()}`, "200 slow");
+    await statIs(p, "listener_manager.total_listeners_draining", 0);
     const before = perWorker(await statsOf(p.admin), port);
     assert.deepEqual(await answers(port, 24), new Array(24).fill("200 b"));
     stats = await statsOf(p.admin);
@@ -224,8 +252,10 @@ Deno.test("cli.options.concurrency: with --concurrency 2 a listener from a gRPC 
     assert.deepEqual(await listed(p.admin), []);
     assert.deepEqual(await answers(port, 16), new Array(16).fill(""), "no worker accepts");
   } finally {
+    release();
     await p.stop();
     held.close();
+    await slow.shutdown();
     await cp.close();
     await a.shutdown();
     await b.shutdown();

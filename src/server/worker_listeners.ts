@@ -257,7 +257,7 @@ export class WorkerLds {
   #holder(s: ListenerSpec, next: ReadonlyMap<string, ListenerSpec>): string | null {
     if (s.port === 0) return null;
     const same = (address: string, port: number) => address === s.address && port === s.port;
-    for (const l of this.deps.live()) {
+    for (const l of this.#live()) {
       if (l.stopped || l.name === s.name) continue;
       if (l.apiUpdate) {
         const n = next.get(l.name);
@@ -275,7 +275,7 @@ export class WorkerLds {
    */
   #tryBind(s: ListenerSpec): number | string {
     if (s.port !== 0) {
-      const held = this.deps.live().some((l) =>
+      const held = this.#live().some((l) =>
         !l.stopped && l.address === s.address && l.port === s.port
       );
       if (held) return s.port;
@@ -289,6 +289,27 @@ export class WorkerLds {
       return `listener '${s.name}': cannot bind '${hostPort(s.address, s.port)}': ` +
         (e as Error).message;
     }
+  }
+
+  /**
+   * The listeners in service: the static ones as worker 0 reports them, and the LDS ones this
+   * manager put in service (worker 0's report may not show the latest yet).
+   */
+  #live(): ListenerView[] {
+    const reported = this.deps.live();
+    const stopped = new Set(reported.filter((l) => l.stopped).map((l) => l.name));
+    return [
+      ...reported.filter((l) => !l.apiUpdate),
+      ...[...this.#active.values()].map((v) => ({
+        name: v.spec.name,
+        address: v.spec.address,
+        port: v.port,
+        direction: v.spec.direction,
+        config: v.config,
+        stopped: stopped.has(v.spec.name),
+        apiUpdate: v.update,
+      })),
+    ];
   }
 
   #directionStopped(d: TrafficDirection): boolean {

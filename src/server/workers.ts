@@ -97,8 +97,8 @@ export class WorkerPool implements ListenerManagerView {
   #routes: WorkerRoutes | null = null;
   /** LDS, held here for every worker (`worker_listeners.ts`); null without `lds_config`. */
   readonly #lds: WorkerLds | null = null;
-  /** Worker 0's LDS listeners that still drain. */
-  #draining: ListenerView[] = [];
+  /** Each worker's LDS listeners that still drain. */
+  readonly #draining = new Map<number, ListenerView[]>();
   #closed = false;
   #started = false;
   readonly #shared: Int32Array;
@@ -326,6 +326,7 @@ export class WorkerPool implements ListenerManagerView {
     this.deps.log("critical", `worker ${index} stopped: ${why}`);
     this.#importer.forget(index);
     this.#lds?.forget(index);
+    this.#draining.delete(index);
     for (const [id, wait] of this.#waiting) this.#settle(id, wait, index);
   }
 
@@ -356,9 +357,9 @@ export class WorkerPool implements ListenerManagerView {
     if (m.type === "stats") {
       this.#importer.apply(index, m.stats);
       this.#applyHostStats(index, m.hosts);
+      this.#draining.set(index, m.draining);
       if (index === 0) {
         this.#views = m.listeners.map((l) => ({ ...l }));
-        this.#draining = m.draining;
         this.#stopped = new Set(m.stopped);
       }
     }
@@ -479,9 +480,13 @@ export class WorkerPool implements ListenerManagerView {
     return this.#lds?.warmingListeners() ?? [];
   }
 
-  /** LDS listeners removed or replaced that still drain (worker 0's). */
+  /** LDS listeners removed or replaced that still drain on some worker (each version once). */
   drainingListeners(): readonly ListenerView[] {
-    return this.#draining;
+    const out = new Map<string, ListenerView>();
+    for (const list of this.#draining.values()) {
+      for (const l of list) out.set(`${l.name}\n${l.apiUpdate?.version_info}`, l);
+    }
+    return [...out.values()];
   }
 
   /** Route configurations from RDS, by name (the main thread's subscriptions). */
