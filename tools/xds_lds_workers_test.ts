@@ -313,10 +313,12 @@ Deno.test("admin.states.drain-listeners: with --concurrency 2 and LDS from files
       traffic_direction: "OUTBOUND",
     }]),
   );
+  const { "@type": _, ...fixed } = listener("static", 0, inline("ca"));
   const p = await startProxyProcess({
     admin: { address: { socket_address: { address: "127.0.0.1", port_value: 0 } } },
     dynamic_resources: { lds_config: { path_config_source: { path: join(dir, "lds.json") } } },
     static_resources: {
+      listeners: [fixed],
       clusters: [staticCluster("ca", a.addr.port), staticCluster("cb", b.addr.port)],
     },
   }, ["--concurrency", "2", "--drain-time-s", "1"]);
@@ -330,7 +332,10 @@ Deno.test("admin.states.drain-listeners: with --concurrency 2 and LDS from files
     assert.deepEqual(await answers(inbound, 24), new Array(24).fill("200 b"));
     const stats = await statsOf(p.admin);
     assert.equal(stats.get("cluster.cb.upstream_rq_total"), 24);
-    assert.equal(stats.get("listener_manager.total_listeners_active"), 2);
+    // One static and two LDS listeners, each added once and created on each worker.
+    assert.equal(stats.get("listener_manager.total_listeners_active"), 3);
+    assert.equal(stats.get("listener_manager.listener_added"), 3);
+    assert.equal(stats.get("listener_manager.listener_create_success"), 6);
     assert.equal(stats.get("listener_manager.lds.update_success"), 1);
 
     // INBOUND listeners stop on every worker; OUTBOUND ones keep serving.
@@ -360,7 +365,7 @@ Deno.test("admin.states.drain-listeners: with --concurrency 2 and LDS from files
       "the OUTBOUND listener changed",
     );
     const after = await statsOf(p.admin);
-    assert.equal(after.get("listener_manager.listener_added"), 2, "in2 was not added");
+    assert.equal(after.get("listener_manager.listener_added"), 3, "in2 was not added");
     assert.equal(after.get("listener_manager.listener_modified"), 1, "only out changed");
     assert.equal(await getOnce(extra), "");
     assert.deepEqual((await listed(p.admin)).filter((l) => l.startsWith("in2")), []);

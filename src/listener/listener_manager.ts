@@ -469,7 +469,8 @@ export class ListenerManager implements ListenerManagerView {
   async start(): Promise<void> {
     try {
       for (const b of this.#bound) {
-        this.#lm.counter("listener_added").inc();
+        // Every worker binds the static listeners; the first one counts them as added.
+        if ((this.deps.worker?.index ?? 0) === 0) this.#lm.counter("listener_added").inc();
         try {
           this.#bind(b);
         } catch (e) {
