@@ -27,6 +27,8 @@ import { configSourceOf, type SourceSpec } from "../config/config_source.ts";
 import { messageSupportErrors } from "../config/support_check.ts";
 import { isSimple, type ListenerSpec } from "./listener_config.ts";
 import { parseListeners } from "./validate_listeners.ts";
+import type { ListenerView } from "./types.ts";
+import { hostPort } from "../upstream/host.ts";
 
 /** What an LDS update is checked against. */
 export interface LdsCheckContext {
@@ -100,6 +102,72 @@ export function rdsSourceOf(s: ListenerSpec): SourceSpec | null {
   if (!isSimple(s) || f.kind !== "http" || !f.hcm.rds) return null;
   const src = configSourceOf(f.hcm.rds.source, "rds.config_source");
   return src.ok ? src.spec : null;
+}
+
+/**
+ * The name of another listener in `live` that keeps the address of `s` once the update whose
+ * listeners are `next` (by name) applies: Envoy refuses such an update ("duplicate address").
+ * Port 0 never clashes; an LDS listener the update removes or moves frees its address.
+ */
+export function addressHolder(
+  s: ListenerSpec,
+  live: readonly ListenerView[],
+  next: ReadonlyMap<string, ListenerSpec>,
+): string | null {
+  if (s.port === 0) return null;
+  const same = (address: string, port: number) => address === s.address && port === s.port;
+  for (const l of live) {
+    if (l.stopped || l.name === s.name) continue;
+    if (l.apiUpdate) {
+      const n = next.get(l.name);
+      if (!n || !same(n.address, n.port)) continue;
+    }
+    if (same(l.address, l.port)) return l.name;
+  }
+  return null;
+}
+
+/**
+ * Tries the address of `s` (as the listeners bind it, with `reusePort` or not) before an update
+ * is accepted, as Envoy creates a listener's sockets before it acknowledges: the port it got (the
+ * one the system chose for port 0), or why it cannot bind, in Envoy's words. An address one of
+ * the `live` listeners holds is not tried (it binds beside it with `reusePort`, or after it).
+ */
+export function tryBind(
+  s: ListenerSpec,
+  live: readonly ListenerView[],
+  reusePort: boolean,
+): number | string {
+  if (s.port !== 0 && live.some((l) => l.address === s.address && l.port === s.port)) {
+    return s.port;
+  }
+  try {
+    const l = Deno.listen({ hostname: s.address, port: s.port, reusePort });
+    const port = (l.addr as Deno.NetAddr).port;
+    l.close();
+    return port;
+  } catch (e) {
+    return `listener '${s.name}': cannot bind '${hostPort(s.address, s.port)}': ` +
+      (e as Error).message;
+  }
+}
+
+/**
+ * What binding `s` would give, checked before an update is accepted: the port (see
+ * {@linkcode tryBind}), or the problem ({@linkcode addressHolder}, then the bind error).
+ */
+export function checkAddress(
+  s: ListenerSpec,
+  live: readonly ListenerView[],
+  next: ReadonlyMap<string, ListenerSpec>,
+  reusePort: boolean,
+): number | string {
+  const other = addressHolder(s, live, next);
+  if (other !== null) {
+    return `error adding listener '${hostPort(s.address, s.port)}': listener '${other}' has ` +
+      "duplicate address as existing listener";
+  }
+  return tryBind(s, live.filter((l) => !l.stopped), reusePort);
 }
 
 /** True when two listeners have the same configuration (an update that changes nothing). */

@@ -35,7 +35,7 @@ import { ChainListener, type ChainServer } from "./chain_listener.ts";
 import type { SecretStore } from "../config/secrets.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
-import { checkLdsUpdate, rdsProblems, sameListener } from "./lds_update.ts";
+import { checkAddress, checkLdsUpdate, rdsProblems, sameListener } from "./lds_update.ts";
 import type { DiscoveryResponse } from "../config/subscription.ts";
 import { configSourceOf } from "../config/config_source.ts";
 import { TYPE_URLS } from "../config/xds_wire.ts";
@@ -232,6 +232,18 @@ export class ListenerManager implements ListenerManagerView {
       staticNames: this.#static,
       check: (spec, at) => this.deps.clusters.xds.check(spec, at),
     });
+    // Every new address must bind before anything changes (Envoy creates the sockets first).
+    const next = new Map(specs.map((s) => [s.name, s]));
+    const problems: string[] = [];
+    specs.forEach((s, i) => {
+      const old = this.#bound.find((b) => b.name === s.name);
+      if ((old && sameListener(old.config, s.config)) || this.#directionStopped(s.direction)) {
+        return;
+      }
+      const r = checkAddress(s, this.#bound, next, this.deps.worker?.reusePort ?? false);
+      if (typeof r === "string") problems.push(`resources[${i}].address: ${r}`);
+    });
+    if (problems.length) throw new Error(problems.join("; "));
     const names = new Set(specs.map((s) => s.name));
     const keep: Bound[] = [];
     for (const b of this.#bound) {

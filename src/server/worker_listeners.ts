@@ -39,7 +39,7 @@ import { configSourceOf } from "../config/config_source.ts";
 import { ConfigLoadError } from "../config/errors.ts";
 import type { DiscoveryResponse } from "../config/subscription.ts";
 import { TYPE_URLS } from "../config/xds_wire.ts";
-import { checkLdsUpdate, rdsSourceOf, sameListener } from "../listener/lds_update.ts";
+import { checkAddress, checkLdsUpdate, rdsSourceOf, sameListener } from "../listener/lds_update.ts";
 import type { ListenerSpec } from "../listener/listener_config.ts";
 import type { ListenerManager } from "../listener/listener_manager.ts";
 import type { ListenerView, TrafficDirection } from "../listener/types.ts";
@@ -200,17 +200,8 @@ export class WorkerLds {
     const problems: string[] = [];
     for (const { spec, index } of changes) {
       if (this.#directionStopped(spec.direction)) continue;
-      const at = `resources[${index}].address`;
-      const other = this.#holder(spec, next);
-      if (other) {
-        problems.push(
-          `${at}: error adding listener '${hostPort(spec.address, spec.port)}': listener ` +
-            `'${other}' has duplicate address as existing listener`,
-        );
-        continue;
-      }
-      const r = this.#tryBind(spec);
-      if (typeof r === "string") problems.push(`${at}: ${r}`);
+      const r = checkAddress(spec, this.#live(), next, true);
+      if (typeof r === "string") problems.push(`resources[${index}].address: ${r}`);
       else ports.set(spec.name, r);
     }
     if (problems.length) throw new Error(problems.join("; "));
@@ -248,47 +239,6 @@ export class WorkerLds {
     }
     this.#releaseRoutes();
     this.#version = r.version_info;
-  }
-
-  /**
-   * The name of another listener that keeps the address of `s` after this update (port 0 never
-   * clashes; an LDS listener the update removes or moves frees its address).
-   */
-  #holder(s: ListenerSpec, next: ReadonlyMap<string, ListenerSpec>): string | null {
-    if (s.port === 0) return null;
-    const same = (address: string, port: number) => address === s.address && port === s.port;
-    for (const l of this.#live()) {
-      if (l.stopped || l.name === s.name) continue;
-      if (l.apiUpdate) {
-        const n = next.get(l.name);
-        if (!n || !same(n.address, n.port)) continue;
-      }
-      if (same(l.address, l.port)) return l.name;
-    }
-    return null;
-  }
-
-  /**
-   * Tries the address of `s` on the main thread (with `reusePort`, as the workers bind): the
-   * port to give the workers (the one the system chose for port 0), or why it cannot bind. An
-   * address one of our listeners holds already binds on the workers too.
-   */
-  #tryBind(s: ListenerSpec): number | string {
-    if (s.port !== 0) {
-      const held = this.#live().some((l) =>
-        !l.stopped && l.address === s.address && l.port === s.port
-      );
-      if (held) return s.port;
-    }
-    try {
-      const l = Deno.listen({ hostname: s.address, port: s.port, reusePort: true });
-      const port = (l.addr as Deno.NetAddr).port;
-      l.close();
-      return port;
-    } catch (e) {
-      return `listener '${s.name}': cannot bind '${hostPort(s.address, s.port)}': ` +
-        (e as Error).message;
-    }
   }
 
   /**
