@@ -642,8 +642,9 @@ Deno.test("cli.options.concurrency: unset, the hardware thread count of workers 
   assert.equal(effectiveOptions(options, given, {}).options.concurrency, 2);
   const cds = { dynamic_resources: { cds_config: { path: "/nonexistent/cds.yaml" } } };
   assert.equal(effectiveOptions(options, given, cds).options.concurrency, 2);
+  // LDS runs with workers too: the main thread holds it (src/server/worker_listeners.ts).
   const lds = { dynamic_resources: { lds_config: { path: "/nonexistent/lds.yaml" } } };
-  assert.equal(effectiveOptions(options, given, lds).options.concurrency, 1);
+  assert.equal(effectiveOptions(options, given, lds).options.concurrency, 2);
   const lines: string[] = [];
   const logging = createLogging(options, {
     sink: { write: (l) => lines.push(l), reopen: () => Promise.resolve(), close() {} },
