@@ -440,6 +440,11 @@ export class ListenerManager implements ListenerManagerView {
   commitDynamic(token: number): void {
     const b = this.#prepared.get(token);
     if (!b) return;
+    if (this.#directionStopped(b.direction)) {
+      // /drain_listeners stopped its direction while the other workers were binding it.
+      void this.abortDynamic(token);
+      return;
+    }
     this.#prepared.delete(token);
     this.#lm.counter("listener_create_success").inc();
     this.#lm.gauge("total_listeners_active").inc();
