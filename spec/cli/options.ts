@@ -204,7 +204,7 @@ export const OPTIONS = [
     meaningV2: "Worker threads; 0 is kept as 0 (no promotion to one worker).",
     support: "honoured",
     supportNote:
-      "Above 1, that many worker threads each accept on every listener (reusePort); 1 serves on the main thread. Outlier detection, CDS and /tap run once for the process on the main thread. With LDS, RDS or the overload manager a value above 1 is refused, and unset runs one worker and logs why.",
+      "Above 1, that many worker threads each accept on every listener (reusePort); 1 serves on the main thread. Outlier detection, the LDS, CDS and RDS subscriptions, load reporting and /tap run once for the process on the main thread, which tells every worker to add, replace or remove each listener and route configuration.",
   },
   {
     id: "cli.options.log-level",

@@ -35,10 +35,10 @@ import { ChainListener, type ChainServer } from "./chain_listener.ts";
 import type { SecretStore } from "../config/secrets.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
+import { checkAddress, checkLdsUpdate, rdsProblems, sameListener } from "./lds_update.ts";
 import type { DiscoveryResponse } from "../config/subscription.ts";
 import { configSourceOf } from "../config/config_source.ts";
 import { TYPE_URLS } from "../config/xds_wire.ts";
-import { messageSupportErrors } from "../config/support_check.ts";
 import type { Subscription } from "../upstream/xds_clients.ts";
 import { type RdsState, subscribeRds } from "./rds_routes.ts";
 import type { RouteFeed } from "./route_feed.ts";
@@ -172,7 +172,13 @@ export class ListenerManager implements ListenerManagerView {
     if (lds && !lds.ok) errors.push({ path: lds.at, rule: "", message: lds.message });
     const ldsProblem = lds?.ok ? deps.clusters.xds.check(lds.spec, ldsAt) : null;
     if (ldsProblem) errors.push({ ...ldsProblem, rule: "" });
-    errors.push(...this.#rdsProblems(specs, "static_resources.listeners"));
+    errors.push(
+      ...rdsProblems(
+        specs,
+        "static_resources.listeners",
+        (spec, at) => deps.clusters.xds.check(spec, at),
+      ),
+    );
     if (errors.length) throw new ConfigLoadError(errors);
     this.#bound = specs.map((s) => new Bound(s));
     for (const s of specs) this.#static.add(s.name);
@@ -221,26 +227,23 @@ export class ListenerManager implements ListenerManagerView {
    * bound, changed ones rebound (the old sockets close first: the same port), missing ones stop.
    */
   #applyLds(r: DiscoveryResponse) {
-    const problems: string[] = [];
-    const bodies = r.resources.map((x, i) => {
-      const t = String(x["@type"]);
-      if (!/\.Listener$/.test(t)) problems.push(`resources[${i}]: @type ${t} is not a Listener`);
-      const { "@type": _, ...b } = x;
-      for (const e of messageSupportErrors("Listener", b, `resources[${i}]`)) {
-        problems.push(`${e.path}: ${e.message}`);
-      }
-      return b;
+    const { specs, update } = checkLdsUpdate(r, {
+      clusterNames: this.deps.clusters.names(),
+      staticNames: this.#static,
+      check: (spec, at) => this.deps.clusters.xds.check(spec, at),
     });
-    const { specs, errors } = parseListeners(bodies, "resources", this.deps.clusters.names());
-    errors.push(...this.#rdsProblems(specs, "resources"));
-    for (const e of errors) problems.push(`${e.path}: ${e.message}`);
+    // Every new address must bind before anything changes (Envoy creates the sockets first).
+    const next = new Map(specs.map((s) => [s.name, s]));
+    const problems: string[] = [];
     specs.forEach((s, i) => {
-      if (this.#static.has(s.name)) {
-        problems.push(`resources[${i}].name: listener "${s.name}" is static; LDS cannot change it`);
+      const old = this.#bound.find((b) => b.name === s.name);
+      if ((old && sameListener(old.config, s.config)) || this.#directionStopped(s.direction)) {
+        return;
       }
+      const r = checkAddress(s, this.#bound, next, this.deps.worker?.reusePort ?? false);
+      if (typeof r === "string") problems.push(`resources[${i}].address: ${r}`);
     });
     if (problems.length) throw new Error(problems.join("; "));
-    const update = { version_info: r.version_info, last_updated: new Date().toISOString() };
     const names = new Set(specs.map((s) => s.name));
     const keep: Bound[] = [];
     for (const b of this.#bound) {
@@ -259,8 +262,7 @@ export class ListenerManager implements ListenerManagerView {
     for (const s of specs) {
       const i = this.#bound.findIndex((b) => b.name === s.name);
       const old = i >= 0 ? this.#bound[i] : null;
-      const same = (b: Bound | null | undefined) =>
-        b != null && JSON.stringify(b.config) === JSON.stringify(s.config);
+      const same = (b: Bound | null | undefined) => b != null && sameListener(b.config, s.config);
       const warming = this.#warming.get(s.name);
       if (same(warming)) continue;
       // A listener still warming is replaced by the newer one (or dropped when the update goes
@@ -375,23 +377,6 @@ export class ListenerManager implements ListenerManagerView {
     return [...this.#draining];
   }
 
-  /** Why the RDS sources of `specs` (at `path[i]`) cannot be used. */
-  #rdsProblems(specs: readonly ListenerSpec[], path: string): ConfigError[] {
-    const out: ConfigError[] = [];
-    specs.forEach((s, i) => {
-      const f = s.filter;
-      if (f.kind !== "http" || !f.hcm.rds) return;
-      const chains = s.config.filter_chains as { filters?: unknown[] }[] | undefined;
-      const n = (chains?.[0]?.filters?.length ?? 1) - 1;
-      const at = `${path}[${i}].filter_chains[0].filters[${n}].typed_config.rds.config_source`;
-      const src = configSourceOf(f.hcm.rds.source, at);
-      if (!src.ok) out.push({ path: src.at, rule: "", message: src.message });
-      const p = src.ok ? this.deps.clusters.xds.check(src.spec, at) : null;
-      if (p) out.push({ ...p, rule: "" });
-    });
-    return out;
-  }
-
   /** Accepted RDS route configurations by name (`/config_dump` `dynamic_route_configs`). */
   readonly routeConfigs = new Map<string, RdsState>();
 
@@ -408,6 +393,90 @@ export class ListenerManager implements ListenerManagerView {
     }
   }
 
+  /** Listeners the main thread's LDS bound on this worker, not yet in service, by token. */
+  readonly #prepared = new Map<number, Bound>();
+
+  /**
+   * A data-plane worker's part of an LDS change (the main thread holds LDS and validated
+   * `config`): binds the listener now, beside a listener of the same name (both share the port
+   * through `reusePort`) on `port` (the one the main thread chose when the configuration says
+   * 0), and returns the bound port. It joins {@linkcode listeners} with
+   * {@linkcode commitDynamic}, once every worker has bound it. Throws "cannot bind" errors.
+   */
+  prepareDynamic(
+    token: number,
+    config: JsonObject,
+    update: { version_info: string; last_updated: string },
+    port: number,
+  ): number {
+    const { specs, errors } = parseListeners(
+      [config],
+      "resources",
+      null,
+      this.deps.secrets ?? null,
+    );
+    const spec = specs[0];
+    if (!spec || errors.length) {
+      throw new Error(errors.map((e) => `${e.path}: ${e.message}`).join("; "));
+    }
+    spec.port = port;
+    const b = new Bound(spec);
+    b.apiUpdate = update;
+    try {
+      this.#bind(b);
+    } catch (e) {
+      b.stopped = true;
+      void closeSockets(b);
+      throw bindError(spec.name, spec.address, port, e);
+    }
+    this.#prepared.set(token, b);
+    return b.port;
+  }
+
+  /**
+   * Puts the listener of `token` in service: a listener of its name leaves {@linkcode listeners}
+   * and drains (`--drain-time-s`, `--drain-strategy`) while the new one takes new connections.
+   */
+  commitDynamic(token: number): void {
+    const b = this.#prepared.get(token);
+    if (!b) return;
+    if (this.#directionStopped(b.direction)) {
+      // /drain_listeners stopped its direction while the other workers were binding it.
+      void this.abortDynamic(token);
+      return;
+    }
+    this.#prepared.delete(token);
+    this.#lm.counter("listener_create_success").inc();
+    this.#lm.gauge("total_listeners_active").inc();
+    const i = this.#bound.findIndex((x) => x.name === b.name);
+    if (i < 0) {
+      this.#bound.push(b);
+      return;
+    }
+    const old = this.#bound[i];
+    this.#bound[i] = b;
+    this.#drainLds(old);
+  }
+
+  /** Closes the listener of `token`, bound but not in service (another worker could not bind). */
+  async abortDynamic(token: number): Promise<void> {
+    const b = this.#prepared.get(token);
+    if (!b) return;
+    this.#prepared.delete(token);
+    b.stopped = true;
+    b.proxy?.closeAll();
+    await b.rds?.close();
+    await closeSockets(b);
+  }
+
+  /** Takes the LDS listener `name` out of service; it drains as {@linkcode commitDynamic} says. */
+  removeDynamic(name: string): void {
+    const i = this.#bound.findIndex((x) => x.name === name && !this.#static.has(x.name));
+    if (i < 0) return;
+    const [old] = this.#bound.splice(i, 1);
+    this.#drainLds(old);
+  }
+
   /** The `version_info` of the last LDS update (`""` before one); `null` without LDS. */
   versionInfo(): string | null {
     return this.#lds ? this.#ldsVersion : null;
@@ -417,7 +486,8 @@ export class ListenerManager implements ListenerManagerView {
   async start(): Promise<void> {
     try {
       for (const b of this.#bound) {
-        this.#lm.counter("listener_added").inc();
+        // Every worker binds the static listeners; the first one counts them as added.
+        if ((this.deps.worker?.index ?? 0) === 0) this.#lm.counter("listener_added").inc();
         try {
           this.#bind(b);
         } catch (e) {
@@ -707,6 +777,7 @@ export class ListenerManager implements ListenerManagerView {
   async close(): Promise<void> {
     await this.#lds?.close();
     for (const b of [...this.#warming.values()]) this.#unwarm(b);
+    await Promise.all([...this.#prepared.keys()].map((t) => this.abortDynamic(t)));
     for (const b of this.#draining) b.proxy?.closeAll();
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();

@@ -113,26 +113,16 @@ export function effectiveOptions(
 
 /**
  * Settings that data-plane workers (`--concurrency` above 1) cannot serve yet, with where they
- * are: LDS (its subscription lives in the listener manager, which workers copy from the
- * bootstrap). CDS, RDS, `/tap`, load reporting and the overload manager are not among them: the
- * main thread's cluster manager sends each cluster change to the workers, the main thread holds
- * the static listeners' RDS subscriptions and sends each route configuration to the workers,
- * `/tap` sessions are copied to the workers, whose traces come back, load reports gather every
- * worker's request counts first, and the overload manager's actions reach the workers through
- * shared memory (its fixed-heap monitor counting every worker's memory). RDS is
- * found where the listeners use it: an HTTP connection manager with `rds`, as the listener
- * parser reads it.
+ * are: none today. LDS, CDS, RDS, `/tap`, load reporting and the overload manager all run with
+ * workers: the main thread holds the LDS subscription and tells every worker to add, replace or
+ * remove each listener (`worker_listeners.ts`), its cluster manager sends each cluster change to
+ * the workers, it holds the listeners' RDS subscriptions and sends each route configuration to
+ * the workers, `/tap` sessions are copied to the workers, whose traces come back, load reports
+ * gather every worker's request counts first, and the overload manager's actions reach the
+ * workers through shared memory (its fixed-heap monitor counting every worker's memory).
  */
-export function workerBlockers(bootstrap: Bootstrap): Array<{ path: string; why: string }> {
-  const out: Array<{ path: string; why: string }> = [];
-  const dynamic = bootstrap.dynamic_resources as JsonObject | undefined;
-  if (dynamic?.lds_config !== undefined) {
-    out.push({
-      path: "dynamic_resources.lds_config",
-      why: "LDS runs on one worker in this build",
-    });
-  }
-  return out;
+export function workerBlockers(_bootstrap: Bootstrap): Array<{ path: string; why: string }> {
+  return [];
 }
 
 /** Checks the whole loaded configuration; see the module documentation. */

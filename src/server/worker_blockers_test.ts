@@ -37,11 +37,11 @@ Deno.test("cli.options.concurrency: RDS runs with workers (the main thread subsc
   assert.deepEqual(workerBlockers(rds), []);
 });
 
-Deno.test("cli.options.concurrency: CDS runs on workers; LDS stays on one worker", () => {
+Deno.test("cli.options.concurrency: CDS and LDS run with workers (the main thread subscribes and tells every worker)", () => {
   const cds = { dynamic_resources: { cds_config: { path: "/x/cds.yaml" } } } as Bootstrap;
   assert.deepEqual(workerBlockers(cds), []);
   const lds = { dynamic_resources: { lds_config: { path: "/x/lds.yaml" } } } as Bootstrap;
-  assert.deepEqual(workerBlockers(lds).map((b) => b.path), ["dynamic_resources.lds_config"]);
+  assert.deepEqual(workerBlockers(lds), []);
 });
 
 Deno.test("cli.options.concurrency: load reporting (LRS) runs with workers; every worker's counts are gathered before a report", () => {

@@ -32,6 +32,8 @@ import { compactAfterStartup } from "./startup_compaction.ts";
 import { LayeredRuntime } from "./runtime.ts";
 import { OpenConnections } from "../listener/overload_state.ts";
 import { RouteFeed } from "../listener/route_feed.ts";
+import type { ListenerView } from "../listener/types.ts";
+import { applyListenerChange } from "./worker_listeners.ts";
 import { parseOverloadManager } from "./overload_manager.ts";
 import { OverloadShare, WorkerOverload } from "./overload_share.ts";
 import { OutlierEventRecorder } from "../upstream/outlier/outlier_events.ts";
@@ -107,14 +109,15 @@ function withPorts(listeners: JsonObject[], ports: number[] | null): JsonObject[
   });
 }
 
-function listenerCopies(lm: ListenerManager): ListenerCopy[] {
-  return lm.listeners().map((l) => ({
+function listenerCopies(listeners: readonly ListenerView[]): ListenerCopy[] {
+  return listeners.map((l) => ({
     name: l.name,
     address: l.address,
     port: l.port,
     direction: l.direction,
     config: l.config,
     stopped: l.stopped,
+    ...(l.apiUpdate ? { apiUpdate: l.apiUpdate } : {}),
   }));
 }
 
@@ -267,7 +270,8 @@ function report(r: Running, id: number): void {
     id,
     stats: r.exporter.collect(),
     hosts: hostStats(r.clusters),
-    listeners: listenerCopies(r.listeners),
+    listeners: listenerCopies(r.listeners.listeners()),
+    draining: listenerCopies(r.listeners.drainingListeners()),
     stopped: [...r.listeners.stoppedDirections()],
   });
 }
@@ -284,7 +288,7 @@ async function handle(m: ToWorker): Promise<void> {
     starting = [];
     try {
       running = await start(m);
-      post({ type: "ready", listeners: listenerCopies(running.listeners) });
+      post({ type: "ready", listeners: listenerCopies(running.listeners.listeners()) });
       compactAfterStartup();
     } catch (e) {
       post({ type: "failed", message: e instanceof Error ? e.message : String(e) });
@@ -355,6 +359,12 @@ async function handle(m: ToWorker): Promise<void> {
       return;
     case "routes":
       r.routeFeed.update(m.name, m.routeConfig);
+      return;
+    case "listener_prepare":
+    case "listener_commit":
+    case "listener_abort":
+    case "listener_remove":
+      await applyListenerChange(r.listeners, m, post);
       return;
     case "reopen":
       r.listeners.reopenAccessLogs();

@@ -139,7 +139,29 @@ export type ToWorker =
   | { type: "log"; name: string | null; level: string }
   | { type: "reopen" }
   | { type: "routes"; name: string; routeConfig: JsonObject }
+  | ListenerChange
   | { type: "close"; id: number };
+
+/**
+ * LDS changes the main thread sends (`worker_listeners.ts`): bind a listener beside the one of
+ * its name (`listener_prepare`, answered by `listener_prepared`), put it in service once every
+ * worker bound it (`listener_commit`) or close it when one could not (`listener_abort`), and take
+ * a listener out of service (`listener_remove`). A token names one version of a listener.
+ */
+export type ListenerChange =
+  | {
+    type: "listener_prepare";
+    id: number;
+    token: number;
+    /** The Listener resource without its `@type`, as the control plane sent it. */
+    config: JsonObject;
+    /** The port to bind (the main thread chose it when the configuration says 0). */
+    port: number;
+    update: { version_info: string; last_updated: string };
+  }
+  | { type: "listener_commit"; token: number }
+  | { type: "listener_abort"; token: number }
+  | { type: "listener_remove"; name: string };
 
 /** A listener as a worker reports it. */
 export type ListenerCopy = Omit<ListenerView, "stopped"> & { stopped: boolean };
@@ -154,8 +176,12 @@ export type FromWorker =
     stats: WorkerStatsDelta;
     hosts: HostStatsDelta;
     listeners: ListenerCopy[];
+    /** LDS listeners removed or replaced that still drain their connections. */
+    draining: ListenerCopy[];
     stopped: Array<TrafficDirection | "ALL">;
   }
+  /** The answer to `listener_prepare`: the bound port, or why the listener could not bind. */
+  | { type: "listener_prepared"; id: number; port: number | null; error: string | null }
   | { type: "done"; id: number }
   /** Outlier detection events since the last batch, for the main thread's detectors. */
   | { type: "outlier"; events: OutlierEventBatch }

@@ -15,7 +15,8 @@
  * @module
  */
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
-import { configSourceOf } from "../config/config_source.ts";
+import { configSourceOf, type SourceSpec } from "../config/config_source.ts";
+import type { HcmConfig } from "../listener/http_connection_manager.ts";
 import { type RdsState, subscribeRds } from "../listener/rds_routes.ts";
 import { parseListeners } from "../listener/validate_listeners.ts";
 import type { Store } from "../stats/store.ts";
@@ -27,14 +28,17 @@ export class WorkerRoutes {
   /** Accepted route configurations by name, as `/config_dump` shows them. */
   readonly routeConfigs = new Map<string, RdsState>();
   readonly #subs: Subscription[] = [];
+  /** Subscriptions for LDS listeners, by route configuration name, with their first fetch. */
+  readonly #static = new Set<string>();
+  readonly #dynamic = new Map<string, { sub: Subscription; ready: Promise<void> }>();
 
   /** Subscribes for every static listener of `bootstrap` whose connection manager has `rds`. */
   constructor(
     bootstrap: Bootstrap,
-    clusters: ClusterManager,
-    stats: Store,
-    log: (level: string, msg: string) => void,
-    onAccepted: (name: string, routeConfig: JsonObject) => void,
+    readonly clusters: ClusterManager,
+    readonly stats: Store,
+    readonly log: (level: string, msg: string) => void,
+    readonly onAccepted: (name: string, routeConfig: JsonObject) => void,
   ) {
     const raw = bootstrap.static_resources?.listeners ?? [];
     const { specs } = parseListeners(raw, "static_resources.listeners", null);
@@ -43,6 +47,7 @@ export class WorkerRoutes {
       const hcm = s.filter.hcm;
       const src = configSourceOf(hcm.rds!.source, "rds.config_source");
       if (!src.ok) continue;
+      this.#static.add(hcm.rds!.name);
       this.#subs.push(subscribeRds(hcm, src.spec, {
         clusters,
         stats,
@@ -60,6 +65,41 @@ export class WorkerRoutes {
     await Promise.all(this.#subs.map((s) => s.start()));
   }
 
+  /**
+   * Subscribes for an LDS listener whose connection manager `hcm` has `rds` from `src`, unless a
+   * subscription for its route configuration runs; resolves when its first fetch has ended (the
+   * listener warms until then). The configurations it accepts reach every worker.
+   */
+  follow(hcm: HcmConfig, src: SourceSpec): Promise<void> {
+    const name = hcm.rds!.name;
+    const known = this.#dynamic.get(name);
+    if (known) return known.ready;
+    // A static listener's subscription serves it too (its first fetch ended before start).
+    if (this.#static.has(name)) return Promise.resolve();
+    const sub = subscribeRds(hcm, src, {
+      clusters: this.clusters,
+      stats: this.stats,
+      log: this.log,
+      onAccepted: (st) => {
+        this.routeConfigs.set(name, st);
+        this.onAccepted(name, bodyOf(st.route_config));
+      },
+    });
+    const ready = sub.start();
+    this.#dynamic.set(name, { sub, ready });
+    return ready;
+  }
+
+  /** Ends the LDS listeners' subscriptions whose route configuration no listener uses now. */
+  release(inUse: ReadonlySet<string>): void {
+    for (const [name, { sub }] of this.#dynamic) {
+      if (inUse.has(name)) continue;
+      this.#dynamic.delete(name);
+      this.routeConfigs.delete(name);
+      void sub.close();
+    }
+  }
+
   /** The accepted configurations now, by name (what a starting worker begins with). */
   current(): Record<string, JsonObject> {
     const out: Record<string, JsonObject> = {};
@@ -70,6 +110,8 @@ export class WorkerRoutes {
   /** Ends every subscription. */
   async close(): Promise<void> {
     await Promise.all(this.#subs.map((s) => s.close()));
+    await Promise.all([...this.#dynamic.values()].map((d) => d.sub.close()));
+    this.#dynamic.clear();
   }
 }
 

@@ -34,6 +34,7 @@
  * @module
  */
 import { WorkerRoutes } from "./worker_routes.ts";
+import { WorkerLds } from "./worker_listeners.ts";
 import type { RdsState } from "../listener/rds_routes.ts";
 import type { OverloadShare } from "./overload_share.ts";
 import type { Options } from "../config/options.ts";
@@ -94,6 +95,10 @@ export class WorkerPool implements ListenerManagerView {
   #nextId = 1;
   #timer: ReturnType<typeof setInterval> | null = null;
   #routes: WorkerRoutes | null = null;
+  /** LDS, held here for every worker (`worker_listeners.ts`); null without `lds_config`. */
+  readonly #lds: WorkerLds | null = null;
+  /** Each worker's LDS listeners that still drain. */
+  readonly #draining = new Map<number, ListenerView[]>();
   #closed = false;
   #started = false;
   readonly #shared: Int32Array;
@@ -128,6 +133,27 @@ export class WorkerPool implements ListenerManagerView {
       new SharedArrayBuffer(4 * SHARED_COUNTS_PER_CLUSTER * Math.max(1, names.length)),
     );
     names.forEach((n, i) => this.#sharedIndex[n] = i * SHARED_COUNTS_PER_CLUSTER);
+    const lds = (deps.bootstrap.dynamic_resources as JsonObject | undefined)?.lds_config;
+    if (lds !== undefined) {
+      this.#lds = new WorkerLds(lds as JsonObject, {
+        clusters: deps.clusters,
+        store: deps.store,
+        log: deps.log,
+        workers: {
+          running: () => this.#workers.flatMap((w, i) => w ? [i] : []),
+          send: (i, m) => {
+            const w = this.#workers[i];
+            if (w) this.#post(w, m);
+          },
+          broadcast: (m) => this.broadcast(m),
+        },
+        routes: () => this.#routes,
+        live: () => this.#views,
+        stopped: () => this.#stopped,
+        staticNames: new Set(specs.map((s) => s.name)),
+        answerMs: WORKER_ANSWER_MS,
+      });
+    }
     // The workers load their modules while the main thread starts its clusters.
     for (let i = 0; i < count; i++) {
       this.#workers.push(
@@ -165,6 +191,11 @@ export class WorkerPool implements ListenerManagerView {
     } catch (e) {
       this.#terminate();
       throw e;
+    }
+    if (this.#lds) {
+      // The first LDS update is in service on every worker before start-up ends.
+      await this.#lds.start();
+      await this.sync();
     }
     watchTapSessions({
       attached: (s) => this.#tapAttached(s),
@@ -294,6 +325,8 @@ export class WorkerPool implements ListenerManagerView {
     this.#workers[index] = null;
     this.deps.log("critical", `worker ${index} stopped: ${why}`);
     this.#importer.forget(index);
+    this.#lds?.forget(index);
+    this.#draining.delete(index);
     for (const [id, wait] of this.#waiting) this.#settle(id, wait, index);
   }
 
@@ -306,6 +339,7 @@ export class WorkerPool implements ListenerManagerView {
   }
 
   #answer(index: number, m: FromWorker): void {
+    if (this.#lds?.answered(index, m)) return;
     if (m.type === "tap") {
       this.#taps.get(m.id)?.send(m.trace);
       return;
@@ -323,6 +357,7 @@ export class WorkerPool implements ListenerManagerView {
     if (m.type === "stats") {
       this.#importer.apply(index, m.stats);
       this.#applyHostStats(index, m.hosts);
+      this.#draining.set(index, m.draining);
       if (index === 0) {
         this.#views = m.listeners.map((l) => ({ ...l }));
         this.#stopped = new Set(m.stopped);
@@ -435,6 +470,25 @@ export class WorkerPool implements ListenerManagerView {
     await this.sync();
   }
 
+  /** The `version_info` of the last LDS update (`""` before one); `null` without LDS. */
+  versionInfo(): string | null {
+    return this.#lds?.versionInfo() ?? null;
+  }
+
+  /** LDS listeners waiting for their routes' first fetch. */
+  warmingListeners(): readonly ListenerView[] {
+    return this.#lds?.warmingListeners() ?? [];
+  }
+
+  /** LDS listeners removed or replaced that still drain on some worker (each version once). */
+  drainingListeners(): readonly ListenerView[] {
+    const out = new Map<string, ListenerView>();
+    for (const list of this.#draining.values()) {
+      for (const l of list) out.set(`${l.name}\n${l.apiUpdate?.version_info}`, l);
+    }
+    return [...out.values()];
+  }
+
   /** Route configurations from RDS, by name (the main thread's subscriptions). */
   get routeConfigs(): ReadonlyMap<string, RdsState> {
     return this.#routes?.routeConfigs ?? new Map();
@@ -453,6 +507,7 @@ export class WorkerPool implements ListenerManagerView {
     for (const c of this.deps.clusters.clusters()) c.onMembership = null;
     this.deps.clusters.onClusterChange = null;
     watchTapSessions(null);
+    await this.#lds?.close();
     await this.#routes?.close();
     if (this.#started) {
       this.pushState();
