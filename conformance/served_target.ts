@@ -244,13 +244,15 @@ function lastLine(text: string): string {
  * @param ctx the case's context (its abort ends the wait)
  * @param what what is awaited, for the failure message
  * @param check the condition
- * @param ms the longest wait
+ * @param ms the longest wait: long enough that a target on a loaded machine (a CI runner shared
+ *   with other jobs) is not failed for slowness; a correct target ends the wait within a few of
+ *   its intervals
  */
 export async function until(
   ctx: Pick<CaseContext, "signal">,
   what: string,
   check: () => Promise<boolean>,
-  ms = 10_000,
+  ms = 30_000,
 ): Promise<void> {
   const deadline = Date.now() + ms;
   while (true) {
