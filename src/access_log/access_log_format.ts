@@ -1,6 +1,7 @@
 /**
  * Access log formats: Envoy's command operators (`%START_TIME(%Y)%`, `%REQ(X?Y):N%`,
- * `%RESP(X?Y):N%`, `%TRAILER(X?Y):N%` for response trailers, `%RESPONSE_FLAGS%`, ...) compiled once into a list of parts, then applied to one
+ * `%RESP(X?Y):N%`, `%TRAILER(X?Y):N%` for response trailers, `%FILTER_STATE(KEY:PLAIN)%`,
+ * `%RESPONSE_FLAGS%`, ...) compiled once into a list of parts, then applied to one
  * {@linkcode LogRecord} per request or TCP connection. Text formats give one line; JSON formats
  * give one JSON object per line (numbers stay numbers, missing values are `null`).
  *
@@ -15,6 +16,7 @@
  */
 import { compileTimeFormat } from "./access_log_time.ts";
 import { hostPort } from "../upstream/host.ts";
+import type { FilterState } from "../http/filter_state.ts";
 
 /** What is known about one request (or TCP connection) when its log line is written. */
 export interface LogRecord {
@@ -50,6 +52,8 @@ export interface LogRecord {
   healthCheck?: boolean;
   /** The body of a local reply, for `%LOCAL_REPLY_BODY%`. */
   localReplyBody?: string | null;
+  /** The request's filter state, for `%FILTER_STATE(KEY)%`. */
+  filterState?: FilterState | null;
 }
 
 /** Options of a `SubstitutionFormatString` that change how values are written. */
@@ -59,7 +63,8 @@ export interface FormatOptions {
 }
 
 type Value = string | number | null;
-type Part = (r: LogRecord) => Value;
+/** One operator; `json` marks one whose text is JSON (a JSON format field of it alone parses it). */
+type Part = ((r: LogRecord) => Value) & { json?: boolean };
 
 /** A compiled format: a record in, one log line (with its newline when the format has one) out. */
 export type Formatter = (r: LogRecord) => string;
@@ -183,6 +188,36 @@ function headerPart(
   };
 }
 
+/**
+ * `%FILTER_STATE(KEY:F)%`: the object under KEY, serialized as Envoy serializes a string object
+ * (`google.protobuf.StringValue` as JSON, so quoted, by default and with `TYPED`; its bytes with
+ * `PLAIN`); absent: no value.
+ */
+function filterStatePart(arg: string | null, max: number, path: string): Part {
+  const [key, form = "", field, ...rest] = (arg ?? "").split(":");
+  if (key === "" || rest.length > 0) {
+    throw new FormatError(path, `%FILTER_STATE(KEY:F:FIELD)% needs a key: ${arg ?? ""}`);
+  }
+  if (form === "FIELD" || field !== undefined) {
+    throw new FormatError(
+      path,
+      `%FILTER_STATE(${arg})%: FIELD is not supported by this build (its filter-state objects are strings, which have no fields)`,
+    );
+  }
+  if (form !== "" && form !== "PLAIN" && form !== "TYPED") {
+    throw new FormatError(path, `%FILTER_STATE(${arg})%: the form must be PLAIN, TYPED or FIELD`);
+  }
+  const plain = form === "PLAIN";
+  const part: Part = (r) => {
+    const o = r.filterState?.get(key);
+    if (o === undefined) return null;
+    const v = plain ? o.value : JSON.stringify(o.value);
+    return max >= 0 && v.length > max ? v.slice(0, max) : v;
+  };
+  part.json = !plain;
+  return part;
+}
+
 function operator(name: string, arg: string | null, max: number, path: string): Part {
   if (name === "REQ" || name === "RESP" || name === "TRAILER") {
     if (arg === null) throw new FormatError(path, `%${name}% needs a header name: %${name}(X)%`);
@@ -192,6 +227,7 @@ function operator(name: string, arg: string | null, max: number, path: string): 
     const f = compileTimeFormat(arg ?? "", path);
     return (r) => f(r.startMs);
   }
+  if (name === "FILTER_STATE") return filterStatePart(arg, max, path);
   if (name === "HOSTNAME") {
     const h = hostname();
     return () => h;
@@ -228,6 +264,15 @@ function compileParts(format: string, path: string): (string | Part)[] {
   }
   if (lit) parts.push(lit);
   return parts;
+}
+
+/** JSON text as its value; text that a truncation (`:Z`) cut stays text. */
+function parseOrText(x: string): unknown {
+  try {
+    return JSON.parse(x);
+  } catch {
+    return x;
+  }
 }
 
 /** Compiles a text format (found at `path`); throws {@linkcode FormatError}. */
@@ -268,6 +313,7 @@ export function compileJsonFormat(
           const p = parts[0];
           fields.push([k, (r) => {
             const x = p(r);
+            if (p.json && typeof x === "string") return parseOrText(x);
             return x === "" ? null : x;
           }]);
         } else {

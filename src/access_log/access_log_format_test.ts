@@ -8,6 +8,7 @@ import {
   type LogRecord,
 } from "./access_log_format.ts";
 import { compileTimeFormat } from "./access_log_time.ts";
+import { FilterState } from "../http/filter_state.ts";
 
 const START = Date.UTC(2026, 10, 21, 9, 5, 7, 123);
 
@@ -145,4 +146,31 @@ Deno.test("access log operators: TRAILER reads response trailers like RESP reads
   assert.equal(j(record({ trailers })), '{"s":"14","m":null}\n');
   assert.throws(() => compileFormat("%TRAILER%", "f"), /%TRAILER% needs a header name/);
   assert.throws(() => compileFormat("%TRAILER(a?b?c)%", "f"), /invalid header names/);
+});
+
+Deno.test("access log %FILTER_STATE(KEY:F)%: string objects JSON-quoted by default and with TYPED, raw with PLAIN, truncated by :Z; bad forms refused", () => {
+  const filterState = new FilterState();
+  filterState.set("k", { value: "v1", hashable: false, readOnly: false });
+  const r = record({ filterState });
+  const f = "%FILTER_STATE(k)% %FILTER_STATE(k:TYPED)% %FILTER_STATE(k:PLAIN)% " +
+    "%FILTER_STATE(k:PLAIN):1% %FILTER_STATE(x)%";
+  assert.equal(compileFormat(f, "f")(r), '"v1" "v1" v1 v -');
+  assert.equal(compileFormat("%FILTER_STATE(k)%", "f")(record()), "-");
+  assert.equal(
+    compileJsonFormat({ a: "%FILTER_STATE(k)%", b: "%FILTER_STATE(x)%" }, "f")(r),
+    '{"a":"v1","b":null}\n',
+  );
+  for (
+    const [bad, msg] of [
+      ["%FILTER_STATE(k:FIELD:f)%", /FIELD is not supported by this build/],
+      ["%FILTER_STATE(k:RAW)%", /the form must be PLAIN, TYPED or FIELD/],
+      ["%FILTER_STATE()%", /needs a key/],
+      ["%FILTER_STATE%", /needs a key/],
+    ] as const
+  ) {
+    assert.throws(
+      () => compileFormat(bad, "p"),
+      (e) => e instanceof FormatError && msg.test(e.message),
+    );
+  }
 });

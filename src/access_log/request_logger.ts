@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+import type { FilterState } from "../http/filter_state.ts";
 import { hostPort } from "../upstream/host.ts";
 import { onResponseEnd, type ProxyResponse } from "../http/proxy_response.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
@@ -63,6 +64,8 @@ export class LogCtx {
   routeName: string | null = null;
   /** True when the health check filter answered. */
   healthCheck = false;
+  /** The request's filter state, once a filter stored an object in it. */
+  filterState: FilterState | null = null;
 
   /** Starts collecting for `req` on `conn`. */
   constructor(readonly req: DownstreamRequest, readonly conn: DownstreamConn) {}
@@ -148,6 +151,7 @@ export class RequestLogger {
         (upstreamAnswered ? "via_upstream" : DETAILS_OF_FLAG[lg.flags[0]] ?? null),
       routeName: lg.routeName,
       healthCheck: lg.healthCheck,
+      filterState: lg.filterState,
     };
     for (const s of this.sinks) {
       if (s.filter == null || s.filter(r)) s.file.write(s.format(r));

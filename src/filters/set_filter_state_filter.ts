@@ -3,7 +3,8 @@
  * every value of `on_request_headers` (a `SubstitutionFormatString` over the request and its
  * connection, as access logs format) and stores the result in the request's filter state under
  * `object_key`, made by the object factory `factory_key` names (else the one `object_key` names).
- * A route's `hash_policy.filter_state` then hashes an `envoy.hashable_string` object.
+ * A route's `hash_policy.filter_state` then hashes an `envoy.hashable_string` object, and access
+ * logs show objects with `%FILTER_STATE(KEY:PLAIN)%`.
  *
  * As Envoy: an empty value with `skip_if_empty` stores nothing; a `read_only` object is not
  * replaced by a later value under its key. This build has Envoy's two generic factories
@@ -143,8 +144,9 @@ export const SET_FILTER_STATE: HttpFilterFactory<SetFilterStateConfig> = {
       for (const v of config.values) {
         const value = v.format(rec);
         if (value === "" && v.skipIfEmpty) continue;
-        req.filterState ??= new FilterState();
-        const stored = req.filterState.set(v.key, {
+        const state = req.filterState ??= new FilterState();
+        if (ctx.lg !== null) ctx.lg.filterState = state;
+        const stored = state.set(v.key, {
           value,
           hashable: v.hashable,
           readOnly: v.readOnly,

@@ -42,14 +42,15 @@ const routes: JsonObject = {
 async function withProxy(
   values: JsonObject[],
   fn: (get: (h: Record<string, string>) => Promise<string>) => Promise<void>,
+  hcm: JsonObject = {},
 ): Promise<void> {
   const a = namedOrigin("a");
   const b = namedOrigin("b");
-  const p = await startTestProxy([httpListener(routes, {}, filters(values))], [
+  const p = await startTestProxy([httpListener(routes, hcm, filters(values))], [
     testCluster("ring", [["127.0.0.1", a.addr.port], ["127.0.0.1", b.addr.port]], {
       lbPolicy: "RING_HASH",
     }),
-  ]);
+  ], { fileFlushIntervalMs: 0 });
   try {
     await fn(async (headers) => {
       const r = await fetch(`http://127.0.0.1:${p.port()}/`, { headers });
@@ -130,6 +131,44 @@ Deno.test("set_filter_state: a read_only object is not replaced by a later value
     for (let u = 0; u < 16; u++) all.add(await get({ "x-first": `u${u}` }));
     assert.equal(all.size, 1);
   });
+});
+
+Deno.test("set_filter_state: the stored objects show in access logs as %FILTER_STATE(KEY)% (JSON-quoted), :PLAIN and in JSON formats", async () => {
+  const dir = await Deno.makeTempDir();
+  const fileLog = (name: string, log_format: JsonObject) => ({
+    name: "envoy.access_loggers.file",
+    typed_config: {
+      "@type": "type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog",
+      path: `${dir}/${name}`,
+      log_format,
+    },
+  });
+  const access_log = [
+    fileLog("text.log", {
+      text_format: "%FILTER_STATE(user)% %FILTER_STATE(user:PLAIN)% %FILTER_STATE(user:PLAIN):2% " +
+        "%FILTER_STATE(none)%\n",
+    }),
+    fileLog("json.log", {
+      json_format: { typed: "%FILTER_STATE(user:TYPED)%", plain: "%FILTER_STATE(user:PLAIN)%" },
+    }),
+  ];
+  const read = async (name: string) => {
+    for (let i = 0; i < 100; i++) {
+      const t = await Deno.readTextFile(`${dir}/${name}`).catch(() => "");
+      if (t.endsWith("\n")) return t;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return "";
+  };
+  try {
+    await withProxy([value("%REQ(x-user)%")], async (get) => {
+      await get({ "x-user": 'al"ice' });
+      assert.equal(await read("text.log"), '"al\\"ice" al"ice al -\n');
+      assert.equal(await read("json.log"), '{"typed":"al\\"ice","plain":"al\\"ice"}\n');
+    }, { access_log });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("set_filter_state: bad values are refused with their field path", () => {
