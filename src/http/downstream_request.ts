@@ -72,6 +72,8 @@ export interface DownstreamRequest extends MatchInput {
    * on codecs that run one.
    */
   setIdleTimeout?: (ms: number) => void;
+  /** Aborts when the client resets the stream (codecs that can tell; HTTP/2 downstream). */
+  signal?: AbortSignal;
 }
 
 /**

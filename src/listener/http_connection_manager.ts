@@ -654,6 +654,7 @@ export class HttpConnectionManager {
       attemptCountInResponse: route.attemptCountInResponse,
       bufferLimit: route.bufferLimit,
       shadows: a.mirrors.length === 0 ? undefined : this.#shadows(a.mirrors, m),
+      gone: m.signal,
     }).then((r) => {
       if (lg !== null) { for (const f of r.flags) lg.flags.push(f); }
       if (router.on("debug")) {

@@ -43,6 +43,8 @@ export interface RetryOptions {
   bufferLimit: number;
   /** Clusters that get a shadow copy of the request (already drawn by their fraction). */
   shadows?: readonly { cluster: Cluster; hostSuffix: boolean }[];
+  /** Aborts when the downstream stream is reset: the attempt in flight is reset upstream. */
+  gone?: AbortSignal;
 }
 
 /** What the attempts produced. */
@@ -129,6 +131,11 @@ export async function forwardWithRetries(
     }
   }
   const idleMs = policy.perTryIdleTimeoutMs;
+  const gone = o.gone;
+  let current: UpstreamRequest = ur;
+  if (gone !== undefined) {
+    gone.addEventListener("abort", () => current.attempt?.abort(), { once: true });
+  }
   if (state === null && perTry === 0 && idleMs === 0 && !o.attemptCountInRequest) {
     ur.headers = headers;
     if (body !== null && "bytes" in body) {
@@ -172,6 +179,7 @@ export async function forwardWithRetries(
       };
     }
     let idleFired = false;
+    current = req;
     const res = idleMs === 0 ? await cluster.forward(req) : await idleAttempt(
       (b) => {
         req.body = b;
@@ -183,12 +191,21 @@ export async function forwardWithRetries(
         counter("upstream_rq_per_try_idle_timeout").inc();
         if (!beforeHead) return;
         idleFired = true;
-        cluster.stats.responseCode(504);
+        // As Envoy's router: the attempt is reset upstream and counted as a timeout of its host.
+        req.attempt?.abort();
+        const host = req.upstream as Host | null | undefined;
+        if (host) {
+          host.stats.rq_timeout.inc();
+          cluster.hostFailed(host, "timeout");
+        }
       },
     );
     ur.upstream = req.upstream;
     if (req.upstream) tried.push(req.upstream as Host);
-    if (retries === null) return done(res, attempt);
+    if (retries === null || gone?.aborted) {
+      if (idleFired) cluster.stats.responseCode(504);
+      return done(res, attempt);
+    }
     const kind = resetOf(res.flag);
     let would: boolean;
     if (kind === null) would = retries.wouldRetryFromHeaders(res.status, res.headers);
@@ -199,6 +216,7 @@ export async function forwardWithRetries(
     const st = retries.shouldRetry(would);
     if (st !== "yes") {
       if (st === "limit") flags.push("URX");
+      if (idleFired) cluster.stats.responseCode(504);
       return done(res, attempt);
     }
     if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});

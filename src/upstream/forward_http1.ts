@@ -15,7 +15,7 @@ import type { Host } from "./host.ts";
 import { EofError, type Http1Connection, ProtocolError } from "./http1_connection.ts";
 import { type AcquireHandle, type Http1Pool, OverflowError } from "./http1_pool.ts";
 import { localReply, resetBody, type ResetReason, UPSTREAM_TIMEOUT } from "../http/local_reply.ts";
-import { headText, type UpstreamRequest } from "./upstream_request.ts";
+import { headText, type UpstreamAttempt, type UpstreamRequest } from "./upstream_request.ts";
 import { buildResponseHeaders } from "../http/response_headers.ts";
 import type { Deadline } from "./deadline_queue.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
@@ -30,11 +30,26 @@ const CRLF = new Uint8Array([13, 10]);
 const encoder = new TextEncoder();
 const LAST_CHUNK = encoder.encode("0\r\n\r\n");
 
-/** Tracks one request from start to the end of its response. */
-export class Exchange {
+/** The answer of an attempt the router abandoned (it is dropped, never seen downstream). */
+export function abandoned(): ProxyResponse {
+  return localReply(503, resetBody("connection termination"));
+}
+
+/** Tracks one request from start to the end of its response; the attempt the router can reset. */
+export class Exchange implements UpstreamAttempt {
   done = false;
   timedOut = false;
+  /** Reset by the router ({@linkcode Exchange.abort}) before its answer. */
+  aborted = false;
+  /** A response head came. */
+  answered = false;
   deadline: Deadline | null = null;
+  /** HTTP/1.1: the pool, the wait for a connection, and the connection once taken. */
+  pool: Http1Pool | null = null;
+  handle: AcquireHandle | null = null;
+  conn: Http1Connection | null = null;
+  /** HTTP/2: resets the stream (RST_STREAM). */
+  onAbort: (() => void) | null = null;
   readonly t0 = performance.now();
 
   /** Starts counting `r` against `cluster` and `host`. */
@@ -47,6 +62,28 @@ export class Exchange {
     host.stats.rq_active.inc();
     host.active++;
     r.upstream = host;
+    r.attempt = this;
+  }
+
+  /**
+   * Resets the attempt before its answer, as Envoy's upstream request reset: the HTTP/1.1
+   * connection is closed (`upstream_cx_destroy_local_with_active_rq`), the HTTP/2 stream reset
+   * (`upstream_rq_tx_reset`), a wait for a connection given up (`upstream_rq_cancelled`). The
+   * router counts the outcome (its timeout, its status).
+   */
+  abort(): void {
+    if (this.done || this.answered || this.aborted) return;
+    this.aborted = true;
+    const s = this.cluster.stats;
+    if (this.conn !== null && this.pool !== null) this.pool.destroyActive(this.conn, true);
+    else if (this.onAbort !== null) {
+      s.rq_tx_reset.inc();
+      this.onAbort();
+    } else {
+      s.rq_cancelled.inc();
+      this.handle?.cancel?.();
+    }
+    this.finish();
   }
 
   /** Counts the response code of a local reply (no outlier detection event). */
@@ -62,6 +99,7 @@ export class Exchange {
    * and outlier detection.
    */
   response(code: number, headers: readonly (readonly [string, string])[]): void {
+    this.answered = true;
     this.status(code);
     this.cluster.hostAnswered(this.host, code, headers);
   }
@@ -138,12 +176,14 @@ export async function forwardHttp1(
   const pool = cluster.h1Pool(host, r.priority);
   const ex = new Exchange(cluster, host, r);
   const handle: AcquireHandle = {};
+  ex.pool = pool;
+  ex.handle = handle;
   let conn: Http1Connection | null = null;
   if (r.timeoutMs > 0) {
     ex.deadline = cluster.deadlines.add(r.timeoutMs, () => {
       ex.timedOut = true;
       handle.cancel?.();
-      if (conn) pool.destroy(conn, true);
+      if (conn) pool.destroyActive(conn, true);
     });
   }
   const head = headText(r);
@@ -151,6 +191,7 @@ export async function forwardHttp1(
     try {
       conn = await pool.acquire(handle);
     } catch (e) {
+      if (ex.aborted) return abandoned();
       if (ex.timedOut) return ex.timeout();
       if (e instanceof OverflowError) {
         cluster.stats.rq_pending_overflow.inc();
@@ -160,10 +201,15 @@ export async function forwardHttp1(
       }
       return ex.reset("connection failure");
     }
+    if (ex.aborted) {
+      pool.release(conn, true);
+      return abandoned();
+    }
     if (ex.timedOut) {
       pool.release(conn, true);
       return ex.timeout();
     }
+    ex.conn = conn;
     const reused = conn.requests > 0;
     conn.requests++;
     try {
@@ -172,7 +218,9 @@ export async function forwardHttp1(
       const rh = await conn.readHead(r.method);
       return respond(ex, pool, conn, rh.status, rh.headers, rh.close);
     } catch (e) {
-      pool.destroy(conn, !(e instanceof EofError));
+      ex.conn = null;
+      if (ex.aborted) return abandoned();
+      pool.destroyActive(conn, !(e instanceof EofError));
       conn = null;
       if (ex.timedOut) return ex.timeout();
       // A kept-alive connection the upstream had already closed: retry once on a new one.
@@ -226,7 +274,7 @@ function respond(
           ex.finish();
         } else ctrl.enqueue(b);
       } catch (e) {
-        pool.destroy(conn, !(e instanceof EofError));
+        pool.destroyActive(conn, !(e instanceof EofError));
         // A route timeout after the response head is not counted as a timeout (as in Envoy):
         // the response was already counted by its status.
         if (!ex.timedOut) ex.cluster.stats.rq_rx_reset.inc();
@@ -239,7 +287,7 @@ function respond(
         // Every byte was read: the response was delivered, not cancelled.
         pool.release(conn, !close);
       } else {
-        pool.destroy(conn, true);
+        pool.destroyActive(conn, true);
         ex.cluster.stats.rq_cancelled.inc();
       }
       ex.finish();

@@ -284,6 +284,18 @@ export class Http1Pool {
     this.#serveWaiter();
   }
 
+  /**
+   * Closes a connection whose request is still in flight (a reset of that request, or its
+   * connection lost): counted as `upstream_cx_destroy_with_active_rq` and by who closed it.
+   */
+  destroyActive(c: Http1Connection, local: boolean): void {
+    if (!this.#all.has(c)) return;
+    const s = this.stats;
+    s.cx_destroy_with_active_rq.inc();
+    (local ? s.cx_destroy_local_with_active_rq : s.cx_destroy_remote_with_active_rq).inc();
+    this.destroy(c, local);
+  }
+
   #serveWaiter() {
     if (this.#closed) return;
     while (this.#waiters.length > 0 && this.cb.connections.canCreate()) {
