@@ -456,12 +456,18 @@ export const SUPPORT = [
     path: "OverloadManager.actions",
     support: "honoured",
     supportNote:
-      "stop_accepting_connections, stop_accepting_requests, disable_http_keepalive, shrink_heap (a full garbage collection every 10 s while saturated); reset_high_memory_stream is refused",
+      "stop_accepting_connections, stop_accepting_requests, disable_http_keepalive, shrink_heap (a full garbage collection every 10 s while saturated), reset_high_memory_stream (with buffer_factory_config)",
+  },
+  {
+    path: "OverloadManager.buffer_factory_config",
+    support: "honoured",
+    supportNote:
+      "minimum_account_to_track_power_of_two: streams are accounted by the request bodies buffered for retries, shadows, internal redirects and the buffer filter; reset_high_memory_stream resets the largest",
   },
   {
     path: "OverloadManager.*",
     support: "refused",
-    supportNote: "buffer accounting is not implemented",
+    supportNote: "loadshed_points are not implemented",
   },
   // core.HttpProtocolOptions as the connection manager's common_http_protocol_options
   { path: "DownstreamHttpProtocolOptions.idle_timeout", support: "honoured" },

@@ -704,6 +704,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "OverloadManager.refresh_interval": [OVERLOAD, "refresh_interval: the monitors are read"],
   "OverloadManager.resource_monitors": [OVERLOAD, "stop_accepting_requests: 503"],
   "OverloadManager.actions": [OVERLOAD, "stop_accepting_connections: no connection"],
+  "OverloadManager.buffer_factory_config": [
+    "src/server/overload_reset_test.ts",
+    "reset_high_memory_stream: the stream buffering the most is reset",
+  ],
   "HttpConnectionManager.xff_num_trusted_hops": [INTERNAL, "x-forwarded-for entry xff_num"],
   "HttpConnectionManager.skip_xff_append": [INTERNAL, "skip_xff_append leaves"],
   "HttpConnectionManager.internal_address_config": [INTERNAL, "never reach the upstream"],

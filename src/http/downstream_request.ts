@@ -20,6 +20,7 @@
  * @module
  */
 import type { TrailerSlot } from "./trailers.ts";
+import type { MemoryAccount } from "./memory_account.ts";
 
 /** What a matcher can look at. */
 export interface MatchInput {
@@ -72,8 +73,12 @@ export interface DownstreamRequest extends MatchInput {
    * on codecs that run one.
    */
   setIdleTimeout?: (ms: number) => void;
-  /** Aborts when the client resets the stream (codecs that can tell; HTTP/2 downstream). */
+  /** Aborts when the stream is reset (by the client on HTTP/2, or by the overload manager). */
   signal?: AbortSignal;
+  /** Resets the stream without an answer (codecs that can: HTTP/1.1 closes the connection). */
+  reset?: () => void;
+  /** The stream's buffer account, charged by the buffers that hold its bytes. */
+  account?: MemoryAccount;
 }
 
 /**

@@ -19,6 +19,7 @@ import type { Host } from "../upstream/host.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import type { MatchInput } from "../http/downstream_request.ts";
+import type { MemoryAccount } from "../http/memory_account.ts";
 import { localReply, UPSTREAM_TIMEOUT } from "../http/local_reply.ts";
 import { NO_RETRY_POLICY, type RetryPolicy } from "./retry_policy.ts";
 import { shadowHost } from "./mirror_policy.ts";
@@ -45,6 +46,8 @@ export interface RetryOptions {
   shadows?: readonly { cluster: Cluster; hostSuffix: boolean }[];
   /** Aborts when the downstream stream is reset: the attempt in flight is reset upstream. */
   gone?: AbortSignal;
+  /** The stream's buffer account, charged by the request body kept for retries and shadows. */
+  account?: MemoryAccount;
 }
 
 /** What the attempts produced. */
@@ -114,7 +117,7 @@ export async function forwardWithRetries(
   let body: Buffered | null = null;
   const shadows = o.shadows ?? [];
   if (ur.body !== null && (state !== null || shadows.length > 0)) {
-    body = await bufferUpTo(ur.body, o.bufferLimit);
+    body = await bufferUpTo(ur.body, o.bufferLimit, o.account);
     if ("stream" in body) counter("retry_or_shadow_abandoned").inc();
   }
   if (body === null || "bytes" in body) {

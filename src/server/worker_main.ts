@@ -170,6 +170,7 @@ async function start(init: WorkerInit): Promise<Running> {
       overloadConfig,
       (key) => runtime.get(key),
       open,
+      store,
     )
     : {
       value: () => 0,
