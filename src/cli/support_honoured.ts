@@ -443,6 +443,14 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     LIMITS_UP,
     "max_connection_duration lets the",
   ],
+  "core.HttpProtocolOptions.max_stream_duration": [
+    "src/listener/upstream_stream_limits_test.ts",
+    "a silent upstream stream is reset and answered 504",
+  ],
+  "core.HttpProtocolOptions.max_headers_count": [
+    "src/listener/upstream_stream_limits_test.ts",
+    "a response head with more fields is a protocol error (503)",
+  ],
   "core.HttpProtocolOptions.max_requests_per_connection": [
     TYPED,
     "common_http_protocol_options inside typed",

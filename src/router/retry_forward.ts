@@ -68,6 +68,7 @@ function resetOf(flag: string | undefined): ResetKind | "timeout" | "none" | nul
     case "UC":
     case "UR":
     case "UPE":
+    case "UMSDR":
       return "reset";
     case "UO":
       return "overflow";

@@ -50,6 +50,16 @@ export class Exchange implements UpstreamAttempt {
   conn: Http1Connection | null = null;
   /** HTTP/2: resets the stream (RST_STREAM). */
   onAbort: (() => void) | null = null;
+  /** `max_stream_duration` of the cluster: runs from the pool's connection to the end. */
+  streamDeadline: Deadline | null = null;
+  /** The `max_stream_duration` passed: the stream was reset. */
+  maxDuration = false;
+  /** The request was sent in full (the downstream request was received in full). */
+  sent = false;
+  /** HTTP/1.1: the reader of the request body while it is sent (cancelled by a reset). */
+  bodyReader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  /** HTTP/2: resets the stream for `max_stream_duration` (and ends the wait for its head). */
+  onMaxDuration: (() => void) | null = null;
   readonly t0 = performance.now();
 
   /** Starts counting `r` against `cluster` and `host`. */
@@ -75,8 +85,10 @@ export class Exchange implements UpstreamAttempt {
     if (this.done || this.answered || this.aborted) return;
     this.aborted = true;
     const s = this.cluster.stats;
-    if (this.conn !== null && this.pool !== null) this.pool.destroyActive(this.conn, true);
-    else if (this.onAbort !== null) {
+    if (this.conn !== null && this.pool !== null) {
+      this.pool.destroyActive(this.conn, true);
+      this.bodyReader?.cancel().catch(() => {});
+    } else if (this.onAbort !== null) {
       s.rq_tx_reset.inc();
       this.onAbort();
     } else {
@@ -104,11 +116,55 @@ export class Exchange implements UpstreamAttempt {
     this.cluster.hostAnswered(this.host, code, headers);
   }
 
+  /**
+   * Starts the cluster's `max_stream_duration` (if any) once the request has a connection or
+   * stream, as Envoy's upstream request does when its pool is ready.
+   */
+  streamStarted(): void {
+    const ms = this.cluster.effective.maxStreamDurationMs;
+    if (ms === undefined || this.streamDeadline !== null) return;
+    this.streamDeadline = this.cluster.deadlines.add(ms, () => this.#maxDurationReached());
+  }
+
+  /**
+   * `max_stream_duration` passed (counted `upstream_rq_max_duration_reached`): the stream is
+   * reset upstream; before the answer the request ends with {@linkcode maxDurationReply}, after
+   * it the body is cut.
+   */
+  #maxDurationReached(): void {
+    if (this.done) return;
+    this.maxDuration = true;
+    this.cluster.stats.rq_max_duration_reached.inc();
+    if (this.conn !== null && this.pool !== null) {
+      this.pool.destroyActive(this.conn, true);
+      this.bodyReader?.cancel().catch(() => {});
+    } else if (this.onMaxDuration !== null) {
+      this.cluster.stats.rq_tx_reset.inc();
+      this.onMaxDuration();
+    }
+  }
+
+  /**
+   * The local reply of a stream reset by `max_stream_duration` before its answer, as Envoy's
+   * router: 504 when the request had been received in full, else 408; flag `UMSDR`. No response
+   * code is counted for it.
+   */
+  maxDurationReply(): ProxyResponse {
+    this.finish();
+    return localReply(
+      this.sent ? 504 : 408,
+      "upstream max stream duration reached",
+      undefined,
+      "UMSDR",
+    );
+  }
+
   /** Ends the request (idempotent). */
   finish(): void {
     if (this.done) return;
     this.done = true;
     if (this.deadline) this.deadline.cancelled = true;
+    if (this.streamDeadline) this.streamDeadline.cancelled = true;
     const s = this.cluster.stats;
     this.cluster.breakers[this.r.priority].requests.dec();
     s.rq_active.dec();
@@ -147,8 +203,10 @@ async function writeBody(
   r: UpstreamRequest,
   pool: Http1Pool,
   trailers: boolean,
+  ex: Exchange,
 ): Promise<void> {
   const rd = r.body!.getReader();
+  ex.bodyReader = rd;
   const chunked = r.contentLength < 0;
   for (;;) {
     const { done, value } = await rd.read();
@@ -210,16 +268,20 @@ export async function forwardHttp1(
       return ex.timeout();
     }
     ex.conn = conn;
+    ex.streamStarted();
     const reused = conn.requests > 0;
     conn.requests++;
     try {
       await conn.writeHead(head);
-      if (r.body) await writeBody(conn, r, pool, cluster.effective.http1Trailers === true);
+      if (r.body) await writeBody(conn, r, pool, cluster.effective.http1Trailers === true, ex);
+      ex.bodyReader = null;
+      if (!ex.maxDuration && !ex.aborted) ex.sent = true;
       const rh = await conn.readHead(r.method);
       return respond(ex, pool, conn, rh.status, rh.headers, rh.close);
     } catch (e) {
       ex.conn = null;
       if (ex.aborted) return abandoned();
+      if (ex.maxDuration) return ex.maxDurationReply();
       pool.destroyActive(conn, !(e instanceof EofError));
       conn = null;
       if (ex.timedOut) return ex.timeout();
@@ -277,7 +339,7 @@ function respond(
         pool.destroyActive(conn, !(e instanceof EofError));
         // A route timeout after the response head is not counted as a timeout (as in Envoy):
         // the response was already counted by its status.
-        if (!ex.timedOut) ex.cluster.stats.rq_rx_reset.inc();
+        if (!ex.timedOut && !ex.maxDuration) ex.cluster.stats.rq_rx_reset.inc();
         ex.finish();
         ctrl.error(e);
       }

@@ -29,8 +29,8 @@ export async function forwardHttp2(
   const pool = cluster.h2Pool(host, r.priority);
   const ex = new Exchange(cluster, host, r);
   let stream: http2.ClientHttp2Stream | null = null;
-  let rejectTimeout: ((why: "timeout" | "abort") => void) | null = null;
-  const timedOut = new Promise<"timeout" | "abort">((resolve) => {
+  let rejectTimeout: ((why: "timeout" | "abort" | "duration") => void) | null = null;
+  const timedOut = new Promise<"timeout" | "abort" | "duration">((resolve) => {
     rejectTimeout = resolve;
   });
   // A reset by the router (the per-try idle timeout, a downstream reset): RST_STREAM CANCEL.
@@ -65,10 +65,20 @@ export async function forwardHttp2(
     const req = pool.request(headers, r.body, (s) => {
       stream = s;
       if (ex.aborted) s.close(CANCEL);
+      else if (cluster.effective.maxStreamDurationMs !== undefined) {
+        // max_stream_duration: the stream is reset; before the answer the wait ends too.
+        ex.onMaxDuration = () => {
+          ex.sent = s.writableEnded;
+          s.close(CANCEL);
+          if (!ex.answered) rejectTimeout!("duration");
+        };
+        ex.streamStarted();
+      }
     }, r.trailers);
     req.catch(() => {});
     const res = await Promise.race([req, timedOut]);
     if (res === "abort") return abandoned();
+    if (res === "duration") return ex.maxDurationReply();
     if (res === "timeout") return ex.timeout();
     ex.response(res.status, res.headers);
     const h = buildResponseHeaders(res.headers, ex.t0);
@@ -83,6 +93,7 @@ export async function forwardHttp2(
     return { status: res.status, headers: h, body, trailers: res.trailers };
   } catch (e) {
     if (ex.aborted) return abandoned();
+    if (ex.maxDuration) return ex.maxDurationReply();
     if (ex.timedOut) return ex.timeout();
     if (!(e instanceof ConnectError)) cluster.stats.rq_rx_reset.inc();
     return ex.reset(e instanceof ConnectError ? "connection failure" : "remote reset");

@@ -167,6 +167,8 @@ export class Http1Pool {
       });
       s.cx_connect_ms.record(performance.now() - t0);
       const c = new Http1Connection(t, this.#bufSize);
+      const mh = this.cluster.maxHeadersCount;
+      if (mh !== undefined) c.maxHeaders = mh;
       if (this.#closed) {
         c.close();
         throw new ConnectError("failure", "pool closed");
