@@ -226,3 +226,27 @@ Deno.test("router: an HTTP/2 downstream reset before the answer resets the upstr
     await o.close();
   }
 });
+
+Deno.test("router: the route timeout while the request body is still arriving closes the upstream connection and answers 504", async () => {
+  const o = hangingOrigin(1);
+  try {
+    await withProxy({ timeout: "0.2s" }, o.port, false, async (p) => {
+      const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
+      try {
+        await c.write(
+          new TextEncoder().encode("POST / HTTP/1.1\r\nhost: a\r\ncontent-length: 10\r\n\r\nabc"),
+        );
+        const buf = new Uint8Array(4096);
+        const n = await c.read(buf);
+        assert.match(new TextDecoder().decode(buf.subarray(0, n ?? 0)), /^HTTP\/1\.1 504 /);
+        await o.closed[0];
+        assert.equal(stat(p, "upstream_rq_timeout"), 1);
+        assert.equal(stat(p, "upstream_cx_destroy_local_with_active_rq"), 1);
+      } finally {
+        c.close();
+      }
+    });
+  } finally {
+    o.close();
+  }
+});

@@ -242,6 +242,8 @@ export async function forwardHttp1(
       ex.timedOut = true;
       handle.cancel?.();
       if (conn) pool.destroyActive(conn, true);
+      // A request body still arriving is not waited for.
+      ex.bodyReader?.cancel().catch(() => {});
     });
   }
   const head = headText(r);
