@@ -6,7 +6,7 @@
  * again after a back-off; the `previous_hosts` predicate steers host selection away from hosts
  * already tried; the attempt number goes upstream (and back) when the virtual host asks for it.
  * An attempt the router abandons before its answer (its per-try idle timeout, a downstream
- * reset) is reset upstream ({@linkcode UpstreamAttempt}): its HTTP/1.1 connection is closed,
+ * reset) is reset upstream (`UpstreamAttempt` of `upstream_request.ts`): its HTTP/1.1 connection is closed,
  * its HTTP/2 stream reset.
  *
  * @example Not run: it needs a cluster with hosts.
@@ -19,7 +19,7 @@
 import { type Buffered, bufferUpTo, bytesStream } from "./buffered_body.ts";
 import type { Cluster } from "../upstream/cluster.ts";
 import type { Host } from "../upstream/host.ts";
-import type { UpstreamAttempt, UpstreamRequest } from "../upstream/upstream_request.ts";
+import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import type { MatchInput } from "../http/downstream_request.ts";
 import type { MemoryAccount } from "../http/memory_account.ts";
