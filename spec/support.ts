@@ -456,12 +456,18 @@ export const SUPPORT = [
     path: "OverloadManager.actions",
     support: "honoured",
     supportNote:
-      "stop_accepting_connections, stop_accepting_requests, disable_http_keepalive, shrink_heap (a full garbage collection every 10 s while saturated); reset_high_memory_stream is refused",
+      "stop_accepting_connections, stop_accepting_requests, disable_http_keepalive, shrink_heap (a full garbage collection every 10 s while saturated), reset_high_memory_stream (with buffer_factory_config)",
+  },
+  {
+    path: "OverloadManager.buffer_factory_config",
+    support: "honoured",
+    supportNote:
+      "minimum_account_to_track_power_of_two: streams are accounted by the request bodies buffered for retries, shadows, internal redirects and the buffer filter; reset_high_memory_stream resets the largest",
   },
   {
     path: "OverloadManager.*",
     support: "refused",
-    supportNote: "buffer accounting is not implemented",
+    supportNote: "loadshed_points are not implemented",
   },
   // core.HttpProtocolOptions as the connection manager's common_http_protocol_options
   { path: "DownstreamHttpProtocolOptions.idle_timeout", support: "honoured" },
@@ -810,10 +816,22 @@ export const SUPPORT = [
     supportNote: "as the cluster's own max_requests_per_connection",
   },
   {
+    path: "core.HttpProtocolOptions.max_stream_duration",
+    support: "honoured",
+    supportNote:
+      "each upstream request is reset after it (counted upstream_rq_max_duration_reached): 504, or 408 while the request was arriving, retried as a reset; a started response is cut",
+  },
+  {
+    path: "core.HttpProtocolOptions.max_headers_count",
+    support: "honoured",
+    supportNote:
+      "of upstream response heads and trailers (default 100): more is a protocol error, 503",
+  },
+  {
     path: "core.HttpProtocolOptions.*",
     support: "refused",
     supportNote:
-      "max_headers_count, max_stream_duration and headers_with_underscores_action of upstream connections are not implemented",
+      "headers_with_underscores_action has no effect on clusters in Envoy (it applies to downstream request headers), so it is refused there; max_response_headers_kb is not implemented",
   },
   {
     path: "core.Http1ProtocolOptions.enable_trailers",

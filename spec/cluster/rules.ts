@@ -481,10 +481,10 @@ export const CLUSTER_RULES = [
     id: "cluster.rules.common-http-protocol-options-values",
     level: "MUST",
     statement:
-      "In common_http_protocol_options, idle_timeout and max_connection_duration are Durations and max_requests_per_connection a UInt32Value; another value is rejected.",
+      "In common_http_protocol_options, idle_timeout, max_connection_duration and max_stream_duration are Durations, max_requests_per_connection a UInt32Value and max_headers_count a UInt32Value of at least 1; another value is rejected.",
     cite: NOT_SHOWN,
     envoy:
-      "core.HttpProtocolOptions: idle_timeout (default 1 h, 0 disables) and max_connection_duration are google.protobuf.Duration, max_requests_per_connection is a UInt32Value.",
+      "core.HttpProtocolOptions: idle_timeout (default 1 h, 0 disables), max_connection_duration and max_stream_duration are google.protobuf.Duration, max_requests_per_connection is a UInt32Value, max_headers_count a UInt32Value (gte 1, default 100).",
     check: "internal",
     rule: { kind: "semantic", name: "common-http-protocol-options-values" },
     message: "{field} must be {what} (got {value})",

@@ -443,6 +443,14 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     LIMITS_UP,
     "max_connection_duration lets the",
   ],
+  "core.HttpProtocolOptions.max_stream_duration": [
+    "src/listener/upstream_stream_limits_test.ts",
+    "a silent upstream stream is reset and answered 504",
+  ],
+  "core.HttpProtocolOptions.max_headers_count": [
+    "src/listener/upstream_stream_limits_test.ts",
+    "a response head with more fields is a protocol error (503)",
+  ],
   "core.HttpProtocolOptions.max_requests_per_connection": [
     TYPED,
     "common_http_protocol_options inside typed",
@@ -704,6 +712,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "OverloadManager.refresh_interval": [OVERLOAD, "refresh_interval: the monitors are read"],
   "OverloadManager.resource_monitors": [OVERLOAD, "stop_accepting_requests: 503"],
   "OverloadManager.actions": [OVERLOAD, "stop_accepting_connections: no connection"],
+  "OverloadManager.buffer_factory_config": [
+    "src/server/overload_reset_test.ts",
+    "reset_high_memory_stream: the stream buffering the most is reset",
+  ],
   "HttpConnectionManager.xff_num_trusted_hops": [INTERNAL, "x-forwarded-for entry xff_num"],
   "HttpConnectionManager.skip_xff_append": [INTERNAL, "skip_xff_append leaves"],
   "HttpConnectionManager.internal_address_config": [INTERNAL, "never reach the upstream"],

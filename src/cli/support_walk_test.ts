@@ -510,7 +510,7 @@ function clusterCases(): Case[] {
 /** For a `<message>.*` row, a field of the message that no row lists, where the default is listed. */
 const UNLISTED: Record<string, string> = {
   "core.Http2ProtocolOptions": "max_outbound_frames",
-  "core.HttpProtocolOptions": "max_headers_count",
+  "core.HttpProtocolOptions": "max_response_headers_kb",
 };
 
 function supportCases(): Case[] {

@@ -28,7 +28,12 @@ import { discoveryTypeOf, valueOf, withDefaults } from "./defaults.ts";
 import { ConfigLoadError, fillMessage } from "./errors.ts";
 import { fieldRow } from "./nested_schema.ts";
 import { isObject, parseUInt64 } from "./values.ts";
-import { connectionLimitsOf, http1TrailersOf, upstreamHttpOf } from "./upstream_http_options.ts";
+import {
+  connectionLimitsOf,
+  http1TrailersOf,
+  MAX_HEADERS_COUNT,
+  upstreamHttpOf,
+} from "./upstream_http_options.ts";
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (isObject(v) ? v : undefined);
@@ -89,6 +94,10 @@ export interface EffectiveCluster {
   upstreamIdleTimeoutMs: number;
   /** Upstream connections take no new request after this long; 0 never. */
   maxConnectionDurationMs: number;
+  /** `common_http_protocol_options.max_stream_duration`: each upstream request is reset after it. */
+  maxStreamDurationMs?: number;
+  /** `common_http_protocol_options.max_headers_count` of upstream responses (unset: 100). */
+  maxHeadersCount?: number;
   hosts: EffectiveHost[];
   /** DEFAULT then HIGH. */
   thresholds: [Thresholds, Thresholds];
@@ -453,6 +462,10 @@ export function effectiveCluster(
       valueOf(C, c, "max_requests_per_connection") as number,
     upstreamIdleTimeoutMs: limits.idleTimeoutMs,
     maxConnectionDurationMs: limits.maxConnectionDurationMs,
+    ...(limits.maxStreamDurationMs > 0 ? { maxStreamDurationMs: limits.maxStreamDurationMs } : {}),
+    ...(limits.maxHeadersCount !== MAX_HEADERS_COUNT
+      ? { maxHeadersCount: limits.maxHeadersCount }
+      : {}),
     hosts: hostsOf(c, type),
     thresholds: thresholdsOf(c),
     http2: http.http2 !== undefined,

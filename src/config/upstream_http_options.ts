@@ -138,6 +138,9 @@ function durationMs(v: unknown): number | undefined {
   return d.ok ? d.value : undefined;
 }
 
+/** Envoy's default `max_headers_count` (of responses here). */
+export const MAX_HEADERS_COUNT = 100;
+
 /** Envoy's default idle timeout of upstream HTTP connections (`common_http_protocol_options`). */
 export const UPSTREAM_IDLE_TIMEOUT_MS = 3_600_000;
 
@@ -149,6 +152,10 @@ export interface UpstreamConnectionLimits {
   maxConnectionDurationMs: number;
   /** Requests per connection from the common options; undefined when they do not set it. */
   maxRequestsPerConnection?: number;
+  /** `max_stream_duration`: each request (stream) is reset after this long; 0 never. */
+  maxStreamDurationMs: number;
+  /** `max_headers_count` of responses (Envoy's default 100). */
+  maxHeadersCount: number;
   /** The common options as configured, and where they are relative to the cluster. */
   options?: Obj;
   path?: string;
@@ -164,12 +171,25 @@ export function connectionLimitsOf(c: Obj): UpstreamConnectionLimits {
     ? `typed_extension_protocol_options.${typed.key}.common_http_protocol_options`
     : "common_http_protocol_options";
   const o = field(typed ? typed.value : c, "common_http_protocol_options");
-  if (!isObject(o)) return { idleTimeoutMs: UPSTREAM_IDLE_TIMEOUT_MS, maxConnectionDurationMs: 0 };
+  if (!isObject(o)) {
+    return {
+      idleTimeoutMs: UPSTREAM_IDLE_TIMEOUT_MS,
+      maxConnectionDurationMs: 0,
+      maxStreamDurationMs: 0,
+      maxHeadersCount: MAX_HEADERS_COUNT,
+    };
+  }
   const raw = field(o, "max_requests_per_connection");
   const max = Number(isObject(raw) ? raw.value : raw);
+  const rawHeaders = field(o, "max_headers_count");
+  const headers = Number(isObject(rawHeaders) ? rawHeaders.value : rawHeaders);
   return {
     idleTimeoutMs: durationMs(field(o, "idle_timeout")) ?? UPSTREAM_IDLE_TIMEOUT_MS,
     maxConnectionDurationMs: durationMs(field(o, "max_connection_duration")) ?? 0,
+    maxStreamDurationMs: durationMs(field(o, "max_stream_duration")) ?? 0,
+    maxHeadersCount: set(rawHeaders) && Number.isInteger(headers) && headers >= 1
+      ? headers
+      : MAX_HEADERS_COUNT,
     ...(set(raw) && Number.isInteger(max) ? { maxRequestsPerConnection: max } : {}),
     options: o,
     path,

@@ -56,11 +56,15 @@ Deno.test("cluster.fields.typed-extension-protocol-options: what is not honoured
   assert.deepEqual(
     errs(cluster(1, {
       explicit_http_config: { http_protocol_options: { accept_http_10: true } },
-      common_http_protocol_options: { idle_timeout: "1s", max_stream_duration: "1s" },
+      common_http_protocol_options: {
+        idle_timeout: "1s",
+        max_stream_duration: "1s",
+        headers_with_underscores_action: "REJECT_REQUEST",
+      },
     })),
     [
       `${at}.${HTTP_PROTOCOL_OPTIONS}.explicit_http_config.http_protocol_options.accept_http_10`,
-      `${at}.${HTTP_PROTOCOL_OPTIONS}.common_http_protocol_options.max_stream_duration`,
+      `${at}.${HTTP_PROTOCOL_OPTIONS}.common_http_protocol_options.headers_with_underscores_action`,
     ],
   );
   // No protocol choice, or two; a wrong @type.

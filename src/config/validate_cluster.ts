@@ -237,8 +237,15 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
     if (o === undefined) return;
     const bad = (field: string, what: string, v: unknown) =>
       err(`${path}.${field}`, fill(row, { field, what, value: show(v) }));
-    for (const f of ["idle_timeout", "max_connection_duration"]) {
+    for (const f of ["idle_timeout", "max_connection_duration", "max_stream_duration"]) {
       if (isSet(o[f]) && !parseDuration(o[f]).ok) bad(f, 'a duration such as "5s"', o[f]);
+    }
+    const mh = o.max_headers_count;
+    if (isSet(mh)) {
+      const n = Number(isObject(mh) ? mh.value : mh);
+      if (!Number.isInteger(n) || n < 1 || n > 4294967295) {
+        bad("max_headers_count", "an integer in 1..4294967295", mh);
+      }
     }
     const raw = o.max_requests_per_connection;
     if (isSet(raw)) {

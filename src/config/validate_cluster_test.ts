@@ -487,6 +487,8 @@ const RULE_CASES: Record<string, { fail: Obj[]; pass: Obj[]; at: string }> = {
     fail: [
       base({ common_http_protocol_options: { idle_timeout: "abc" } }),
       base({ common_http_protocol_options: { max_requests_per_connection: -1 } }),
+      base({ common_http_protocol_options: { max_stream_duration: "soon" } }),
+      base({ common_http_protocol_options: { max_headers_count: 0 } }),
     ],
     pass: [
       base({
@@ -494,6 +496,8 @@ const RULE_CASES: Record<string, { fail: Obj[]; pass: Obj[]; at: string }> = {
           idle_timeout: "0s",
           max_connection_duration: "2.5s",
           max_requests_per_connection: { value: 3 },
+          max_stream_duration: "1s",
+          max_headers_count: { value: 50 },
         },
       }),
     ],

@@ -66,6 +66,7 @@ async function readUpTo(req: DownstreamRequest, max: number): Promise<Uint8Array
       return null;
     }
     parts.push(value);
+    req.account?.charge(value.byteLength);
   }
   const out = new Uint8Array(n);
   let off = 0;

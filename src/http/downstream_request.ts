@@ -21,6 +21,7 @@
  */
 import type { FilterState } from "./filter_state.ts";
 import type { TrailerSlot } from "./trailers.ts";
+import type { MemoryAccount } from "./memory_account.ts";
 
 /** What a matcher can look at. */
 export interface MatchInput {
@@ -75,6 +76,12 @@ export interface DownstreamRequest extends MatchInput {
   setIdleTimeout?: (ms: number) => void;
   /** The request's filter state, created by the first filter that stores an object in it. */
   filterState?: FilterState;
+  /** Aborts when the stream is reset (by the client on HTTP/2, or by the overload manager). */
+  signal?: AbortSignal;
+  /** Resets the stream without an answer (codecs that can: HTTP/1.1 closes the connection). */
+  reset?: () => void;
+  /** The stream's buffer account, charged by the buffers that hold its bytes. */
+  account?: MemoryAccount;
 }
 
 /**

@@ -314,6 +314,7 @@ export async function serveHttp1(
         contentLength: head.contentLength,
         h2: false,
         error: head.error,
+        reset: closeNow,
       };
       const rb = body;
       if (rb !== null) req.bodyError = () => rb.error;

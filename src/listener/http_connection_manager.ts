@@ -89,6 +89,7 @@ import {
 } from "../router/internal_redirect.ts";
 import type { Cluster } from "../upstream/cluster.ts";
 import { type ComponentLog, SILENT } from "../platform/log_site.ts";
+import { accountedStream } from "./overload_reset.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
 import {
   parseRouteConfig,
@@ -283,6 +284,8 @@ export class HttpConnectionManager {
   readonly #logger: RequestLogger | null;
   readonly #protocolError: Counter;
   readonly #overloadClose: Counter | null;
+  /** `downstream_rq_rx_reset`: streams reset by the overload manager (Envoy counts every reset). */
+  readonly #rxReset: Counter | null;
   readonly #overloadKeepalive: Counter | null;
   readonly #chain: HttpFilter[];
   /** The `http` and `router` loggers (debug lines per request, built only when enabled). */
@@ -312,6 +315,7 @@ export class HttpConnectionManager {
     this.#redirect = s.counter("rq_redirect");
     this.#protocolError = s.counter("downstream_cx_protocol_error");
     this.#overloadClose = deps.overload ? s.counter("downstream_rq_overload_close") : null;
+    this.#rxReset = deps.overload?.accounts ? s.counter("downstream_rq_rx_reset") : null;
     this.#overloadKeepalive = deps.overload
       ? s.counter("downstream_cx_overload_disable_keepalive")
       : null;
@@ -357,6 +361,11 @@ export class HttpConnectionManager {
         this.#overloadClose!.inc();
         if (req.body !== null) req.body.cancel().catch(() => {});
         res = localReply(503, OVERLOADED, { connection: "close" });
+      } else if (ov?.accounts !== undefined) {
+        res = await accountedStream(ov.accounts, req, (r) => this.#route(r, conn, lg), () => {
+          this.#rxReset!.inc();
+          if (lg !== null) lg.flags.push("OM");
+        });
       } else res = await this.#route(req, conn, lg);
     } catch (e) {
       this.deps.hooks.log("error", `http.${this.cfg.statPrefix}: ${(e as Error).message}`);
@@ -482,7 +491,7 @@ export class HttpConnectionManager {
     let bytes: Uint8Array | null = null;
     let m = req;
     if (req.body !== null) {
-      const b = await bufferUpTo(req.body, route.bufferLimit);
+      const b = await bufferUpTo(req.body, route.bufferLimit, req.account);
       bytes = "bytes" in b ? b.bytes : null;
       m = { ...req, body: "bytes" in b ? bytesStream(b.bytes) : b.stream };
     }
@@ -654,6 +663,8 @@ export class HttpConnectionManager {
       attemptCountInResponse: route.attemptCountInResponse,
       bufferLimit: route.bufferLimit,
       shadows: a.mirrors.length === 0 ? undefined : this.#shadows(a.mirrors, m),
+      gone: m.signal,
+      account: m.account,
     }).then((r) => {
       if (lg !== null) { for (const f of r.flags) lg.flags.push(f); }
       if (router.on("debug")) {

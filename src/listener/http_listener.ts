@@ -264,6 +264,7 @@ export class H2cBridge {
       if (dc === undefined) return new Response(null, { status: 421 });
       const r = fromRequest(req);
       r.h2 = true;
+      r.signal = req.signal;
       // The server's headers are immutable; the connection manager rewrites its own copy.
       r.headers = new HeaderMap([...req.headers]);
       const l = limits();

@@ -31,6 +31,7 @@
  * @module
  */
 import type { Counter, Scope } from "../stats/types.ts";
+import type { MemoryAccounts } from "../http/memory_account.ts";
 
 /** The overload actions this build carries out. */
 export type OverloadActionKind =
@@ -48,6 +49,8 @@ export interface OverloadView {
   readonly open: OpenConnections;
   /** While `stop_accepting_connections` is engaged, a promise of its end; else null. */
   acceptResumed(): Promise<void> | null;
+  /** The streams' buffer accounts, when `reset_high_memory_stream` is configured. */
+  readonly accounts?: MemoryAccounts;
 }
 
 function limitOf(v: string | undefined): number {

@@ -16,6 +16,8 @@
  * @module
  */
 
+import type { MemoryAccount } from "../http/memory_account.ts";
+
 /** A body read whole, or (over the limit) a stream of all of it. */
 export type Buffered = { bytes: Uint8Array } | { stream: ReadableStream<Uint8Array> };
 
@@ -23,6 +25,7 @@ export type Buffered = { bytes: Uint8Array } | { stream: ReadableStream<Uint8Arr
 export async function bufferUpTo(
   body: ReadableStream<Uint8Array>,
   limit: number,
+  account?: MemoryAccount,
 ): Promise<Buffered> {
   const rd = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -32,6 +35,7 @@ export async function bufferUpTo(
     if (done) break;
     chunks.push(value);
     n += value.length;
+    account?.charge(value.length);
     if (n > limit) {
       let i = 0;
       const stream = new ReadableStream<Uint8Array>({

@@ -5,6 +5,9 @@
  * answer or a reset the {@linkcode RetryState} asks to retry is discarded and the request sent
  * again after a back-off; the `previous_hosts` predicate steers host selection away from hosts
  * already tried; the attempt number goes upstream (and back) when the virtual host asks for it.
+ * An attempt the router abandons before its answer (its per-try idle timeout, a downstream
+ * reset) is reset upstream (`UpstreamAttempt` of `upstream_request.ts`): its HTTP/1.1 connection is closed,
+ * its HTTP/2 stream reset.
  *
  * @example Not run: it needs a cluster with hosts.
  * ```ts ignore
@@ -19,6 +22,7 @@ import type { Host } from "../upstream/host.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import type { MatchInput } from "../http/downstream_request.ts";
+import type { MemoryAccount } from "../http/memory_account.ts";
 import { localReply, UPSTREAM_TIMEOUT } from "../http/local_reply.ts";
 import { NO_RETRY_POLICY, type RetryPolicy } from "./retry_policy.ts";
 import { shadowHost } from "./mirror_policy.ts";
@@ -43,6 +47,10 @@ export interface RetryOptions {
   bufferLimit: number;
   /** Clusters that get a shadow copy of the request (already drawn by their fraction). */
   shadows?: readonly { cluster: Cluster; hostSuffix: boolean }[];
+  /** Aborts when the downstream stream is reset: the attempt in flight is reset upstream. */
+  gone?: AbortSignal;
+  /** The stream's buffer account, charged by the request body kept for retries and shadows. */
+  account?: MemoryAccount;
 }
 
 /** What the attempts produced. */
@@ -63,6 +71,7 @@ function resetOf(flag: string | undefined): ResetKind | "timeout" | "none" | nul
     case "UC":
     case "UR":
     case "UPE":
+    case "UMSDR":
       return "reset";
     case "UO":
       return "overflow";
@@ -112,7 +121,7 @@ export async function forwardWithRetries(
   let body: Buffered | null = null;
   const shadows = o.shadows ?? [];
   if (ur.body !== null && (state !== null || shadows.length > 0)) {
-    body = await bufferUpTo(ur.body, o.bufferLimit);
+    body = await bufferUpTo(ur.body, o.bufferLimit, o.account);
     if ("stream" in body) counter("retry_or_shadow_abandoned").inc();
   }
   if (body === null || "bytes" in body) {
@@ -129,6 +138,11 @@ export async function forwardWithRetries(
     }
   }
   const idleMs = policy.perTryIdleTimeoutMs;
+  const gone = o.gone;
+  let current: UpstreamRequest = ur;
+  if (gone !== undefined) {
+    gone.addEventListener("abort", () => current.attempt?.abort(), { once: true });
+  }
   if (state === null && perTry === 0 && idleMs === 0 && !o.attemptCountInRequest) {
     ur.headers = headers;
     if (body !== null && "bytes" in body) {
@@ -172,6 +186,7 @@ export async function forwardWithRetries(
       };
     }
     let idleFired = false;
+    current = req;
     const res = idleMs === 0 ? await cluster.forward(req) : await idleAttempt(
       (b) => {
         req.body = b;
@@ -183,12 +198,21 @@ export async function forwardWithRetries(
         counter("upstream_rq_per_try_idle_timeout").inc();
         if (!beforeHead) return;
         idleFired = true;
-        cluster.stats.responseCode(504);
+        // As Envoy's router: the attempt is reset upstream and counted as a timeout of its host.
+        req.attempt?.abort();
+        const host = req.upstream as Host | null | undefined;
+        if (host) {
+          host.stats.rq_timeout.inc();
+          cluster.hostFailed(host, "timeout");
+        }
       },
     );
     ur.upstream = req.upstream;
     if (req.upstream) tried.push(req.upstream as Host);
-    if (retries === null) return done(res, attempt);
+    if (retries === null || gone?.aborted) {
+      if (idleFired) cluster.stats.responseCode(504);
+      return done(res, attempt);
+    }
     const kind = resetOf(res.flag);
     let would: boolean;
     if (kind === null) would = retries.wouldRetryFromHeaders(res.status, res.headers);
@@ -199,6 +223,7 @@ export async function forwardWithRetries(
     const st = retries.shouldRetry(would);
     if (st !== "yes") {
       if (st === "limit") flags.push("URX");
+      if (idleFired) cluster.stats.responseCode(504);
       return done(res, attempt);
     }
     if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});

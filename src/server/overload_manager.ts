@@ -14,8 +14,11 @@
  *   close their connection, counted `downstream_cx_overload_disable_keepalive`); a partly
  *   engaged action applies with that probability, as in Envoy; `shrink_heap` (a full garbage
  *   collection every 10 s while saturated, counted `overload.<action>.shrink_count`; see
- *   {@linkcode HeapShrinker}). `reset_high_memory_stream` and the other Envoy actions are
- *   refused with a note.
+ *   {@linkcode HeapShrinker}); `reset_high_memory_stream` (with
+ *   `buffer_factory_config.minimum_account_to_track_power_of_two`): when its value changes and
+ *   is above 0, the streams holding the most buffered bytes are reset (`memory_account.ts`),
+ *   counted `overload.<action>.count` and `http.<prefix>.downstream_rq_rx_reset`. The other
+ *   Envoy actions are refused with a note.
  *
  * Stats: `overload.<action>.active` and `.scale_percent`, `overload.<monitor>.pressure`
  * (0-100), `.failed_updates` and `.skipped_updates`. Names are spelled as configured; both the
@@ -59,9 +62,11 @@ import {
   type OverloadView,
 } from "../listener/overload_state.ts";
 import { HeapShrinker, type HeapShrinkerOptions } from "./heap_shrinker.ts";
+import { MemoryAccounts } from "../http/memory_account.ts";
+import { StreamResetter } from "./stream_resetter.ts";
 
-/** The actions the manager carries out: those listeners read, and `shrink_heap`. */
-export type ManagedAction = OverloadActionKind | "shrink_heap";
+/** The actions the manager carries out: those listeners read, `shrink_heap`, stream resets. */
+export type ManagedAction = OverloadActionKind | "shrink_heap" | "reset_high_memory_stream";
 
 /** A trigger of an action. */
 export type Trigger =
@@ -71,6 +76,8 @@ export type Trigger =
 /** A parsed `overload_manager`. */
 export interface OverloadConfig {
   refreshMs: number;
+  /** `buffer_factory_config.minimum_account_to_track_power_of_two`, when set. */
+  minAccountPower?: number;
   monitors: { name: string; maxHeapBytes: number }[];
   actions: { name: string; kind: ManagedAction; triggers: Trigger[] }[];
 }
@@ -80,12 +87,11 @@ const ACTIONS: Record<ManagedAction, true> = {
   stop_accepting_requests: true,
   disable_http_keepalive: true,
   shrink_heap: true,
+  reset_high_memory_stream: true,
 };
 
 /** Envoy actions this build does not carry out, and why. */
 const REFUSED_ACTIONS: Readonly<Record<string, string>> = {
-  reset_high_memory_stream:
-    "streams are not tracked by the bytes they buffer (no buffer_factory_config accounts), so the largest cannot be chosen to reset",
   reduce_timeouts: "timers are not scaled",
   reject_incoming_connections: "use stop_accepting_connections",
 };
@@ -187,12 +193,45 @@ export function parseOverloadManager(
       actions.push({ name: a.name, kind: kind as ManagedAction, triggers });
     });
   }
+  let minAccountPower: number | undefined;
+  const bf = c.buffer_factory_config;
+  if (bf !== undefined && bf !== null) {
+    const at = `${path}.buffer_factory_config`;
+    if (!isObject(bf)) fail(at, "buffer_factory_config must be an object");
+    else {
+      for (const k of Object.keys(bf)) {
+        if (k !== "minimum_account_to_track_power_of_two") fail(`${at}.${k}`, `unknown field ${k}`);
+      }
+      const v = unwrap(bf.minimum_account_to_track_power_of_two);
+      if (v !== undefined) {
+        if (typeof v !== "number" || !Number.isInteger(v) || v < 10 || v > 56) {
+          fail(`${at}.minimum_account_to_track_power_of_two`, "must be an integer from 10 to 56");
+        } else minAccountPower = v;
+      }
+    }
+  }
+  const resets = Array.isArray(as)
+    ? as.findIndex((a) =>
+      isObject(a) && typeof a.name === "string" &&
+      shortName(a.name, "overload_actions") === "reset_high_memory_stream"
+    )
+    : -1;
+  if (resets >= 0 && minAccountPower === undefined) {
+    fail(
+      `${path}.actions[${resets}].name`,
+      "reset_high_memory_stream needs buffer_factory_config.minimum_account_to_track_power_of_two (without it no stream is tracked)",
+    );
+  }
   for (const k of Object.keys(c)) {
-    if (!["refresh_interval", "resource_monitors", "actions"].includes(k)) {
+    if (
+      !["refresh_interval", "resource_monitors", "actions", "buffer_factory_config"].includes(k)
+    ) {
       fail(`${path}.${k}`, refusal(k, "not implemented"));
     }
   }
-  return { config: errors.length ? null : { refreshMs, monitors, actions }, errors };
+  const config: OverloadConfig = { refreshMs, monitors, actions };
+  if (minAccountPower !== undefined) config.minAccountPower = minAccountPower;
+  return { config: errors.length ? null : config, errors };
 }
 
 /** The memory the process holds for JavaScript: V8 heap in use plus external buffers. */
@@ -231,8 +270,12 @@ export class OverloadManager implements OverloadView {
     stop_accepting_requests: 0,
     disable_http_keepalive: 0,
     shrink_heap: 0,
+    reset_high_memory_stream: 0,
   };
   readonly #shrinker: HeapShrinker | null;
+  readonly #resets: StreamResetter | null;
+  /** The streams' buffer accounts (with `reset_high_memory_stream`). */
+  readonly accounts?: MemoryAccounts;
   #timer: ReturnType<typeof setInterval> | undefined;
   #resume: { promise: Promise<void>; resolve: () => void } | null = null;
   /** Hears the actions' values after every refresh (the workers' shared copy). */
@@ -275,6 +318,11 @@ export class OverloadManager implements OverloadView {
     this.#shrinker = shrinkAction === undefined
       ? null
       : new HeapShrinker(shrinkAction.name, stats, () => this.#values.shrink_heap, shrink);
+    const resetAction = cfg?.actions.find((a) => a.kind === "reset_high_memory_stream");
+    if (resetAction !== undefined && cfg?.minAccountPower !== undefined) {
+      this.accounts = new MemoryAccounts(cfg.minAccountPower);
+      this.#resets = new StreamResetter(this.accounts, s.scope(resetAction.name).counter("count"));
+    } else this.#resets = null;
   }
 
   /** Starts refreshing every `refresh_interval` (nothing to do without monitors). */
@@ -309,6 +357,7 @@ export class OverloadManager implements OverloadView {
       stop_accepting_requests: 0,
       disable_http_keepalive: 0,
       shrink_heap: 0,
+      reset_high_memory_stream: 0,
     };
     for (const a of this.#actions) {
       let v = 0;
@@ -329,6 +378,7 @@ export class OverloadManager implements OverloadView {
       values[a.kind] = Math.max(values[a.kind], v);
     }
     Object.assign(this.#values, values);
+    this.#resets?.update(values.reset_high_memory_stream);
     this.onRefresh?.(this.#values);
     if (values.stop_accepting_connections < 1 && this.#resume !== null) {
       this.#resume.resolve();

@@ -100,11 +100,18 @@ Deno.test("overload_manager: bad and refused configuration are errors with their
     "overload_manager.resource_monitors[0].typed_config.max_heap_size_bytes",
     "overload_manager.resource_monitors[1].name",
     "overload_manager.actions[0].name",
-    "overload_manager.actions[1].name",
+    "overload_manager.actions[1].triggers",
     "overload_manager.actions[2].triggers[0].name",
+    "overload_manager.actions[1].name",
   ]);
   assert.match(errors[2].message, /reduce_timeouts is not supported by this build/);
-  assert.match(errors[3].message, /reset_high_memory_stream is not supported by this build/);
+  assert.match(errors[5].message, /reset_high_memory_stream needs buffer_factory_config/);
+  const bad = parseOverloadManager({
+    buffer_factory_config: { minimum_account_to_track_power_of_two: 9 },
+  }, "overload_manager");
+  assert.deepEqual(bad.errors.map((e) => e.path), [
+    "overload_manager.buffer_factory_config.minimum_account_to_track_power_of_two",
+  ]);
   const checked = checkConfiguration(
     { mode: "validate" } as never,
     {

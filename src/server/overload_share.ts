@@ -26,6 +26,9 @@ import type { OpenConnections, OverloadView } from "../listener/overload_state.t
 import type { OverloadActionKind } from "../listener/overload_state.ts";
 import { Store } from "../stats/store.ts";
 import { HeapShrinker } from "./heap_shrinker.ts";
+import { MemoryAccounts } from "../http/memory_account.ts";
+import type { Scope } from "../stats/types.ts";
+import { StreamResetter } from "./stream_resetter.ts";
 import { heapInUse, type ManagedAction, type OverloadConfig } from "./overload_manager.ts";
 
 /** The cell of each action. */
@@ -34,6 +37,7 @@ const ACTION_CELL: Record<ManagedAction, number> = {
   stop_accepting_requests: 1,
   disable_http_keepalive: 2,
   shrink_heap: 3,
+  reset_high_memory_stream: 4,
 };
 const ACTIONS = Object.keys(ACTION_CELL).length;
 const MILLION = 1_000_000;
@@ -83,25 +87,41 @@ export class OverloadShare {
 export class WorkerOverload implements OverloadView {
   #timer: ReturnType<typeof setInterval> | undefined;
   readonly #shrinker: HeapShrinker | null;
+  readonly #resets: StreamResetter | null = null;
+  /** This worker's streams' buffer accounts (with `reset_high_memory_stream`). */
+  readonly accounts?: MemoryAccounts;
 
-  /** Worker `index`'s view of `share` under `cfg`. */
+  /**
+   * Worker `index`'s view of `share` under `cfg`; `stats` (the worker's root scope) counts the
+   * streams it resets.
+   */
   constructor(
     readonly share: OverloadShare,
     readonly index: number,
     readonly cfg: OverloadConfig,
     readonly runtime: (key: string) => string | undefined,
     readonly open: OpenConnections,
+    stats: Scope = new Store(),
   ) {
     const shrink = cfg.actions.find((a) => a.kind === "shrink_heap");
     this.#shrinker = shrink === undefined
       ? null
       : new HeapShrinker(shrink.name, new Store(), () => share.value("shrink_heap"));
+    const resets = cfg.actions.find((a) => a.kind === "reset_high_memory_stream");
+    if (resets !== undefined && cfg.minAccountPower !== undefined) {
+      this.accounts = new MemoryAccounts(cfg.minAccountPower);
+      const count = stats.scope("overload").scope(resets.name).counter("count");
+      this.#resets = new StreamResetter(this.accounts, count);
+    }
   }
 
-  /** Writes this worker's memory now and every refresh interval. */
+  /** Writes this worker's memory now and every refresh interval (and resets streams). */
   start(): void {
     if (this.#timer !== undefined) return;
-    const write = () => this.share.setWorkerMemory(this.index, heapInUse());
+    const write = () => {
+      this.share.setWorkerMemory(this.index, heapInUse());
+      this.#resets?.update(this.share.value("reset_high_memory_stream"));
+    };
     write();
     this.#timer = setInterval(write, Math.max(1, this.cfg.refreshMs));
     this.#shrinker?.start();

@@ -173,6 +173,7 @@ async function start(init: WorkerInit): Promise<Running> {
       overloadConfig,
       (key) => runtime.get(key),
       open,
+      store,
     )
     : {
       value: () => 0,

@@ -32,6 +32,9 @@ export class ClusterStats {
   readonly cx_destroy: Counter;
   readonly cx_destroy_local: Counter;
   readonly cx_destroy_remote: Counter;
+  readonly cx_destroy_with_active_rq: Counter;
+  readonly cx_destroy_local_with_active_rq: Counter;
+  readonly cx_destroy_remote_with_active_rq: Counter;
   readonly cx_rx_bytes_total: Counter;
   readonly cx_tx_bytes_total: Counter;
   readonly rq_total: Counter;
@@ -44,6 +47,7 @@ export class ClusterStats {
   readonly rq_cancelled: Counter;
   readonly rq_rx_reset: Counter;
   readonly rq_tx_reset: Counter;
+  readonly rq_max_duration_reached: Counter;
   readonly rq_time: Histogram;
   readonly cx_connect_ms: Histogram;
   readonly cx_length_ms: Histogram;
@@ -73,6 +77,9 @@ export class ClusterStats {
     this.cx_destroy = c("upstream_cx_destroy");
     this.cx_destroy_local = c("upstream_cx_destroy_local");
     this.cx_destroy_remote = c("upstream_cx_destroy_remote");
+    this.cx_destroy_with_active_rq = c("upstream_cx_destroy_with_active_rq");
+    this.cx_destroy_local_with_active_rq = c("upstream_cx_destroy_local_with_active_rq");
+    this.cx_destroy_remote_with_active_rq = c("upstream_cx_destroy_remote_with_active_rq");
     this.cx_rx_bytes_total = c("upstream_cx_rx_bytes_total");
     this.cx_tx_bytes_total = c("upstream_cx_tx_bytes_total");
     this.rq_total = c("upstream_rq_total");
@@ -85,6 +92,7 @@ export class ClusterStats {
     this.rq_cancelled = c("upstream_rq_cancelled");
     this.rq_rx_reset = c("upstream_rq_rx_reset");
     this.rq_tx_reset = c("upstream_rq_tx_reset");
+    this.rq_max_duration_reached = c("upstream_rq_max_duration_reached");
     this.rq_time = s.histogram("upstream_rq_time", "milliseconds");
     this.cx_connect_ms = s.histogram("upstream_cx_connect_ms", "milliseconds");
     this.cx_length_ms = s.histogram("upstream_cx_length_ms", "milliseconds");

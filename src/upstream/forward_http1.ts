@@ -15,7 +15,7 @@ import type { Host } from "./host.ts";
 import { EofError, type Http1Connection, ProtocolError } from "./http1_connection.ts";
 import { type AcquireHandle, type Http1Pool, OverflowError } from "./http1_pool.ts";
 import { localReply, resetBody, type ResetReason, UPSTREAM_TIMEOUT } from "../http/local_reply.ts";
-import { headText, type UpstreamRequest } from "./upstream_request.ts";
+import { headText, type UpstreamAttempt, type UpstreamRequest } from "./upstream_request.ts";
 import { buildResponseHeaders } from "../http/response_headers.ts";
 import type { Deadline } from "./deadline_queue.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
@@ -30,11 +30,36 @@ const CRLF = new Uint8Array([13, 10]);
 const encoder = new TextEncoder();
 const LAST_CHUNK = encoder.encode("0\r\n\r\n");
 
-/** Tracks one request from start to the end of its response. */
-export class Exchange {
+/** The answer of an attempt the router abandoned (it is dropped, never seen downstream). */
+export function abandoned(): ProxyResponse {
+  return localReply(503, resetBody("connection termination"));
+}
+
+/** Tracks one request from start to the end of its response; the attempt the router can reset. */
+export class Exchange implements UpstreamAttempt {
   done = false;
   timedOut = false;
+  /** Reset by the router ({@linkcode Exchange.abort}) before its answer. */
+  aborted = false;
+  /** A response head came. */
+  answered = false;
   deadline: Deadline | null = null;
+  /** HTTP/1.1: the pool, the wait for a connection, and the connection once taken. */
+  pool: Http1Pool | null = null;
+  handle: AcquireHandle | null = null;
+  conn: Http1Connection | null = null;
+  /** HTTP/2: resets the stream (RST_STREAM). */
+  onAbort: (() => void) | null = null;
+  /** `max_stream_duration` of the cluster: runs from the pool's connection to the end. */
+  streamDeadline: Deadline | null = null;
+  /** The `max_stream_duration` passed: the stream was reset. */
+  maxDuration = false;
+  /** The request was sent in full (the downstream request was received in full). */
+  sent = false;
+  /** HTTP/1.1: the reader of the request body while it is sent (cancelled by a reset). */
+  bodyReader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  /** HTTP/2: resets the stream for `max_stream_duration` (and ends the wait for its head). */
+  onMaxDuration: (() => void) | null = null;
   readonly t0 = performance.now();
 
   /** Starts counting `r` against `cluster` and `host`. */
@@ -47,6 +72,30 @@ export class Exchange {
     host.stats.rq_active.inc();
     host.active++;
     r.upstream = host;
+    r.attempt = this;
+  }
+
+  /**
+   * Resets the attempt before its answer, as Envoy's upstream request reset: the HTTP/1.1
+   * connection is closed (`upstream_cx_destroy_local_with_active_rq`), the HTTP/2 stream reset
+   * (`upstream_rq_tx_reset`), a wait for a connection given up (`upstream_rq_cancelled`). The
+   * router counts the outcome (its timeout, its status).
+   */
+  abort(): void {
+    if (this.done || this.answered || this.aborted) return;
+    this.aborted = true;
+    const s = this.cluster.stats;
+    if (this.conn !== null && this.pool !== null) {
+      this.pool.destroyActive(this.conn, true);
+      this.bodyReader?.cancel().catch(() => {});
+    } else if (this.onAbort !== null) {
+      s.rq_tx_reset.inc();
+      this.onAbort();
+    } else {
+      s.rq_cancelled.inc();
+      this.handle?.cancel?.();
+    }
+    this.finish();
   }
 
   /** Counts the response code of a local reply (no outlier detection event). */
@@ -62,8 +111,52 @@ export class Exchange {
    * and outlier detection.
    */
   response(code: number, headers: readonly (readonly [string, string])[]): void {
+    this.answered = true;
     this.status(code);
     this.cluster.hostAnswered(this.host, code, headers);
+  }
+
+  /**
+   * Starts the cluster's `max_stream_duration` (if any) once the request has a connection or
+   * stream, as Envoy's upstream request does when its pool is ready.
+   */
+  streamStarted(): void {
+    const ms = this.cluster.effective.maxStreamDurationMs;
+    if (ms === undefined || this.streamDeadline !== null) return;
+    this.streamDeadline = this.cluster.deadlines.add(ms, () => this.#maxDurationReached());
+  }
+
+  /**
+   * `max_stream_duration` passed (counted `upstream_rq_max_duration_reached`): the stream is
+   * reset upstream; before the answer the request ends with {@linkcode maxDurationReply}, after
+   * it the body is cut.
+   */
+  #maxDurationReached(): void {
+    if (this.done) return;
+    this.maxDuration = true;
+    this.cluster.stats.rq_max_duration_reached.inc();
+    if (this.conn !== null && this.pool !== null) {
+      this.pool.destroyActive(this.conn, true);
+      this.bodyReader?.cancel().catch(() => {});
+    } else if (this.onMaxDuration !== null) {
+      this.cluster.stats.rq_tx_reset.inc();
+      this.onMaxDuration();
+    }
+  }
+
+  /**
+   * The local reply of a stream reset by `max_stream_duration` before its answer, as Envoy's
+   * router: 504 when the request had been received in full, else 408; flag `UMSDR`. No response
+   * code is counted for it.
+   */
+  maxDurationReply(): ProxyResponse {
+    this.finish();
+    return localReply(
+      this.sent ? 504 : 408,
+      "upstream max stream duration reached",
+      undefined,
+      "UMSDR",
+    );
   }
 
   /** Ends the request (idempotent). */
@@ -71,6 +164,7 @@ export class Exchange {
     if (this.done) return;
     this.done = true;
     if (this.deadline) this.deadline.cancelled = true;
+    if (this.streamDeadline) this.streamDeadline.cancelled = true;
     const s = this.cluster.stats;
     this.cluster.breakers[this.r.priority].requests.dec();
     s.rq_active.dec();
@@ -109,8 +203,10 @@ async function writeBody(
   r: UpstreamRequest,
   pool: Http1Pool,
   trailers: boolean,
+  ex: Exchange,
 ): Promise<void> {
   const rd = r.body!.getReader();
+  ex.bodyReader = rd;
   const chunked = r.contentLength < 0;
   for (;;) {
     const { done, value } = await rd.read();
@@ -138,12 +234,16 @@ export async function forwardHttp1(
   const pool = cluster.h1Pool(host, r.priority);
   const ex = new Exchange(cluster, host, r);
   const handle: AcquireHandle = {};
+  ex.pool = pool;
+  ex.handle = handle;
   let conn: Http1Connection | null = null;
   if (r.timeoutMs > 0) {
     ex.deadline = cluster.deadlines.add(r.timeoutMs, () => {
       ex.timedOut = true;
       handle.cancel?.();
-      if (conn) pool.destroy(conn, true);
+      if (conn) pool.destroyActive(conn, true);
+      // A request body still arriving is not waited for.
+      ex.bodyReader?.cancel().catch(() => {});
     });
   }
   const head = headText(r);
@@ -151,6 +251,7 @@ export async function forwardHttp1(
     try {
       conn = await pool.acquire(handle);
     } catch (e) {
+      if (ex.aborted) return abandoned();
       if (ex.timedOut) return ex.timeout();
       if (e instanceof OverflowError) {
         cluster.stats.rq_pending_overflow.inc();
@@ -160,19 +261,30 @@ export async function forwardHttp1(
       }
       return ex.reset("connection failure");
     }
+    if (ex.aborted) {
+      pool.release(conn, true);
+      return abandoned();
+    }
     if (ex.timedOut) {
       pool.release(conn, true);
       return ex.timeout();
     }
+    ex.conn = conn;
+    ex.streamStarted();
     const reused = conn.requests > 0;
     conn.requests++;
     try {
       await conn.writeHead(head);
-      if (r.body) await writeBody(conn, r, pool, cluster.effective.http1Trailers === true);
+      if (r.body) await writeBody(conn, r, pool, cluster.effective.http1Trailers === true, ex);
+      ex.bodyReader = null;
+      if (!ex.maxDuration && !ex.aborted) ex.sent = true;
       const rh = await conn.readHead(r.method);
       return respond(ex, pool, conn, rh.status, rh.headers, rh.close);
     } catch (e) {
-      pool.destroy(conn, !(e instanceof EofError));
+      ex.conn = null;
+      if (ex.aborted) return abandoned();
+      if (ex.maxDuration) return ex.maxDurationReply();
+      pool.destroyActive(conn, !(e instanceof EofError));
       conn = null;
       if (ex.timedOut) return ex.timeout();
       // A kept-alive connection the upstream had already closed: retry once on a new one.
@@ -226,10 +338,10 @@ function respond(
           ex.finish();
         } else ctrl.enqueue(b);
       } catch (e) {
-        pool.destroy(conn, !(e instanceof EofError));
+        pool.destroyActive(conn, !(e instanceof EofError));
         // A route timeout after the response head is not counted as a timeout (as in Envoy):
         // the response was already counted by its status.
-        if (!ex.timedOut) ex.cluster.stats.rq_rx_reset.inc();
+        if (!ex.timedOut && !ex.maxDuration) ex.cluster.stats.rq_rx_reset.inc();
         ex.finish();
         ctrl.error(e);
       }
@@ -239,7 +351,7 @@ function respond(
         // Every byte was read: the response was delivered, not cancelled.
         pool.release(conn, !close);
       } else {
-        pool.destroy(conn, true);
+        pool.destroyActive(conn, true);
         ex.cluster.stats.rq_cancelled.inc();
       }
       ex.finish();

@@ -9,14 +9,16 @@
  * ```
  * @module
  */
-import type http2 from "node:http2";
+import http2 from "node:http2";
 import type { Cluster } from "./cluster.ts";
 import type { Host } from "./host.ts";
-import { Exchange } from "./forward_http1.ts";
+import { abandoned, Exchange } from "./forward_http1.ts";
 import { ConnectError } from "./transport.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
 import { buildResponseHeaders } from "../http/response_headers.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
+
+const CANCEL = http2.constants.NGHTTP2_CANCEL;
 
 /** Forwards `r` to `host` over HTTP/2. Never rejects. */
 export async function forwardHttp2(
@@ -27,15 +29,23 @@ export async function forwardHttp2(
   const pool = cluster.h2Pool(host, r.priority);
   const ex = new Exchange(cluster, host, r);
   let stream: http2.ClientHttp2Stream | null = null;
-  let rejectTimeout: (() => void) | null = null;
-  const timedOut = new Promise<"timeout">((resolve) => {
-    rejectTimeout = () => resolve("timeout");
+  let rejectTimeout: ((why: "timeout" | "abort" | "duration") => void) | null = null;
+  const timedOut = new Promise<"timeout" | "abort" | "duration">((resolve) => {
+    rejectTimeout = resolve;
   });
+  // A reset by the router (the per-try idle timeout, a downstream reset): RST_STREAM CANCEL.
+  ex.onAbort = () => {
+    stream?.close(CANCEL);
+    rejectTimeout!("abort");
+  };
   if (r.timeoutMs > 0) {
     ex.deadline = cluster.deadlines.add(r.timeoutMs, () => {
       ex.timedOut = true;
-      stream?.close();
-      rejectTimeout!();
+      if (stream !== null && !ex.answered) {
+        cluster.stats.rq_tx_reset.inc();
+        stream.close(CANCEL);
+      } else stream?.close();
+      rejectTimeout!("timeout");
     });
   }
   const headers: Record<string, string | string[]> = {
@@ -52,9 +62,23 @@ export async function forwardHttp2(
   }
   if (r.body && r.contentLength >= 0) headers["content-length"] = String(r.contentLength);
   try {
-    const req = pool.request(headers, r.body, (s) => stream = s, r.trailers);
+    const req = pool.request(headers, r.body, (s) => {
+      stream = s;
+      if (ex.aborted) s.close(CANCEL);
+      else if (cluster.effective.maxStreamDurationMs !== undefined) {
+        // max_stream_duration: the stream is reset; before the answer the wait ends too.
+        ex.onMaxDuration = () => {
+          ex.sent = s.writableEnded;
+          s.close(CANCEL);
+          if (!ex.answered) rejectTimeout!("duration");
+        };
+        ex.streamStarted();
+      }
+    }, r.trailers);
     req.catch(() => {});
     const res = await Promise.race([req, timedOut]);
+    if (res === "abort") return abandoned();
+    if (res === "duration") return ex.maxDurationReply();
     if (res === "timeout") return ex.timeout();
     ex.response(res.status, res.headers);
     const h = buildResponseHeaders(res.headers, ex.t0);
@@ -68,6 +92,8 @@ export async function forwardHttp2(
     }
     return { status: res.status, headers: h, body, trailers: res.trailers };
   } catch (e) {
+    if (ex.aborted) return abandoned();
+    if (ex.maxDuration) return ex.maxDurationReply();
     if (ex.timedOut) return ex.timeout();
     if (!(e instanceof ConnectError)) cluster.stats.rq_rx_reset.inc();
     return ex.reset(e instanceof ConnectError ? "connection failure" : "remote reset");

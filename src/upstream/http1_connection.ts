@@ -107,6 +107,12 @@ export class Http1Connection {
    * empty when it had none.
    */
   trailers: [string, string][] = [];
+  /**
+   * At most this many header fields in a response head, and trailer fields after a chunked body
+   * (`common_http_protocol_options.max_headers_count`, Envoy's default 100); more is a protocol
+   * error.
+   */
+  maxHeaders = MAX_TRAILERS;
 
   /** Wraps a connected transport; `bufferSize` bounds read-ahead and the response head size. */
   constructor(readonly transport: Transport, bufferSize: number) {
@@ -259,6 +265,7 @@ export class Http1Connection {
         if (v.includes("close")) close = true;
         else if (v.includes("keep-alive")) close = false;
       }
+      if (headers.length >= this.maxHeaders) throw new ProtocolError("too many headers");
       headers.push([name, value]);
     }
     if (status >= 100 && status < 200 && status !== 101) return null;
@@ -361,7 +368,7 @@ export class Http1Connection {
           const f = parseTrailerLine(t);
           if (f === null) throw new ProtocolError("malformed trailer line");
           // Envoy's default max_headers_count holds for trailers too.
-          if (this.trailers.length >= MAX_TRAILERS) throw new ProtocolError("too many trailers");
+          if (this.trailers.length >= this.maxHeaders) throw new ProtocolError("too many trailers");
           this.trailers.push(f);
         }
         this.#mode = 0;

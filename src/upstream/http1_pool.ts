@@ -167,6 +167,8 @@ export class Http1Pool {
       });
       s.cx_connect_ms.record(performance.now() - t0);
       const c = new Http1Connection(t, this.#bufSize);
+      const mh = this.cluster.maxHeadersCount;
+      if (mh !== undefined) c.maxHeaders = mh;
       if (this.#closed) {
         c.close();
         throw new ConnectError("failure", "pool closed");
@@ -282,6 +284,18 @@ export class Http1Pool {
     const i = this.#idle.indexOf(c);
     if (i >= 0) this.#idle.splice(i, 1);
     this.#serveWaiter();
+  }
+
+  /**
+   * Closes a connection whose request is still in flight (a reset of that request, or its
+   * connection lost): counted as `upstream_cx_destroy_with_active_rq` and by who closed it.
+   */
+  destroyActive(c: Http1Connection, local: boolean): void {
+    if (!this.#all.has(c)) return;
+    const s = this.stats;
+    s.cx_destroy_with_active_rq.inc();
+    (local ? s.cx_destroy_local_with_active_rq : s.cx_destroy_remote_with_active_rq).inc();
+    this.destroy(c, local);
   }
 
   #serveWaiter() {

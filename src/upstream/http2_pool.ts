@@ -87,6 +87,11 @@ export class Http2Pool {
         : {}),
       ...bindOptions(this.cluster.upstreamBind),
       ...h2SettingsOptions(this.cluster.http2Settings),
+      // max_headers_count: a response head with more fields resets its stream (the
+      // pseudo-header :status is one more entry).
+      ...(this.cluster.maxHeadersCount !== undefined
+        ? { maxHeaderListPairs: Math.max(4, this.cluster.maxHeadersCount + 1) }
+        : {}),
     } as http2.SecureClientSessionOptions);
     const t0 = performance.now();
     const rec: Session = {

@@ -17,6 +17,16 @@
 import type { LbContext } from "./lb/load_balancer.ts";
 import type { TrailerSlot } from "../http/trailers.ts";
 
+/**
+ * An attempt in flight that the router can abandon: `abort` resets it upstream (an HTTP/1.1
+ * connection is closed, not pooled again; an HTTP/2 stream gets RST_STREAM; a request still
+ * waiting for a connection leaves the queue). It does nothing once the response head came (the
+ * body's `cancel` ends the exchange then) or after the exchange ended.
+ */
+export interface UpstreamAttempt {
+  abort(): void;
+}
+
 /** A request on its way upstream. */
 export interface UpstreamRequest {
   method: string;
@@ -46,6 +56,8 @@ export interface UpstreamRequest {
   metadataMatch?: LbContext["metadataMatch"];
   /** The downstream connection's local address (the destination of ORIGINAL_DST clusters). */
   downstreamLocal?: { readonly hostname: string; readonly port: number };
+  /** Set when the request is sent to a host: the attempt in flight, for the router to abandon. */
+  attempt?: UpstreamAttempt | null;
   /** Set by the pool when a host was chosen (for `%UPSTREAM_HOST%`). */
   upstream?: { readonly address: string; readonly port: number } | null;
 }
