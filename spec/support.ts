@@ -178,7 +178,8 @@ export const SUPPORT = [
   {
     path: "Listener.use_original_dst",
     support: "refused",
-    supportNote: "original destination redirection is not implemented",
+    supportNote:
+      "handing a redirected connection to the listener of its original destination is not built; the envoy.filters.listener.original_dst listener filter restores the original destination for filter chains and ORIGINAL_DST clusters",
   },
   {
     path: "Listener.per_connection_buffer_limit_bytes",
@@ -197,7 +198,8 @@ export const SUPPORT = [
   {
     path: "Listener.listener_filters",
     support: "honoured",
-    supportNote: "tls_inspector and http_inspector",
+    supportNote:
+      "tls_inspector, http_inspector and original_dst (the local address becomes the SO_ORIGINAL_DST of a netfilter-redirected connection; Linux, read through the C library)",
   },
   { path: "Listener.transparent", support: "default-only", accepts: [false, { value: false }] },
   { path: "Listener.freebind", support: "default-only", accepts: [false, { value: false }] },

@@ -20,6 +20,7 @@
  * ```
  * @module
  */
+import { originalDestination } from "../platform/socket_descriptor.ts";
 import type { Counter, Gauge, Scope } from "../stats/types.ts";
 import type { DownstreamConn } from "../http/downstream_request.ts";
 import type { ChainSpec, ListenerSpec } from "./listener_config.ts";
@@ -54,14 +55,15 @@ type ByteConn = Deno.Conn;
 /** Replays `initial` before reading on from `c`. */
 class ReplayConn {
   #initial: Uint8Array;
-  constructor(readonly conn: Deno.TcpConn, initial: Uint8Array) {
+  constructor(
+    readonly conn: Deno.TcpConn,
+    initial: Uint8Array,
+    readonly localAddr: Deno.Addr = conn.localAddr,
+  ) {
     this.#initial = initial;
   }
   get remoteAddr() {
     return this.conn.remoteAddr;
-  }
-  get localAddr() {
-    return this.conn.localAddr;
   }
   read(b: Uint8Array): Promise<number | null> {
     if (this.#initial.length === 0) return this.conn.read(b);
@@ -359,8 +361,10 @@ export class ChainListener {
         ).inc();
       }
     }
-    const local = c.localAddr as Deno.NetAddr;
     const remote = c.remoteAddr as Deno.NetAddr;
+    const local = lf.originalDst
+      ? originalDestination(c.localAddr as Deno.NetAddr, remote) ?? c.localAddr as Deno.NetAddr
+      : c.localAddr as Deno.NetAddr;
     const i = selectChain(this.#chains.map((x) => x.spec.match), {
       destIp: local.hostname,
       destPort: local.port,
@@ -391,7 +395,7 @@ export class ChainListener {
       tlsConn = await chain.tls.accept(c, initial, chain.spec.handshakeTimeoutMs ?? 15_000);
       if (!tlsConn) return;
       conn = tlsConn as unknown as ByteConn;
-    } else conn = new ReplayConn(c, initial) as unknown as ByteConn;
+    } else conn = new ReplayConn(c, initial, local) as unknown as ByteConn;
     const dc: DownstreamConn = { remoteAddr: remote, localAddr: local, tls: chain.tls !== null };
     try {
       await this.#dispatch(chain, conn, c, dc);
@@ -464,7 +468,8 @@ export function nativeTlsFits(spec: ListenerSpec): boolean {
   const c = spec.chains[0];
   const t = c?.tls;
   return spec.chains.length === 1 && spec.defaultChain === null && !!t &&
-    !spec.listenerFilters.tls && !spec.listenerFilters.http && t.ca === null &&
+    !spec.listenerFilters.tls && !spec.listenerFilters.http && !spec.listenerFilters.originalDst &&
+    t.ca === null &&
     !t.requireSni && t.minVersion === "TLSv1.2" && t.maxVersion === "TLSv1.3" &&
     t.sdsFiles.length === 0 && c.handshakeTimeoutMs === null &&
     JSON.stringify(c.match) === JSON.stringify(EMPTY_MATCH);

@@ -78,7 +78,7 @@ export interface ChainSpec {
 /** True when a listener is one plain filter chain with no match, TLS or listener filter. */
 export function isSimple(s: ListenerSpec): boolean {
   return s.chains.length === 1 && s.defaultChain === null && s.chains[0].tls === null &&
-    !s.listenerFilters.tls && !s.listenerFilters.http &&
+    !s.listenerFilters.tls && !s.listenerFilters.http && !s.listenerFilters.originalDst &&
     matchKey(s.chains[0].match) === matchKey(parseChainMatch(undefined, "", []));
 }
 

@@ -1,7 +1,12 @@
 /**
- * A listener's `listener_filters`: `tls_inspector` and `http_inspector` (`envoy.` / `proxy.`
- * names, `envoy.filters.listener.` spellings), and `listener_filters_timeout` (default 15 s) with
- * `continue_on_listener_filters_timeout`. Any other listener filter is an error.
+ * A listener's `listener_filters`: `tls_inspector`, `http_inspector` and `original_dst`
+ * (`envoy.` / `proxy.` names, `envoy.filters.listener.` spellings), and
+ * `listener_filters_timeout` (default 15 s) with `continue_on_listener_filters_timeout`. Any
+ * other listener filter is an error.
+ *
+ * `original_dst` restores the connection's local address to the destination the client
+ * addressed before netfilter redirected it (`SO_ORIGINAL_DST`), as Envoy's filter does: filter
+ * chain matching, `ORIGINAL_DST` clusters and `%DOWNSTREAM_LOCAL_ADDRESS%` then see it.
  *
  * @example
  * ```ts
@@ -9,7 +14,7 @@
  * import { parseListenerFilters } from "./listener_filters.ts";
  * const errors: { path: string; rule: string; message: string }[] = [];
  * const f = parseListenerFilters({ listener_filters: [{ name: "envoy.filters.listener.tls_inspector" }] }, "l", errors);
- * assert.deepEqual([f.tls, f.http, errors.length], [true, false, 0]);
+ * assert.deepEqual([f.tls, f.http, f.originalDst, errors.length], [true, false, false, 0]);
  * ```
  * @module
  */
@@ -28,6 +33,8 @@ import {
 export interface ListenerFilters {
   tls: boolean;
   http: boolean;
+  /** `original_dst`: the local address is the connection's original destination. */
+  originalDst: boolean;
   timeoutMs: number;
   continueOnTimeout: boolean;
 }
@@ -37,6 +44,7 @@ export function parseListenerFilters(l: JsonObject, path: string, errors: Errors
   const out: ListenerFilters = {
     tls: false,
     http: false,
+    originalDst: false,
     timeoutMs: 15_000,
     continueOnTimeout: false,
   };
@@ -51,11 +59,12 @@ export function parseListenerFilters(l: JsonObject, path: string, errors: Errors
       const t = typeName(f);
       if (kind === "tls_inspector" || t === "TlsInspector") out.tls = true;
       else if (kind === "http_inspector" || t === "HttpInspector") out.http = true;
+      else if (kind === "original_dst" || t === "OriginalDst") out.originalDst = true;
       else {
         fail(
           errors,
           `${at}.name`,
-          `listener filter ${f.name} is not supported (tls_inspector, http_inspector)`,
+          `listener filter ${f.name} is not supported (tls_inspector, http_inspector, original_dst)`,
         );
       }
     });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { libc } from "../platform/libc.ts";
-import { socketDescriptor, tcpOption } from "./tcp_keepalive.ts";
+import { tcpOption } from "./tcp_keepalive.ts";
+import { socketDescriptor } from "../platform/socket_descriptor.ts";
 import { bindOptions, ConnectError, openTransport, type Transport } from "./transport.ts";
 
 const tlsDir = new URL("../../fixtures/tls/", import.meta.url);

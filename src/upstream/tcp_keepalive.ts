@@ -19,6 +19,7 @@
  * @module
  */
 import { libc } from "../platform/libc.ts";
+import { socketDescriptor } from "../platform/socket_descriptor.ts";
 
 /** The keepalive settings of a cluster (seconds, seconds, count). */
 export interface TcpKeepalive {
@@ -31,61 +32,6 @@ const IPPROTO_TCP = 6;
 const TCP_KEEPIDLE = 4;
 const TCP_KEEPINTVL = 5;
 const TCP_KEEPCNT = 6;
-const AF_INET = 2;
-const AF_INET6 = 10;
-
-/** The port and address of a `sockaddr_in`/`sockaddr_in6` in `b`, or null. */
-function sockaddr(b: Uint8Array): { port: number; address: string } | null {
-  const family = b[0] | (b[1] << 8);
-  const port = (b[2] << 8) | b[3];
-  if (family === AF_INET) return { port, address: `${b[4]}.${b[5]}.${b[6]}.${b[7]}` };
-  if (family !== AF_INET6) return null;
-  const parts: string[] = [];
-  for (let i = 8; i < 24; i += 2) parts.push(((b[i] << 8) | b[i + 1]).toString(16));
-  return { port, address: parts.join(":") };
-}
-
-function sameAddress(kernel: string, deno: string): boolean {
-  if (kernel === deno) return true;
-  // IPv6 text forms differ (zero compression, IPv4-mapped): compare through URL parsing.
-  try {
-    return new URL(`http://[${kernel}]/`).hostname === new URL(`http://[${deno}]/`).hostname;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The descriptor of the connected TCP socket with these local and remote addresses, or -1
- * (not Linux, no FFI, or not found).
- */
-export function socketDescriptor(local: Deno.NetAddr, remote: Deno.NetAddr): number {
-  const c = libc();
-  if (!c) return -1;
-  let names: number[];
-  try {
-    names = [...Deno.readDirSync("/proc/self/fd")].map((e) => Number(e.name));
-  } catch {
-    return -1;
-  }
-  const buf = new Uint8Array(128);
-  const len = new Uint32Array(1);
-  // Newest descriptors are most often the highest: look there first.
-  names.sort((a, b) => b - a);
-  for (const fd of names) {
-    if (!Number.isInteger(fd)) continue;
-    len[0] = buf.length;
-    if (c.symbols.getsockname(fd, buf, len) !== 0) continue;
-    const l = sockaddr(buf);
-    if (l === null || l.port !== local.port || !sameAddress(l.address, local.hostname)) continue;
-    len[0] = buf.length;
-    if (c.symbols.getpeername(fd, buf, len) !== 0) continue;
-    const r = sockaddr(buf);
-    if (r !== null && r.port === remote.port && sameAddress(r.address, remote.hostname)) return fd;
-  }
-  return -1;
-}
-
 function setInt(fd: number, opt: number, v: number): boolean {
   const c = libc()!;
   return c.symbols.setsockopt(fd, IPPROTO_TCP, opt, new Int32Array([v]), 4) === 0;

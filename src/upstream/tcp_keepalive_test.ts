@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { libc } from "../platform/libc.ts";
-import { applyTcpKeepalive, socketDescriptor, tcpOption } from "./tcp_keepalive.ts";
+import { applyTcpKeepalive, tcpOption } from "./tcp_keepalive.ts";
+import { socketDescriptor } from "../platform/socket_descriptor.ts";
 
 const usable = Deno.build.os === "linux" && libc() !== null;
 
