@@ -771,9 +771,10 @@ export const SUPPORT = [
   },
   {
     path: "upstreams.HttpProtocolOptions.auto_config",
-    support: "refused",
+    support: "honoured",
+    type: "upstreams.HttpConfig",
     supportNote:
-      "the upstream protocol is not negotiated by ALPN; use explicit_http_config or use_downstream_protocol_config",
+      "TLS clusters only: each host's protocol is learned once by a TLS handshake offering h2 and http/1.1 (HTTP/2 when the host chooses h2, else HTTP/1.1); Envoy's mixed pool keeps that first connection, this build closes it",
   },
   {
     path: "upstreams.HttpProtocolOptions.common_http_protocol_options",

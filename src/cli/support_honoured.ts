@@ -421,6 +421,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "use_downstream_protocol_config follows",
   ],
   "upstreams.HttpConfig.http_protocol_options": [TYPED_UP, "with http_protocol_options HTTP/1.1"],
+  "upstreams.HttpProtocolOptions.auto_config": [
+    "src/listener/upstream_alpn_test.ts",
+    "each host speaks what its TLS handshake chooses",
+  ],
   "core.Http2ProtocolOptions.max_concurrent_streams": [
     `${UP}http2_streams_test.ts`,
     "makes the next stream open another connection",

@@ -110,6 +110,8 @@ export interface EffectiveCluster {
   /** `enable_trailers` of the HTTP/1.1 options: trailers pass through HTTP/1.1 upstreams. */
   http1Trailers?: boolean;
   protocolSelection: "USE_CONFIGURED_PROTOCOL" | "USE_DOWNSTREAM_PROTOCOL";
+  /** `auto_config`: each host's protocol is the one its TLS handshake chooses by ALPN. */
+  alpnAuto?: boolean;
   tls: EffectiveTls | null;
   upstreamBind: { address: string; port: number } | null;
   tcpKeepalive: { probes?: number; time?: number; interval?: number } | null;
@@ -472,6 +474,7 @@ export function effectiveCluster(
     http2Settings: http2SettingsOf(http.http2),
     http1Trailers: http1TrailersOf(c),
     protocolSelection: http.useDownstream ? "USE_DOWNSTREAM_PROTOCOL" : "USE_CONFIGURED_PROTOCOL",
+    ...(http.auto ? { alpnAuto: true } : {}),
     tls: effectiveTls(c, sink, secrets),
     upstreamBind: bindOf(c, bootstrapBind),
     tcpKeepalive: keepaliveOf(c),

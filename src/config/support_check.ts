@@ -302,6 +302,15 @@ function protocolOptions(p: Record<string, unknown>, v: unknown, at: string, out
         })`,
       });
     }
+    if (chosen.length === 1 && chosen[0] === "auto_config" && !hasTlsTransport(p)) {
+      out.push({
+        path: `${kat}.auto_config`,
+        rule: "",
+        message: `ALPN configured for cluster ${
+          String(p.name ?? "")
+        } which has a non-ALPN transport socket (auto_config needs a TLS transport_socket)`,
+      });
+    }
     walk("upstreams.HttpProtocolOptions", val, kat, out);
   }
   const cluster = at.slice(0, at.lastIndexOf("."));
@@ -313,6 +322,17 @@ function protocolOptions(p: Record<string, unknown>, v: unknown, at: string, out
         `${f} cannot be set beside typed_extension_protocol_options.${HTTP_PROTOCOL_OPTIONS} (Envoy would ignore it; set it inside the typed options)`,
     });
   }
+}
+
+/** Whether cluster `p` connects over TLS (a TLS `transport_socket`, or the v2 `tls_context`). */
+function hasTlsTransport(p: Record<string, unknown>): boolean {
+  if (p.tls_context !== undefined || p.tlsContext !== undefined) return true;
+  const ts = p.transport_socket ?? p.transportSocket;
+  if (!isObject(ts)) return false;
+  if (typeof ts.name === "string" && TLS_SOCKETS.test(ts.name)) return true;
+  const tc = ts.typed_config ?? ts.typedConfig;
+  return isObject(tc) && typeof tc["@type"] === "string" &&
+    tc["@type"].endsWith(".UpstreamTlsContext");
 }
 
 const camelOf = (s: string) => s.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());

@@ -2,13 +2,15 @@
  * The upstream HTTP protocol a cluster asks for, read from one of two places: the typed
  * protocol options Envoy's v3 API prefers
  * (`typed_extension_protocol_options["envoy.extensions.upstreams.http.v3.HttpProtocolOptions"]`,
- * with `explicit_http_config` or `use_downstream_protocol_config`), or the cluster's own
+ * with `explicit_http_config`, `use_downstream_protocol_config` or `auto_config`), or the cluster's own
  * `http2_protocol_options` and `protocol_selection`. Envoy reads the typed options when they are
  * there and then ignores the cluster's own fields; this build refuses the mix instead
  * ({@linkcode mixedProtocolFields}), so no setting is silently dropped.
  *
  * With `use_downstream_protocol_config`, HTTP/2 downstream requests go upstream over HTTP/2 only
- * when its `http2_protocol_options` is set (else HTTP/1.1), as in Envoy.
+ * when its `http2_protocol_options` is set (else HTTP/1.1), as in Envoy. With `auto_config`
+ * (TLS clusters only), each host speaks what its TLS handshake chooses by ALPN: HTTP/2 for `h2`,
+ * else HTTP/1.1.
  *
  * @example
  * ```ts
@@ -67,6 +69,8 @@ export interface UpstreamHttp {
   http2Path?: string;
   /** HTTP/2 only when the downstream request came over HTTP/2. */
   useDownstream: boolean;
+  /** `auto_config`: HTTP/2 with hosts whose TLS handshake chooses `h2` by ALPN, else HTTP/1.1. */
+  auto?: boolean;
 }
 
 /** The typed HTTP protocol options of a cluster and their key, when it has them. */
@@ -93,15 +97,19 @@ export function upstreamHttpOf(c: Obj): UpstreamHttp {
   const typed = typedHttpOptions(c);
   if (typed !== undefined) {
     const base = `typed_extension_protocol_options.${typed.key}`;
-    for (const choice of ["explicit_http_config", "use_downstream_protocol_config"] as const) {
+    for (const choice of PROTOCOL_CHOICES) {
       const cfg = field(typed.value, choice);
       if (!isObject(cfg)) continue;
+      const auto = choice === "auto_config";
       const h2 = field(cfg, "http2_protocol_options");
-      if (!isObject(h2)) return { useDownstream: false };
+      if (!isObject(h2)) {
+        return auto ? { http2: {}, useDownstream: false, auto } : { useDownstream: false };
+      }
       return {
         http2: h2,
         http2Path: `${base}.${choice}.http2_protocol_options`,
         useDownstream: choice === "use_downstream_protocol_config",
+        ...(auto ? { auto } : {}),
       };
     }
     return { useDownstream: false };
@@ -122,7 +130,7 @@ export function http1TrailersOf(c: Obj): boolean {
   const typed = typedHttpOptions(c);
   let h1: unknown;
   if (typed !== undefined) {
-    for (const choice of ["explicit_http_config", "use_downstream_protocol_config"] as const) {
+    for (const choice of PROTOCOL_CHOICES) {
       const cfg = field(typed.value, choice);
       if (isObject(cfg)) h1 = field(cfg, "http_protocol_options");
     }

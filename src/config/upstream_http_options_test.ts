@@ -46,7 +46,7 @@ Deno.test("cluster.fields.typed-extension-protocol-options: what is not honoured
     }),
     [`${at}.${tcp}`],
   );
-  // ALPN selection, HTTP/3, stream limits of upstream connections, settings of HTTP/1.1 options.
+  // ALPN selection without TLS, HTTP/3, settings of HTTP/1.1 options.
   assert.deepEqual(errs(cluster(1, { auto_config: { http2_protocol_options: {} } })), [
     `${at}.${HTTP_PROTOCOL_OPTIONS}.auto_config`,
   ]);

@@ -24,6 +24,8 @@ import { localReply, NO_HEALTHY_UPSTREAM, resetBody } from "../http/local_reply.
 import type { UpstreamRequest } from "./upstream_request.ts";
 import { forwardHttp1 } from "./forward_http1.ts";
 import { forwardHttp2 } from "./forward_http2.ts";
+import { AlpnProtocols, AUTO_ALPN } from "./alpn_protocols.ts";
+import { openTransport } from "./transport.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import { DeadlineQueue } from "./deadline_queue.ts";
 import { healthEpoch, ignoreNewHosts, onPanic } from "./priority_load.ts";
@@ -479,6 +481,7 @@ export class Cluster implements ClusterView {
     }
     this.#hosts = hosts;
     this.healthChecker?.removeHosts(gone);
+    for (const h of gone) this.#alpn?.forget(h);
     for (const h of fresh) this.outlier?.addHost(h);
     this.healthChecker?.addHosts(fresh);
     this.lb = this.#newLb();
@@ -566,7 +569,34 @@ export class Cluster implements ClusterView {
     }
     r.upstream = host;
     if (r.autoHostRewrite && host.hostname !== "") r.authority = host.hostname;
+    if (this.effective.alpnAuto) {
+      const chosen = host;
+      return this.#alpnProtocols().speaksH2(chosen).then((h2) =>
+        h2 ? forwardHttp2(this, chosen, r) : forwardHttp1(this, chosen, r)
+      );
+    }
     return this.usesHttp2(r) ? forwardHttp2(this, host, r) : forwardHttp1(this, host, r);
+  }
+
+  #alpn: AlpnProtocols | null = null;
+
+  /** The hosts' protocols of an `auto_config` cluster, each learned by one TLS handshake. */
+  #alpnProtocols(): AlpnProtocols {
+    return this.#alpn ??= new AlpnProtocols(async (h) => {
+      const host = h as Host;
+      let chosen: string | null = null;
+      const t = await openTransport({
+        address: host.address,
+        port: host.port,
+        tls: this.effective.tls,
+        timeoutMs: this.effective.connectTimeoutMs,
+        alpn: AUTO_ALPN,
+        bind: this.effective.upstreamBind,
+        onAlpn: (p) => chosen = p,
+      });
+      t.close();
+      return chosen;
+    });
   }
 
   /** The reply for a circuit-breaker overflow. */

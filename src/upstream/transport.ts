@@ -52,6 +52,8 @@ export interface TransportOptions {
   keepalive?: TcpKeepalive | null;
   /** ALPN to offer on TLS (defaults to `tls.alpn`). */
   alpn?: string[];
+  /** Receives the protocol the TLS handshake chose by ALPN (null: none). */
+  onAlpn?: (protocol: string | null) => void;
   /**
    * Local source address of the connection (`upstream_bind_config.source_address`); port 0 lets
    * the system choose. Unset or `null`: no bind.
@@ -116,7 +118,8 @@ export async function openTransport(o: TransportOptions): Promise<Transport> {
     open = conn;
     try {
       // The handshake (and certificate check) belongs to connecting, not to the first write.
-      await conn.handshake();
+      const info = await conn.handshake();
+      o.onAlpn?.(info.alpnProtocol);
     } catch (e) {
       try {
         conn.close();
@@ -186,6 +189,7 @@ function nodeConnect(o: TransportOptions, signal: AbortSignal): Promise<Transpor
         );
       }
       sock.setNoDelay(true);
+      if (o.tls) o.onAlpn?.((sock as tls.TLSSocket).alpnProtocol || null);
       resolve(new NodeSocketTransport(sock));
     });
   });
