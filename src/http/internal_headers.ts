@@ -91,8 +91,11 @@ function removeAll(h: Headers, names: readonly string[]): void {
   for (const n of names) h.delete(n);
 }
 
-/** True when a field name starts `x-envoy-` or `x-proxy-` (names are lower-case). */
-function hasPrefixed(h: Headers): boolean {
+/**
+ * True when a field name starts `x-envoy-` or `x-proxy-` (names are lower-case): without one,
+ * a request carries none of the control headers.
+ */
+export function hasPrefixed(h: Headers): boolean {
   let found = false;
   h.forEach((_, k) => {
     if (!found && k.startsWith("x-") && (k.startsWith("x-envoy-") || k.startsWith("x-proxy-"))) {
