@@ -8,8 +8,10 @@
  * [--baseline DIR]`. With `--baseline DIR` (a checkout of another revision, e.g. made with
  * `git worktree add`), that revision's `mod.ts` runs as a second candidate (`baseline`) in the
  * same interleaved run, so two builds are compared beside the same peers.
- * Targets (one worker): at least 0.5x nginx's req/s, p50 at one connection within 2x nginx's,
- * RSS flat over the RSS run.
+ * Targets (one worker each, issue 19): req/s at 64 connections at least 0.85x nginx's (column
+ * `xngx_w1`), CPU per request at most 1.4x nginx's (`cpu_us/r`), p50 at one connection at most
+ * 1.25x nginx's and p99 at 64 connections at most 1.3x (`p50xn1`, `p99xn1`); RSS flat over the
+ * RSS run. On a shared machine compare ratios from one run, never figures from two.
  *
  * @example
  * ```sh
