@@ -4,9 +4,14 @@
  * peer arrangement), then an RSS-flatness run of our proxy under constant load. Missing Debian
  * packages (nginx, haproxy, wrk) are installed with apt-get. Bounded to about three minutes.
  *
- * Run: `deno run -A bench/proxy.ts [--rounds 2] [--duration 5] [--rss-seconds 60]`.
- * Targets (one worker): at least 0.5x nginx's req/s, p50 at one connection within 2x nginx's,
- * RSS flat over the RSS run.
+ * Run: `deno run -A bench/proxy.ts [--rounds 2] [--duration 5] [--rss-seconds 60]
+ * [--baseline DIR]`. With `--baseline DIR` (a checkout of another revision, e.g. made with
+ * `git worktree add`), that revision's `mod.ts` runs as a second candidate (`baseline`) in the
+ * same interleaved run, so two builds are compared beside the same peers.
+ * Targets (one worker each, issue 19): req/s at 64 connections at least 0.85x nginx's (column
+ * `xngx_w1`), CPU per request at most 1.4x nginx's (`cpu_us/r`), p50 at one connection at most
+ * 1.25x nginx's and p99 at 64 connections at most 1.3x (`p50xn1`, `p99xn1`); RSS flat over the
+ * RSS run. On a shared machine compare ratios from one run, never figures from two.
  *
  * @example
  * ```sh
@@ -21,6 +26,11 @@ const root = new URL("..", import.meta.url).pathname;
 function arg(name: string, def: number): number {
   const i = Deno.args.indexOf(`--${name}`);
   return i >= 0 ? Number(Deno.args[i + 1]) : def;
+}
+
+function textArg(name: string): string | undefined {
+  const i = Deno.args.indexOf(`--${name}`);
+  return i >= 0 ? Deno.args[i + 1] : undefined;
 }
 
 async function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<number> {
@@ -170,12 +180,20 @@ if (import.meta.main) {
   const listen = 19189;
   const cfg = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(cfg, benchBootstrap(listen, 19180));
+  const baseline = textArg("baseline");
+  const baselineCfg = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(baselineCfg, benchBootstrap(19190, 19180));
   const code = await run("bash", [`${here}proxy_peers.sh`], {
     PEERS: "direct nginx-w1 haproxy-t1",
     CANDIDATE_NAME: "proxyspec",
     // One worker, as the peers run one (nginx-w1, haproxy-t1): the figures are per worker.
     CANDIDATE_CMD:
       `exec "${Deno.execPath()}" run -A "${root}mod.ts" -c "${cfg}" -l error --concurrency 1`,
+    ...(baseline === undefined ? {} : {
+      CANDIDATE2_NAME: "baseline",
+      CANDIDATE2_CMD:
+        `exec "${Deno.execPath()}" run -A "${baseline}/mod.ts" -c "${baselineCfg}" -l error --concurrency 1`,
+    }),
     ROUNDS: String(rounds),
     DURATION: String(duration),
     WARMUP: "3",
@@ -184,6 +202,7 @@ if (import.meta.main) {
     DENO: Deno.execPath(),
   });
   await Deno.remove(cfg);
+  await Deno.remove(baselineCfg);
   if (rssSeconds > 0) await rssRun(rssSeconds);
   Deno.exit(code);
 }

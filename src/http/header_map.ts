@@ -50,7 +50,8 @@ export class HeaderMap implements Headers {
     const n = lowerName(name);
     const kv = this.#kv;
     let w = 0;
-    for (let r = 0; r < kv.length; r += 2) {
+    while (w < kv.length && kv[w] !== n) w += 2;
+    for (let r = w; r < kv.length; r += 2) {
       if (kv[r] === n) continue;
       kv[w++] = kv[r];
       kv[w++] = kv[r + 1];

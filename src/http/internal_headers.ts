@@ -81,11 +81,28 @@ const CONTROL = [
 /** Removed from edge requests only. */
 const EDGE = ["decorator-operation", "downstream-service-cluster", "downstream-service-node"];
 
-function removeBoth(h: Headers, suffixes: readonly string[]): void {
-  for (const s of suffixes) {
-    h.delete(`x-envoy-${s}`);
-    h.delete(`x-proxy-${s}`);
-  }
+/** Both spellings of each suffix. */
+const bothSpellings = (suffixes: readonly string[]) =>
+  suffixes.flatMap((s) => [`x-envoy-${s}`, `x-proxy-${s}`]);
+const CONTROL_NAMES = bothSpellings(CONTROL);
+const EDGE_NAMES = bothSpellings(EDGE);
+
+function removeAll(h: Headers, names: readonly string[]): void {
+  for (const n of names) h.delete(n);
+}
+
+/**
+ * True when a field name starts `x-envoy-` or `x-proxy-` (names are lower-case): without one,
+ * a request carries none of the control headers.
+ */
+export function hasPrefixed(h: Headers): boolean {
+  let found = false;
+  h.forEach((_, k) => {
+    if (!found && k.startsWith("x-") && (k.startsWith("x-envoy-") || k.startsWith("x-proxy-"))) {
+      found = true;
+    }
+  });
+  return found;
 }
 
 const DEFAULT_INTERNAL: readonly Cidr[] = [
@@ -132,8 +149,12 @@ export function sanitizeRequestHeaders(
   localAddress: string,
   cfg: ForwardingConfig,
 ): Forwarding {
-  h.delete("x-envoy-internal");
-  h.delete("x-proxy-internal");
+  // Most requests carry no field of either prefix: nothing to remove then.
+  const prefixed = hasPrefixed(h);
+  if (prefixed) {
+    h.delete("x-envoy-internal");
+    h.delete("x-proxy-internal");
+  }
   let remote: string | null = null;
   let single: boolean;
   const hops = cfg.xffNumTrustedHops;
@@ -157,9 +178,9 @@ export function sanitizeRequestHeaders(
   remote ??= peer;
   const edge = !internal && cfg.useRemoteAddress;
   if (internal) h.set("x-proxy-internal", "true");
-  else {
-    if (edge) removeBoth(h, EDGE);
-    removeBoth(h, CONTROL);
+  else if (prefixed) {
+    if (edge) removeAll(h, EDGE_NAMES);
+    removeAll(h, CONTROL_NAMES);
   }
   if (edge && ipBytes(remote) !== null) h.set("x-proxy-external-address", remote);
   return { internal, edge, remote };

@@ -29,6 +29,11 @@ export const HOP_BY_HOP: ReadonlySet<string> = new Set([
 /** Names listed in a `connection` header value, lower-cased. */
 export function connectionTokens(value: string | null): Set<string> | null {
   if (!value) return null;
+  // The usual values name no header.
+  if (value.length <= 10) {
+    const v = value.toLowerCase();
+    if (v === "keep-alive" || v === "close") return null;
+  }
   const s = new Set<string>();
   for (const t of value.split(",")) {
     const n = t.trim().toLowerCase();

@@ -38,17 +38,29 @@ import type { DownstreamLimits, LimitCounters } from "./downstream_limits.ts";
 /** Which timer fired. */
 export type TimerKind = "idle" | "max_duration" | "header" | "request" | "stream_idle";
 
-type Handle = ReturnType<typeof setTimeout> | undefined;
+/** The timers in the order they are checked when several are due at once. */
+const KINDS: readonly TimerKind[] = ["max_duration", "idle", "header", "request", "stream_idle"];
 
-/** The timers of one connection. */
+/**
+ * The timers of one connection. They share one `setTimeout`, armed for the earliest deadline
+ * and moved only when a deadline comes earlier than it: a request that starts and ends within
+ * the armed time arms nothing (a deadline that moved later is found not due when the timer
+ * fires, and the timer is armed again for it).
+ */
 export class ConnectionTimers {
   /** Told of each timer that fires (after it is counted). */
   onFire: (kind: TimerKind) => void = () => {};
-  #idle: Handle;
-  #maxDuration: Handle;
-  #header: Handle;
-  #request: Handle;
-  #streamIdle: Handle;
+  /** Deadlines (ms, performance clock) by kind; Infinity when not running. */
+  #at: Record<TimerKind, number> = {
+    idle: Infinity,
+    max_duration: Infinity,
+    header: Infinity,
+    request: Infinity,
+    stream_idle: Infinity,
+  };
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the armed timer fires (Infinity: none armed). */
+  #timerAt = Infinity;
   /** When the stream last saw activity (ms, performance clock). */
   #last = 0;
   /** The stream idle timeout of the current stream (a route may replace the limits' one). */
@@ -59,49 +71,65 @@ export class ConnectionTimers {
   /** Timers for `limits`, counted in `counters`. */
   constructor(readonly limits: DownstreamLimits, readonly counters: LimitCounters) {}
 
-  #arm(ms: number, kind: TimerKind): Handle {
-    if (ms <= 0 || this.#stopped) return undefined;
-    return setTimeout(() => this.#fire(kind), ms);
+  /** Sets the deadline of `kind` to `ms` from `now` (none when `ms` is 0). */
+  #set(kind: TimerKind, ms: number, now: number): void {
+    const at = ms > 0 && !this.#stopped ? now + ms : Infinity;
+    this.#at[kind] = at;
+    if (at < this.#timerAt) this.#arm(at, now);
   }
 
-  #fire(kind: TimerKind): void {
+  #arm(at: number, now: number): void {
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => this.#tick(), Math.max(1, Math.ceil(at - now)));
+  }
+
+  #tick(): void {
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    for (const kind of KINDS) {
+      if (this.#stopped) return;
+      const now = performance.now();
+      if (this.#at[kind] > now) continue;
+      if (kind === "stream_idle") {
+        // Activity since the deadline was set pushes it back.
+        const at = this.#last + this.#streamIdleMs;
+        if (at > now) {
+          this.#at.stream_idle = at;
+          continue;
+        }
+      }
+      this.#at[kind] = Infinity;
+      this.#count(kind);
+      this.onFire(kind);
+    }
+    if (this.#stopped) return;
+    let next = Infinity;
+    for (const kind of KINDS) next = Math.min(next, this.#at[kind]);
+    if (next < Infinity) this.#arm(next, performance.now());
+  }
+
+  #count(kind: TimerKind): void {
     const c = this.counters;
     switch (kind) {
       case "idle":
-        this.#idle = undefined;
-        c.cxIdleTimeout.inc();
-        break;
+        return c.cxIdleTimeout.inc();
       case "max_duration":
-        this.#maxDuration = undefined;
-        c.cxMaxDurationReached.inc();
-        break;
+        return c.cxMaxDurationReached.inc();
       case "header":
-        this.#header = undefined;
-        c.rqHeaderTimeout.inc();
-        break;
+        return c.rqHeaderTimeout.inc();
       case "request":
-        this.#request = undefined;
-        c.rqTimeout.inc();
-        break;
-      case "stream_idle": {
-        // Activity since arming pushes the deadline back instead of re-arming on every byte.
-        const left = this.#last + this.#streamIdleMs - performance.now();
-        if (left > 0) {
-          this.#streamIdle = this.#arm(Math.ceil(left), "stream_idle");
-          return;
-        }
-        this.#streamIdle = undefined;
-        c.rqIdleTimeout.inc();
-        break;
-      }
+        return c.rqTimeout.inc();
+      case "stream_idle":
+        return c.rqIdleTimeout.inc();
     }
-    this.onFire(kind);
   }
 
   /** The connection was accepted. */
   start(): void {
-    this.#maxDuration = this.#arm(this.limits.maxConnectionDurationMs, "max_duration");
-    this.#idle = this.#arm(this.limits.idleTimeoutMs, "idle");
+    const now = performance.now();
+    this.#set("max_duration", this.limits.maxConnectionDurationMs, now);
+    this.#set("idle", this.limits.idleTimeoutMs, now);
   }
 
   /** True between {@linkcode streamStart} and {@linkcode streamEnd}. */
@@ -113,29 +141,26 @@ export class ConnectionTimers {
   streamStart(): void {
     if (this.#inStream) return;
     this.#inStream = true;
-    clearTimeout(this.#idle);
-    this.#idle = undefined;
+    this.#at.idle = Infinity;
     const l = this.limits;
-    this.#last = performance.now();
-    this.#header = this.#arm(l.requestHeadersTimeoutMs, "header");
-    this.#request = this.#arm(l.requestTimeoutMs, "request");
+    const now = this.#last = performance.now();
+    this.#set("header", l.requestHeadersTimeoutMs, now);
+    this.#set("request", l.requestTimeoutMs, now);
     this.#streamIdleMs = l.streamIdleTimeoutMs;
-    this.#streamIdle = this.#arm(l.streamIdleTimeoutMs, "stream_idle");
+    this.#set("stream_idle", l.streamIdleTimeoutMs, now);
   }
 
   /** Replaces the current stream's idle timeout (a route's `idle_timeout`; 0: none), from now. */
   setStreamIdleTimeout(ms: number): void {
     if (!this.#inStream) return;
-    clearTimeout(this.#streamIdle);
     this.#streamIdleMs = ms;
-    this.#last = performance.now();
-    this.#streamIdle = this.#arm(ms, "stream_idle");
+    const now = this.#last = performance.now();
+    this.#set("stream_idle", ms, now);
   }
 
   /** The request head is complete. */
   headDone(): void {
-    clearTimeout(this.#header);
-    this.#header = undefined;
+    this.#at.header = Infinity;
   }
 
   /** Bytes of the stream were read or written. */
@@ -145,31 +170,29 @@ export class ConnectionTimers {
 
   /** The request was received in full, or the response started: `request_timeout` ends. */
   requestDone(): void {
-    clearTimeout(this.#request);
-    this.#request = undefined;
+    this.#at.request = Infinity;
   }
 
   /** The stream ended; the connection is idle again (unless `closing`). */
   streamEnd(closing: boolean): void {
     this.#inStream = false;
-    for (const h of [this.#header, this.#request, this.#streamIdle]) clearTimeout(h);
-    this.#header = this.#request = this.#streamIdle = undefined;
-    if (!closing) this.#idle = this.#arm(this.limits.idleTimeoutMs, "idle");
+    const at = this.#at;
+    at.header = at.request = at.stream_idle = Infinity;
+    if (!closing) this.#set("idle", this.limits.idleTimeoutMs, performance.now());
   }
 
   /** Stops every timer (the connection is gone, or handed to another codec). */
   stop(): void {
     this.#stopped = true;
-    for (
-      const h of [this.#idle, this.#maxDuration, this.#header, this.#request, this.#streamIdle]
-    ) {
-      clearTimeout(h);
-    }
-    this.#idle =
-      this.#maxDuration =
-      this.#header =
-      this.#request =
-      this.#streamIdle =
-        undefined;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    const at = this.#at;
+    at.idle =
+      at.max_duration =
+      at.header =
+      at.request =
+      at.stream_idle =
+        Infinity;
   }
 }

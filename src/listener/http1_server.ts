@@ -332,14 +332,27 @@ export async function serveHttp1(
         const pending = handler(req, dc);
         if (timers === null) res = await pending;
         else {
-          const expired = new Promise<ProxyResponse>((r) => expire = r);
-          const first = await Promise.race([
-            pending.then((r) => ({ r, late: false })),
-            expired.then((r) => ({ r, late: true })),
-          ]);
+          // Whichever comes first answers: the handler, or a timeout through `expire`.
+          let settled = false;
+          let late = false;
+          res = await new Promise<ProxyResponse>((resolve, reject) => {
+            expire = (r) => {
+              if (settled) return;
+              settled = late = true;
+              resolve(r);
+            };
+            pending.then((r) => {
+              if (settled) return;
+              settled = true;
+              resolve(r);
+            }, (e) => {
+              if (settled) return;
+              settled = true;
+              reject(e);
+            });
+          });
           expire = noop;
-          res = first.r;
-          if (first.late) {
+          if (late) {
             // A timeout answered first; the handler's answer is dropped when it comes.
             timedOut = true;
             pending.then((late) => {

@@ -28,6 +28,7 @@ import { NO_RETRY_POLICY, type RetryPolicy } from "./retry_policy.ts";
 import { shadowHost } from "./mirror_policy.ts";
 import { idleAttempt } from "./per_try_idle.ts";
 import { CONSUMED_HEADERS, proxyHeader, type ResetKind, RetryState } from "./retry_state.ts";
+import { hasPrefixed } from "../http/internal_headers.ts";
 
 /** Envoy's default buffer limit (`per_connection_buffer_limit_bytes`, 1 MiB). */
 export const DEFAULT_BUFFER_LIMIT = 1024 * 1024;
@@ -105,7 +106,33 @@ function perTryMs(policy: RetryPolicy, h: Headers, globalMs: number): number {
  * Forwards `ur` (whose route timeout is the global timeout) to `cluster`, retrying as `o` and
  * the downstream request `m` says. Never rejects.
  */
-export async function forwardWithRetries(
+export function forwardWithRetries(
+  cluster: Cluster,
+  ur: UpstreamRequest,
+  m: MatchInput,
+  o: RetryOptions,
+): Promise<RetryResult> {
+  const p = o.policy;
+  // Nothing can ask for a retry, a per-try timeout, a shadow or an attempt count: one attempt,
+  // without the bookkeeping (no control header means none to consume either).
+  if (
+    (p === null || (p.retryOn === 0 && p.perTryTimeoutMs === 0 && p.perTryIdleTimeoutMs === 0)) &&
+    (o.shadows === undefined || o.shadows.length === 0) && !o.attemptCountInRequest &&
+    !hasPrefixed(m.headers)
+  ) {
+    // A route's header mutations may have added one the upstream must not see.
+    if (ur.headers.some(([k]) => CONSUMED_HEADERS.has(k))) {
+      ur.headers = ur.headers.filter(([k]) => !CONSUMED_HEADERS.has(k));
+    }
+    return cluster.forward(ur).then((res) => {
+      if (o.attemptCountInResponse) res.headers.set(ATTEMPT_COUNT_HEADER, "1");
+      return { res, flags: [], attempts: 1 };
+    });
+  }
+  return forwardAttempts(cluster, ur, m, o);
+}
+
+async function forwardAttempts(
   cluster: Cluster,
   ur: UpstreamRequest,
   m: MatchInput,

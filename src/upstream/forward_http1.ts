@@ -249,7 +249,8 @@ export async function forwardHttp1(
   const head = headText(r);
   for (let attempt = 0;; attempt++) {
     try {
-      conn = await pool.acquire(handle);
+      // An idle connection is taken without a promise; otherwise wait for one.
+      conn = pool.takeIdle() ?? await pool.acquire(handle);
     } catch (e) {
       if (ex.aborted) return abandoned();
       if (ex.timedOut) return ex.timeout();

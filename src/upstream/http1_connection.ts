@@ -123,10 +123,10 @@ export class Http1Connection {
    * Writes a request head given as text (one byte per character) with one write, encoded into
    * this connection's own head buffer (one request at a time uses it).
    */
-  async writeHead(text: string): Promise<void> {
+  writeHead(text: string): Promise<void> {
     const buf = this.#head ??= new Uint8Array(HEAD_BUF);
     const n = encodeHeadInto(text, buf);
-    await this.writeAll(n >= 0 ? buf.subarray(0, n) : encodeHead(text));
+    return this.writeAll(n >= 0 ? buf.subarray(0, n) : encodeHead(text));
   }
 
   /** Writes every byte of `data`. */
