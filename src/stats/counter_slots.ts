@@ -151,3 +151,62 @@ export class CounterArena {
     return total;
   }
 }
+
+/**
+ * What one thread keeps beside the shared slots for the counters it created: the arena, the
+ * region it writes, each slot's value at the last reset, and the slots marked used without a
+ * value (an increment below 1). A counter holds none of it, only its block's writer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CounterArena, CounterWriter } from "./counter_slots.ts";
+ * const w = new CounterWriter(new CounterArena());
+ * const slot = w.arena.allocate();
+ * w.arena.add(0, slot, 5);
+ * w.reset(slot);
+ * w.arena.add(0, slot, 2);
+ * assert.equal(w.value(slot), 2);
+ * ```
+ */
+export class CounterWriter {
+  /** Value at the last reset, by slot; null until the first reset. */
+  #bases: number[] | null = null;
+  /** Slots incremented by less than 1 only (they count as used). */
+  #marked: Set<number> | null = null;
+
+  /** A writer of `worker`'s region of `arena`. */
+  constructor(readonly arena: CounterArena, readonly worker: number = 0) {}
+
+  /** The sum over every worker since start. */
+  sum(slot: number): number {
+    return this.arena.sumFrom(this.worker, slot);
+  }
+
+  /** The sum since the last reset. */
+  value(slot: number): number {
+    const bases = this.#bases;
+    const base = bases === null || slot >= bases.length ? 0 : bases[slot];
+    return this.sum(slot) - base;
+  }
+
+  /** Marks `slot` used without adding to it. */
+  mark(slot: number): void {
+    (this.#marked ??= new Set()).add(slot);
+  }
+
+  /** Incremented (or marked) at least once since start. */
+  used(slot: number): boolean {
+    return this.sum(slot) > 0 || (this.#marked !== null && this.#marked.has(slot));
+  }
+
+  /** Makes `slot` read 0 from now on. */
+  reset(slot: number): void {
+    const sum = this.sum(slot);
+    if (sum === 0 && this.#bases === null) return;
+    const bases = this.#bases ??= [];
+    // Filled in order, so the array stays a packed array of doubles.
+    while (bases.length <= slot) bases.push(0);
+    bases[slot] = sum;
+  }
+}

@@ -16,7 +16,7 @@
  */
 import type { Histogram, HistogramUnit } from "./types.ts";
 import { LogLinearCounts } from "./log_linear.ts";
-import { NamedStat } from "./stat_name.ts";
+import { NamedStat, type StatBlock } from "./stat_name.ts";
 
 /**
  * The stats engine's histogram.
@@ -38,9 +38,18 @@ export class HistogramImpl extends NamedStat implements Histogram {
   /** Everything flushed since start. */
   readonly cumulative: LogLinearCounts = new LogLinearCounts();
 
-  /** Creates a histogram named `head + name` whose values are in `unit`. */
-  constructor(name: string, readonly unit: HistogramUnit = "unspecified", head = "") {
-    super(name, head);
+  /**
+   * Creates a histogram named `head + name` whose values are in `unit`; with `block`, the
+   * histogram at `index` of `block`.
+   */
+  constructor(
+    name: string,
+    readonly unit: HistogramUnit = "unspecified",
+    head = "",
+    block?: StatBlock,
+    index = 0,
+  ) {
+    super(name, head, block, index);
   }
 
   /** Recorded into at least once since start. */

@@ -14,9 +14,9 @@
  * @module
  */
 import type { HistogramUnit, Scope } from "./types.ts";
-import { CounterImpl, GaugeImpl, TextReadoutImpl } from "./metrics.ts";
+import { CounterImpl, GaugeImpl, TextReadoutImpl, writerOf } from "./metrics.ts";
 import { HistogramImpl } from "./histogram.ts";
-import { CounterArena } from "./counter_slots.ts";
+import { CounterArena, type CounterWriter } from "./counter_slots.ts";
 import { RECENT_LOOKUPS_CAPACITY, RecentLookups } from "./recent_lookups.ts";
 import { NameTrie } from "./name_trie.ts";
 import { newSharedLabels, PrometheusIndex } from "./prometheus_index.ts";
@@ -93,6 +93,8 @@ export class Store implements Scope {
   /** Shared counter storage. */
   readonly arena: CounterArena;
   #heads = new Map<string, StatHead>();
+  /** This thread's writer of the counter storage. */
+  #writer: CounterWriter;
   /** One string per distinct leaf, shared by every stat with that leaf. */
   #leaves = new Map<string, string>();
   #templates: { [K in keyof Kinds]: LeafTemplate } = {
@@ -137,6 +139,7 @@ export class Store implements Scope {
     }
     this.bucketBounds = [...bounds];
     this.arena = new CounterArena(options.workers ?? 1);
+    this.#writer = writerOf(this.arena, 0);
     this.recentLookups = new RecentLookups(
       options.recentLookupsCapacity ?? RECENT_LOOKUPS_CAPACITY,
     );
@@ -162,7 +165,7 @@ export class Store implements Scope {
     h: StatHead,
     kind: K,
     leaf: string,
-    make: (leaf: string, head: string) => Kinds[K],
+    make: (table: LeafTable<Kinds[K]>, index: number) => Kinds[K],
     sorted: { add(stat: Kinds[K]): void },
     prometheus: PrometheusIndex<Kinds[K]>,
   ): Kinds[K] {
@@ -171,14 +174,16 @@ export class Store implements Scope {
     r.lookup(r.enabled ? h.head + leaf : "");
     let table = h[kind] as LeafTable<Kinds[K]> | undefined;
     if (table === undefined) {
-      table = new LeafTable<Kinds[K]>(this.#templates[kind]);
+      table = new LeafTable<Kinds[K]>(this.#templates[kind], h.head);
+      if (kind === "counters") table.writer = this.#writer;
       (h as unknown as Record<K, LeafTable<Kinds[K]>>)[kind] = table;
     }
     let s = table.get(leaf);
     if (s === undefined) {
       let shared = this.#leaves.get(leaf);
       if (shared === undefined) this.#leaves.set(leaf, shared = leaf);
-      table.add(shared, s = make(shared, h.head));
+      const index = table.size;
+      table.add(shared, s = make(table, index));
       this.#size++;
       sorted.add(s);
       prometheus.add(s);
@@ -188,20 +193,21 @@ export class Store implements Scope {
 
   /** The counter `h.head + leaf` (`leaf` without dots), created on first use. */
   counterAt(h: StatHead, leaf: string): CounterImpl {
-    const make = (l: string, hd: string) => new CounterImpl(l, this.arena, 0, hd);
+    const make = (t: LeafTable<CounterImpl>, i: number) =>
+      new CounterImpl("", this.arena, 0, "", t, i);
     return this.#at(h, "counters", leaf, make, this.#numericSorted, this.prometheus.counters);
   }
 
   /** The gauge `h.head + leaf` (`leaf` without dots), created on first use. */
   gaugeAt(h: StatHead, leaf: string): GaugeImpl {
-    const make = (l: string, hd: string) => new GaugeImpl(l, hd);
+    const make = (t: LeafTable<GaugeImpl>, i: number) => new GaugeImpl("", "", t, i);
     return this.#at(h, "gauges", leaf, make, this.#numericSorted, this.prometheus.gauges);
   }
 
   /** The histogram `h.head + leaf` (`leaf` without dots), created on first use with `unit`. */
   histogramAt(h: StatHead, leaf: string, unit: HistogramUnit = "unspecified"): HistogramImpl {
-    const make = (l: string, hd: string) => {
-      const made = new HistogramImpl(l, unit, hd);
+    const make = (t: LeafTable<HistogramImpl>, i: number) => {
+      const made = new HistogramImpl("", unit, "", t, i);
       this.#histogramList.push(made);
       return made;
     };
@@ -210,7 +216,7 @@ export class Store implements Scope {
 
   /** The text readout `h.head + leaf` (`leaf` without dots), created on first use. */
   textReadoutAt(h: StatHead, leaf: string): TextReadoutImpl {
-    const make = (l: string, hd: string) => new TextReadoutImpl(l, hd);
+    const make = (t: LeafTable<TextReadoutImpl>, i: number) => new TextReadoutImpl("", "", t, i);
     return this.#at(h, "texts", leaf, make, this.#textSorted, this.prometheus.texts);
   }
 
