@@ -102,6 +102,12 @@ export class LeafTable<T> implements StatBlock {
   #own: { index: Map<string, number>; leaves: string[] } | null = null;
   /** Prometheus label text per index (see `NamedStat.promLabels`). */
   labels: Array<string | undefined> | null = null;
+  /** The label text of a cluster's stats (see `StatBlock.promCluster`). */
+  promCluster: string | undefined = undefined;
+  /** Stats of a cluster's scope with labels of their own: `index, text` pairs. */
+  labelPairs: Array<number | string> | null = null;
+  /** Position of `head` among the store's heads in name order; -1 when not known. */
+  rank = -1;
   /** The counter storage of this thread, for a table of counters. */
   writer: CounterWriter | null = null;
 

@@ -26,6 +26,15 @@ export interface StatBlock {
   leafAt(index: number): string;
   /** Prometheus label text per index, once the Prometheus index grouped the stat. */
   labels: Array<string | undefined> | null;
+  /**
+   * For a cluster's scope: the label text its stats carry unless listed in `labelPairs`
+   * (`index, text` pairs); `labels` is then not used.
+   */
+  promCluster?: string | undefined;
+  /** See `promCluster`. */
+  labelPairs?: Array<number | string> | null;
+  /** Position of `head` among the heads of the store in name order; -1 when not known. */
+  rank?: number;
 }
 
 /** The block of a stat made on its own (not by a store): one leaf. */
@@ -77,11 +86,33 @@ export abstract class NamedStat {
 
   /** The Prometheus label text, set by the Prometheus index when it first groups this stat. */
   get promLabels(): string | undefined {
-    return this.block.labels?.[this.index];
+    const b = this.block;
+    const cluster = b.promCluster;
+    if (cluster === undefined) return b.labels?.[this.index];
+    const pairs = b.labelPairs;
+    if (pairs != null) {
+      for (let k = 0; k < pairs.length; k += 2) {
+        if (pairs[k] === this.index) return pairs[k + 1] as string;
+      }
+    }
+    return cluster;
   }
 
   set promLabels(text: string | undefined) {
-    const labels = this.block.labels ??= [];
+    const b = this.block;
+    if (b.promCluster !== undefined) {
+      if (text === b.promCluster) return;
+      const pairs = b.labelPairs ??= [];
+      for (let k = 0; k < pairs.length; k += 2) {
+        if (pairs[k] === this.index) {
+          pairs[k + 1] = text!;
+          return;
+        }
+      }
+      pairs.push(this.index, text!);
+      return;
+    }
+    const labels = b.labels ??= [];
     // Filled in order, so the array stays a packed one.
     while (labels.length < this.index) labels.push(undefined);
     labels[this.index] = text;
