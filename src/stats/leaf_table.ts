@@ -108,8 +108,6 @@ export class LeafTable<T> implements StatBlock {
   labelPairs: Array<number | string> | null = null;
   /** Position of `head` among the store's heads in name order; -1 when not known. */
   rank = -1;
-  /** Items were added since the last {@linkcode LeafTable.trim}. */
-  grown = false;
   /** The counter storage of this thread, for a table of counters. */
   writer: CounterWriter | null = null;
 
@@ -152,15 +150,6 @@ export class LeafTable<T> implements StatBlock {
     this.#own.index.set(leaf, this.#items.length);
     this.#own.leaves.push(leaf);
     this.#items.push(item);
-  }
-
-  /**
-   * Gives the item list its exact length: a list grown one push at a time keeps up to half its
-   * length spare (about 400 B for a cluster's 78 counters).
-   */
-  trim(): void {
-    this.#items = this.#items.slice();
-    this.grown = false;
   }
 
   /** The items in insertion order. */

@@ -125,7 +125,7 @@ export class NameTrie<T extends TrieItem> {
    * scopes usually hold the same keys in the same insertion order (every cluster creates the
    * same stats), so the permutation of one of the last few nodes sorted (a cluster's scope, its
    * circuit breaker scopes, ...) is reused when the keys match, instead of sorting again. The
-   * ordered entries are then copied into a list of their exact length.
+   * only allocation is `order`'s own growth.
    */
   #order(node: TrieNode<T>): void {
     const order = node.order;
@@ -150,8 +150,6 @@ export class NameTrie<T extends TrieItem> {
     for (let i = 0; i < n; i++) copy[i] = order[i];
     for (let i = 0; i < n; i++) order[i] = copy[perm[i]]!;
     copy.fill(undefined, 0, n);
-    // A list grown one push at a time keeps up to half its length spare: keep an exact copy.
-    node.order = order.slice();
   }
 
   #touch(node: TrieNode<T>): void {

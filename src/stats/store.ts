@@ -117,8 +117,6 @@ export class Store implements Scope {
   #flushHooks: Array<() => void> = [];
   /** Label texts the Prometheus indexes share. */
   #labels = newSharedLabels();
-  /** Tables with items added since they were last trimmed. */
-  #grown: Array<LeafTable<AnyStat>> = [];
   /** Heads were added since blocks were last ranked. */
   #unranked = false;
   /** Sets every block's rank (see {@linkcode Store.rankHeads}). */
@@ -206,10 +204,6 @@ export class Store implements Scope {
       if (shared === undefined) this.#leaves.set(leaf, shared = leaf);
       const index = table.size;
       table.add(shared, s = make(table, index));
-      if (!table.grown) {
-        table.grown = true;
-        this.#grown.push(table);
-      }
       this.#size++;
       sorted.add(s);
       prometheus.add(s);
@@ -311,21 +305,7 @@ export class Store implements Scope {
         () => p.histograms.settle(budget),
       );
     }
-    steps.push(() => this.#trim(budget));
     for (const step of steps) if (!step()) return false;
-    return true;
-  }
-
-  /** Trims up to about `budget` items' worth of grown tables; true when none is left. */
-  #trim(budget: number): boolean {
-    const grown = this.#grown;
-    let spent = 0;
-    while (grown.length > 0) {
-      if (spent >= budget) return false;
-      const t = grown.pop()!;
-      spent += t.size;
-      t.trim();
-    }
     return true;
   }
 
