@@ -95,6 +95,16 @@ export class CounterArena {
     return this.#next;
   }
 
+  /**
+   * A view of `worker`'s region of the chunk holding `slot`: word 0 is the region's sequence
+   * word, and `slot`'s pair starts at {@linkcode pairAt}`(slot)`. Writing through it follows the
+   * same protocol as {@linkcode CounterArena.add} (see {@linkcode addInRegion}).
+   */
+  region(worker: number, slot: number): Uint32Array {
+    const a = this.chunks[Math.floor(slot / CHUNK_SLOTS)];
+    return new Uint32Array(a.buffer, worker * REGION_WORDS * 4, REGION_WORDS);
+  }
+
   /** Adds `n` (a non-negative integer) to `slot` in `worker`'s region; only that worker calls it. */
   add(worker: number, slot: number, n: number): void {
     const a = this.chunks[Math.floor(slot / CHUNK_SLOTS)];
@@ -153,6 +163,48 @@ export class CounterArena {
 }
 
 /**
+ * The index of `slot`'s low word in a region view (see {@linkcode CounterArena.region}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CHUNK_SLOTS, pairAt } from "./counter_slots.ts";
+ * assert.equal(pairAt(CHUNK_SLOTS + 1), 4);
+ * ```
+ */
+export function pairAt(slot: number): number {
+  return 2 + 2 * (slot % CHUNK_SLOTS);
+}
+
+/**
+ * Adds `n` (a non-negative integer) at word `i` of a region view, as
+ * {@linkcode CounterArena.add} does: a carry into the high word is written under the region's
+ * sequence word.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { addInRegion, CounterArena, pairAt } from "./counter_slots.ts";
+ * const arena = new CounterArena();
+ * const slot = arena.allocate();
+ * addInRegion(arena.region(0, slot), pairAt(slot), 2 ** 32 + 1);
+ * assert.equal(arena.sum(slot), 2 ** 32 + 1);
+ * ```
+ */
+export function addInRegion(a: Uint32Array, i: number, n: number): void {
+  const lo = a[i] + n;
+  if (lo < TWO32) {
+    a[i] = lo;
+    return;
+  }
+  const hi = a[i + 1] + Math.floor(lo / TWO32);
+  Atomics.add(a, 0, 1);
+  Atomics.store(a, i, lo % TWO32);
+  Atomics.store(a, i + 1, hi % TWO32);
+  Atomics.add(a, 0, 1);
+}
+
+/**
  * What one thread keeps beside the shared slots for the counters it created: the arena, the
  * region it writes, each slot's value at the last reset, and the slots marked used without a
  * value (an increment below 1). A counter holds none of it, only its block's writer.
@@ -175,8 +227,17 @@ export class CounterWriter {
   /** Slots incremented by less than 1 only (they count as used). */
   #marked: Set<number> | null = null;
 
+  /** This thread's region view of each chunk, made on first use. */
+  #regions: Uint32Array[] = [];
+
   /** A writer of `worker`'s region of `arena`. */
   constructor(readonly arena: CounterArena, readonly worker: number = 0) {}
+
+  /** This thread's region view of the chunk holding `slot` (one view per chunk). */
+  region(slot: number): Uint32Array {
+    const c = Math.floor(slot / CHUNK_SLOTS);
+    return this.#regions[c] ??= this.arena.region(this.worker, slot);
+  }
 
   /** The sum over every worker since start. */
   sum(slot: number): number {

@@ -16,7 +16,7 @@
  * @module
  */
 import type { Counter, Gauge, TextReadout } from "./types.ts";
-import { type CounterArena, CounterWriter } from "./counter_slots.ts";
+import { addInRegion, type CounterArena, CounterWriter, pairAt } from "./counter_slots.ts";
 import { NamedStat, type StatBlock } from "./stat_name.ts";
 
 /** The block of counters: their thread's writer beside the names. */
@@ -25,8 +25,9 @@ export interface CounterBlock extends StatBlock {
 }
 
 /**
- * A counter stored in a shared slot. The object is a block, an index and a slot; the reset
- * baseline and the used mark live in the block's {@linkcode CounterWriter}.
+ * A counter stored in a shared slot. The object is a block, an index, a slot and this thread's
+ * view of the slot's region (shared by the counters of its chunk); the reset baseline and the
+ * used mark live in the block's {@linkcode CounterWriter}.
  *
  * @example
  * ```ts
@@ -40,6 +41,8 @@ export interface CounterBlock extends StatBlock {
  */
 export class CounterImpl extends NamedStat implements Counter {
   #slot: number;
+  /** This thread's region of the chunk holding the slot (shared by the chunk's counters). */
+  #region: Uint32Array;
 
   /**
    * Creates a counter named `head + name` in `arena`; `worker` is the region this thread
@@ -55,6 +58,7 @@ export class CounterImpl extends NamedStat implements Counter {
   ) {
     super(name, head, block ?? new SoloCounter(head, name, writerOf(arena, worker)), index);
     this.#slot = arena.allocate();
+    this.#region = (this.block as CounterBlock).writer!.region(this.#slot);
   }
 
   /** The stat type. */
@@ -80,9 +84,8 @@ export class CounterImpl extends NamedStat implements Counter {
   /** Adds `n` (default 1); values that are not positive finite numbers are ignored. */
   inc(n = 1): void {
     if (!(n > 0) || n === Infinity) return;
-    const w = (this.block as CounterBlock).writer!;
-    if (n >= 1) w.arena.add(w.worker, this.#slot, Math.floor(n));
-    else w.mark(this.#slot);
+    if (n >= 1) addInRegion(this.#region, pairAt(this.#slot), Math.floor(n));
+    else (this.block as CounterBlock).writer!.mark(this.#slot);
   }
 
   /** The sum over all workers since start, minus the value at the last reset. */
