@@ -220,9 +220,12 @@ export class NameTrie<T extends TrieItem> {
 }
 
 function keyOf<T extends TrieItem>(item: T, prefixLength: number): string {
-  return item.nameHead?.length === prefixLength && item.nameLeaf !== undefined
-    ? item.nameLeaf
-    : item.name.slice(prefixLength);
+  // Each of head and leaf read once: on stats they are getters over the stat's block.
+  if (item.nameHead?.length === prefixLength) {
+    const leaf = item.nameLeaf;
+    if (leaf !== undefined) return leaf;
+  }
+  return item.name.slice(prefixLength);
 }
 
 function entryKey<T extends TrieItem>(e: T | TrieNode<T>, prefixLength: number): string {
