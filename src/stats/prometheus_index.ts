@@ -85,19 +85,30 @@ export function newSharedLabels(): SharedLabels {
  * one; lists with a block without rank are left as they are.
  */
 function byRank<T extends NamedStat>(items: T[]): void {
+  const n = items.length;
+  const ranks = scratchRanks(n);
   let lo = Infinity, hi = -1;
-  for (const s of items) {
-    const r = s.block.rank ?? -1;
-    if (r < 0) return;
+  for (let k = 0; k < n; k++) {
+    const r = items[k].block.rank;
+    if (r === undefined || r < 0) return;
+    ranks[k] = r;
     if (r < lo) lo = r;
     if (r > hi) hi = r;
   }
-  if (items.length < 64 || lo === hi) return;
+  if (n < 64 || lo === hi) return;
   const start = new Int32Array(hi - lo + 2);
-  for (const s of items) start[s.block.rank! - lo + 1]++;
+  for (let k = 0; k < n; k++) start[ranks[k] - lo + 1]++;
   for (let i = 1; i < start.length; i++) start[i] += start[i - 1];
   const copy = items.slice();
-  for (const s of copy) items[start[s.block.rank! - lo]++] = s;
+  for (let k = 0; k < n; k++) items[start[ranks[k] - lo]++] = copy[k];
+}
+
+/** Ranks of the items being placed, reused from one family to the next. */
+let RANKS = new Int32Array(1024);
+
+function scratchRanks(n: number): Int32Array {
+  if (RANKS.length < n) RANKS = new Int32Array(Math.max(n, 2 * RANKS.length));
+  return RANKS;
 }
 
 /**
