@@ -100,6 +100,8 @@ export class LeafTable<T> implements StatBlock {
   #items: T[] = [];
   /** Index by leaf and leaf by index, once the table left the templates. */
   #own: { index: Map<string, number>; leaves: string[] } | null = null;
+  /** The leaf of each index: the template's shared list, or the own one. */
+  #leafList: readonly string[];
   /** Prometheus label text per index (see `NamedStat.promLabels`). */
   labels: Array<string | undefined> | null = null;
   /** The label text of a cluster's stats (see `StatBlock.promCluster`). */
@@ -114,6 +116,7 @@ export class LeafTable<T> implements StatBlock {
   /** An empty table whose template chain starts at `root`, holding stats named `head<leaf>`. */
   constructor(root: LeafTemplate, readonly head: string = "") {
     this.#template = root;
+    this.#leafList = root.leaves;
   }
 
   /** Number of items; the next item added gets this index. */
@@ -129,7 +132,7 @@ export class LeafTable<T> implements StatBlock {
 
   /** The leaf of the item at `index`. */
   leafAt(index: number): string {
-    return this.#own !== null ? this.#own.leaves[index] : this.#template!.leaves[index];
+    return this.#leafList[index];
   }
 
   /** Adds `item` for `leaf`, which the table does not hold yet, at index `size`. */
@@ -139,12 +142,14 @@ export class LeafTable<T> implements StatBlock {
       const next = t.with(leaf);
       if (next !== null) {
         this.#template = next;
+        this.#leafList = next.leaves;
         this.#items.push(item);
         return;
       }
       const index = new Map<string, number>();
       for (const [k, i] of t.index) if (i < t.size) index.set(k, i);
       this.#own = { index, leaves: t.leaves.slice(0, t.size) };
+      this.#leafList = this.#own.leaves;
       this.#template = null;
     }
     this.#own.index.set(leaf, this.#items.length);
