@@ -5,7 +5,8 @@
  *
  * - the memory the store costs per cluster: process RSS over the cluster count (the figure of
  *   issue #19, 48 KB before) and the store's own heap and external growth, with ratios to the
- *   figure before and to the target (20 KB);
+ *   figure before and to the target (20 KB), just built and once its indexes are settled (what
+ *   the server does after loading);
  * - for each format, the first request on a freshly built store (nothing sorted or indexed yet),
  *   in wall time and the server process's CPU time (the body is read by `curl` in another
  *   process when curl is installed, else by `fetch` in this one), with the slowest `/ready`
@@ -160,18 +161,30 @@ console.log(
     } target), RSS growth ${perCluster(m1.rss - m0.rss).toFixed(1)} KB per cluster`,
 );
 
+// What the server holds once it settled the indexes after loading (`settleInBackground`).
+store.settle(Infinity, true);
+gc();
+const m2 = Deno.memoryUsage();
+console.log(
+  `memory once settled (as the server settles after loading): RSS ${mb(m2.rss)} = ${
+    perCluster(m2.rss).toFixed(1)
+  } KB per cluster (target ${TARGET.kbPerCluster} KB: ${
+    ratio(perCluster(m2.rss), TARGET.kbPerCluster)
+  }); the store's heap+external growth ${
+    perCluster(m2.heapUsed + m2.external - m0.heapUsed - m0.external).toFixed(1)
+  } KB per cluster`,
+);
+
 // First requests: each format on a store of its own, before anything was sorted or indexed.
 const FIRST: Array<[string, string]> = [
   ["text", "/stats"],
   ["json", "/stats?format=json"],
   ["prometheus", "/stats/prometheus"],
 ];
-for (const [i, [label, path]] of FIRST.entries()) {
-  if (i > 0) {
-    store = undefined as unknown as Store;
-    gc();
-    store = build();
-  }
+for (const [label, path] of FIRST) {
+  store = undefined as unknown as Store;
+  gc();
+  store = build();
   const { base, server } = serve(store);
   try {
     const r = await fetchAll(base, path, true);

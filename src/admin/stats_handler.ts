@@ -70,7 +70,7 @@ async function renderStats(
     ? renderPrometheus
     : renderText;
   const body = chunkStream(
-    () => store.settleFor(SETTLE_MS, q.format === "prometheus"),
+    () => store.settleFor(SETTLE_MS, q.format === "prometheus" ? "only" : false),
     () => render(store, q.opts),
   );
   return new Response(body, {

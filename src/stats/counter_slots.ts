@@ -95,6 +95,16 @@ export class CounterArena {
     return this.#next;
   }
 
+  /**
+   * A view of `worker`'s region of the chunk holding `slot`: word 0 is the region's sequence
+   * word, and `slot`'s pair starts at {@linkcode pairAt}`(slot)`. Writing through it follows the
+   * same protocol as {@linkcode CounterArena.add} (see {@linkcode addInRegion}).
+   */
+  region(worker: number, slot: number): Uint32Array {
+    const a = this.chunks[Math.floor(slot / CHUNK_SLOTS)];
+    return new Uint32Array(a.buffer, worker * REGION_WORDS * 4, REGION_WORDS);
+  }
+
   /** Adds `n` (a non-negative integer) to `slot` in `worker`'s region; only that worker calls it. */
   add(worker: number, slot: number, n: number): void {
     const a = this.chunks[Math.floor(slot / CHUNK_SLOTS)];
@@ -149,5 +159,115 @@ export class CounterArena {
     let total = a[i + 1] * TWO32 + a[i];
     for (let w = 0; w < this.workers; w++) if (w !== own) total += this.read(w, slot);
     return total;
+  }
+}
+
+/**
+ * The index of `slot`'s low word in a region view (see {@linkcode CounterArena.region}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CHUNK_SLOTS, pairAt } from "./counter_slots.ts";
+ * assert.equal(pairAt(CHUNK_SLOTS + 1), 4);
+ * ```
+ */
+export function pairAt(slot: number): number {
+  return 2 + 2 * (slot % CHUNK_SLOTS);
+}
+
+/**
+ * Adds `n` (a non-negative integer) at word `i` of a region view, as
+ * {@linkcode CounterArena.add} does: a carry into the high word is written under the region's
+ * sequence word.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { addInRegion, CounterArena, pairAt } from "./counter_slots.ts";
+ * const arena = new CounterArena();
+ * const slot = arena.allocate();
+ * addInRegion(arena.region(0, slot), pairAt(slot), 2 ** 32 + 1);
+ * assert.equal(arena.sum(slot), 2 ** 32 + 1);
+ * ```
+ */
+export function addInRegion(a: Uint32Array, i: number, n: number): void {
+  const lo = a[i] + n;
+  if (lo < TWO32) {
+    a[i] = lo;
+    return;
+  }
+  const hi = a[i + 1] + Math.floor(lo / TWO32);
+  Atomics.add(a, 0, 1);
+  Atomics.store(a, i, lo % TWO32);
+  Atomics.store(a, i + 1, hi % TWO32);
+  Atomics.add(a, 0, 1);
+}
+
+/**
+ * What one thread keeps beside the shared slots for the counters it created: the arena, the
+ * region it writes, each slot's value at the last reset, and the slots marked used without a
+ * value (an increment below 1). A counter holds none of it, only its block's writer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CounterArena, CounterWriter } from "./counter_slots.ts";
+ * const w = new CounterWriter(new CounterArena());
+ * const slot = w.arena.allocate();
+ * w.arena.add(0, slot, 5);
+ * w.reset(slot);
+ * w.arena.add(0, slot, 2);
+ * assert.equal(w.value(slot), 2);
+ * ```
+ */
+export class CounterWriter {
+  /** Value at the last reset, by slot; null until the first reset. */
+  #bases: number[] | null = null;
+  /** Slots incremented by less than 1 only (they count as used). */
+  #marked: Set<number> | null = null;
+
+  /** This thread's region view of each chunk, made on first use. */
+  #regions: Uint32Array[] = [];
+
+  /** A writer of `worker`'s region of `arena`. */
+  constructor(readonly arena: CounterArena, readonly worker: number = 0) {}
+
+  /** This thread's region view of the chunk holding `slot` (one view per chunk). */
+  region(slot: number): Uint32Array {
+    const c = Math.floor(slot / CHUNK_SLOTS);
+    return this.#regions[c] ??= this.arena.region(this.worker, slot);
+  }
+
+  /** The sum over every worker since start. */
+  sum(slot: number): number {
+    return this.arena.sumFrom(this.worker, slot);
+  }
+
+  /** The sum since the last reset. */
+  value(slot: number): number {
+    const bases = this.#bases;
+    const base = bases === null || slot >= bases.length ? 0 : bases[slot];
+    return this.sum(slot) - base;
+  }
+
+  /** Marks `slot` used without adding to it. */
+  mark(slot: number): void {
+    (this.#marked ??= new Set()).add(slot);
+  }
+
+  /** Incremented (or marked) at least once since start. */
+  used(slot: number): boolean {
+    return this.sum(slot) > 0 || (this.#marked !== null && this.#marked.has(slot));
+  }
+
+  /** Makes `slot` read 0 from now on. */
+  reset(slot: number): void {
+    const sum = this.sum(slot);
+    if (sum === 0 && this.#bases === null) return;
+    const bases = this.#bases ??= [];
+    // Filled in order, so the array stays a packed array of doubles.
+    while (bases.length <= slot) bases.push(0);
+    bases[slot] = sum;
   }
 }

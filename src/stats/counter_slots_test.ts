@@ -83,3 +83,20 @@ Deno.test("sumFrom reads the caller's own region directly and agrees with sum", 
   for (const own of [0, 1, 2]) assert.equal(arena.sumFrom(own, slot), 2 ** 32 + 13);
   assert.equal(arena.sum(slot), 2 ** 32 + 13);
 });
+
+Deno.test("a counter writes its own worker's region through its region view, carries included", async () => {
+  const { CounterImpl } = await import("./metrics.ts");
+  const arena = new CounterArena(3);
+  for (let i = 0; i < CHUNK_SLOTS; i++) arena.allocate();
+  const c = new CounterImpl("c", arena, 1);
+  assert.equal(Math.floor(c.slot / CHUNK_SLOTS), 1);
+  c.inc(2 ** 32 - 1);
+  c.inc(3);
+  arena.add(2, c.slot, 4);
+  assert.deepEqual([arena.read(0, c.slot), arena.read(1, c.slot), arena.read(2, c.slot)], [
+    0,
+    2 ** 32 + 2,
+    4,
+  ]);
+  assert.equal(c.value(), 2 ** 32 + 6);
+});

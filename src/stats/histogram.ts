@@ -16,10 +16,14 @@
  */
 import type { Histogram, HistogramUnit } from "./types.ts";
 import { LogLinearCounts } from "./log_linear.ts";
-import { NamedStat } from "./stat_name.ts";
+import { NamedStat, type StatBlock } from "./stat_name.ts";
+
+/** The interval of histograms without values in it; never written. */
+const EMPTY = new LogLinearCounts();
 
 /**
- * The stats engine's histogram.
+ * The stats engine's histogram. A histogram without values since the last flush holds no counts
+ * for them, and one whose last interval was empty shares one empty interval.
  *
  * @example
  * ```ts
@@ -32,20 +36,30 @@ import { NamedStat } from "./stat_name.ts";
  * ```
  */
 export class HistogramImpl extends NamedStat implements Histogram {
-  #used = false;
-  #active = new LogLinearCounts();
-  #interval = new LogLinearCounts();
+  /** Values since the last flush; null while there are none. */
+  #active: LogLinearCounts | null = null;
+  /** The last completed interval; the shared empty counts when it had no values. */
+  #interval: LogLinearCounts = EMPTY;
   /** Everything flushed since start. */
   readonly cumulative: LogLinearCounts = new LogLinearCounts();
 
-  /** Creates a histogram named `head + name` whose values are in `unit`. */
-  constructor(name: string, readonly unit: HistogramUnit = "unspecified", head = "") {
-    super(name, head);
+  /**
+   * Creates a histogram named `head + name` whose values are in `unit`; with `block`, the
+   * histogram at `index` of `block`.
+   */
+  constructor(
+    name: string,
+    readonly unit: HistogramUnit = "unspecified",
+    head = "",
+    block?: StatBlock,
+    index = 0,
+  ) {
+    super(name, head, block, index);
   }
 
   /** Recorded into at least once since start. */
   get used(): boolean {
-    return this.#used;
+    return this.#active !== null || this.cumulative.count > 0;
   }
 
   /** The last completed flush interval. */
@@ -55,24 +69,21 @@ export class HistogramImpl extends NamedStat implements Histogram {
 
   /** Records one value (see {@linkcode LogLinearCounts.record} for odd values). */
   record(v: number): void {
-    this.#active.record(v);
-    this.#used = true;
+    (this.#active ??= new LogLinearCounts()).record(v);
   }
 
   /** Adds values recorded elsewhere (another worker's interval) as if recorded here. */
   merge(counts: LogLinearCounts): void {
     if (counts.count === 0) return;
-    this.#active.addFrom(counts);
-    this.#used = true;
+    (this.#active ??= new LogLinearCounts()).addFrom(counts);
   }
 
   /** Closes the interval: values since the last flush become the interval and join cumulative. */
   flush(): void {
     const done = this.#active;
-    this.#active = this.#interval;
-    this.#active.clear();
-    this.#interval = done;
-    this.cumulative.addFrom(done);
+    this.#active = null;
+    this.#interval = done ?? EMPTY;
+    if (done !== null) this.cumulative.addFrom(done);
   }
 
   /** True when nothing was flushed yet: the text form prints `No recorded values`. */

@@ -19,6 +19,8 @@
  * ```
  * @module
  */
+import type { StatBlock } from "./stat_name.ts";
+import type { CounterWriter } from "./counter_slots.ts";
 
 /** Branches a template may grow before a diverging table falls back to a map of its own. */
 const MAX_BRANCHES = 8;
@@ -40,10 +42,14 @@ const MAX_BRANCHES = 8;
 export class LeafTemplate {
   #next: Map<string, LeafTemplate> | null = null;
 
-  /** A template of `size` slots over `index` (the empty template by default). */
+  /**
+   * A template of `size` slots over `index` and `leaves` (the leaf of each slot, shared the same
+   * way as `index`); the empty template by default.
+   */
   constructor(
     readonly index: Map<string, number> = new Map(),
     readonly size: number = 0,
+    readonly leaves: string[] = [],
   ) {}
 
   /** The slot of `leaf`, or -1. */
@@ -57,70 +63,102 @@ export class LeafTemplate {
     let t = this.#next?.get(leaf);
     if (t !== undefined) return t;
     const next = this.#next ??= new Map();
-    let index = this.index;
+    let index = this.index, leaves = this.leaves;
     if (index.size !== this.size) {
       // Another extension already owns the shared map's tail: branch with a copy.
       if (next.size >= MAX_BRANCHES) return null;
       index = new Map();
       for (const [k, i] of this.index) if (i < this.size) index.set(k, i);
+      leaves = leaves.slice(0, this.size);
     }
     index.set(leaf, this.size);
-    t = new LeafTemplate(index, this.size + 1);
+    leaves.push(leaf);
+    t = new LeafTemplate(index, this.size + 1, leaves);
     next.set(leaf, t);
     return t;
   }
 }
 
 /**
- * Items of one scope by leaf.
+ * Items of one scope by leaf, each at an index (its insertion position) that never changes. The
+ * table is also the block its stats keep their name and per-kind values in (see
+ * `stat_name.ts`): `head` is the scope's name head; `labels` and `writer` are filled by the
+ * Prometheus index and the store.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { LeafTable, LeafTemplate } from "./leaf_table.ts";
- * const t = new LeafTable<number>(new LeafTemplate());
+ * const t = new LeafTable<number>(new LeafTemplate(), "cluster.web.");
  * t.add("x", 1);
  * assert.deepEqual([...t.values()], [1]);
+ * assert.equal(t.leafAt(0), "x");
  * ```
  */
-export class LeafTable<T> {
+export class LeafTable<T> implements StatBlock {
   #template: LeafTemplate | null;
   #items: T[] = [];
-  #own: Map<string, T> | null = null;
+  /** Index by leaf and leaf by index, once the table left the templates. */
+  #own: { index: Map<string, number>; leaves: string[] } | null = null;
+  /** The leaf of each index: the template's shared list, or the own one. */
+  #leafList: readonly string[];
+  /** Prometheus label text per index (see `NamedStat.promLabels`). */
+  labels: Array<string | undefined> | null = null;
+  /** The label text of a cluster's stats (see `StatBlock.promCluster`). */
+  promCluster: string | undefined = undefined;
+  /** Stats of a cluster's scope with labels of their own: `index, text` pairs. */
+  labelPairs: Array<number | string> | null = null;
+  /** Position of `head` among the store's heads in name order; -1 when not known. */
+  rank = -1;
+  /** The counter storage of this thread, for a table of counters. */
+  writer: CounterWriter | null = null;
 
-  /** An empty table whose template chain starts at `root`. */
-  constructor(root: LeafTemplate) {
+  /** An empty table whose template chain starts at `root`, holding stats named `head<leaf>`. */
+  constructor(root: LeafTemplate, readonly head: string = "") {
     this.#template = root;
+    this.#leafList = root.leaves;
+  }
+
+  /** Number of items; the next item added gets this index. */
+  get size(): number {
+    return this.#items.length;
   }
 
   /** The item of `leaf`, if any. */
   get(leaf: string): T | undefined {
-    if (this.#own !== null) return this.#own.get(leaf);
-    const i = this.#template!.indexOf(leaf);
+    const i = this.#own !== null ? this.#own.index.get(leaf) ?? -1 : this.#template!.indexOf(leaf);
     return i < 0 ? undefined : this.#items[i];
   }
 
-  /** Adds `item` for `leaf`, which the table does not hold yet. */
+  /** The leaf of the item at `index`. */
+  leafAt(index: number): string {
+    return this.#leafList[index];
+  }
+
+  /** Adds `item` for `leaf`, which the table does not hold yet, at index `size`. */
   add(leaf: string, item: T): void {
     if (this.#own === null) {
       const t = this.#template!;
       const next = t.with(leaf);
       if (next !== null) {
         this.#template = next;
+        this.#leafList = next.leaves;
         this.#items.push(item);
         return;
       }
-      const own = new Map<string, T>();
-      for (const [k, i] of t.index) if (i < t.size) own.set(k, this.#items[i]);
-      this.#own = own;
+      const index = new Map<string, number>();
+      for (const [k, i] of t.index) if (i < t.size) index.set(k, i);
+      this.#own = { index, leaves: t.leaves.slice(0, t.size) };
+      this.#leafList = this.#own.leaves;
       this.#template = null;
-      this.#items = [];
     }
-    this.#own.set(leaf, item);
+    this.#own.index.set(leaf, this.#items.length);
+    this.#own.leaves.push(leaf);
+    this.#items.push(item);
   }
 
   /** The items in insertion order. */
   values(): Iterable<T> {
-    return this.#own !== null ? this.#own.values() : this.#items;
+    return this.#items;
   }
 }

@@ -16,11 +16,18 @@
  * @module
  */
 import type { Counter, Gauge, TextReadout } from "./types.ts";
-import type { CounterArena } from "./counter_slots.ts";
-import { NamedStat } from "./stat_name.ts";
+import { addInRegion, type CounterArena, CounterWriter, pairAt } from "./counter_slots.ts";
+import { NamedStat, type StatBlock } from "./stat_name.ts";
+
+/** The block of counters: their thread's writer beside the names. */
+export interface CounterBlock extends StatBlock {
+  writer: CounterWriter | null;
+}
 
 /**
- * A counter stored in a shared slot.
+ * A counter stored in a shared slot. The object is a block, an index, a slot and this thread's
+ * view of the slot's region (shared by the counters of its chunk); the reset baseline and the
+ * used mark live in the block's {@linkcode CounterWriter}.
  *
  * @example
  * ```ts
@@ -33,19 +40,25 @@ import { NamedStat } from "./stat_name.ts";
  * ```
  */
 export class CounterImpl extends NamedStat implements Counter {
-  #writer: Writer;
   #slot: number;
-  /** The value at the last reset; -1 (reading as 0) until this thread first increments. */
-  #base = -1;
+  /** This thread's region of the chunk holding the slot (shared by the chunk's counters). */
+  #region: Uint32Array;
 
   /**
    * Creates a counter named `head + name` in `arena`; `worker` is the region this thread
-   * writes.
+   * writes. With `block` (whose `writer` is set), the counter at `index` of `block`.
    */
-  constructor(name: string, arena: CounterArena, worker: number = 0, head = "") {
-    super(name, head);
-    this.#writer = writerOf(arena, worker);
+  constructor(
+    name: string,
+    arena: CounterArena,
+    worker: number = 0,
+    head = "",
+    block?: CounterBlock,
+    index = 0,
+  ) {
+    super(name, head, block ?? new SoloCounter(head, name, writerOf(arena, worker)), index);
     this.#slot = arena.allocate();
+    this.#region = (this.block as CounterBlock).writer!.region(this.#slot);
   }
 
   /** The stat type. */
@@ -55,12 +68,12 @@ export class CounterImpl extends NamedStat implements Counter {
 
   /** The shared storage of the value. */
   get arena(): CounterArena {
-    return this.#writer.arena;
+    return (this.block as CounterBlock).writer!.arena;
   }
 
   /** The region of the arena this thread writes. */
   get worker(): number {
-    return this.#writer.worker;
+    return (this.block as CounterBlock).writer!.worker;
   }
 
   /** The slot index (for workers that attach to the same arena). */
@@ -71,48 +84,44 @@ export class CounterImpl extends NamedStat implements Counter {
   /** Adds `n` (default 1); values that are not positive finite numbers are ignored. */
   inc(n = 1): void {
     if (!(n > 0) || n === Infinity) return;
-    const w = this.#writer;
-    w.arena.add(w.worker, this.#slot, Math.floor(n));
-    if (this.#base < 0) this.#base = 0;
+    if (n >= 1) addInRegion(this.#region, pairAt(this.#slot), Math.floor(n));
+    else (this.block as CounterBlock).writer!.mark(this.#slot);
   }
 
   /** The sum over all workers since start, minus the value at the last reset. */
   value(): number {
-    return this.#sum() - Math.max(this.#base, 0);
-  }
-
-  /** The sum over all workers, this thread's region read directly. */
-  #sum(): number {
-    const w = this.#writer;
-    return w.arena.sumFrom(w.worker, this.#slot);
+    return (this.block as CounterBlock).writer!.value(this.#slot);
   }
 
   /** Incremented at least once since start, by any worker. */
   get used(): boolean {
-    return this.#base >= 0 || this.#sum() > 0;
+    return (this.block as CounterBlock).writer!.used(this.#slot);
   }
 
   /** Makes the value read 0 from now on (`/reset_counters`). */
   reset(): void {
-    const sum = this.#sum();
-    if (this.#base >= 0 || sum > 0) this.#base = sum;
+    (this.block as CounterBlock).writer!.reset(this.#slot);
   }
 }
 
-/** An arena and the region one thread writes, shared by all its counters. */
-interface Writer {
-  readonly arena: CounterArena;
-  readonly worker: number;
-}
+const WRITERS = new WeakMap<CounterArena, Map<number, CounterWriter>>();
 
-const WRITERS = new WeakMap<CounterArena, Map<number, Writer>>();
-
-function writerOf(arena: CounterArena, worker: number): Writer {
+/** The one writer of `worker`'s region of `arena` in this thread. */
+export function writerOf(arena: CounterArena, worker: number): CounterWriter {
   let byWorker = WRITERS.get(arena);
   if (byWorker === undefined) WRITERS.set(arena, byWorker = new Map());
   let w = byWorker.get(worker);
-  if (w === undefined) byWorker.set(worker, w = { arena, worker });
+  if (w === undefined) byWorker.set(worker, w = new CounterWriter(arena, worker));
   return w;
+}
+
+/** The block of a counter made on its own. */
+class SoloCounter implements CounterBlock {
+  labels: Array<string | undefined> | null = null;
+  constructor(readonly head: string, readonly leaf: string, public writer: CounterWriter) {}
+  leafAt(): string {
+    return this.leaf;
+  }
 }
 
 /**
@@ -129,12 +138,15 @@ function writerOf(arena: CounterArena, worker: number): Writer {
  * ```
  */
 export class GaugeImpl extends NamedStat implements Gauge {
-  #v = 0;
-  #used = false;
+  /** The value; undefined while never set. */
+  #v: number | undefined = undefined;
 
-  /** Creates a gauge named `head + name` with value 0. */
-  constructor(name: string, head = "") {
-    super(name, head);
+  /**
+   * Creates a gauge named `head + name` with value 0; with `block`, the gauge at `index` of
+   * `block`.
+   */
+  constructor(name: string, head = "", block?: StatBlock, index = 0) {
+    super(name, head, block, index);
   }
 
   /** The stat type. */
@@ -144,29 +156,28 @@ export class GaugeImpl extends NamedStat implements Gauge {
 
   /** Changed at least once since start. */
   get used(): boolean {
-    return this.#used;
+    return this.#v !== undefined;
   }
 
   /** Sets the value; a non-finite value is ignored. */
   set(v: number): void {
     if (!Number.isFinite(v)) return;
     this.#v = v;
-    this.#used = true;
   }
 
   /** Adds `n` (default 1). */
   inc(n = 1): void {
-    this.set(this.#v + n);
+    this.set((this.#v ?? 0) + n);
   }
 
   /** Subtracts `n` (default 1). */
   dec(n = 1): void {
-    this.set(this.#v - n);
+    this.set((this.#v ?? 0) - n);
   }
 
   /** The current value. */
   value(): number {
-    return this.#v;
+    return this.#v ?? 0;
   }
 }
 
@@ -186,9 +197,12 @@ export class TextReadoutImpl extends NamedStat implements TextReadout {
   #v = "";
   #used = false;
 
-  /** Creates a text readout named `head + name` with value `""`. */
-  constructor(name: string, head = "") {
-    super(name, head);
+  /**
+   * Creates a text readout named `head + name` with value `""`; with `block`, the readout at
+   * `index` of `block`.
+   */
+  constructor(name: string, head = "", block?: StatBlock, index = 0) {
+    super(name, head, block, index);
   }
 
   /** The stat type. */

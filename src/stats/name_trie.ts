@@ -124,7 +124,8 @@ export class NameTrie<T extends TrieItem> {
    * before come first among equal names and equal names keep their insertion order. Sibling
    * scopes usually hold the same keys in the same insertion order (every cluster creates the
    * same stats), so the permutation of one of the last few nodes sorted (a cluster's scope, its
-   * circuit breaker scopes, ...) is reused when the keys match, instead of sorting again. The only allocation is `order`'s own growth.
+   * circuit breaker scopes, ...) is reused when the keys match, instead of sorting again. The
+   * only allocation is `order`'s own growth.
    */
   #order(node: TrieNode<T>): void {
     const order = node.order;
@@ -219,9 +220,12 @@ export class NameTrie<T extends TrieItem> {
 }
 
 function keyOf<T extends TrieItem>(item: T, prefixLength: number): string {
-  return item.nameHead?.length === prefixLength && item.nameLeaf !== undefined
-    ? item.nameLeaf
-    : item.name.slice(prefixLength);
+  // Each of head and leaf read once: on stats they are getters over the stat's block.
+  if (item.nameHead?.length === prefixLength) {
+    const leaf = item.nameLeaf;
+    if (leaf !== undefined) return leaf;
+  }
+  return item.name.slice(prefixLength);
 }
 
 function entryKey<T extends TrieItem>(e: T | TrieNode<T>, prefixLength: number): string {

@@ -2,8 +2,10 @@
  * The grouping the Prometheus renderer needs: stats of one type grouped into metric families
  * (the sanitized, prefixed tag-extracted name), families sorted by name, members sorted by stat
  * name, each member's label text kept on the stat itself (`promLabels`, one string shared by
- * every stat with the same labels). Tag extraction runs once per stat, lazily, the first time a
- * Prometheus render needs it.
+ * every stat with the same labels; a cluster's stats share its label through their block). Each
+ * stat is grouped when it is created, so a first scrape only sorts the families' new members:
+ * by the rank of their scope's head among all heads (counting, no comparisons), then by full
+ * name (which then finds them nearly in order).
  *
  * @example
  * ```ts
@@ -79,19 +81,35 @@ export function newSharedLabels(): SharedLabels {
 }
 
 /**
- * Where an index can read every stat in name order: `sorted()` (stats of any type) and which of
- * them belong to the index.
+ * Puts stats in the order of their block's rank (a stable counting sort), when every block has
+ * one; lists with a block without rank are left as they are.
  */
-export interface NameOrder<T extends NamedStat> {
-  sorted(): readonly NamedStat[];
-  accepts(stat: NamedStat): stat is T;
+function byRank<T extends NamedStat>(items: T[]): void {
+  const n = items.length;
+  const ranks = scratchRanks(n);
+  let lo = Infinity, hi = -1;
+  for (let k = 0; k < n; k++) {
+    const r = items[k].block.rank;
+    if (r === undefined || r < 0) return;
+    ranks[k] = r;
+    if (r < lo) lo = r;
+    if (r > hi) hi = r;
+  }
+  if (n < 64 || lo === hi) return;
+  const start = new Int32Array(hi - lo + 2);
+  for (let k = 0; k < n; k++) start[ranks[k] - lo + 1]++;
+  for (let i = 1; i < start.length; i++) start[i] += start[i - 1];
+  const copy = items.slice();
+  for (let k = 0; k < n; k++) items[start[ranks[k] - lo]++] = copy[k];
 }
 
-/**
- * Pending stats from which grouping walks the name order instead of the pending list: members
- * then reach each family already sorted, so no family sorts its thousands of members.
- */
-const WALK_FROM = 4096;
+/** Ranks of the items being placed, reused from one family to the next. */
+let RANKS = new Int32Array(1024);
+
+function scratchRanks(n: number): Int32Array {
+  if (RANKS.length < n) RANKS = new Int32Array(Math.max(n, 2 * RANKS.length));
+  return RANKS;
+}
 
 /**
  * Stats of one type grouped into sorted families.
@@ -111,7 +129,6 @@ const WALK_FROM = 4096;
  * ```
  */
 export class PrometheusIndex<T extends NamedStat> {
-  #pending: T[] = [];
   #byName = new Map<string, Family<T>>();
   #families = new SortedIndex<Family<T>>();
   /** Label texts shared between members and with the store's other indexes. */
@@ -129,80 +146,51 @@ export class PrometheusIndex<T extends NamedStat> {
     undefined;
   /** Per `<rest>`: each leaf's family and own label text, or null for full extraction. */
   #byRest = new Map<string, Map<string, LeafPart<T>>>();
-
-  /** The name-order walk under way: the snapshot and the next position. */
-  #walk: { list: readonly NamedStat[]; at: number } | null = null;
+  /** Sorts new members: by head rank (after `ranker` brought ranks up to date), then by name. */
+  #arrange: (items: T[]) => void;
 
   /**
-   * An empty index; with `order`, many new stats are grouped in name order (see `WALK_FROM`);
-   * `labels` may be shared with the other indexes of a store.
+   * An empty index. `ranker`, when given, sets the `rank` of every block (the position of its
+   * head among all heads in name order) before new members are sorted; `labels` may be shared
+   * with the other indexes of a store.
    */
-  constructor(readonly order?: NameOrder<T>, labels: SharedLabels = newSharedLabels()) {
+  constructor(readonly ranker?: () => void, labels: SharedLabels = newSharedLabels()) {
     this.#labels = labels;
+    this.#arrange = (items) => {
+      if (items.length >= 64 && this.ranker !== undefined) {
+        this.ranker();
+        byRank(items);
+      }
+      items.sort(compareStatNames);
+    };
   }
 
-  /** Adds a newly created stat. */
+  /** Groups a newly created stat. */
   add(stat: T): void {
-    this.#pending.push(stat);
-  }
-
-  /** Starts a walk when many stats are pending: the snapshot holds every one of them. */
-  #startWalk(): void {
-    if (this.#walk !== null || this.order === undefined || this.#pending.length < WALK_FROM) {
-      return;
+    let fam = this.#viaLeaf(stat);
+    if (fam === undefined) {
+      const { name: extracted, tags } = extractTags(stat.name);
+      fam = this.#family(extracted);
+      stat.promLabels = this.#shared(labelText(tags));
     }
-    this.#walk = { list: this.order.sorted(), at: 0 };
-    this.#pending = [];
+    fam.members.add(stat);
+    this.#dirty.add(fam);
   }
 
-  /** Groups the stats of the next `max` walk positions; true when the walk is over. */
-  #walkStep(max: number): boolean {
-    const w = this.#walk!;
-    const end = Math.min(w.list.length, w.at + max);
-    for (let i = w.at; i < end; i++) {
-      const s = w.list[i];
-      if (s.promLabels === undefined && this.order!.accepts(s)) this.#indexOne(s, true);
-    }
-    w.at = end;
-    if (end < w.list.length) return false;
-    this.#walk = null;
-    return true;
-  }
-
-  /**
-   * Extracts tags of at most `max` pending stats, or else sorts new members of families (about
-   * `max` items); true when nothing is pending any more.
-   */
+  /** Sorts new members of families (about `max` items); true when nothing is pending any more. */
   settle(max: number): boolean {
-    this.#startWalk();
-    if (this.#walk !== null) {
-      this.#walkStep(max);
-      return false;
-    }
-    const pending = this.#pending;
-    if (pending.length > 0) {
-      const part = pending.length <= max ? pending : pending.splice(pending.length - max);
-      if (part === pending) this.#pending = [];
-      this.#index(part);
-      return false;
-    }
     let budget = max;
     for (const fam of this.#dirty) {
       if (budget <= 0) return false;
       budget -= fam.members.size;
-      if (fam.members.settle(max)) this.#dirty.delete(fam);
+      fam.members.settle(Infinity);
+      this.#dirty.delete(fam);
     }
-    return this.#dirty.size === 0 && this.#families.settle(max);
+    return this.#families.settle(max);
   }
 
   /** The families in name order (a snapshot; see {@linkcode SortedIndex.sorted}). */
   families(): readonly Family<T>[] {
-    this.#startWalk();
-    if (this.#walk !== null) this.#walkStep(Infinity);
-    if (this.#pending.length > 0) {
-      this.#index(this.#pending);
-      this.#pending = [];
-    }
     return this.#families.sorted();
   }
 
@@ -210,7 +198,11 @@ export class PrometheusIndex<T extends NamedStat> {
     const name = prometheusName(extracted);
     let fam = this.#byName.get(name);
     if (fam === undefined) {
-      fam = { name, extractedName: extracted, members: new SortedIndex<T>(compareStatNames) };
+      fam = {
+        name,
+        extractedName: extracted,
+        members: new SortedIndex<T>(compareStatNames, this.#arrange),
+      };
       this.#byName.set(name, fam);
       this.#families.add(fam);
     }
@@ -257,6 +249,8 @@ export class PrometheusIndex<T extends NamedStat> {
     this.#lastHead = head;
     this.#lastCluster = ch;
     if (ch === null) return undefined;
+    const block = stat.block;
+    if (block.promCluster === undefined) block.promCluster = ch.cluster;
     const leaf = stat.nameLeaf;
     let part = ch.leaves.get(leaf);
     if (part === undefined) {
@@ -269,22 +263,5 @@ export class PrometheusIndex<T extends NamedStat> {
     // table entry per stat would cost more than the string, and its lookup hashes the text).
     stat.promLabels = part.labels === "" ? ch.cluster : `${part.labels},${ch.cluster}`;
     return part.fam;
-  }
-
-  #index(stats: readonly T[]): void {
-    for (const stat of stats) if (stat.promLabels === undefined) this.#indexOne(stat, false);
-  }
-
-  /** Groups one stat; `inOrder` when stats come in name order (a walk). */
-  #indexOne(stat: T, inOrder: boolean): void {
-    let fam = this.#viaLeaf(stat);
-    if (fam === undefined) {
-      const { name: extracted, tags } = extractTags(stat.name);
-      fam = this.#family(extracted);
-      stat.promLabels = this.#shared(labelText(tags));
-    }
-    if (inOrder) fam.members.addInOrder(stat);
-    else fam.members.add(stat);
-    this.#dirty.add(fam);
   }
 }

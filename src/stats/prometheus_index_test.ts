@@ -48,3 +48,28 @@ Deno.test("admin.endpoints.stats-prometheus: grouping thousands of new stats at 
     ),
   );
 });
+
+Deno.test("admin.endpoints.stats-prometheus: stats are grouped as they are created; a scrape only sorts new members, by head rank then name", () => {
+  const store = new Store();
+  // Creation order is not name order: svc-10 sorts before svc-2, and c.svc-1.x after c.svc-1-a.
+  for (let i = 0; i < 300; i++) {
+    const s = store.scope("cluster").scope(`svc-${(i * 37) % 300}`);
+    s.counter("upstream_rq_total").inc(i);
+    s.counter(`upstream_rq_${200 + (i % 3)}`).inc();
+    s.scope("circuit_breakers").scope("default").gauge("rq_open");
+  }
+  store.counter("cluster.svc-1-a.upstream_rq_total");
+  assert.equal(store.settle(Infinity, "only"), true);
+  for (const ix of [store.prometheus.counters, store.prometheus.gauges]) {
+    for (const fam of ix.families()) {
+      const names = fam.members.sorted().map((m) => m.name);
+      assert.deepEqual(names, [...names].sort());
+      for (const m of fam.members.sorted()) {
+        assert.equal(m.promLabels, labelText(extractTags(m.name).tags));
+      }
+    }
+  }
+  const first = [...renderPrometheus(store, {})].join("");
+  store.settle(Infinity, true);
+  assert.equal([...renderPrometheus(store, {})].join(""), first);
+});

@@ -71,8 +71,15 @@ export class SortedIndex<T extends { name: string }> {
   #sorted: T[] = [];
   #pending: T[] = [];
 
-  /** An empty index ordered by `compare` (by default: by name in code-unit order). */
-  constructor(readonly compare: (a: T, b: T) => number = byName) {}
+  /**
+   * An empty index ordered by `compare` (by default: by name in code-unit order); `arrange`, when
+   * given, sorts a list of new items in place by `compare` (faster than a plain sort when it
+   * knows more about the items).
+   */
+  constructor(
+    readonly compare: (a: T, b: T) => number = byName,
+    readonly arrange?: (items: T[]) => void,
+  ) {}
 
   /** Whether the pending items are known to be in order already. */
   #pendingInOrder = true;
@@ -92,7 +99,9 @@ export class SortedIndex<T extends { name: string }> {
   }
 
   #takePending(part: T[]): T[] {
-    if (!this.#pendingInOrder) part.sort(this.compare);
+    if (this.#pendingInOrder) return part;
+    if (this.arrange !== undefined) this.arrange(part);
+    else part.sort(this.compare);
     return part;
   }
 

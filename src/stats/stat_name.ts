@@ -16,6 +16,37 @@
  */
 
 /**
+ * Where a stat's name and per-kind state live: the stats of one scope and kind share one block
+ * (a `LeafTable`), each at its own index, so a stat object is only a block and an index.
+ */
+export interface StatBlock {
+  /** The shared head of the names (`""` or a prefix ending in a dot). */
+  readonly head: string;
+  /** The leaf of the stat at `index`. */
+  leafAt(index: number): string;
+  /** Prometheus label text per index, once the Prometheus index grouped the stat. */
+  labels: Array<string | undefined> | null;
+  /**
+   * For a cluster's scope: the label text its stats carry unless listed in `labelPairs`
+   * (`index, text` pairs); `labels` is then not used.
+   */
+  promCluster?: string | undefined;
+  /** See `promCluster`. */
+  labelPairs?: Array<number | string> | null;
+  /** Position of `head` among the heads of the store in name order; -1 when not known. */
+  rank?: number;
+}
+
+/** The block of a stat made on its own (not by a store): one leaf. */
+class SoloBlock implements StatBlock {
+  labels: Array<string | undefined> | null = null;
+  constructor(readonly head: string, readonly leaf: string) {}
+  leafAt(): string {
+    return this.leaf;
+  }
+}
+
+/**
  * A stat's name as head and leaf.
  *
  * @example
@@ -29,22 +60,68 @@
  * ```
  */
 export abstract class NamedStat {
-  /** The shared head of the name (`""` when the whole name is the leaf). */
-  readonly nameHead: string;
-  /** The rest of the name. */
-  readonly nameLeaf: string;
-  /** The Prometheus label text, set by the Prometheus index when it first groups this stat. */
-  promLabels: string | undefined = undefined;
+  /** The block holding this stat's name and state. */
+  readonly block: StatBlock;
+  /** This stat's index in `block`. */
+  readonly index: number;
 
-  /** A stat named `head + leaf` (with `head` omitted: named `leaf`). */
-  constructor(leaf: string, head = "") {
-    this.nameHead = head;
-    this.nameLeaf = leaf;
+  /**
+   * A stat named `head + leaf` (with `head` omitted: named `leaf`), or, with `block`, the stat at
+   * `index` of `block` (then `leaf` and `head` are not used).
+   */
+  constructor(leaf: string, head = "", block?: StatBlock, index = 0) {
+    this.block = block ?? new SoloBlock(head, leaf);
+    this.index = block === undefined ? 0 : index;
+  }
+
+  /** The shared head of the name (`""` when the whole name is the leaf). */
+  get nameHead(): string {
+    return this.block.head;
+  }
+
+  /** The rest of the name. */
+  get nameLeaf(): string {
+    return this.block.leafAt(this.index);
+  }
+
+  /** The Prometheus label text, set by the Prometheus index when it first groups this stat. */
+  get promLabels(): string | undefined {
+    const b = this.block;
+    const cluster = b.promCluster;
+    if (cluster === undefined) return b.labels?.[this.index];
+    const pairs = b.labelPairs;
+    if (pairs != null) {
+      for (let k = 0; k < pairs.length; k += 2) {
+        if (pairs[k] === this.index) return pairs[k + 1] as string;
+      }
+    }
+    return cluster;
+  }
+
+  set promLabels(text: string | undefined) {
+    const b = this.block;
+    if (b.promCluster !== undefined) {
+      if (text === b.promCluster) return;
+      const pairs = b.labelPairs ??= [];
+      for (let k = 0; k < pairs.length; k += 2) {
+        if (pairs[k] === this.index) {
+          pairs[k + 1] = text!;
+          return;
+        }
+      }
+      pairs.push(this.index, text!);
+      return;
+    }
+    const labels = b.labels ??= [];
+    // Filled in order, so the array stays a packed one.
+    while (labels.length < this.index) labels.push(undefined);
+    labels[this.index] = text;
   }
 
   /** The full name. */
   get name(): string {
-    return this.nameHead === "" ? this.nameLeaf : this.nameHead + this.nameLeaf;
+    const head = this.block.head, leaf = this.block.leafAt(this.index);
+    return head === "" ? leaf : head + leaf;
   }
 }
 

@@ -14,9 +14,9 @@
  * @module
  */
 import type { HistogramUnit, Scope } from "./types.ts";
-import { CounterImpl, GaugeImpl, TextReadoutImpl } from "./metrics.ts";
+import { CounterImpl, GaugeImpl, TextReadoutImpl, writerOf } from "./metrics.ts";
 import { HistogramImpl } from "./histogram.ts";
-import { CounterArena } from "./counter_slots.ts";
+import { CounterArena, type CounterWriter } from "./counter_slots.ts";
 import { RECENT_LOOKUPS_CAPACITY, RecentLookups } from "./recent_lookups.ts";
 import { NameTrie } from "./name_trie.ts";
 import { newSharedLabels, PrometheusIndex } from "./prometheus_index.ts";
@@ -38,6 +38,12 @@ export type NumericStat = CounterImpl | GaugeImpl;
 
 /** Any stat of the store. */
 export type AnyStat = CounterImpl | GaugeImpl | HistogramImpl | TextReadoutImpl;
+
+/**
+ * Which pending index work {@linkcode Store.settle} does: the name order (`false`), the name
+ * order and the Prometheus families (`true`), or the Prometheus families only (`"only"`).
+ */
+export type Settles = boolean | "only";
 
 /** Index work between two event-loop turns, in milliseconds (see `Store.settleFor`). */
 export const SETTLE_SLICE_MS = 8;
@@ -93,6 +99,8 @@ export class Store implements Scope {
   /** Shared counter storage. */
   readonly arena: CounterArena;
   #heads = new Map<string, StatHead>();
+  /** This thread's writer of the counter storage. */
+  #writer: CounterWriter;
   /** One string per distinct leaf, shared by every stat with that leaf. */
   #leaves = new Map<string, string>();
   #templates: { [K in keyof Kinds]: LeafTemplate } = {
@@ -109,24 +117,16 @@ export class Store implements Scope {
   #flushHooks: Array<() => void> = [];
   /** Label texts the Prometheus indexes share. */
   #labels = newSharedLabels();
+  /** Heads were added since blocks were last ranked. */
+  #unranked = false;
+  /** Sets every block's rank (see {@linkcode Store.rankHeads}). */
+  #ranker = () => this.rankHeads();
   /** Prometheus families per type. */
   readonly prometheus = {
-    counters: new PrometheusIndex<CounterImpl>({
-      sorted: () => this.#numericSorted.sorted(),
-      accepts: (s): s is CounterImpl => s instanceof CounterImpl,
-    }, this.#labels),
-    gauges: new PrometheusIndex<GaugeImpl>({
-      sorted: () => this.#numericSorted.sorted(),
-      accepts: (s): s is GaugeImpl => s instanceof GaugeImpl,
-    }, this.#labels),
-    texts: new PrometheusIndex<TextReadoutImpl>({
-      sorted: () => this.#textSorted.sorted(),
-      accepts: (s): s is TextReadoutImpl => s instanceof TextReadoutImpl,
-    }, this.#labels),
-    histograms: new PrometheusIndex<HistogramImpl>({
-      sorted: () => this.#histSorted.sorted(),
-      accepts: (s): s is HistogramImpl => s instanceof HistogramImpl,
-    }, this.#labels),
+    counters: new PrometheusIndex<CounterImpl>(this.#ranker, this.#labels),
+    gauges: new PrometheusIndex<GaugeImpl>(this.#ranker, this.#labels),
+    texts: new PrometheusIndex<TextReadoutImpl>(this.#ranker, this.#labels),
+    histograms: new PrometheusIndex<HistogramImpl>(this.#ranker, this.#labels),
   };
 
   /** Creates an empty store. */
@@ -137,6 +137,7 @@ export class Store implements Scope {
     }
     this.bucketBounds = [...bounds];
     this.arena = new CounterArena(options.workers ?? 1);
+    this.#writer = writerOf(this.arena, 0);
     this.recentLookups = new RecentLookups(
       options.recentLookupsCapacity ?? RECENT_LOOKUPS_CAPACITY,
     );
@@ -145,8 +146,29 @@ export class Store implements Scope {
   /** The head object of names starting with `head` (`""` or a prefix ending in a dot). */
   head(head: string): StatHead {
     let h = this.#heads.get(head);
-    if (h === undefined) this.#heads.set(head, h = new StatHead(head));
+    if (h === undefined) {
+      this.#heads.set(head, h = new StatHead(head));
+      this.#unranked = true;
+    }
     return h;
+  }
+
+  /**
+   * Gives every block the position of its head among all heads in code-unit order (one sort of
+   * the heads, redone only after heads were added), which the Prometheus index sorts new
+   * members by before it compares their names.
+   */
+  rankHeads(): void {
+    if (!this.#unranked) return;
+    this.#unranked = false;
+    const heads = [...this.#heads.keys()].sort();
+    for (let r = 0; r < heads.length; r++) {
+      const h = this.#heads.get(heads[r])!;
+      if (h.counters !== undefined) h.counters.rank = r;
+      if (h.gauges !== undefined) h.gauges.rank = r;
+      if (h.histograms !== undefined) h.histograms.rank = r;
+      if (h.texts !== undefined) h.texts.rank = r;
+    }
   }
 
   /** The head object and leaf of a full name. */
@@ -162,7 +184,7 @@ export class Store implements Scope {
     h: StatHead,
     kind: K,
     leaf: string,
-    make: (leaf: string, head: string) => Kinds[K],
+    make: (table: LeafTable<Kinds[K]>, index: number) => Kinds[K],
     sorted: { add(stat: Kinds[K]): void },
     prometheus: PrometheusIndex<Kinds[K]>,
   ): Kinds[K] {
@@ -171,14 +193,17 @@ export class Store implements Scope {
     r.lookup(r.enabled ? h.head + leaf : "");
     let table = h[kind] as LeafTable<Kinds[K]> | undefined;
     if (table === undefined) {
-      table = new LeafTable<Kinds[K]>(this.#templates[kind]);
+      table = new LeafTable<Kinds[K]>(this.#templates[kind], h.head);
+      this.#unranked = true;
+      if (kind === "counters") table.writer = this.#writer;
       (h as unknown as Record<K, LeafTable<Kinds[K]>>)[kind] = table;
     }
     let s = table.get(leaf);
     if (s === undefined) {
       let shared = this.#leaves.get(leaf);
       if (shared === undefined) this.#leaves.set(leaf, shared = leaf);
-      table.add(shared, s = make(shared, h.head));
+      const index = table.size;
+      table.add(shared, s = make(table, index));
       this.#size++;
       sorted.add(s);
       prometheus.add(s);
@@ -188,20 +213,21 @@ export class Store implements Scope {
 
   /** The counter `h.head + leaf` (`leaf` without dots), created on first use. */
   counterAt(h: StatHead, leaf: string): CounterImpl {
-    const make = (l: string, hd: string) => new CounterImpl(l, this.arena, 0, hd);
+    const make = (t: LeafTable<CounterImpl>, i: number) =>
+      new CounterImpl("", this.arena, 0, "", t, i);
     return this.#at(h, "counters", leaf, make, this.#numericSorted, this.prometheus.counters);
   }
 
   /** The gauge `h.head + leaf` (`leaf` without dots), created on first use. */
   gaugeAt(h: StatHead, leaf: string): GaugeImpl {
-    const make = (l: string, hd: string) => new GaugeImpl(l, hd);
+    const make = (t: LeafTable<GaugeImpl>, i: number) => new GaugeImpl("", "", t, i);
     return this.#at(h, "gauges", leaf, make, this.#numericSorted, this.prometheus.gauges);
   }
 
   /** The histogram `h.head + leaf` (`leaf` without dots), created on first use with `unit`. */
   histogramAt(h: StatHead, leaf: string, unit: HistogramUnit = "unspecified"): HistogramImpl {
-    const make = (l: string, hd: string) => {
-      const made = new HistogramImpl(l, unit, hd);
+    const make = (t: LeafTable<HistogramImpl>, i: number) => {
+      const made = new HistogramImpl("", unit, "", t, i);
       this.#histogramList.push(made);
       return made;
     };
@@ -210,7 +236,7 @@ export class Store implements Scope {
 
   /** The text readout `h.head + leaf` (`leaf` without dots), created on first use. */
   textReadoutAt(h: StatHead, leaf: string): TextReadoutImpl {
-    const make = (l: string, hd: string) => new TextReadoutImpl(l, hd);
+    const make = (t: LeafTable<TextReadoutImpl>, i: number) => new TextReadoutImpl("", "", t, i);
     return this.#at(h, "texts", leaf, make, this.#textSorted, this.prometheus.texts);
   }
 
@@ -259,17 +285,18 @@ export class Store implements Scope {
   }
 
   /**
-   * Does at most about `budget` items of pending index work (sorting new stats; with
-   * `prometheus`, also tag extraction); true when all of it is done. A render that calls this
-   * between event-loop turns first never blocks for long after many stats were created.
+   * Does at most about `budget` items of pending index work (sorting new stats by name; with
+   * `prometheus`, also sorting the Prometheus families' new members; with `"only"`, only that);
+   * true when all of it is done. A render that calls this between event-loop turns first never
+   * blocks for long after many stats were created.
    */
-  settle(budget: number, prometheus = false): boolean {
-    const steps: Array<() => boolean> = [
+  settle(budget: number, prometheus: Settles = false): boolean {
+    const steps: Array<() => boolean> = prometheus === "only" ? [] : [
       () => this.#textSorted.settle(budget),
       () => this.#numericSorted.settle(budget),
       () => this.#histSorted.settle(budget),
     ];
-    if (prometheus) {
+    if (prometheus !== false) {
       const p = this.prometheus;
       steps.push(
         () => p.texts.settle(budget),
@@ -288,7 +315,7 @@ export class Store implements Scope {
    * calls: a turn costs a few milliseconds of timer delay, so one turn per small step would
    * leave the process mostly idle while the work waits.
    */
-  settleFor(ms: number, prometheus = false, step = 2_000): boolean {
+  settleFor(ms: number, prometheus: Settles = false, step = 2_000): boolean {
     const start = performance.now();
     do {
       if (this.settle(step, prometheus)) return true;
@@ -302,7 +329,7 @@ export class Store implements Scope {
    * configuration so that the first `/stats` (or, with `prometheus`, the first Prometheus
    * scrape) does not pay for it.
    */
-  async settleInBackground(prometheus = false, budget = 2_000): Promise<void> {
+  async settleInBackground(prometheus: Settles = false, budget = 2_000): Promise<void> {
     while (!this.settleFor(SETTLE_SLICE_MS, prometheus, budget)) {
       await new Promise((r) => setTimeout(r, 0));
     }

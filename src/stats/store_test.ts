@@ -118,3 +118,23 @@ Deno.test("settleFor does the pending work in steps until it is all done", () =>
   assert.equal(store.sortedNumeric()[0].name, "cluster.c0.upstream_rq_active");
   assert.equal(store.settleFor(0, true, 7), true);
 });
+
+Deno.test("admin.endpoints.reset_counters: a counter is its block, index and slot; a reset or a fractional increment keeps it apart", () => {
+  const store = new Store();
+  const web = store.scope("cluster").scope("web");
+  const a = store.counter("cluster.web.a"), b = store.counter("cluster.web.b");
+  const half = web.counter("half");
+  assert.equal(a.block, b.block);
+  assert.deepEqual([a.index, b.index, a.nameLeaf, b.name], [0, 1, "a", "cluster.web.b"]);
+  a.inc(3);
+  b.inc(2.9);
+  half.inc(0.5);
+  assert.deepEqual([a.value(), b.value(), half.value(), half.used], [3, 2, 0, true]);
+  store.resetCounters();
+  a.inc();
+  assert.deepEqual([a.value(), b.value(), a.used, b.used], [1, 0, true, true]);
+  const g = web.gauge("g");
+  g.inc(1.5);
+  g.dec(0.25);
+  assert.deepEqual([g.value(), g.used, web.gauge("h").used], [1.25, true, false]);
+});
