@@ -37,7 +37,7 @@ import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
 import type { DiscoveryResponse } from "../config/subscription.ts";
 import { configSourceOf } from "../config/config_source.ts";
-import { TYPE_URLS } from "../config/xds_wire.ts";
+import { TYPE_URLS } from "../config/xds_names.ts";
 import { messageSupportErrors } from "../config/support_check.ts";
 import type { Subscription } from "../upstream/xds_clients.ts";
 import { type RdsState, subscribeRds } from "./rds_routes.ts";

@@ -20,10 +20,10 @@
  * ```
  * @module
  */
-import { fromBinary, fromJson, type JsonValue, toBinary, toJson } from "@bufbuild/protobuf";
+import type { JsonValue } from "@bufbuild/protobuf";
+import { PROTOBUF } from "../config/protobuf_module.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { OpenStream, XdsStream } from "../config/xds_mux.ts";
-import { envoyRegistry, messageType } from "../config/proto_registry.ts";
 import { formatDuration, parseDuration } from "../config/values.ts";
 import type { Host } from "./host.ts";
 
@@ -59,30 +59,34 @@ const RESPONSE = "envoy.service.load_stats.v3.LoadStatsResponse";
 
 /** Encodes a `LoadStatsRequest` given as proto3 JSON. */
 export function encodeLoadStatsRequest(json: JsonObject): Uint8Array {
-  const d = messageType(REQUEST);
-  return toBinary(d, fromJson(d, json as JsonValue, { registry: envoyRegistry() }));
+  const pb = PROTOBUF.get();
+  const d = pb.messageType(REQUEST);
+  return pb.toBinary(d, pb.fromJson(d, json as JsonValue, { registry: pb.envoyRegistry() }));
 }
 
 /** Decodes a `LoadStatsRequest` to proto3 JSON (proto field names). */
 export function decodeLoadStatsRequest(b: Uint8Array): JsonObject {
-  const d = messageType(REQUEST);
-  return toJson(d, fromBinary(d, b), {
-    registry: envoyRegistry(),
+  const pb = PROTOBUF.get();
+  const d = pb.messageType(REQUEST);
+  return pb.toJson(d, pb.fromBinary(d, b), {
+    registry: pb.envoyRegistry(),
     useProtoFieldName: true,
   }) as JsonObject;
 }
 
 /** Encodes a `LoadStatsResponse` given as proto3 JSON. */
 export function encodeLoadStatsResponse(json: JsonObject): Uint8Array {
-  const d = messageType(RESPONSE);
-  return toBinary(d, fromJson(d, json as JsonValue, { registry: envoyRegistry() }));
+  const pb = PROTOBUF.get();
+  const d = pb.messageType(RESPONSE);
+  return pb.toBinary(d, pb.fromJson(d, json as JsonValue, { registry: pb.envoyRegistry() }));
 }
 
 /** Decodes a `LoadStatsResponse` to proto3 JSON (proto field names). */
 export function decodeLoadStatsResponse(b: Uint8Array): JsonObject {
-  const d = messageType(RESPONSE);
-  return toJson(d, fromBinary(d, b), {
-    registry: envoyRegistry(),
+  const pb = PROTOBUF.get();
+  const d = pb.messageType(RESPONSE);
+  return pb.toJson(d, pb.fromBinary(d, b), {
+    registry: pb.envoyRegistry(),
     useProtoFieldName: true,
   }) as JsonObject;
 }
