@@ -25,7 +25,10 @@ function lrsServer(dir: string, cluster: string) {
     dir,
     port: 0,
     watch: false,
-    log: () => {},
+    // A report it cannot read would otherwise only show as a timeout.
+    log: (m) => {
+      if (m.startsWith("malformed")) console.error(`control plane: ${m}`);
+    },
     lrs: { clusters: [cluster], intervalMs: 100 },
   });
 }

@@ -19,3 +19,5 @@ export * from "./proto_registry.ts";
 export * from "./xds_wire.ts";
 export * from "./xds_mux.ts";
 export * from "./proto_library.ts";
+export * from "./proto_messages.ts";
+export * from "./load_stats_messages.ts";

@@ -15,12 +15,14 @@
  * HTTP/2 pool), so the cluster needs `http2_protocol_options` as in Envoy. Trailers are not
  * read: a server that sends a message and then a failing status in trailers is taken at its
  * message. The messages are encoded with the protobuf runtime (`protobuf_module.ts`): `grpcCheck`
- * loads it; the encoders and decoders throw when it is not loaded.
+ * loads it; `encodeCheckRequest` and `decodeCheckResponse` throw when it is not loaded. The
+ * service's side of the messages (for tests and example servers) is in `ext_authz_messages.ts`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { decodeCheckResponse, encodeCheckResponse } from "./ext_authz_grpc.ts";
+ * import { decodeCheckResponse } from "./ext_authz_grpc.ts";
+ * import { encodeCheckResponse } from "./ext_authz_messages.ts";
  * import { PROTOBUF } from "../config/protobuf_module.ts";
  * await PROTOBUF.load(); // grpcCheck loads it itself
  * const bytes = encodeCheckResponse({ status: { code: 7 }, denied_response: { body: "no" } });
@@ -29,7 +31,6 @@
  * ```
  * @module
  */
-import type { JsonValue } from "@bufbuild/protobuf";
 import { PROTOBUF } from "../config/protobuf_module.ts";
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import { durationMs, type Errors, fail, isObject } from "../config/config_values.ts";
@@ -131,26 +132,7 @@ export function encodeCheckRequest(
       context_extensions: contextExtensions,
     },
   };
-  const pb = PROTOBUF.get();
-  const desc = pb.messageType(CHECK_REQUEST);
-  return pb.toBinary(desc, pb.fromJson(desc, json as JsonValue, { registry: pb.envoyRegistry() }));
-}
-
-/** Encodes a `CheckResponse` given as proto3 JSON (for tests and example servers). */
-export function encodeCheckResponse(json: JsonObject): Uint8Array {
-  const pb = PROTOBUF.get();
-  const desc = pb.messageType(CHECK_RESPONSE);
-  return pb.toBinary(desc, pb.fromJson(desc, json as JsonValue, { registry: pb.envoyRegistry() }));
-}
-
-/** Decodes a `CheckRequest` to proto3 JSON (for tests and example servers). */
-export function decodeCheckRequest(bytes: Uint8Array): JsonObject {
-  const pb = PROTOBUF.get();
-  const desc = pb.messageType(CHECK_REQUEST);
-  return pb.toJson(desc, pb.fromBinary(desc, bytes), {
-    registry: pb.envoyRegistry(),
-    useProtoFieldName: true,
-  }) as JsonObject;
+  return PROTOBUF.get().encodeMessage(CHECK_REQUEST, json);
 }
 
 function headerOptions(v: Json | undefined): { key: string; value: string; append: boolean }[] {
@@ -172,12 +154,7 @@ export function decodeCheckResponse(bytes: Uint8Array): AuthzDecision {
   let r: JsonObject;
   const pb = PROTOBUF.get();
   try {
-    const desc = pb.messageType(CHECK_RESPONSE);
-    r = pb.toJson(desc, pb.fromBinary(desc, bytes), {
-      registry: pb.envoyRegistry(),
-      useProtoFieldName: true,
-      enumAsInteger: true,
-    }) as JsonObject;
+    r = pb.decodeMessage(CHECK_RESPONSE, bytes, { enumAsInteger: true });
   } catch {
     return { kind: "error" };
   }
