@@ -87,6 +87,11 @@ export abstract class H2CheckSession implements CheckSession {
     finish: FinishCheck,
   ): http2.ClientHttp2Stream;
 
+  /** `node:http2`, loaded on first use. */
+  ready(): Promise<unknown> {
+    return HTTP2.load();
+  }
+
   async run(signal: AbortSignal): Promise<CheckResult> {
     if (!HTTP2.loaded) await HTTP2.load();
     return await new Promise<CheckResult>((resolve) => {
