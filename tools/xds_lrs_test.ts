@@ -25,7 +25,10 @@ function lrsServer(dir: string, cluster: string) {
     dir,
     port: 0,
     watch: false,
-    log: () => {},
+    // A report it cannot read would otherwise only show as a timeout.
+    log: (m) => {
+      if (m.startsWith("malformed")) console.error(`control plane: ${m}`);
+    },
     lrs: { clusters: [cluster], intervalMs: 100 },
   });
 }
@@ -161,6 +164,9 @@ Deno.test("ClusterManager.load_stats_config, cli.options.concurrency: with two w
   const sum = (field: string) => reported(cp.loadReports, field);
   try {
     const port = await listenerPort(p.admin);
+    // Reports count from the baseline taken when the stream starts (every worker's counts then,
+    // gathered by message); the first periodic report follows it, so no request precedes it.
+    await until(() => cp.loadReports.length >= 1, "the first periodic report");
     // Fresh connections, so the kernel spreads them over both workers' sockets.
     const N = 24;
     for (let i = 0; i < N; i++) assert.equal(await requestOnce(port, "/"), 200);

@@ -34,11 +34,11 @@ import { join } from "node:path";
 import type { JsonObject } from "../src/config/bootstrap_types.ts";
 import { type AnyBytes, jsonToAny, typeName } from "../src/config/proto_registry.ts";
 import { resourceName } from "../src/config/xds_mux.ts";
+import { LRS_METHOD } from "../src/upstream/load_reporter.ts";
 import {
   decodeLoadStatsRequest,
   encodeLoadStatsResponse,
-  LRS_METHOD,
-} from "../src/upstream/load_reporter.ts";
+} from "../src/config/load_stats_messages.ts";
 import {
   decodeDeltaRequest,
   decodeRequest,

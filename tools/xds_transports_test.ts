@@ -23,6 +23,10 @@ import {
   until,
   write,
 } from "./xds_testing.ts";
+import { PROTOBUF } from "../src/config/protobuf_module.ts";
+
+// These tests build cluster managers directly; the server start-up would load the protobuf runtime.
+await PROTOBUF.load();
 
 const TLS_DIR = fileURLToPath(new URL("../fixtures/tls/", import.meta.url));
 const pem = (f: string) => Deno.readTextFileSync(`${TLS_DIR}${f}`);

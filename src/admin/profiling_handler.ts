@@ -13,7 +13,11 @@
  * ```
  * @module
  */
-import { Session } from "node:inspector";
+import type { Session } from "node:inspector";
+import { LazyModule } from "../platform/lazy_module.ts";
+
+/** `node:inspector`, loaded by the first profiler request (the serving isolate goes without). */
+const INSPECTOR = new LazyModule("node:inspector", () => import("node:inspector"));
 import type { ServerContext } from "../server/context.ts";
 import type { Handler } from "./types.ts";
 import { textResponse } from "../config/proto_json.ts";
@@ -47,7 +51,7 @@ function post<T>(s: Session, method: string, params: object = {}): Promise<T> {
 
 function session(p: Profilers): Session {
   if (!p.session) {
-    p.session = new Session();
+    p.session = new (INSPECTOR.get().Session)();
     p.session.connect();
   }
   return p.session;
@@ -74,6 +78,7 @@ function enableParam(params: ReadonlyMap<string, string>): "y" | "n" | null {
 const cpuProfiler: Handler = async (req, server) => {
   const enable = enableParam(req.params);
   if (!enable) return textResponse("?enable=<y|n>\n", 400);
+  if (!INSPECTOR.loaded) await INSPECTOR.load();
   const p = profilers(server);
   if (enable === "y") {
     if (p.cpu) return textResponse("OK\n");
@@ -105,6 +110,7 @@ const cpuProfiler: Handler = async (req, server) => {
 const heapProfiler: Handler = async (req, server) => {
   const enable = enableParam(req.params);
   if (!enable) return textResponse("?enable=<y|n>\n", 400);
+  if (!INSPECTOR.loaded) await INSPECTOR.load();
   const p = profilers(server);
   if (enable === "y") {
     if (p.heap) return textResponse("Fail to start heap profiler: already started", 400);

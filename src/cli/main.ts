@@ -25,6 +25,7 @@ import { usage, VARIANT_ENV } from "../config/usage.ts";
 import { hotRestartVersion, versionOutput } from "../server/version.ts";
 import { createLogging, type Logging } from "../server/logger.ts";
 import { loadBootstrap } from "../config/bootstrap.ts";
+import { needsProtobuf, PROTOBUF } from "../config/protobuf_module.ts";
 import type { Bootstrap } from "../config/bootstrap_types.ts";
 import { type ConfigError, formatConfigError } from "../config/errors.ts";
 import { startServer } from "../server/server.ts";
@@ -170,6 +171,8 @@ export async function main(args: string[]): Promise<number> {
         return 1;
       }
     }
+    // A .pb / .pb_text bootstrap is decoded with the protobuf runtime, loaded on demand.
+    if (needsProtobuf(null, options.config_path)) await PROTOBUF.load();
     const v = validateConfiguration(options, logging, options.mode === "serve", parsed.given);
     if (v.errors.length > 0) {
       const lines = v.errors.map(formatConfigError);

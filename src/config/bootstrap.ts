@@ -29,7 +29,7 @@ import { disabledExtensionErrors, parseDisabledExtensions } from "./bootstrap_ex
 import { mergeProto3Json } from "./merge.ts";
 import { decodeBinary, ProtoDecodeError } from "./proto_binary.ts";
 import { decodeText } from "./proto_text.ts";
-import { decodeBootstrapBinary, decodeBootstrapText } from "./proto_library.ts";
+import { PROTOBUF } from "./protobuf_module.ts";
 import { isJsonObject as isObj } from "./values.ts";
 import { allowsUnknownStaticFields } from "./args.ts";
 import { loadYamlBounded } from "./yaml_limits.ts";
@@ -77,11 +77,13 @@ function readConfigFile(path: string): Json {
   const bytes = Deno.readFileSync(path);
   // What the spec tables do not describe, the Envoy descriptor set does (proto_library.ts).
   if (format === "pb") {
-    return withLibrary(() => decodeBinary(bytes, BOOTSTRAP), () => decodeBootstrapBinary(bytes));
+    const pb = PROTOBUF.get();
+    return withLibrary(() => decodeBinary(bytes, BOOTSTRAP), () => pb.decodeBootstrapBinary(bytes));
   }
   const text = new TextDecoder().decode(bytes);
   if (format === "pb_text") {
-    return withLibrary(() => decodeText(text, BOOTSTRAP), () => decodeBootstrapText(text));
+    const pb = PROTOBUF.get();
+    return withLibrary(() => decodeText(text, BOOTSTRAP), () => pb.decodeBootstrapText(text));
   }
   if (format === "yaml") return parseYaml(text) ?? {};
   return parseJsonLocated(text) as Json;

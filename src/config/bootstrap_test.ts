@@ -6,6 +6,10 @@ import { formatOf, loadBootstrap } from "./bootstrap.ts";
 import { mergeProto3Json } from "./merge.ts";
 import { parseDuration } from "./bootstrap_check.ts";
 import { canonicalFilterName } from "./filter_names.ts";
+import { PROTOBUF } from "./protobuf_module.ts";
+
+// .pb and .pb_text bootstraps decode with the protobuf runtime, which the command line loads first.
+await PROTOBUF.load();
 
 const FIX = new URL("../../fixtures/bootstrap/", import.meta.url).pathname;
 const load = (...argv: string[]) => loadBootstrap(parseArgs(argv));

@@ -5,6 +5,10 @@ import { decodeText, MAX_TEXT_NESTING } from "./proto_text.ts";
 import { parseArgs } from "./args.ts";
 import { loadBootstrap } from "./bootstrap.ts";
 import { parseJsonLocated } from "./json_location.ts";
+import { PROTOBUF } from "./protobuf_module.ts";
+
+// .pb and .pb_text bootstraps decode with the protobuf runtime, which the command line loads first.
+await PROTOBUF.load();
 
 async function loadFile(name: string, data: string | Uint8Array) {
   const dir = await Deno.makeTempDir();

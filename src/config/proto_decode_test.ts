@@ -7,6 +7,10 @@ import { parseArgs } from "./args.ts";
 import { loadBootstrap } from "./bootstrap.ts";
 import type { JsonObject } from "./bootstrap_types.ts";
 import { encodeBinary, encodeText } from "../../fixtures/bootstrap/make_pb.ts";
+import { PROTOBUF } from "./protobuf_module.ts";
+
+// .pb and .pb_text bootstraps decode with the protobuf runtime, which the command line loads first.
+await PROTOBUF.load();
 
 const enc = new TextEncoder();
 

@@ -5,6 +5,10 @@ import { parseArgs } from "./args.ts";
 import { loadBootstrap } from "./bootstrap.ts";
 import { envoyRegistry, messageType } from "./proto_registry.ts";
 import { BOOTSTRAP_V3, decodeBootstrapBinary, decodeBootstrapText } from "./proto_library.ts";
+import { PROTOBUF } from "./protobuf_module.ts";
+
+// .pb and .pb_text bootstraps decode with the protobuf runtime, which the command line loads first.
+await PROTOBUF.load();
 
 const HCM = "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3." +
   "HttpConnectionManager";

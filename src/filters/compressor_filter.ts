@@ -26,7 +26,8 @@
  * ```
  * @module
  */
-import zlib from "node:zlib";
+import type zlib from "node:zlib";
+import { ZLIB } from "./zlib_module.ts";
 import { Duplex } from "node:stream";
 import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
@@ -73,11 +74,12 @@ const LEVELS = {
 
 /** zlib strategies by Envoy's enum names. */
 const STRATEGIES = {
-  DEFAULT_STRATEGY: zlib.constants.Z_DEFAULT_STRATEGY,
-  FILTERED: zlib.constants.Z_FILTERED,
-  HUFFMAN_ONLY: zlib.constants.Z_HUFFMAN_ONLY,
-  RLE: zlib.constants.Z_RLE,
-  FIXED: zlib.constants.Z_FIXED,
+  // zlib's Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE and Z_FIXED.
+  DEFAULT_STRATEGY: 0,
+  FILTERED: 1,
+  HUFFMAN_ONLY: 2,
+  RLE: 3,
+  FIXED: 4,
 } satisfies Record<string, number>;
 
 /** A compiled `Compressor` with its gzip library. */
@@ -287,7 +289,7 @@ function gzipStream(
       },
     }),
   );
-  const { readable, writable } = Duplex.toWeb(zlib.createGzip(opts)) as unknown as {
+  const { readable, writable } = Duplex.toWeb(ZLIB.get().createGzip(opts)) as unknown as {
     readable: ReadableStream<Uint8Array>;
     writable: WritableStream<Uint8Array>;
   };
@@ -317,6 +319,8 @@ export const COMPRESSOR: HttpFilterFactory<CompressorConfig> = {
     const tooSmall = s.counter("content_length_too_small");
     const totalIn = s.counter("total_uncompressed_bytes");
     const totalOut = s.counter("total_compressed_bytes");
+    // Loading starts with the filter, so the first response seldom waits for it.
+    ZLIB.load().catch(() => {});
     return async (ctx, next) => {
       if (!c.enabled) return next();
       const ae = ctx.req.headers.get("accept-encoding");
@@ -332,6 +336,7 @@ export const COMPRESSOR: HttpFilterFactory<CompressorConfig> = {
         notCompressed.inc();
         return res;
       }
+      if (!ZLIB.loaded) await ZLIB.load();
       compressed.inc();
       const h = res.headers;
       const etag = h.get("etag");

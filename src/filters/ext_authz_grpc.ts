@@ -14,22 +14,26 @@
  * The call goes through the cluster like any upstream request (its load balancing, its
  * HTTP/2 pool), so the cluster needs `http2_protocol_options` as in Envoy. Trailers are not
  * read: a server that sends a message and then a failing status in trailers is taken at its
- * message.
+ * message. The messages are encoded with the protobuf runtime (`protobuf_module.ts`): `grpcCheck`
+ * loads it; `encodeCheckRequest` and `decodeCheckResponse` throw when it is not loaded. The
+ * service's side of the messages (for tests and example servers) is in `ext_authz_messages.ts`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { decodeCheckResponse, encodeCheckResponse } from "./ext_authz_grpc.ts";
+ * import { decodeCheckResponse } from "./ext_authz_grpc.ts";
+ * import { encodeCheckResponse } from "./ext_authz_messages.ts";
+ * import { PROTOBUF } from "../config/protobuf_module.ts";
+ * await PROTOBUF.load(); // grpcCheck loads it itself
  * const bytes = encodeCheckResponse({ status: { code: 7 }, denied_response: { body: "no" } });
  * const d = decodeCheckResponse(bytes);
  * assert.equal(d.kind === "denied" && d.status, 403);
  * ```
  * @module
  */
-import { fromBinary, fromJson, type JsonValue, toBinary, toJson } from "@bufbuild/protobuf";
+import { PROTOBUF } from "../config/protobuf_module.ts";
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import { durationMs, type Errors, fail, isObject } from "../config/config_values.ts";
-import { envoyRegistry, messageType } from "../config/proto_registry.ts";
 import type { DownstreamConn, DownstreamRequest } from "../http/downstream_request.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
@@ -128,23 +132,7 @@ export function encodeCheckRequest(
       context_extensions: contextExtensions,
     },
   };
-  const desc = messageType(CHECK_REQUEST);
-  return toBinary(desc, fromJson(desc, json as JsonValue, { registry: envoyRegistry() }));
-}
-
-/** Encodes a `CheckResponse` given as proto3 JSON (for tests and example servers). */
-export function encodeCheckResponse(json: JsonObject): Uint8Array {
-  const desc = messageType(CHECK_RESPONSE);
-  return toBinary(desc, fromJson(desc, json as JsonValue, { registry: envoyRegistry() }));
-}
-
-/** Decodes a `CheckRequest` to proto3 JSON (for tests and example servers). */
-export function decodeCheckRequest(bytes: Uint8Array): JsonObject {
-  const desc = messageType(CHECK_REQUEST);
-  return toJson(desc, fromBinary(desc, bytes), {
-    registry: envoyRegistry(),
-    useProtoFieldName: true,
-  }) as JsonObject;
+  return PROTOBUF.get().encodeMessage(CHECK_REQUEST, json);
 }
 
 function headerOptions(v: Json | undefined): { key: string; value: string; append: boolean }[] {
@@ -164,13 +152,9 @@ function headerOptions(v: Json | undefined): { key: string; value: string; appen
 /** What a `CheckResponse` decides; an error when the bytes are not one. */
 export function decodeCheckResponse(bytes: Uint8Array): AuthzDecision {
   let r: JsonObject;
+  const pb = PROTOBUF.get();
   try {
-    const desc = messageType(CHECK_RESPONSE);
-    r = toJson(desc, fromBinary(desc, bytes), {
-      registry: envoyRegistry(),
-      useProtoFieldName: true,
-      enumAsInteger: true,
-    }) as JsonObject;
+    r = pb.decodeMessage(CHECK_RESPONSE, bytes, { enumAsInteger: true });
   } catch {
     return { kind: "error" };
   }
@@ -233,6 +217,7 @@ export async function grpcCheck(
   conn: DownstreamConn,
   contextExtensions: Record<string, string>,
 ): Promise<AuthzDecision> {
+  if (!PROTOBUF.loaded) await PROTOBUF.load();
   const cluster = clusters.get(svc.cluster);
   if (cluster === undefined) return { kind: "error" };
   let frame: Uint8Array;

@@ -2,12 +2,8 @@ import assert from "node:assert/strict";
 import http2 from "node:http2";
 import { Buffer } from "node:buffer";
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import {
-  decodeCheckRequest,
-  encodeCheckResponse,
-  grpcFrame,
-  grpcUnframe,
-} from "../filters/ext_authz_grpc.ts";
+import { grpcFrame, grpcUnframe } from "../filters/ext_authz_grpc.ts";
+import { decodeCheckRequest, encodeCheckResponse } from "../filters/ext_authz_messages.ts";
 import { testCluster } from "../upstream/test_cluster.ts";
 import { httpListener, startTestProxy } from "./test_proxy.ts";
 import { parseHcm } from "./http_connection_manager.ts";

@@ -38,7 +38,7 @@ import { parseListeners } from "./validate_listeners.ts";
 import { checkAddress, checkLdsUpdate, rdsProblems, sameListener } from "./lds_update.ts";
 import type { DiscoveryResponse } from "../config/subscription.ts";
 import { configSourceOf } from "../config/config_source.ts";
-import { TYPE_URLS } from "../config/xds_wire.ts";
+import { TYPE_URLS } from "../config/xds_names.ts";
 import type { Subscription } from "../upstream/xds_clients.ts";
 import { type RdsState, subscribeRds } from "./rds_routes.ts";
 import type { RouteFeed } from "./route_feed.ts";

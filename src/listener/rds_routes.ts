@@ -20,7 +20,7 @@ import type { SourceSpec } from "../config/config_source.ts";
 import type { ConfigError } from "../config/errors.ts";
 import { messageSupportErrors } from "../config/support_check.ts";
 import { isObject } from "../config/values.ts";
-import { TYPE_URLS } from "../config/xds_wire.ts";
+import { TYPE_URLS } from "../config/xds_names.ts";
 import type { Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import type { Subscription } from "../upstream/xds_clients.ts";

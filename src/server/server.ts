@@ -28,6 +28,7 @@
  * ```
  * @module
  */
+import { needsProtobuf, PROTOBUF } from "../config/protobuf_module.ts";
 import type { Feature } from "../../spec/rule.ts";
 import type { Options } from "../config/options.ts";
 import type { Bootstrap, JsonObject } from "../config/bootstrap_types.ts";
@@ -513,6 +514,8 @@ export async function startServer(
   const warning = denoVersionWarning();
   if (warning) log("warning", warning);
 
+  // The protobuf runtime only when this configuration may speak protobuf (protobuf_module.ts).
+  if (needsProtobuf(bootstrap, commandLine.config_path)) await PROTOBUF.load();
   const cleanups = new Cleanups();
   const fanout: Fanout = { pool: null };
   try {

@@ -38,7 +38,7 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import { configSourceOf } from "../config/config_source.ts";
 import { ConfigLoadError } from "../config/errors.ts";
 import type { DiscoveryResponse } from "../config/subscription.ts";
-import { TYPE_URLS } from "../config/xds_wire.ts";
+import { TYPE_URLS } from "../config/xds_names.ts";
 import { checkAddress, checkLdsUpdate, rdsSourceOf, sameListener } from "../listener/lds_update.ts";
 import type { ListenerSpec } from "../listener/listener_config.ts";
 import type { ListenerManager } from "../listener/listener_manager.ts";

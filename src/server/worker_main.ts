@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { needsProtobuf, PROTOBUF } from "../config/protobuf_module.ts";
 import { Store } from "../stats/store.ts";
 import { WorkerStatsExporter } from "../stats/worker_stats.ts";
 import { ClusterManager } from "../upstream/cluster_manager.ts";
@@ -123,6 +124,7 @@ function listenerCopies(listeners: readonly ListenerView[]): ListenerCopy[] {
 
 async function start(init: WorkerInit): Promise<Running> {
   const { options, bootstrap } = init;
+  if (needsProtobuf(bootstrap, options.config_path)) await PROTOBUF.load();
   const logging = createLogging(options);
   const store = new Store();
   const runtime = LayeredRuntime.fromBootstrap(

@@ -28,7 +28,7 @@ import { type DynamicFieldOptions, DynamicFieldPolicy } from "../config/dynamic_
 import { EdsUpdater, type EndpointConfig } from "./eds.ts";
 import { edsSourceOf } from "./eds_source.ts";
 import { configSourceOf } from "../config/config_source.ts";
-import { TYPE_URLS } from "../config/xds_wire.ts";
+import { TYPE_URLS } from "../config/xds_names.ts";
 import { type Subscription, XdsClients } from "./xds_clients.ts";
 import { startLoadReporter } from "./load_reporting.ts";
 import { DnsUpdater, type Resolver } from "./dns.ts";

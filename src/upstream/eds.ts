@@ -25,7 +25,7 @@ import type { ConfigError } from "../config/errors.ts";
 import { validateMessage } from "../config/nested_schema.ts";
 import { type DiscoveryResponse, FilesystemSubscription } from "../config/subscription.ts";
 import type { SourceSpec } from "../config/config_source.ts";
-import { TYPE_URLS } from "../config/xds_wire.ts";
+import { TYPE_URLS } from "../config/xds_names.ts";
 import type { Subscription, XdsClients } from "./xds_clients.ts";
 import type { Counter } from "../stats/types.ts";
 import type { Cluster } from "./cluster.ts";

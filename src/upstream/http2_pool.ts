@@ -15,7 +15,8 @@
  * @module
  */
 import { bindOptions, clientCert } from "./transport.ts";
-import http2 from "node:http2";
+import type http2 from "node:http2";
+import { HTTP2 } from "./http2_module.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import type { CircuitBreaker } from "./circuit_breaker.ts";
 import type { ClusterStats } from "./cluster_stats.ts";
@@ -67,7 +68,10 @@ export class Http2Pool {
     readonly host: Host,
     readonly stats: ClusterStats,
     readonly cb: CircuitBreaker,
-  ) {}
+  ) {
+    // Loading starts with the pool, so the first stream seldom waits for it.
+    HTTP2.load().catch(() => {});
+  }
 
   #open(): Session {
     const s = this.stats;
@@ -75,7 +79,7 @@ export class Http2Pool {
     const tls = this.cluster.tls;
     const url = `${tls ? "https" : "http"}://${this.host.key}`;
     // localAddress/localPort reach the socket (checked on Deno 2.9.1); the typings omit them.
-    const sess = http2.connect(url, {
+    const sess = HTTP2.get().connect(url, {
       ...(tls
         ? {
           ca: tls.trustedCa?.length ? tls.trustedCa : undefined,
@@ -217,6 +221,7 @@ export class Http2Pool {
    * stream.
    */
   async #session(): Promise<Session> {
+    if (!HTTP2.loaded) await HTTP2.load();
     for (;;) {
       if (this.#closed) throw new ConnectError("failure", "pool closed");
       let rec = this.#free();
@@ -337,7 +342,7 @@ async function pump(body: ReadableStream<Uint8Array>, st: http2.ClientHttp2Strea
     }
     st.end();
   } catch {
-    st.close(http2.constants.NGHTTP2_CANCEL);
+    st.close(HTTP2.get().constants.NGHTTP2_CANCEL);
   }
 }
 
@@ -359,7 +364,7 @@ function toWeb(st: http2.ClientHttp2Stream): ReadableStream<Uint8Array> {
       st.once("end", end);
       st.once("close", () => {
         if (st.readableEnded) return end();
-        if (st.rstCode === http2.constants.NGHTTP2_NO_ERROR) return;
+        if (st.rstCode === HTTP2.get().constants.NGHTTP2_NO_ERROR) return;
         try {
           ctrl.error(new Error(`stream reset (code ${st.rstCode})`));
         } catch { /* already closed */ }
@@ -374,7 +379,7 @@ function toWeb(st: http2.ClientHttp2Stream): ReadableStream<Uint8Array> {
       st.resume();
     },
     cancel() {
-      st.close(http2.constants.NGHTTP2_CANCEL);
+      st.close(HTTP2.get().constants.NGHTTP2_CANCEL);
     },
   }, { highWaterMark: 4 });
 }

@@ -20,10 +20,9 @@
  * ```
  * @module
  */
-import { fromBinary, fromJson, type JsonValue, toBinary, toJson } from "@bufbuild/protobuf";
+import { PROTOBUF } from "../config/protobuf_module.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { OpenStream, XdsStream } from "../config/xds_mux.ts";
-import { envoyRegistry, messageType } from "../config/proto_registry.ts";
 import { formatDuration, parseDuration } from "../config/values.ts";
 import type { Host } from "./host.ts";
 
@@ -54,39 +53,6 @@ export interface LoadReporterDeps {
   log?: (level: string, msg: string) => void;
 }
 
-const REQUEST = "envoy.service.load_stats.v3.LoadStatsRequest";
-const RESPONSE = "envoy.service.load_stats.v3.LoadStatsResponse";
-
-/** Encodes a `LoadStatsRequest` given as proto3 JSON. */
-export function encodeLoadStatsRequest(json: JsonObject): Uint8Array {
-  const d = messageType(REQUEST);
-  return toBinary(d, fromJson(d, json as JsonValue, { registry: envoyRegistry() }));
-}
-
-/** Decodes a `LoadStatsRequest` to proto3 JSON (proto field names). */
-export function decodeLoadStatsRequest(b: Uint8Array): JsonObject {
-  const d = messageType(REQUEST);
-  return toJson(d, fromBinary(d, b), {
-    registry: envoyRegistry(),
-    useProtoFieldName: true,
-  }) as JsonObject;
-}
-
-/** Encodes a `LoadStatsResponse` given as proto3 JSON. */
-export function encodeLoadStatsResponse(json: JsonObject): Uint8Array {
-  const d = messageType(RESPONSE);
-  return toBinary(d, fromJson(d, json as JsonValue, { registry: envoyRegistry() }));
-}
-
-/** Decodes a `LoadStatsResponse` to proto3 JSON (proto field names). */
-export function decodeLoadStatsResponse(b: Uint8Array): JsonObject {
-  const d = messageType(RESPONSE);
-  return toJson(d, fromBinary(d, b), {
-    registry: envoyRegistry(),
-    useProtoFieldName: true,
-  }) as JsonObject;
-}
-
 /** Counts of a host at the previous report. */
 interface Seen {
   total: number;
@@ -115,12 +81,21 @@ export class LoadReporter {
   /** Opens the stream. */
   start() {
     if (this.#stream || this.#closed) return;
+    if (!PROTOBUF.loaded) {
+      // The start-up loads the runtime for a configuration with load reporting; a reporter
+      // built some other way loads it here and starts once it is there.
+      PROTOBUF.load().then(
+        () => this.start(),
+        (e) => this.#log("error", `cannot load the protobuf runtime: ${(e as Error).message}`),
+      );
+      return;
+    }
     const stream = this.open(LRS_METHOD, {
       onMessage: (b) => {
         if (this.#stream !== stream) return;
         this.#backoff = 1000;
         try {
-          this.#onResponse(decodeLoadStatsResponse(b));
+          this.#onResponse(PROTOBUF.get().decodeLoadStatsResponse(b));
         } catch (e) {
           this.#log("warning", `malformed LoadStatsResponse: ${(e as Error).message}`);
           stream.cancel();
@@ -133,7 +108,9 @@ export class LoadReporter {
     this.#marked = this.#refreshed().then(() => {
       for (const c of this.deps.clusters()) this.#mark(c);
     });
-    stream.write(encodeLoadStatsRequest({ node: this.deps.node, cluster_stats: [] }));
+    stream.write(
+      PROTOBUF.get().encodeLoadStatsRequest({ node: this.deps.node, cluster_stats: [] }),
+    );
   }
 
   #log(level: string, msg: string) {
@@ -246,7 +223,9 @@ export class LoadReporter {
       if (this.#all || wanted.has(c.name)) stats.push(this.#clusterStats(c));
     }
     const node = this.deps.nodeFirstOnly ? undefined : this.deps.node;
-    stream.write(encodeLoadStatsRequest({ ...(node ? { node } : {}), cluster_stats: stats }));
+    stream.write(
+      PROTOBUF.get().encodeLoadStatsRequest({ ...(node ? { node } : {}), cluster_stats: stats }),
+    );
   }
 
   /** Ends the stream and stops reporting. */

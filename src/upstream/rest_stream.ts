@@ -7,12 +7,15 @@
  * changed. To a cluster with a TLS transport socket the polls go over TLS (`rest_tls_post.ts`). Polls follow one another `refresh_delay` apart; a changed interest (new resource
  * names) polls at once. A poll that takes longer than `request_timeout`, fails to connect,
  * answers another status or a body that does not decode ends the "stream": the mux counts an
- * `update_failure`, keeps what it has and polls again after its back-off.
+ * `update_failure`, keeps what it has and polls again after its back-off. The messages are
+ * encoded with the protobuf runtime, which must be loaded (`protobuf_module.ts`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { restOpener } from "./rest_stream.ts";
+ * import { PROTOBUF } from "../config/protobuf_module.ts";
+ * await PROTOBUF.load(); // as the start-up does when a source is REST
  * const open = restOpener("http://127.0.0.1:1", { refreshDelayMs: 1000, requestTimeoutMs: 100 });
  * const reason = await new Promise<string>((resolve) => {
  *   const s = open("/v3/discovery:clusters", { onMessage() {}, onClose: resolve });
@@ -25,12 +28,8 @@
  */
 import type { OpenStream } from "../config/xds_mux.ts";
 import type { RestPost } from "./rest_tls_post.ts";
-import {
-  decodeRequest,
-  type DiscoveryRequest,
-  requestToJson,
-  responseJsonToBinary,
-} from "../config/xds_wire.ts";
+import type { DiscoveryRequest } from "../config/xds_wire.ts";
+import { PROTOBUF } from "../config/protobuf_module.ts";
 
 /** Polling settings of a REST source. */
 export interface RestOptions {
@@ -95,7 +94,9 @@ export function restOpener(base: string, opts: RestOptions): OpenStream & { clos
       const what = `REST request to ${path}`;
       // A REST server answers 304 to a poll at its current version: after the names changed
       // (a cluster added to an EDS subscription) the poll asks afresh, without a version.
-      const body = requestToJson(polled === answered ? req : { ...req, version_info: "" });
+      const body = PROTOBUF.get().requestToJson(
+        polled === answered ? req : { ...req, version_info: "" },
+      );
       try {
         const res = await post(path, JSON.stringify(body), ac.signal);
         const text = res.text;
@@ -103,7 +104,7 @@ export function restOpener(base: string, opts: RestOptions): OpenStream & { clos
         if (res.status === 200) {
           let bytes: Uint8Array;
           try {
-            bytes = responseJsonToBinary(JSON.parse(text));
+            bytes = PROTOBUF.get().responseJsonToBinary(JSON.parse(text));
           } catch (e) {
             return end(`${what}: the response does not decode: ${(e as Error).message}`);
           }
@@ -129,7 +130,7 @@ export function restOpener(base: string, opts: RestOptions): OpenStream & { clos
       write: (bytes) => {
         if (over) return;
         try {
-          const r = decodeRequest(bytes);
+          const r = PROTOBUF.get().decodeRequest(bytes);
           node ??= r.node;
           latest = { ...r, node: r.node ?? node };
         } catch (e) {

@@ -25,8 +25,9 @@ import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import type { DynamicFieldPolicy } from "../config/dynamic_fields.ts";
 import { apiSourceOf, type GrpcTarget, type SourceSpec } from "../config/config_source.ts";
 import { FilesystemSubscription, type SubscriptionCallbacks } from "../config/subscription.ts";
-import { XdsMux } from "../config/xds_mux.ts";
-import { GRPC_METHODS, REST_PATHS, TYPE_URLS } from "../config/xds_wire.ts";
+import type { XdsMux } from "../config/xds_mux.ts";
+import { PROTOBUF } from "../config/protobuf_module.ts";
+import { GRPC_METHODS, REST_PATHS, TYPE_URLS } from "../config/xds_names.ts";
 import type { Scope } from "../stats/types.ts";
 import { grpcOpener, grpcTargetOpener } from "./grpc_stream.ts";
 import { restOpener } from "./rest_stream.ts";
@@ -175,6 +176,7 @@ export class XdsClients {
   ): XdsMux {
     const have = this.#muxes.get(key);
     if (have) return have.mux;
+    const { XdsMux } = PROTOBUF.get();
     const opener = open();
     const mux = new XdsMux(opener, {
       node: this.deps.node ?? {},

@@ -21,6 +21,10 @@ import { checkConfiguration } from "../../src/server/configuration_check.ts";
 import { BOOTSTRAP } from "../../src/config/bootstrap_schema.ts";
 import { encodeBinary, encodeText } from "../../fixtures/bootstrap/make_pb.ts";
 import { type FuzzFailure, type FuzzReport, type FuzzTarget, recordFailure } from "./target.ts";
+import { PROTOBUF } from "../../src/config/protobuf_module.ts";
+
+// .pb and .pb_text inputs decode with the protobuf runtime, which the command line loads first.
+await PROTOBUF.load();
 
 const FIXTURES = new URL("../../fixtures/", import.meta.url);
 const SEED_FILES = [

@@ -39,6 +39,11 @@ export interface Endpoint {
 
 /** One host's check session. */
 export interface CheckSession {
+  /**
+   * What the session needs before a check (a module loaded on first use); the check's timeout
+   * starts once it settled.
+   */
+  ready?(): Promise<unknown>;
   /** Runs one check; `signal` aborts it (timeout or shutdown). */
   run(signal: AbortSignal): Promise<CheckResult>;
   /** Closes any kept connection. */

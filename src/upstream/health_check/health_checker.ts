@@ -214,6 +214,14 @@ export class HealthChecker {
   async #run(s: Session) {
     if (s.closed || s.running) return;
     s.running = true;
+    if (s.check.ready) {
+      // Loading what the check needs is not part of its time; a failed load fails the check.
+      await s.check.ready().catch(() => {});
+      if (s.closed || this.#closed) {
+        s.running = false;
+        return;
+      }
+    }
     this.stats.attempt.inc();
     const ac = new AbortController();
     let timedOut = false;

@@ -12,7 +12,8 @@
  * ```
  * @module
  */
-import http2 from "node:http2";
+import type http2 from "node:http2";
+import { HTTP2 } from "../http2_module.ts";
 import { bindOptions } from "../transport.ts";
 import type { HttpCheckerConfig } from "./health_check_config.ts";
 import {
@@ -53,7 +54,7 @@ function requestHeaders(c: HttpCheckerConfig, e: Endpoint): http2.OutgoingHttpHe
 export function connectCheckSession(e: Endpoint): http2.ClientHttp2Session {
   const tls = e.tls;
   const url = `${tls ? "https" : "http"}://${hostPort(e.address, e.port)}`;
-  const s = http2.connect(url, {
+  const s = HTTP2.get().connect(url, {
     ...(tls
       ? {
         ca: tls.trustedCa?.length ? tls.trustedCa : undefined,
@@ -86,8 +87,14 @@ export abstract class H2CheckSession implements CheckSession {
     finish: FinishCheck,
   ): http2.ClientHttp2Stream;
 
-  run(signal: AbortSignal): Promise<CheckResult> {
-    return new Promise<CheckResult>((resolve) => {
+  /** `node:http2`, loaded on first use. */
+  ready(): Promise<unknown> {
+    return HTTP2.load();
+  }
+
+  async run(signal: AbortSignal): Promise<CheckResult> {
+    if (!HTTP2.loaded) await HTTP2.load();
+    return await new Promise<CheckResult>((resolve) => {
       const session = this.#s ??= connectCheckSession(this.e);
       let settled = false;
       const finish: FinishCheck = (r, keep) => {
