@@ -177,9 +177,9 @@ export const SUPPORT = [
   { path: "Listener.filter_chains", support: "honoured", type: "FilterChain" },
   {
     path: "Listener.use_original_dst",
-    support: "refused",
+    support: "honoured",
     supportNote:
-      "handing a redirected connection to the listener of its original destination is not built; the envoy.filters.listener.original_dst listener filter restores the original destination for filter chains and ORIGINAL_DST clusters",
+      "a netfilter-redirected connection's local address becomes its SO_ORIGINAL_DST (Linux, through the C library), and the listener bound to that address (or to every address on its port) serves it; Envoy counts the connection on that listener only, this build on the receiving one too",
   },
   {
     path: "Listener.per_connection_buffer_limit_bytes",

@@ -662,6 +662,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "FilterChain.tls_context": [TLS_L, "v2 tls_context"],
   "FilterChain.transport_socket_connect_timeout": [TLS_L, "transport_socket_connect_timeout"],
   "Listener.listener_filters": [TLS_L, SNI],
+  "Listener.use_original_dst": [
+    "src/listener/original_dst_listener_test.ts",
+    "goes to the listener bound to its original destination",
+  ],
   "Listener.listener_filters_timeout": [TLS_L, "listener_filters_timeout"],
   "Listener.continue_on_listener_filters_timeout": [TLS_L, "listener_filters_timeout"],
   "Listener.default_filter_chain": [TLS_L, SNI],

@@ -52,8 +52,8 @@ export type ChainServer =
 /** A connection as the codec and the TCP proxy use it. */
 type ByteConn = Deno.Conn;
 
-/** Replays `initial` before reading on from `c`. */
-class ReplayConn {
+/** Replays `initial` before reading on from `c`; its local address may be a restored one. */
+export class ReplayConn {
   #initial: Uint8Array;
   constructor(
     readonly conn: Deno.TcpConn,
@@ -214,23 +214,53 @@ export class ChainListener {
         c.close();
         continue;
       }
-      try {
-        c.setNoDelay(true);
-      } catch { /* closed */ }
-      for (const t of this.#total) t.inc();
-      for (const a of this.#active) a.inc();
-      this.#conns.set(c, null);
-      this.#serve(c).catch(() => {}).finally(() => {
-        this.#conns.delete(c);
-        if (this.#conns.size === 0) this.#emptied?.();
-        gate?.closed();
-        for (const a of this.#active) a.dec();
-        try {
-          c.close();
-        } catch { /* closed */ }
-      });
+      this.#take(c, null);
     }
   }
+
+  /**
+   * Serves a connection that the listener it reached handed over (`use_original_dst`: this
+   * listener has the address the client originally addressed): admitted, counted, drained and
+   * closed as this listener's own; `local` is that original address.
+   */
+  adopt(c: Deno.TcpConn, local: Deno.NetAddr): void {
+    const gate = this.gate;
+    if (this.#closed || (gate !== null && !gate.admit(this.#conns.size))) {
+      c.close();
+      return;
+    }
+    this.#take(c, local);
+  }
+
+  /** Serves an admitted connection; `restored`: its original destination, already known. */
+  #take(c: Deno.TcpConn, restored: Deno.NetAddr | null): void {
+    const gate = this.gate;
+    try {
+      c.setNoDelay(true);
+    } catch { /* closed */ }
+    for (const t of this.#total) t.inc();
+    for (const a of this.#active) a.inc();
+    this.#conns.set(c, null);
+    let handedOver = false;
+    this.#serve(c, restored, () => handedOver = true).catch(() => {}).finally(() => {
+      this.#conns.delete(c);
+      if (this.#conns.size === 0) this.#emptied?.();
+      gate?.closed();
+      for (const a of this.#active) a.dec();
+      if (handedOver) return;
+      try {
+        c.close();
+      } catch { /* closed */ }
+    });
+  }
+
+  /**
+   * Finds the listener a redirected connection goes to (`use_original_dst`), given by the
+   * listener manager: one bound to the original destination, or to any address on its port.
+   */
+  handoff:
+    | ((to: Deno.NetAddr) => { adopt(c: Deno.TcpConn, local: Deno.NetAddr): void } | null)
+    | null = null;
 
   /**
    * Reads the first bytes until the inspectors have decided, the peer stops sending or the
@@ -318,9 +348,23 @@ export class ChainListener {
     }
   }
 
-  async #serve(c: Deno.TcpConn): Promise<void> {
+  async #serve(
+    c: Deno.TcpConn,
+    restored: Deno.NetAddr | null,
+    handOver: () => void,
+  ): Promise<void> {
     if (this.#native) return await this.#serveNative(c as unknown as Deno.TlsConn, this.#chains[0]);
     const lf = this.spec.listenerFilters;
+    const remote = c.remoteAddr as Deno.NetAddr;
+    let local = restored ?? c.localAddr as Deno.NetAddr;
+    if (restored === null && (lf.originalDst || this.spec.useOriginalDst)) {
+      local = originalDestination(local, remote) ?? local;
+      const to = this.spec.useOriginalDst ? this.handoff?.(local) : null;
+      if (to && to !== this) {
+        handOver();
+        return to.adopt(c, local);
+      }
+    }
     let initial = new Uint8Array(0);
     let pending: Promise<Uint8Array | null> | null = null;
     let serverName = "";
@@ -361,10 +405,6 @@ export class ChainListener {
         ).inc();
       }
     }
-    const remote = c.remoteAddr as Deno.NetAddr;
-    const local = lf.originalDst
-      ? originalDestination(c.localAddr as Deno.NetAddr, remote) ?? c.localAddr as Deno.NetAddr
-      : c.localAddr as Deno.NetAddr;
     const i = selectChain(this.#chains.map((x) => x.spec.match), {
       destIp: local.hostname,
       destPort: local.port,
@@ -469,7 +509,7 @@ export function nativeTlsFits(spec: ListenerSpec): boolean {
   const t = c?.tls;
   return spec.chains.length === 1 && spec.defaultChain === null && !!t &&
     !spec.listenerFilters.tls && !spec.listenerFilters.http && !spec.listenerFilters.originalDst &&
-    t.ca === null &&
+    !spec.useOriginalDst && t.ca === null &&
     !t.requireSni && t.minVersion === "TLSv1.2" && t.maxVersion === "TLSv1.3" &&
     t.sdsFiles.length === 0 && c.handshakeTimeoutMs === null &&
     JSON.stringify(c.match) === JSON.stringify(EMPTY_MATCH);

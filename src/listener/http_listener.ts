@@ -119,7 +119,6 @@ export class HttpListener {
   }
 
   async #accept(): Promise<void> {
-    const { totals, actives } = this;
     while (!this.#closed) {
       // While stop_accepting_connections is engaged, connections wait in the kernel's queue.
       const paused = this.gate?.view.acceptResumed();
@@ -145,48 +144,68 @@ export class HttpListener {
         c.close();
         continue;
       }
-      try {
-        c.setNoDelay(true);
-      } catch { /* closed already */ }
-      for (let i = 0; i < totals.length; i++) totals[i].inc();
-      for (let i = 0; i < actives.length; i++) actives[i].inc();
-      const dc: DownstreamConn = {
-        remoteAddr: c.remoteAddr as Deno.NetAddr,
-        localAddr: c.localAddr as Deno.NetAddr,
-      };
-      const log = this.log;
-      const id = ++this.#connId;
-      if (log.on("debug")) {
-        log(
-          "debug",
-          `[C${id}] new connection from ${dc.remoteAddr.hostname}:${dc.remoteAddr.port}`,
-        );
-      }
-      const codec = this.protocol.codec ?? "AUTO";
-      const toH2 = (initial: Uint8Array) =>
-        (this.#bridge ??= this.#newBridge()).carry(c, dc, initial);
-      const ctl: Http1Control = {
-        busy: false,
-        closing: false,
-        onH2: codec === "HTTP1" ? undefined : toH2,
-        limits: this.limits,
-        http10: this.protocol.http10,
-        properCase: this.protocol.properCase,
-        trailers: this.protocol.trailers,
-      };
-      this.#conns.set(c, ctl);
-      const serving = codec === "HTTP2" ? h2Only(c, toH2) : serveHttp1(c, dc, this.handler, ctl);
-      const served = serving.finally(() => {
-        if (log.on("debug")) {
-          log("debug", `[C${id}] connection closed${this.#closed ? " (listener stopped)" : ""}`);
-        }
-        this.#conns.delete(c);
-        this.#served.delete(served);
-        gate?.closed();
-        for (let i = 0; i < actives.length; i++) actives[i].dec();
-      });
-      this.#served.add(served);
+      this.#take(c, c.localAddr as Deno.NetAddr);
     }
+  }
+
+  /**
+   * Serves a connection that the listener it reached handed over (`use_original_dst`: this
+   * listener has the address the client originally addressed): admitted, counted, drained and
+   * closed as this listener's own; `local` is that original address.
+   */
+  adopt(c: Deno.TcpConn, local: Deno.NetAddr): void {
+    const gate = this.gate;
+    if (this.#closed || (gate !== null && !gate.admit(this.#conns.size))) {
+      c.close();
+      return;
+    }
+    this.#take(c, local);
+  }
+
+  /** Serves an admitted connection whose local address is `local`. */
+  #take(c: Deno.TcpConn, local: Deno.NetAddr): void {
+    const { totals, actives, gate } = this;
+    try {
+      c.setNoDelay(true);
+    } catch { /* closed already */ }
+    for (let i = 0; i < totals.length; i++) totals[i].inc();
+    for (let i = 0; i < actives.length; i++) actives[i].inc();
+    const dc: DownstreamConn = {
+      remoteAddr: c.remoteAddr as Deno.NetAddr,
+      localAddr: local,
+    };
+    const log = this.log;
+    const id = ++this.#connId;
+    if (log.on("debug")) {
+      log(
+        "debug",
+        `[C${id}] new connection from ${dc.remoteAddr.hostname}:${dc.remoteAddr.port}`,
+      );
+    }
+    const codec = this.protocol.codec ?? "AUTO";
+    const toH2 = (initial: Uint8Array) =>
+      (this.#bridge ??= this.#newBridge()).carry(c, dc, initial);
+    const ctl: Http1Control = {
+      busy: false,
+      closing: false,
+      onH2: codec === "HTTP1" ? undefined : toH2,
+      limits: this.limits,
+      http10: this.protocol.http10,
+      properCase: this.protocol.properCase,
+      trailers: this.protocol.trailers,
+    };
+    this.#conns.set(c, ctl);
+    const serving = codec === "HTTP2" ? h2Only(c, toH2) : serveHttp1(c, dc, this.handler, ctl);
+    const served = serving.finally(() => {
+      if (log.on("debug")) {
+        log("debug", `[C${id}] connection closed${this.#closed ? " (listener stopped)" : ""}`);
+      }
+      this.#conns.delete(c);
+      this.#served.delete(served);
+      gate?.closed();
+      for (let i = 0; i < actives.length; i++) actives[i].dec();
+    });
+    this.#served.add(served);
   }
 
   /**

@@ -33,7 +33,12 @@ import { type HcmConfig, parseHcm } from "./http_connection_manager.ts";
 import { parseTcpProxy, type TcpProxyConfig } from "./tcp_proxy.ts";
 import { type ChainMatch, matchKey, parseChainMatch } from "./filter_chain_match.ts";
 import { chainTls, type DownstreamTls } from "./downstream_tls.ts";
-import { type ListenerFilters, parseListenerFilters } from "./listener_filters.ts";
+import {
+  type ListenerFilters,
+  ORIGINAL_DST_UNREADABLE,
+  originalDestinationReadable,
+  parseListenerFilters,
+} from "./listener_filters.ts";
 import type { SecretStore } from "../config/secrets.ts";
 
 /** The network filter of a listener. */
@@ -58,6 +63,11 @@ export interface ListenerSpec {
   /** `default_filter_chain`, for connections no chain matches. */
   defaultChain: ChainSpec | null;
   listenerFilters: ListenerFilters;
+  /**
+   * `use_original_dst`: a redirected connection's local address becomes its original
+   * destination, and the listener bound there (if any) serves it.
+   */
+  useOriginalDst: boolean;
 }
 
 /** One filter chain: what it matches, its TLS context and its network filter. */
@@ -79,6 +89,7 @@ export interface ChainSpec {
 export function isSimple(s: ListenerSpec): boolean {
   return s.chains.length === 1 && s.defaultChain === null && s.chains[0].tls === null &&
     !s.listenerFilters.tls && !s.listenerFilters.http && !s.listenerFilters.originalDst &&
+    !s.useOriginalDst &&
     matchKey(s.chains[0].match) === matchKey(parseChainMatch(undefined, "", []));
 }
 
@@ -239,6 +250,13 @@ export function parseListener(
   if (l.name !== undefined && typeof l.name !== "string") {
     fail(errors, `${path}.name`, "name must be a string");
   }
+  const useOriginalDst = unwrap(l.use_original_dst);
+  if (useOriginalDst !== undefined && typeof useOriginalDst !== "boolean") {
+    fail(errors, `${path}.use_original_dst`, "must be a boolean");
+  }
+  if (useOriginalDst === true && !originalDestinationReadable()) {
+    fail(errors, `${path}.use_original_dst`, ORIGINAL_DST_UNREADABLE);
+  }
   const limit = unwrap(l.per_connection_buffer_limit_bytes) ?? 1024 * 1024;
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 0 || limit > 4294967295) {
     fail(errors, `${path}.per_connection_buffer_limit_bytes`, "must be an unsigned 32-bit integer");
@@ -256,5 +274,6 @@ export function parseListener(
     chains,
     defaultChain,
     listenerFilters,
+    useOriginalDst: useOriginalDst === true,
   };
 }

@@ -28,6 +28,17 @@ import {
   typeName,
   unwrap,
 } from "../config/config_values.ts";
+import { libc } from "../platform/libc.ts";
+
+/** Why a listener cannot learn original destinations here (said at the setting's path). */
+export const ORIGINAL_DST_UNREADABLE =
+  "the original destination (SO_ORIGINAL_DST) is read through the C library: it needs Linux " +
+  "and the ffi permission (deno run -A)";
+
+/** Whether this process can read a connection's original destination. */
+export function originalDestinationReadable(): boolean {
+  return libc() !== null;
+}
 
 /** The inspectors a listener runs before choosing a filter chain. */
 export interface ListenerFilters {
@@ -59,8 +70,10 @@ export function parseListenerFilters(l: JsonObject, path: string, errors: Errors
       const t = typeName(f);
       if (kind === "tls_inspector" || t === "TlsInspector") out.tls = true;
       else if (kind === "http_inspector" || t === "HttpInspector") out.http = true;
-      else if (kind === "original_dst" || t === "OriginalDst") out.originalDst = true;
-      else {
+      else if (kind === "original_dst" || t === "OriginalDst") {
+        if (!originalDestinationReadable()) fail(errors, `${at}.name`, ORIGINAL_DST_UNREADABLE);
+        out.originalDst = true;
+      } else {
         fail(
           errors,
           `${at}.name`,

@@ -31,7 +31,7 @@ import { HttpListener } from "./http_listener.ts";
 import { limitCounters } from "./downstream_limits.ts";
 import { acceptPause, ConnectionGate, type OverloadView } from "./overload_state.ts";
 import { type ChainSpec, isSimple, type ListenerSpec } from "./listener_config.ts";
-import { ChainListener, type ChainServer } from "./chain_listener.ts";
+import { ChainListener, type ChainServer, ReplayConn } from "./chain_listener.ts";
 import type { SecretStore } from "../config/secrets.ts";
 import { TcpProxy } from "./tcp_proxy.ts";
 import { parseListeners } from "./validate_listeners.ts";
@@ -128,8 +128,22 @@ class Bound implements ListenerView {
   rds: Subscription | null = null;
   rdsReady: Promise<void> = Promise.resolve();
 
+  /** Serves a connection handed over to a TCP proxy listener without filter chain choice. */
+  tcpAdopt: ((c: Deno.TcpConn, local: Deno.NetAddr) => void) | null = null;
+
   constructor(readonly spec: ListenerSpec) {
     this.port = spec.port;
+  }
+
+  /**
+   * Serves a connection another listener handed over (`use_original_dst`); `local` is the
+   * destination the client addressed, which this listener is bound to.
+   */
+  adopt(c: Deno.TcpConn, local: Deno.NetAddr): void {
+    if (this.chains) this.chains.adopt(c, local);
+    else if (this.http) this.http.adopt(c, local);
+    else if (this.tcpAdopt) this.tcpAdopt(c, local);
+    else c.close();
   }
   get name() {
     return this.spec.name;
@@ -561,6 +575,18 @@ export class ListenerManager implements ListenerManagerView {
     if (this.deps.overload) {
       b.chains.gate = new ConnectionGate(this.deps.overload, b.name, this.#listenerScope(b));
     }
+    if (b.spec.useOriginalDst) b.chains.handoff = (to) => this.#handoffTarget(to, b);
+  }
+
+  /**
+   * The listener a connection redirected to `from` goes to, as Envoy hands it over: the one
+   * bound to its original destination `to`, else one bound to every address on that port; null
+   * (`from` serves it) when there is none.
+   */
+  #handoffTarget(to: Deno.NetAddr, from: Bound): Bound | null {
+    const live = this.#bound.filter((b) => b !== from && !b.stopped && b.port === to.port);
+    return live.find((b) => b.address === to.hostname) ??
+      live.find((b) => b.address === "0.0.0.0" || b.address === "::") ?? null;
   }
 
   #bind(b: Bound) {
@@ -636,6 +662,19 @@ export class ListenerManager implements ListenerManagerView {
       const gate = this.deps.overload ? new ConnectionGate(this.deps.overload, b.name, ls) : null;
       let open = 0;
       let closed = false;
+      const take = (c: Deno.Conn) => {
+        open++;
+        total.inc();
+        active.inc();
+        wTotal.inc();
+        wActive.inc();
+        proxy.handle(c).finally(() => {
+          open--;
+          gate?.closed();
+          active.dec();
+          wActive.dec();
+        });
+      };
       const closedSignal = new Promise<void>((r) =>
         b.tcpClosed = () => {
           closed = true;
@@ -652,20 +691,14 @@ export class ListenerManager implements ListenerManagerView {
               c.close();
               continue;
             }
-            open++;
-            total.inc();
-            active.inc();
-            wTotal.inc();
-            wActive.inc();
-            proxy.handle(c).finally(() => {
-              open--;
-              gate?.closed();
-              active.dec();
-              wActive.dec();
-            });
+            take(c);
           }
         } catch { /* listener closed */ }
       })();
+      b.tcpAdopt = (c, local) => {
+        if (closed || (gate !== null && !gate.admit(open))) return c.close();
+        take(new ReplayConn(c, new Uint8Array(0), local) as unknown as Deno.Conn);
+      };
     }
   }
 
