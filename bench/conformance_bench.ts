@@ -42,6 +42,43 @@ interface Timed {
   seconds: number;
   summary: Record<string, number>;
   output: string[];
+  /** Summed case time per table and the slowest cases, from the JSON report. */
+  spent: { tables: [string, number][]; cases: [string, number][] };
+}
+
+/**
+ * Where a run's time went, from its JSON report: the summed duration of the cases of each table
+ * (a case counted once, under the table of its first rule) and the slowest cases, longest first.
+ *
+ * @param report the parsed `report.json`
+ * @param top how many of each to keep
+ * @returns tables and cases with their milliseconds
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { timeSpent } from "./conformance_bench.ts";
+ * const spent = timeSpent({
+ *   results: [{ table: "t", cases: [{ id: "a", duration_ms: 5 }, { id: "b", duration_ms: 9 }] }],
+ * }, 1);
+ * assert.deepEqual(spent, { tables: [["t", 14]], cases: [["b", 9]] });
+ * ```
+ */
+export function timeSpent(
+  report: { results?: { table: string; cases: { id: string; duration_ms: number }[] }[] },
+  top = 5,
+): Timed["spent"] {
+  const seen = new Map<string, number>();
+  const tables = new Map<string, number>();
+  for (const r of report.results ?? []) {
+    for (const c of r.cases) {
+      if (seen.has(c.id)) continue;
+      seen.set(c.id, c.duration_ms);
+      tables.set(r.table, (tables.get(r.table) ?? 0) + c.duration_ms);
+    }
+  }
+  const longest = (m: Map<string, number>) =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, top) as [string, number][];
+  return { tables: longest(tables), cases: longest(seen) };
 }
 
 /** Runs `conformance/cli.ts` in its own process (cold, as a user runs it) and times it. */
@@ -67,10 +104,13 @@ async function timedRun(args: string[], reportDir: string): Promise<Timed> {
   const dec = new TextDecoder();
   const output = [dec.decode(out.stdout), dec.decode(out.stderr)];
   let summary: Record<string, number> = {};
+  let spent: Timed["spent"] = { tables: [], cases: [] };
   try {
-    summary = JSON.parse(await Deno.readTextFile(`${reportDir}/report.json`)).summary ?? {};
+    const report = JSON.parse(await Deno.readTextFile(`${reportDir}/report.json`));
+    summary = report.summary ?? {};
+    spent = timeSpent(report);
   } catch { /* no report: the output says why */ }
-  return { code: out.code, seconds, summary, output };
+  return { code: out.code, seconds, summary, output, spent };
 }
 
 function flag(argv: string[], name: string, fallback: string): string {
@@ -128,6 +168,13 @@ async function main(argv: string[]): Promise<number> {
     if (whole.code !== 0) failed = true;
     const total = [...tables.values()].reduce((n, ids) => n + ids.length, 0);
     console.log(line("whole suite", total, whole));
+    const ms = ([id, n]: [string, number]) => `${id} ${(n / 1000).toFixed(1)} s`;
+    console.log(
+      `case time by table (summed, cases run concurrently): ${
+        whole.spent.tables.map(ms).join(", ")
+      }`,
+    );
+    console.log(`slowest cases: ${whole.spent.cases.map(ms).join(", ")}`);
     console.log(
       `total wall time ${whole.seconds.toFixed(2)} s (target under 60 s: ${
         whole.seconds < 60 ? "met" : "NOT met"

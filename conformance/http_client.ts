@@ -37,6 +37,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Read at most this many bytes, then cancel (for streams such as `text/event-stream`). */
   maxBytes?: number;
+  /** Aborts this request alone (beside the client's signal and time limit). */
+  signal?: AbortSignal;
 }
 
 /** Client bound to one base URL. */
@@ -92,7 +94,9 @@ export class HttpClient {
     const curl = curlLine(method, url, opts);
     this.log.push(curl);
     const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const signal = this.signal ? AbortSignal.any([this.signal, timeout]) : timeout;
+    const signal = AbortSignal.any(
+      [timeout, ...(this.signal ? [this.signal] : []), ...(opts.signal ? [opts.signal] : [])],
+    );
     const res = await fetch(url, { method, body: opts.body, headers: opts.headers, signal });
     const body = await readBody(res, opts.maxBytes);
     const ct = res.headers.get("content-type") ?? "";

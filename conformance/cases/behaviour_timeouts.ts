@@ -51,11 +51,17 @@ const TIMEOUTS: readonly Behaviour[] = [
           ]),
       );
       let longEnded = "";
-      const long = traffic.request("GET", "/long").then(
+      // The held request is checked while it waits, then abandoned: its 30 s connect timeout
+      // (or the client's own limit) would only keep the case waiting.
+      const abandon = new AbortController();
+      const long = traffic.request("GET", "/long", { signal: abandon.signal }).then(
         (r) => void (longEnded = `answered ${r.status}`),
         (e) => void (longEnded = `failed: ${(e as Error).message}`),
       );
-      ctx.onUndo(() => long);
+      ctx.onUndo(() => {
+        abandon.abort();
+        return long;
+      });
       await until(
         ctx,
         "the cluster with connect_timeout 30s to open a connection",

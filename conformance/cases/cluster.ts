@@ -32,6 +32,8 @@ import type { Field, Step } from "../arbitraries.ts";
 import { baseCluster } from "./bootstrap_files.ts";
 import {
   accepted as acceptedAll,
+  acceptedTogether,
+  drawn,
   passes,
   rejected as rejectedAll,
   validate as validateAll,
@@ -127,12 +129,13 @@ function messageCases(m: string, paths: Map<string, Step[]>, input: BuildInput):
         `${m}.${f.field} accepts values its row allows`,
         [f.id],
         async (ctx) => {
+          const opts = { seed: ctx.seed, numRuns: Math.max(1, Math.ceil(ctx.numRuns / 10)) };
+          const withValue = (v: unknown) => place(at.cluster, at.steps, { [f.field]: v });
+          const values = await drawn(good, opts);
+          if (await acceptedTogether(ctx, values.map((v) => [withValue(v)]))) return;
           const out = await fc.check(
-            fc.asyncProperty(good, async (v) => {
-              const r = await validate(ctx, [place(at.cluster, at.steps, { [f.field]: v })]);
-              return passes(r);
-            }),
-            { seed: ctx.seed, numRuns: Math.max(1, Math.ceil(ctx.numRuns / 10)) },
+            fc.asyncProperty(good, async (v) => passes(await validate(ctx, [withValue(v)]))),
+            opts,
           );
           if (out.failed) {
             throw new CaseFailure(

@@ -19,7 +19,7 @@ import type { Profile } from "../profile.ts";
 import { FIELDS } from "../arbitraries.ts";
 import { baseCluster } from "./bootstrap_files.ts";
 import type { Obj } from "./bootstrap_files.ts";
-import { rejected } from "./cluster_validate.ts";
+import { acceptedTogether, rejected } from "./cluster_validate.ts";
 import { existing } from "./util.ts";
 import type { BuildInput } from "./util.ts";
 
@@ -356,7 +356,10 @@ export function clusterRuleCases(input: BuildInput): Case[] {
       phase: "read",
       run: async (ctx: CaseContext) => {
         const pairs = rulePairs(row, ctx.profile)!;
-        for (const { good, bad } of Array.isArray(pairs) ? pairs : [pairs]) {
+        const list = Array.isArray(pairs) ? pairs : [pairs];
+        // The accepted halves in one run first: each control below is then already known.
+        await acceptedTogether(ctx, list.map(({ good }) => [good]));
+        for (const { good, bad } of list) {
           await rejected(ctx, [good], [bad], `${row.id}: ${JSON.stringify(bad).slice(0, 160)}`);
         }
       },

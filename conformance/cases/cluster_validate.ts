@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+import fc from "fast-check";
 import { CaseFailure, NotApplicable } from "../types.ts";
 import type { CaseContext } from "../types.ts";
 import type { CommandResult } from "../command_client.ts";
@@ -50,6 +51,69 @@ export async function validate(ctx: CaseContext, clusters: Obj[]): Promise<Comma
   const r = await p;
   ctx.command.log.push(r.line);
   return r;
+}
+
+/**
+ * The clusters of `sets` in one list, each set's clusters renamed apart (`<name>__<set>`, with
+ * `load_assignment.cluster_name` following the name it equalled).
+ */
+function renamedApart(sets: readonly Obj[][]): Obj[] {
+  return sets.flatMap((set, i) =>
+    set.map((c) => {
+      const out = structuredClone(c);
+      const name = `${String(c.name)}__${i}`;
+      const la = out.load_assignment as Obj | undefined;
+      if (la && la.cluster_name === c.name) la.cluster_name = name;
+      out.name = name;
+      return out;
+    })
+  );
+}
+
+/**
+ * Validates several sets of clusters that should each be accepted in one run of the target (the
+ * sets renamed apart in one bootstrap), so a case with many valid samples starts one process, not
+ * one per sample. Only a clean acceptance (exit 0) counts: then every set is taken as accepted
+ * and remembered as such; on anything else the caller checks each set on its own, as it would
+ * have without this, so a rejection is always reported against the set that caused it.
+ *
+ * @param ctx the case context
+ * @param sets the cluster sets, each a valid bootstrap's clusters
+ * @returns true when the target accepted them all together
+ */
+export async function acceptedTogether(ctx: CaseContext, sets: readonly Obj[][]): Promise<boolean> {
+  const keyOf = (set: readonly Obj[]) => `${ctx.command.key}|${JSON.stringify(set)}`;
+  const distinct = [...new Map(sets.map((set) => [keyOf(set), set])).values()]
+    .filter((set) => !memo.has(keyOf(set)));
+  if (distinct.length < 2) return false;
+  const r = await validate(ctx, renamedApart(distinct));
+  if (r.code !== 0) return false;
+  for (const set of distinct) memo.set(keyOf(set), Promise.resolve(r));
+  return true;
+}
+
+/**
+ * The values a seeded property draws when every run holds: the property run with a predicate that
+ * only records, with the same seed and number of runs, so a check of these values is a check of
+ * exactly the values the property itself would test.
+ *
+ * @param arb the arbitrary
+ * @param opts the property's seed and number of runs
+ * @returns the drawn values, in order
+ */
+export async function drawn<T>(
+  arb: fc.Arbitrary<T>,
+  opts: { seed: number; numRuns: number },
+): Promise<T[]> {
+  const out: T[] = [];
+  await fc.assert(
+    fc.asyncProperty(arb, (v) => {
+      out.push(structuredClone(v));
+      return Promise.resolve(true);
+    }),
+    opts,
+  );
+  return out;
 }
 
 /**

@@ -64,11 +64,15 @@ export function progressBar(sectionOf: (c: Case) => string): Progress {
 }
 
 /**
- * One line per section when its last case finishes: the section, its case statuses and the
- * overall count, e.g. `conformance: admin.endpoints: 45 case(s) done: PASS 44, FAIL 1 [120/433]`.
+ * One line per section when its last case finishes: the section, its case statuses, the overall
+ * count, when the section ended (seconds since the run started) and the summed time of its cases,
+ * e.g. `conformance: admin.endpoints: 45 case(s) done: PASS 44, FAIL 1 [120/433] at 12.3 s, cases
+ * 30.1 s`. At the end, one line with the whole run's time and its slowest cases, so a log shows
+ * where the time went.
  *
  * @param write where lines go (stderr)
  * @param sectionOf the section a case belongs to
+ * @param now a clock in milliseconds (tests pass their own)
  * @returns the progress sink
  * @example
  * ```ts
@@ -79,11 +83,19 @@ export function progressBar(sectionOf: (c: Case) => string): Progress {
 export function sectionLines(
   write: (line: string) => void,
   sectionOf: (c: Case) => string,
+  now: () => number = () => performance.now(),
 ): Progress {
   const left = new Map<string, number>();
   const seen = new Map<string, Map<Status, number>>();
+  const spent = new Map<string, number>();
+  const slowest: CaseResult[] = [];
+  let started = 0;
+  let planned = 0;
+  const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   return {
     start(plan) {
+      started = now();
+      planned = plan.length;
       for (const c of plan) left.set(sectionOf(c), (left.get(sectionOf(c)) ?? 0) + 1);
       write(`conformance: ${plan.length} case(s) in ${left.size} section(s)`);
     },
@@ -92,13 +104,30 @@ export function sectionLines(
       const counts = seen.get(s) ?? new Map<Status, number>();
       counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
       seen.set(s, counts);
+      spent.set(s, (spent.get(s) ?? 0) + r.durationMs);
+      slowest.push(r);
+      slowest.sort((a, b) => b.durationMs - a.durationMs);
+      slowest.length = Math.min(slowest.length, SLOWEST);
       const rest = (left.get(s) ?? 1) - 1;
       left.set(s, rest);
       if (rest > 0) return;
       const n = [...counts.values()].reduce((a, b) => a + b, 0);
       const parts = STATUS_ORDER.filter((x) => counts.has(x)).map((x) => `${x} ${counts.get(x)}`);
-      write(`conformance: ${s}: ${n} case(s) done: ${parts.join(", ")} [${done}/${total}]`);
+      write(
+        `conformance: ${s}: ${n} case(s) done: ${parts.join(", ")} [${done}/${total}] at ${
+          secs(now() - started)
+        }, cases ${secs(spent.get(s) ?? 0)}`,
+      );
     },
-    stop() {},
+    stop() {
+      if (planned === 0) return;
+      const list = slowest.map((r) => `${r.caseId} ${secs(r.durationMs)}`).join(", ");
+      write(
+        `conformance: ${planned} case(s) in ${secs(now() - started)}; slowest: ${list}`,
+      );
+    },
   };
 }
+
+/** How many of the slowest cases the last progress line names. */
+const SLOWEST = 5;
