@@ -124,6 +124,8 @@ export function forwardWithRetries(
     if (ur.headers.some(([k]) => CONSUMED_HEADERS.has(k))) {
       ur.headers = ur.headers.filter(([k]) => !CONSUMED_HEADERS.has(k));
     }
+    // A downstream reset still resets the one attempt upstream.
+    o.gone?.addEventListener("abort", () => ur.attempt?.abort(), { once: true });
     return cluster.forward(ur).then((res) => {
       if (o.attemptCountInResponse) res.headers.set(ATTEMPT_COUNT_HEADER, "1");
       return { res, flags: [], attempts: 1 };
