@@ -17,7 +17,7 @@ import net from "node:net";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { testCluster } from "../upstream/test_cluster.ts";
 import { httpListener, startTestProxy } from "./test_proxy.ts";
-import { namedOrigin, routeAllTo } from "./test_origins.ts";
+import { routeAllTo } from "./test_origins.ts";
 
 /** The listener the redirect rule sends connections to. */
 export const PROXY_PORT = 9000;
