@@ -40,6 +40,25 @@ export function originalDestinationReadable(): boolean {
   return libc() !== null;
 }
 
+/**
+ * Refuses what a listener filter entry sets beyond its name and filter: this build's listener
+ * filters have no settings (TLS fingerprints, read buffer sizes, `filter_disabled` matchers and
+ * discovered configurations are not built), so none may be accepted and dropped.
+ */
+function refuseSettings(f: JsonObject, at: string, errors: Errors): void {
+  for (const k of Object.keys(f)) {
+    if (k !== "name" && k !== "typed_config") {
+      fail(errors, `${at}.${k}`, `${k} is not supported by this build`);
+    }
+  }
+  const tc = f.typed_config;
+  if (!isObject(tc)) return;
+  for (const k of Object.keys(tc)) {
+    if (k === "@type") continue;
+    fail(errors, `${at}.typed_config.${k}`, `${k} is not supported by this build`);
+  }
+}
+
 /** The inspectors a listener runs before choosing a filter chain. */
 export interface ListenerFilters {
   tls: boolean;
@@ -68,6 +87,7 @@ export function parseListenerFilters(l: JsonObject, path: string, errors: Errors
       }
       const kind = filterKind(f.name);
       const t = typeName(f);
+      refuseSettings(f, at, errors);
       if (kind === "tls_inspector" || t === "TlsInspector") out.tls = true;
       else if (kind === "http_inspector" || t === "HttpInspector") out.http = true;
       else if (kind === "original_dst" || t === "OriginalDst") {

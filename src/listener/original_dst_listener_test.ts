@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import type { Errors } from "../config/config_values.ts";
+import { parseListenerFilters } from "./listener_filters.ts";
 import { CLIENT_PORTS, HANDOFF_PORT, ORIGIN_PORTS, PROXY_PORT } from "./testing_original_dst.ts";
 
 /** Whether `cmd` runs here (`unshare` and `iptables` need root and the Debian packages). */
@@ -132,4 +134,29 @@ Deno.test("Listener.use_original_dst: without the ffi permission (no way to read
       ),
     );
   }
+});
+
+Deno.test("Listener.listener_filters: settings of a listener filter (typed_config fields, filter_disabled) are refused with their paths, never dropped", () => {
+  const errors: Errors = [];
+  parseListenerFilters(
+    {
+      listener_filters: [
+        {
+          name: "envoy.filters.listener.tls_inspector",
+          typed_config: {
+            "@type":
+              "type.googleapis.com/envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector",
+            enable_ja3_fingerprinting: true,
+          },
+        },
+        { name: "envoy.filters.listener.http_inspector", filter_disabled: { any_match: true } },
+      ],
+    },
+    "l",
+    errors,
+  );
+  assert.deepEqual(errors.map((e) => `${e.path}: ${e.message}`), [
+    "l.listener_filters[0].typed_config.enable_ja3_fingerprinting: enable_ja3_fingerprinting is not supported by this build",
+    "l.listener_filters[1].filter_disabled: filter_disabled is not supported by this build",
+  ]);
 });
