@@ -635,29 +635,16 @@ Deno.test("support: command-line options marked default-only are refused above t
   }
 });
 
-Deno.test("cli.options.concurrency: unset, the hardware thread count of workers runs, or one worker (and a log line says why) where workers cannot serve the bootstrap", async () => {
+Deno.test("cli.options.concurrency: unset, the hardware thread count of workers runs on the command line whatever the bootstrap holds; an embedded server runs one worker and a log line says why", async () => {
   const { options, given } = parseCommandLine(["--config-yaml", "{}", "-l", "info"]);
   assert.ok(!given.has("--concurrency"));
   options.concurrency = 2; // what the parser computes on a machine with two hardware threads
-  assert.equal(effectiveOptions(options, given, {}).options.concurrency, 2);
-  const cds = { dynamic_resources: { cds_config: { path: "/nonexistent/cds.yaml" } } };
-  assert.equal(effectiveOptions(options, given, cds).options.concurrency, 2);
-  // LDS runs with workers too: the main thread holds it (src/server/worker_listeners.ts).
-  const lds = { dynamic_resources: { lds_config: { path: "/nonexistent/lds.yaml" } } };
-  assert.equal(effectiveOptions(options, given, lds).options.concurrency, 2);
+  assert.equal(effectiveOptions(options, given).options.concurrency, 2);
+  assert.equal(effectiveOptions(options, given).why, null);
   const lines: string[] = [];
   const logging = createLogging(options, {
     sink: { write: (l) => lines.push(l), reopen: () => Promise.resolve(), close() {} },
   });
-  const tap = bootstrap();
-  hcm(tap).http_filters = [
-    {
-      name: "envoy.filters.http.tap",
-      typed_config: { common_config: { admin_config: { config_id: "t" } } },
-    },
-    { name: "envoy.filters.http.router" },
-  ];
-  assert.equal(effectiveOptions(options, given, tap).options.concurrency, 2);
   const s = await startServer(options, {}, { logging, signals: false });
   try {
     // Embedded (no command line given): one worker, said in the log.

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { testCluster } from "../upstream/test_cluster.ts";
 import { httpListener, rawExchange, startTestProxy } from "./test_proxy.ts";
+import { trackingOrigin } from "./test_origins.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { parseRouteConfig } from "../router/route_config.ts";
 import type { Errors } from "../config/config_values.ts";
@@ -15,47 +16,13 @@ const dec = new TextDecoder();
 
 /** A TCP server answering every chunk with `echo:<chunk>`; `connectHead` makes it an HTTP proxy. */
 function echoServer(connectHead = false) {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const heads: string[] = [];
-  const conns: Deno.Conn[] = [];
-  (async () => {
-    for await (const c of l) {
-      conns.push(c);
-      (async () => {
-        const buf = new Uint8Array(65536);
-        let first = connectHead;
-        try {
-          for (;;) {
-            const n = await c.read(buf);
-            if (n === null) break;
-            const s = dec.decode(buf.subarray(0, n));
-            if (first) {
-              first = false;
-              heads.push(s);
-              await c.write(enc.encode("HTTP/1.1 200 Connection established\r\n\r\n"));
-              continue;
-            }
-            await c.write(enc.encode(`echo:${s}`));
-          }
-        } catch { /* closed */ }
-        try {
-          c.close();
-        } catch { /* closed */ }
-      })();
-    }
-  })().catch(() => {});
-  return {
-    port: (l.addr as Deno.NetAddr).port,
-    heads,
-    close() {
-      l.close();
-      for (const c of conns) {
-        try {
-          c.close();
-        } catch { /* closed */ }
-      }
-    },
-  };
+  const o = trackingOrigin((_i, chunk, first) => {
+    if (!(connectHead && first)) return `echo:${chunk}`;
+    heads.push(chunk);
+    return "HTTP/1.1 200 Connection established\r\n\r\n";
+  });
+  return { port: o.port, heads, close: o.close };
 }
 
 /** Reads from `c` until `want` appears in what was read. */

@@ -96,3 +96,89 @@ export function scriptedOrigin(
     },
   };
 }
+
+/** A raw TCP origin started by {@linkcode trackingOrigin}. */
+export interface TrackingOrigin {
+  /** Its port on 127.0.0.1. */
+  port: number;
+  /** How many connections have ended (the peer closed or reset them). */
+  closedCount(): number;
+  /** Resolves once `n` connections have sent their first bytes. */
+  seenAtLeast(n: number): Promise<void>;
+  /** Resolves once `n` connections have ended. */
+  closedAtLeast(n: number): Promise<void>;
+  /** Resolves when connection `i` (in accept order, from 0) has ended. */
+  closed(i: number): Promise<void>;
+  /** Writes `text` on every open connection. */
+  writeAll(text: string): Promise<void>;
+  /** Stops accepting and closes every connection. */
+  close(): void;
+}
+
+/**
+ * An origin on a raw socket that keeps its connections and counts how they end: every chunk a
+ * connection `i` reads is given to `reply(i, chunk, first)`, whose text (if not `null`) is
+ * written back; a connection the peer ends is closed. For tests about what the proxy does to an
+ * upstream connection: whether it closes or resets it, pools it, or sends it more.
+ */
+export function trackingOrigin(
+  reply: (connection: number, chunk: string, first: boolean) => string | null = () => null,
+): TrackingOrigin {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns: Deno.Conn[] = [];
+  const ended: boolean[] = [];
+  let seen = 0;
+  let waiters: Array<() => boolean> = [];
+  const changed = () => waiters = waiters.filter((done) => !done());
+  const until = (done: () => boolean) =>
+    new Promise<void>((r) => {
+      const check = () => done() && (r(), true);
+      if (!check()) waiters.push(check);
+    });
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const one = async (c: Deno.Conn, i: number) => {
+    const buf = new Uint8Array(65536);
+    let first = true;
+    try {
+      for (;;) {
+        const n = await c.read(buf);
+        if (n === null) break;
+        if (first) seen++, changed();
+        const out = reply(i, decoder.decode(buf.subarray(0, n)), first);
+        first = false;
+        if (out !== null) await c.write(encoder.encode(out));
+      }
+    } catch { /* reset */ }
+    try {
+      c.close();
+    } catch { /* closed */ }
+    ended[i] = true;
+    changed();
+  };
+  (async () => {
+    for await (const c of listener) {
+      ended.push(false);
+      one(c, conns.push(c) - 1);
+    }
+  })().catch(() => {});
+  const closedCount = () => ended.filter(Boolean).length;
+  return {
+    port: (listener.addr as Deno.NetAddr).port,
+    closedCount,
+    seenAtLeast: (n) => until(() => seen >= n),
+    closedAtLeast: (n) => until(() => closedCount() >= n),
+    closed: (i) => until(() => ended[i] === true),
+    async writeAll(text) {
+      for (const c of conns) await c.write(encoder.encode(text)).catch(() => 0);
+    },
+    close() {
+      listener.close();
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }
+    },
+  };
+}

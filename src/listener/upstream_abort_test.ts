@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import http2 from "node:http2";
 import { testCluster } from "../upstream/test_cluster.ts";
 import { httpListener, startTestProxy, type TestProxy } from "./test_proxy.ts";
+import { trackingOrigin } from "./test_origins.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 
 function routes(route: JsonObject): JsonObject {
@@ -21,56 +22,13 @@ function routes(route: JsonObject): JsonObject {
 }
 
 /**
- * A raw HTTP/1.1 origin: the first `hang` connections read a request head and never answer
- * (each resolves `closed[i]` when the proxy closes it); later ones answer `200 ok`.
+ * A raw HTTP/1.1 origin: the first `hang` connections read a request head and never answer;
+ * later ones answer `200 ok`.
  */
-function hangingOrigin(hang: number) {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const closed: Promise<void>[] = [];
-  const marks: (() => void)[] = [];
-  for (let i = 0; i < hang + 4; i++) closed.push(new Promise((r) => marks.push(r)));
-  let got!: () => void;
-  const requested = new Promise<void>((r) => got = r);
-  let n = 0;
-  const conns: Deno.Conn[] = [];
-  (async () => {
-    for await (const c of l) {
-      conns.push(c);
-      const i = n++;
-      (async () => {
-        const buf = new Uint8Array(4096);
-        let answered = false;
-        try {
-          for (;;) {
-            const r = await c.read(buf);
-            if (r === null) break;
-            got();
-            if (i >= hang && !answered) {
-              answered = true;
-              await c.write(
-                new TextEncoder().encode("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"),
-              );
-            }
-          }
-        } catch { /* reset */ }
-        marks[i]();
-      })();
-    }
-  })().catch(() => {});
-  return {
-    port: (l.addr as Deno.NetAddr).port,
-    closed,
-    requested,
-    close() {
-      l.close();
-      for (const c of conns) {
-        try {
-          c.close();
-        } catch { /* closed */ }
-      }
-    },
-  };
-}
+const hangingOrigin = (hang: number) =>
+  trackingOrigin((i, _chunk, first) =>
+    i >= hang && first ? "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok" : null
+  );
 
 /** An HTTP/2 origin whose streams never answer; `reset` resolves with a stream's RST code. */
 function silentH2Origin() {
@@ -122,7 +80,7 @@ Deno.test("RetryPolicy.per_try_idle_timeout: the silent attempt's HTTP/1.1 conne
       async (p) => {
         const r = await fetch(`http://127.0.0.1:${p.port()}/`);
         assert.equal(`${r.status} ${await r.text()}`, "504 upstream request timeout");
-        await o.closed[0];
+        await o.closed(0);
         assert.equal(stat(p, "upstream_rq_per_try_idle_timeout"), 1);
         assert.equal(stat(p, "upstream_cx_destroy_local_with_active_rq"), 1);
         assert.equal(stat(p, "upstream_cx_destroy_with_active_rq"), 1);
@@ -146,7 +104,7 @@ Deno.test("RetryPolicy.per_try_idle_timeout: a retried silent attempt is reset u
       async (p) => {
         const r = await fetch(`http://127.0.0.1:${p.port()}/`);
         assert.equal(`${r.status} ${await r.text()}`, "200 ok");
-        await o.closed[0];
+        await o.closed(0);
         assert.equal(stat(p, "upstream_rq_retry"), 1);
         assert.equal(stat(p, "upstream_cx_destroy_local_with_active_rq"), 1);
         assert.equal(stat(p, "upstream_rq_504"), 0);
@@ -190,9 +148,9 @@ Deno.test("router: an HTTP/2 downstream reset before the answer closes the upstr
         const st = s.request({ ":path": "/" });
         st.on("error", () => {});
         st.end();
-        await o.requested;
+        await o.seenAtLeast(1);
         st.close(http2.constants.NGHTTP2_CANCEL);
-        await o.closed[0];
+        await o.closed(0);
         assert.equal(stat(p, "upstream_cx_destroy_local_with_active_rq"), 1);
       } finally {
         s.close();
@@ -239,7 +197,7 @@ Deno.test("router: the route timeout while the request body is still arriving cl
         const buf = new Uint8Array(4096);
         const n = await c.read(buf);
         assert.match(new TextDecoder().decode(buf.subarray(0, n ?? 0)), /^HTTP\/1\.1 504 /);
-        await o.closed[0];
+        await o.closed(0);
         assert.equal(stat(p, "upstream_rq_timeout"), 1);
         assert.equal(stat(p, "upstream_cx_destroy_local_with_active_rq"), 1);
       } finally {

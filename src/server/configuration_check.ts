@@ -90,39 +90,22 @@ export function optionSupportErrors(
 
 /**
  * The options serve runs with. `--concurrency` left unset is the hardware thread count (or the
- * cpuset size), except where workers cannot serve the bootstrap (see
- * {@linkcode workerBlockers}) and when embedding (`given` unset): then one worker runs, and `why`
- * says so for the log.
+ * cpuset size) on the command line; an embedded server (`given` unset) runs one worker unless
+ * told otherwise, and `why` says so for the log. Every setting runs with workers: the main thread
+ * holds the xDS subscriptions (LDS, CDS, RDS, EDS, load reporting) and tells every worker, `/tap`
+ * sessions are copied to the workers, and the overload manager's actions reach them through
+ * shared memory.
  */
 export function effectiveOptions(
   options: Options,
   given: ReadonlySet<string> | undefined,
-  bootstrap: Bootstrap = {},
 ): { options: Options; why: string | null } {
-  if (options.concurrency <= 1 || (given?.has("--concurrency") ?? false)) {
-    return { options, why: null };
-  }
-  const blockers = given ? workerBlockers(bootstrap) : [];
-  if (given && blockers.length === 0) return { options, why: null };
+  if (options.concurrency <= 1 || given) return { options, why: null };
   return {
     options: { ...options, concurrency: 1 },
     why: `concurrency is 1, not ${options.concurrency} (the hardware threads): ` +
-      (given ? blockers[0].why : "an embedded server runs one worker"),
+      "an embedded server runs one worker",
   };
-}
-
-/**
- * Settings that data-plane workers (`--concurrency` above 1) cannot serve yet, with where they
- * are: none today. LDS, CDS, RDS, `/tap`, load reporting and the overload manager all run with
- * workers: the main thread holds the LDS subscription and tells every worker to add, replace or
- * remove each listener (`worker_listeners.ts`), its cluster manager sends each cluster change to
- * the workers, it holds the listeners' RDS subscriptions and sends each route configuration to
- * the workers, `/tap` sessions are copied to the workers, whose traces come back, load reports
- * gather every worker's request counts first, and the overload manager's actions reach the
- * workers through shared memory (its fixed-heap monitor counting every worker's memory).
- */
-export function workerBlockers(_bootstrap: Bootstrap): Array<{ path: string; why: string }> {
-  return [];
 }
 
 /** Checks the whole loaded configuration; see the module documentation. */
@@ -187,22 +170,7 @@ export function checkConfiguration(
       ...errors.filter((e) => !paths.has(e.path)),
       ...refused,
       ...optionSupportErrors(options, settings.given),
-      ...concurrencyErrors(options, bootstrap, settings.given),
     ],
     clusters: result.clusters,
   };
-}
-
-/** `--concurrency` above 1 given with settings only one worker can serve: refused, with where. */
-function concurrencyErrors(
-  options: Options,
-  bootstrap: Bootstrap,
-  given: ReadonlySet<string> | undefined,
-): ConfigError[] {
-  if (options.concurrency <= 1 || !(given?.has("--concurrency") ?? false)) return [];
-  return workerBlockers(bootstrap).map((b) => ({
-    path: b.path,
-    rule: "cli.options.concurrency",
-    message: refusal(`--concurrency ${options.concurrency} with this setting`, b.why),
-  }));
 }

@@ -27,7 +27,7 @@ function connect(port: number): { session: http2.ClientHttp2Session; goaway: () 
   return { session, goaway: () => seen };
 }
 
-Deno.test("admin.endpoints.drain-listeners: stopping a listener sends HTTP/2 clients a GOAWAY (h2c prior knowledge)", async () => {
+Deno.test("admin.states.drain-listeners: stopping a listener sends HTTP/2 clients a GOAWAY (h2c prior knowledge)", async () => {
   const origin = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () => new Response("ok\n"),

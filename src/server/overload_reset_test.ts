@@ -7,69 +7,13 @@
 import assert from "node:assert/strict";
 import { testCluster } from "../upstream/test_cluster.ts";
 import { httpListener, startTestProxy } from "../listener/test_proxy.ts";
+import { trackingOrigin } from "../listener/test_origins.ts";
 import { OverloadManager, parseOverloadManager } from "./overload_manager.ts";
 import { Store } from "../stats/store.ts";
 
 const HEAP = "envoy.resource_monitors.fixed_heap";
 const ACTION = "envoy.overload_actions.reset_high_memory_stream";
 const enc = new TextEncoder();
-
-/** An origin that reads requests and answers none until `release`; `closed` counts closes. */
-function silentOrigin() {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const conns: Deno.Conn[] = [];
-  let closed = 0;
-  let seen = 0;
-  let onSeen: () => void = () => {};
-  let onClosed: () => void = () => {};
-  (async () => {
-    for await (const c of l) {
-      conns.push(c);
-      (async () => {
-        const buf = new Uint8Array(65536);
-        let first = true;
-        try {
-          for (;;) {
-            const n = await c.read(buf);
-            if (n === null) break;
-            if (first) {
-              first = false;
-              seen++;
-              onSeen();
-            }
-          }
-        } catch { /* reset */ }
-        closed++;
-        onClosed();
-      })();
-    }
-  })().catch(() => {});
-  const until = (f: () => boolean, set: (r: () => void) => void) =>
-    new Promise<void>((r) => {
-      const check = () => f() && r();
-      set(check);
-      check();
-    });
-  return {
-    port: (l.addr as Deno.NetAddr).port,
-    closedCount: () => closed,
-    seenAtLeast: (n: number) => until(() => seen >= n, (r) => onSeen = r),
-    closedAtLeast: (n: number) => until(() => closed >= n, (r) => onClosed = r),
-    async release() {
-      for (const c of conns) {
-        await c.write(enc.encode("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")).catch(() => 0);
-      }
-    },
-    close() {
-      l.close();
-      for (const c of conns) {
-        try {
-          c.close();
-        } catch { /* closed */ }
-      }
-    },
-  };
-}
 
 /** Sends a POST with `size` body bytes; resolves with everything read until the close. */
 async function post(
@@ -112,7 +56,7 @@ Deno.test("OverloadManager.buffer_factory_config reset_high_memory_stream: the s
   const heap = { bytes: 0 };
   const store = new Store();
   const om = new OverloadManager(config, store, () => undefined, () => heap.bytes);
-  const o = silentOrigin();
+  const o = trackingOrigin();
   const routes = {
     virtual_hosts: [{
       name: "v",
@@ -144,7 +88,7 @@ Deno.test("OverloadManager.buffer_factory_config reset_high_memory_stream: the s
     // The value does not change: nothing more is reset.
     om.refresh();
     assert.equal(store.counter(`overload.${ACTION}.count`).value(), 1);
-    await o.release();
+    await o.writeAll("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok");
     assert.match(await small.answer, /^HTTP\/1\.1 200 OK/);
     big.conn.close();
     small.conn.close();

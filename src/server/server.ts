@@ -509,7 +509,7 @@ export async function startServer(
   const logging = settings.logging ?? createLogging(commandLine);
   const log: Log = logging.forComponent("main");
   log("info", `starting proxyspec ${versionString()} (pid ${Deno.pid}; send signals to this pid)`);
-  const { options, why } = effectiveOptions(commandLine, settings.given, bootstrap);
+  const { options, why } = effectiveOptions(commandLine, settings.given);
   if (why) log("info", why);
   const warning = denoVersionWarning();
   if (warning) log("warning", warning);

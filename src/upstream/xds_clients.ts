@@ -23,7 +23,12 @@
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import type { DynamicFieldPolicy } from "../config/dynamic_fields.ts";
-import { apiSourceOf, type GrpcTarget, type SourceSpec } from "../config/config_source.ts";
+import {
+  apiSourceOf,
+  type ApiSourceResult,
+  type GrpcTarget,
+  type SourceSpec,
+} from "../config/config_source.ts";
 import { FilesystemSubscription, type SubscriptionCallbacks } from "../config/subscription.ts";
 import type { XdsMux } from "../config/xds_mux.ts";
 import { PROTOBUF } from "../config/protobuf_module.ts";
@@ -65,6 +70,7 @@ const SHORT: Record<string, keyof typeof TYPE_URLS> = Object.fromEntries(
 export class XdsClients {
   readonly #muxes = new Map<string, { mux: XdsMux; close(): void }>();
   readonly #log: (level: string, msg: string) => void;
+  #adsSource?: ApiSourceResult;
 
   /** Nothing connects until a subscription starts. */
   constructor(readonly deps: XdsClientsDeps) {
@@ -83,7 +89,7 @@ export class XdsClients {
         };
       }
       const at2 = "dynamic_resources.ads_config";
-      const a = apiSourceOf(this.deps.ads, at2);
+      const a = this.#ads();
       if (!a.ok) return { path: a.at, message: a.message };
       if (a.api.type === "REST") {
         return { path: `${at2}.api_type`, message: "ads_config needs GRPC or DELTA_GRPC" };
@@ -94,6 +100,11 @@ export class XdsClients {
       return this.#clusterError(spec.clusterName, `${at}.api_config_source.cluster_names[0]`);
     }
     return this.#serviceError(spec.service, `${at}.api_config_source.grpc_services[0]`);
+  }
+
+  /** The bootstrap's `ads_config`, parsed once for every subscription that uses it. */
+  #ads(): ApiSourceResult {
+    return this.#adsSource ??= apiSourceOf(this.deps.ads, "dynamic_resources.ads_config");
   }
 
   /**
@@ -222,7 +233,7 @@ export class XdsClients {
     }
     let mux: XdsMux;
     if (spec.kind === "ads") {
-      const a = apiSourceOf(this.deps.ads, "dynamic_resources.ads_config");
+      const a = this.#ads();
       if (!a.ok) throw new Error(`${a.at}: ${a.message}`);
       const api = a.api;
       if (api.type === "REST") throw new Error("dynamic_resources.ads_config: REST is not ADS");
