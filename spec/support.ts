@@ -477,9 +477,15 @@ export const SUPPORT = [
   { path: "DownstreamHttpProtocolOptions.max_headers_count", support: "honoured" },
   { path: "DownstreamHttpProtocolOptions.max_requests_per_connection", support: "honoured" },
   {
+    path: "DownstreamHttpProtocolOptions.headers_with_underscores_action",
+    support: "honoured",
+    supportNote:
+      "REJECT_REQUEST answers an HTTP/2 request 400 where Envoy resets the stream (the runtime's HTTP/2 server cannot reset a stream before answering)",
+  },
+  {
     path: "DownstreamHttpProtocolOptions.*",
     support: "refused",
-    supportNote: "max_stream_duration and headers_with_underscores_action are not implemented",
+    supportNote: "max_stream_duration is not implemented",
   },
   { path: "InternalAddressConfig.cidr_ranges", support: "honoured" },
   {

@@ -734,6 +734,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "downstream max_connection_duration",
   ],
   "DownstreamHttpProtocolOptions.max_headers_count": [LIMITS, "max_request_headers_kb answer 431"],
+  "DownstreamHttpProtocolOptions.headers_with_underscores_action": [
+    "src/listener/headers_with_underscores_test.ts",
+    "DROP_HEADER removes it over HTTP/1.1",
+  ],
   "DownstreamHttpProtocolOptions.max_requests_per_connection": [
     LIMITS,
     "downstream max_requests_per_connection",

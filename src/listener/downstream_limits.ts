@@ -1,7 +1,8 @@
 /**
  * The downstream limits of an HTTP connection manager, as Envoy has them: the connection's
  * `common_http_protocol_options` (`idle_timeout`, default 1 h; `max_connection_duration`;
- * `max_headers_count`, default 100; `max_requests_per_connection`) and the manager's own
+ * `max_headers_count`, default 100; `max_requests_per_connection`; `headers_with_underscores_action`,
+ * default `ALLOW`) and the manager's own
  * `request_headers_timeout`, `stream_idle_timeout` (default 5 min), `request_timeout` and
  * `max_request_headers_kb` (default 60). A zero duration turns a timeout off. The v2 top-level
  * `idle_timeout` is read too when the common options do not set it.
@@ -26,7 +27,17 @@
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import { durationMs, type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
 import type { CodecError } from "../http/downstream_request.ts";
+import { parseEnum } from "../config/values.ts";
 import type { Counter, Scope } from "../stats/types.ts";
+
+/**
+ * `headers_with_underscores_action` (core.HttpProtocolOptions.HeadersWithUnderscoresAction, in
+ * proto number order): what a request header whose name holds an underscore gets.
+ */
+export const UNDERSCORE_ACTIONS = ["ALLOW", "REJECT_REQUEST", "DROP_HEADER"] as const;
+
+/** One of {@linkcode UNDERSCORE_ACTIONS}. */
+export type UnderscoreAction = typeof UNDERSCORE_ACTIONS[number];
 
 /** The limits one downstream connection of a connection manager is held to. */
 export interface DownstreamLimits {
@@ -38,6 +49,11 @@ export interface DownstreamLimits {
   maxRequestsPerConnection: number;
   /** Answer 431 to a request with more header fields. */
   maxHeadersCount: number;
+  /**
+   * A request header (or trailer) whose name holds `_`: passed on (`ALLOW`), dropped
+   * (`DROP_HEADER`) or the request answered 400 (`REJECT_REQUEST`), as Envoy's codecs do.
+   */
+  headersWithUnderscores: UnderscoreAction;
   /** Answer 431 to a request whose header block is larger (bytes). */
   requestHeadersBytes: number;
   /** Answer 408 when a request head takes longer; 0: never. */
@@ -59,6 +75,7 @@ export const DEFAULT_LIMITS: DownstreamLimits = {
   maxConnectionDurationMs: 0,
   maxRequestsPerConnection: 0,
   maxHeadersCount: 100,
+  headersWithUnderscores: "ALLOW",
   requestHeadersBytes: 60 * 1024,
   requestHeadersTimeoutMs: 0,
   streamIdleTimeoutMs: 300_000,
@@ -91,6 +108,14 @@ function uint(
     return dflt;
   }
   return n;
+}
+
+function underscoreAction(v: Json | undefined, at: string, errors: Errors): UnderscoreAction {
+  if (v === undefined || v === null) return DEFAULT_LIMITS.headersWithUnderscores;
+  const e = parseEnum(v, UNDERSCORE_ACTIONS, [0, 1, 2]);
+  if (e.ok) return e.value as UnderscoreAction;
+  fail(errors, `${at}.headers_with_underscores_action`, e.error);
+  return DEFAULT_LIMITS.headersWithUnderscores;
 }
 
 /** Reads the limits from the connection manager's configuration `c` (found at `path`). */
@@ -138,6 +163,7 @@ export function parseDownstreamLimits(
       DEFAULT_LIMITS.maxHeadersCount,
       1,
     ),
+    headersWithUnderscores: underscoreAction(p.headers_with_underscores_action, at, errors),
     requestHeadersBytes: kb * 1024,
     requestHeadersTimeoutMs: duration(
       c.request_headers_timeout,
@@ -157,19 +183,60 @@ export function parseDownstreamLimits(
 }
 
 /**
+ * The codec counters of `headers_with_underscores_action`, which Envoy keeps per codec in the
+ * root scope (`http1.` and `http2.`), not per connection manager.
+ */
+export interface UnderscoreCounters {
+  /** `dropped_headers_with_underscores`: one per header dropped. */
+  dropped: Counter;
+  /** `requests_rejected_with_underscores_in_headers`: one per request answered 400. */
+  rejected: Counter;
+}
+
+/** The counters of codec `codec` (`http1` or `http2`) in the root scope `root`. */
+export function underscoreCounters(root: Scope, codec: "http1" | "http2"): UnderscoreCounters {
+  const s = root.scope(codec);
+  return {
+    dropped: s.counter("dropped_headers_with_underscores"),
+    rejected: s.counter("requests_rejected_with_underscores_in_headers"),
+  };
+}
+
+/**
  * The codec error of a request head over the limits (431, as Envoy answers), or null. The size
- * counts each field as name, value and the four bytes of `: ` and CRLF.
+ * counts each field as name, value and the four bytes of `: ` and CRLF. Under
+ * `headers_with_underscores_action` a field whose name holds `_` is dropped from `headers`
+ * (`DROP_HEADER`) or makes the request a 400 (`REJECT_REQUEST`, with Envoy's details
+ * `<codec>.unexpected_underscore`), counted in `underscores` when given.
  */
 export function headerLimitError(
   headers: Headers,
   limits: DownstreamLimits,
+  underscores?: UnderscoreCounters,
+  codec: "http1" | "http2" = "http1",
 ): CodecError | null {
   let n = 0;
   let bytes = 0;
+  const action = limits.headersWithUnderscores;
+  let drop = undefined as string[] | undefined;
+  let reject = false as boolean;
   headers.forEach((v, k) => {
+    if (action !== "ALLOW" && k.includes("_")) {
+      if (action === "REJECT_REQUEST") reject = true;
+      else (drop ??= []).push(k);
+      return;
+    }
     n++;
     bytes += k.length + v.length + 4;
   });
+  if (reject) {
+    underscores?.rejected.inc();
+    return { status: 400, details: `${codec}.unexpected_underscore` };
+  }
+  if (drop !== undefined) {
+    for (const k of drop) headers.delete(k);
+    underscores?.dropped.inc(drop.length);
+  }
   if (n > limits.maxHeadersCount) return { status: 431, details: "too many headers" };
   if (bytes > limits.requestHeadersBytes) return { status: 431, details: "headers too large" };
   return null;
@@ -185,10 +252,16 @@ export interface LimitCounters {
   rqTimeout: Counter;
   cxRxBytes: Counter;
   cxTxBytes: Counter;
+  /** The codecs' `headers_with_underscores_action` counters (root scope). */
+  http1Underscores: UnderscoreCounters;
+  http2Underscores: UnderscoreCounters;
 }
 
-/** Creates the counters in the connection manager's scope `s` (`http.<stat_prefix>`). */
-export function limitCounters(s: Scope): LimitCounters {
+/**
+ * Creates the counters in the connection manager's scope `s` (`http.<stat_prefix>`), and the
+ * codec counters in the root scope `root`.
+ */
+export function limitCounters(s: Scope, root: Scope): LimitCounters {
   return {
     cxIdleTimeout: s.counter("downstream_cx_idle_timeout"),
     cxMaxDurationReached: s.counter("downstream_cx_max_duration_reached"),
@@ -198,5 +271,7 @@ export function limitCounters(s: Scope): LimitCounters {
     rqTimeout: s.counter("downstream_rq_timeout"),
     cxRxBytes: s.counter("downstream_cx_rx_bytes_total"),
     cxTxBytes: s.counter("downstream_cx_tx_bytes_total"),
+    http1Underscores: underscoreCounters(root, "http1"),
+    http2Underscores: underscoreCounters(root, "http2"),
   };
 }

@@ -22,7 +22,7 @@
  * import { DEFAULT_LIMITS, limitCounters } from "./downstream_limits.ts";
  * import { Store } from "../stats/store.ts";
  * const store = new Store();
- * const t = new ConnectionTimers({ ...DEFAULT_LIMITS, idleTimeoutMs: 1 }, limitCounters(store));
+ * const t = new ConnectionTimers({ ...DEFAULT_LIMITS, idleTimeoutMs: 1 }, limitCounters(store, store));
  * const fired = await new Promise((resolve) => {
  *   t.onFire = resolve;
  *   t.start();

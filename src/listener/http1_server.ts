@@ -46,6 +46,8 @@ import {
   type DownstreamLimits,
   headerLimitError,
   type LimitCounters,
+  type UnderscoreAction,
+  type UnderscoreCounters,
 } from "./downstream_limits.ts";
 import { ConnectionTimers, type TimerKind } from "./downstream_timers.ts";
 import type { Counter } from "../stats/types.ts";
@@ -274,7 +276,8 @@ export async function serveHttp1(
         head = parseRequestHead(decodeHead(c.buf, c.start, he));
         c.start = he + 4;
         if (head.error === null && ctl.limits) {
-          head.error = headerLimitError(head.headers, ctl.limits.limits);
+          const { limits, counters } = ctl.limits;
+          head.error = headerLimitError(head.headers, limits, counters.http1Underscores, "http1");
         }
       }
       if (head.h2Preface) {
@@ -297,10 +300,17 @@ export async function serveHttp1(
       // Request trailers are kept only with enable_trailers (else read and dropped), as Envoy.
       if (body !== null && head.contentLength < 0 && ctl.trailers === true) {
         body.trailers = trailerSlot();
-        const l = ctl.limits?.limits;
-        if (l !== undefined) {
+        const lim = ctl.limits;
+        if (lim !== undefined) {
+          const l = lim.limits;
           body.maxTrailers = l.maxHeadersCount;
           body.maxTrailerBytes = l.requestHeadersBytes;
+          if (l.headersWithUnderscores !== "ALLOW") {
+            body.underscores = {
+              action: l.headersWithUnderscores,
+              counters: lim.counters.http1Underscores,
+            };
+          }
         }
       }
       if (body === null) timers?.requestDone();
@@ -604,6 +614,8 @@ class RequestBody {
   /** Kept trailers are held to the header limits (`max_headers_count`, `max_request_headers_kb`). */
   maxTrailers = MAX_HEADERS;
   maxTrailerBytes = MAX_HEAD_BYTES;
+  /** Kept trailers are held to `headers_with_underscores_action` too, as Envoy's codec holds them. */
+  underscores: { action: UnderscoreAction; counters: UnderscoreCounters } | null = null;
   #remaining: number;
   #chunkLeft = -1; // -1: expect a size line; -2: expect CRLF after data
   #continue: boolean;
@@ -681,6 +693,15 @@ class RequestBody {
           const f = parseTrailerLine(t);
           if (f === null) throw new MalformedBody("malformed trailer field");
           bytes += t.length + 2;
+          const u = this.underscores;
+          if (u !== null && f[0].includes("_")) {
+            if (u.action === "REJECT_REQUEST") {
+              u.counters.rejected.inc();
+              throw new MalformedBody("http1.unexpected_underscore");
+            }
+            u.counters.dropped.inc();
+            continue;
+          }
           if (fields.length >= this.maxTrailers || bytes > this.maxTrailerBytes) {
             throw new MalformedBody("trailers too large", 431);
           }

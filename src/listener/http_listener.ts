@@ -287,7 +287,9 @@ export class H2cBridge {
       // The server's headers are immutable; the connection manager rewrites its own copy.
       r.headers = new HeaderMap([...req.headers]);
       const l = limits();
-      if (l !== undefined) r.error = headerLimitError(r.headers, l.limits);
+      if (l !== undefined) {
+        r.error = headerLimitError(r.headers, l.limits, l.counters.http2Underscores, "http2");
+      }
       if (dc.tls) r.scheme = "https";
       const run = async (x: typeof r) => {
         const res = await handler(x, dc);

@@ -557,7 +557,7 @@ export class ListenerManager implements ListenerManagerView {
         trailers: f.hcm.options?.trailers === true,
         limits: {
           limits: { ...f.hcm.limits, bufferLimitBytes: Math.max(16384, b.spec.bufferLimitBytes) },
-          counters: limitCounters(hs),
+          counters: limitCounters(hs, this.deps.stats),
         },
       };
     };
@@ -612,7 +612,7 @@ export class ListenerManager implements ListenerManagerView {
       b.http.limits = {
         // A request body is read ahead in pieces of at least 16 KiB, as upstream.
         limits: { ...f.hcm.limits, bufferLimitBytes: Math.max(16384, b.spec.bufferLimitBytes) },
-        counters: limitCounters(hs),
+        counters: limitCounters(hs, this.deps.stats),
       };
       const ls = this.#listenerScope(b);
       if (this.deps.overload) b.http.gate = new ConnectionGate(this.deps.overload, b.name, ls);
