@@ -1,7 +1,7 @@
 /**
  * Access log formats: Envoy's command operators (`%START_TIME(%Y)%`, `%REQ(X?Y):N%`,
  * `%RESP(X?Y):N%`, `%TRAILER(X?Y):N%` for response trailers, `%FILTER_STATE(KEY:PLAIN)%`,
- * `%DYNAMIC_METADATA(NAMESPACE:KEY*):Z%`,
+ * `%DYNAMIC_METADATA(NAMESPACE:KEY*):Z%` (and `%METADATA(DYNAMIC:NAMESPACE:KEY*):Z%`),
  * `%RESPONSE_FLAGS%`, ...) compiled once into a list of parts, then applied to one
  * {@linkcode LogRecord} per request or TCP connection. Text formats give one line; JSON formats
  * give one JSON object per line (numbers stay numbers, missing values are `null`).
@@ -270,6 +270,18 @@ function operator(name: string, arg: string | null, max: number, path: string): 
   }
   if (name === "FILTER_STATE") return filterStatePart(arg, max, path);
   if (name === "DYNAMIC_METADATA") return dynamicMetadataPart(arg, max, path);
+  if (name === "METADATA") {
+    const [type, ...rest] = (arg ?? "").split(":");
+    if (type !== "DYNAMIC") {
+      throw new FormatError(
+        path,
+        `%METADATA(${arg ?? ""})%: metadata type ${
+          JSON.stringify(type)
+        } is not supported by this build (DYNAMIC only)`,
+      );
+    }
+    return dynamicMetadataPart(rest.join(":"), max, path);
+  }
   if (name === "HOSTNAME") {
     const h = hostname();
     return () => h;

@@ -31,7 +31,7 @@ function example(): DynamicMetadata {
   return md;
 }
 
-Deno.test("access log %DYNAMIC_METADATA(NAMESPACE:KEY*):Z%: Envoy's documented examples, strings as they are, other values as JSON, absent as -", () => {
+Deno.test("access log %DYNAMIC_METADATA(NAMESPACE:KEY*):Z% and %METADATA(DYNAMIC:...)%: Envoy's documented examples, strings as they are, other values as JSON, absent as -", () => {
   const f = (format: string) => compileFormat(format, "f")(record(example()));
   assert.equal(
     f("%DYNAMIC_METADATA(com.test.my_filter)%"),
@@ -46,6 +46,9 @@ Deno.test("access log %DYNAMIC_METADATA(NAMESPACE:KEY*):Z%: Envoy's documented e
   assert.equal(f("%DYNAMIC_METADATA(n:count)% %DYNAMIC_METADATA(n:on)%"), "42.5 true");
   assert.equal(f("%DYNAMIC_METADATA(n:list)% %DYNAMIC_METADATA(n:nothing)%"), '[1,"a"] -');
   assert.equal(f("%DYNAMIC_METADATA(n:count:x)%"), "-", "a number has no keys");
+  // %METADATA(DYNAMIC:...)% is the same operator.
+  assert.equal(f("%METADATA(DYNAMIC:com.test.my_filter:test_object:inner_key)%"), "bar");
+  assert.equal(f("%METADATA(DYNAMIC:n):4%"), '{"co');
   // No metadata at all (a TCP connection, or no filter wrote any).
   assert.equal(compileFormat("%DYNAMIC_METADATA(n)%", "f")(record(null)), "-");
   assert.equal(compileFormat("%DYNAMIC_METADATA(n)%", "f", { omitEmpty: true })(record(null)), "");
@@ -72,4 +75,8 @@ Deno.test("access log %DYNAMIC_METADATA(...)% in JSON formats: the value itself 
   assert.equal(omit(record(example())), "{}\n");
   assert.throws(() => compileFormat("%DYNAMIC_METADATA()%", "f"), /f: .*needs a namespace/);
   assert.throws(() => compileFormat("%DYNAMIC_METADATA%", "f"), /needs a namespace/);
+  assert.throws(
+    () => compileFormat("%METADATA(CLUSTER:ns:k)%", "f"),
+    /f: %METADATA\(CLUSTER:ns:k\)%: metadata type "CLUSTER" is not supported by this build/,
+  );
 });
