@@ -427,3 +427,52 @@ Deno.test("HttpFilter.name header_to_metadata: configurations Envoy rejects, and
     /http_filters\[0\]\.typed_config\.request_rules\[0\]: header to metadata filter/,
   );
 });
+
+Deno.test("HttpFilter.name header_to_metadata with an access log metadata_filter: only requests whose metadata matches are logged", async () => {
+  const dir = await Deno.makeTempDir();
+  const access_log = [{
+    name: "envoy.access_loggers.file",
+    filter: {
+      metadata_filter: {
+        matcher: {
+          filter: "app",
+          path: [{ key: "tier" }],
+          value: { string_match: { exact: "gold" } },
+        },
+        match_if_key_not_found: false,
+      },
+    },
+    typed_config: {
+      "@type": "type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog",
+      path: `${dir}/gold.log`,
+      log_format: { text_format: "%REQ(:PATH)% %DYNAMIC_METADATA(app:tier)%\n" },
+    },
+  }];
+  const config = { request_rules: [rule("x-tier", { metadata_namespace: "app", key: "tier" })] };
+  const o = namedOrigin("o");
+  const p = await startTestProxy(
+    [httpListener(routeAllTo("echo"), { access_log }, filters(config))],
+    [testCluster("echo", [["127.0.0.1", o.addr.port]])],
+    { fileFlushIntervalMs: 0 },
+  );
+  try {
+    const get = async (path: string, headers: Record<string, string>) => {
+      const r = await fetch(`http://127.0.0.1:${p.port()}${path}`, { headers });
+      await r.body?.cancel();
+    };
+    await get("/a", { "x-tier": "gold" });
+    await get("/b", { "x-tier": "silver" });
+    await get("/c", {});
+    await get("/d", { "x-tier": "gold" });
+    let log = "";
+    for (let i = 0; i < 200 && log.split("\n").length < 3; i++) {
+      log = await Deno.readTextFile(`${dir}/gold.log`).catch(() => "");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(log, "/a gold\n/d gold\n");
+  } finally {
+    await p.close();
+    await o.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
