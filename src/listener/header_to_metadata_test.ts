@@ -476,3 +476,25 @@ Deno.test("HttpFilter.name header_to_metadata with an access log metadata_filter
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("HttpFilter.name header_to_metadata: a route's request_headers_to_add formats %DYNAMIC_METADATA(...)% from the metadata the filter wrote", async () => {
+  const routes: JsonObject = {
+    name: "rc",
+    virtual_hosts: [{
+      name: "main",
+      domains: ["*"],
+      routes: [{
+        match: { prefix: "/" },
+        route: { cluster: "echo" },
+        request_headers_to_add: [{
+          header: { key: "x-team-meta", value: "%DYNAMIC_METADATA(app:team)%" },
+        }],
+      }],
+    }],
+  };
+  const config = { request_rules: [rule("x-team", { metadata_namespace: "app", key: "team" })] };
+  await withProxy(config, "-", {}, async ({ get }) => {
+    assert.equal((await get({ "x-team": "red" })).seen["x-team-meta"], "red");
+    assert.equal((await get({})).seen["x-team-meta"], undefined, "an empty value adds no header");
+  }, routes);
+});
