@@ -270,6 +270,13 @@ function byteLength(s: string): number {
   return s.length * 3 < MAX_HEADER_VALUE_LEN ? s.length : encoder.encode(s).length;
 }
 
+/** The bytes of a header value (the codecs keep one character per byte). */
+function headerBytes(s: string): Uint8Array {
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
+  return out;
+}
+
 /** The metadata value of `value` as `kv` types it, or undefined (nothing is added). */
 async function typed(
   value: string,
@@ -298,7 +305,7 @@ async function typed(
       const pb = PROTOBUF.loaded ? PROTOBUF.get() : await PROTOBUF.load();
       const t = pb.messageType("google.protobuf.Value");
       try {
-        return pb.toJson(t, pb.fromBinary(t, bytes ?? encoder.encode(value))) as MetadataValue;
+        return pb.toJson(t, pb.fromBinary(t, bytes ?? headerBytes(value))) as MetadataValue;
       } catch {
         return undefined;
       }
@@ -366,7 +373,7 @@ async function apply(
   }
 }
 
-function needsProtobuf(c: HeaderToMetadataConfig): boolean {
+function usesProtobufValues(c: HeaderToMetadataConfig): boolean {
   const rules = [...c.request, ...c.response];
   return rules.some((r) =>
     r.present?.type === "PROTOBUF_VALUE" || r.missing?.type === "PROTOBUF_VALUE"
@@ -393,7 +400,7 @@ export const HEADER_TO_METADATA: HttpFilterFactory<HeaderToMetadataConfig> = {
           ? null
           : [statsOf(deps.root, c.statPrefix, false), statsOf(deps.root, c.statPrefix, true)];
         stats.set(c, s);
-        if (needsProtobuf(c) && !PROTOBUF.loaded) PROTOBUF.load().catch(() => {});
+        if (usesProtobufValues(c) && !PROTOBUF.loaded) PROTOBUF.load().catch(() => {});
       }
       return s;
     };
