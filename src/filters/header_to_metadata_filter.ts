@@ -266,8 +266,12 @@ function statsOf(root: Scope, prefix: string, response: boolean): MetadataStats 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-function byteLength(s: string): number {
-  return s.length * 3 < MAX_HEADER_VALUE_LEN ? s.length : encoder.encode(s).length;
+/**
+ * The length in bytes of `s`: a header's value has one character per byte (as the codecs keep
+ * it); a configured value is UTF-8.
+ */
+function byteLength(s: string, configured: boolean): number {
+  return !configured || s.length * 3 < MAX_HEADER_VALUE_LEN ? s.length : encoder.encode(s).length;
 }
 
 /** The bytes of a header value (the codecs keep one character per byte). */
@@ -283,7 +287,7 @@ async function typed(
   kv: KeyValue,
   stats: MetadataStats | null,
 ): Promise<MetadataValue | undefined> {
-  if (byteLength(value) >= MAX_HEADER_VALUE_LEN) {
+  if (byteLength(value, kv.value !== "") >= MAX_HEADER_VALUE_LEN) {
     stats?.headerValueTooLong.inc();
     return undefined;
   }
