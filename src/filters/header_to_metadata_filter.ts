@@ -281,12 +281,15 @@ function headerBytes(s: string): Uint8Array {
   return out;
 }
 
-/** The metadata value of `value` as `kv` types it, or undefined (nothing is added). */
-async function typed(
+/**
+ * The metadata value of `value` as `kv` types it, or undefined (nothing is added). A
+ * PROTOBUF_VALUE needs the protobuf runtime loaded.
+ */
+function typed(
   value: string,
   kv: KeyValue,
   stats: MetadataStats | null,
-): Promise<MetadataValue | undefined> {
+): MetadataValue | undefined {
   if (byteLength(value, kv.value !== "") >= MAX_HEADER_VALUE_LEN) {
     stats?.headerValueTooLong.inc();
     return undefined;
@@ -306,7 +309,8 @@ async function typed(
     case "NUMBER":
       return parseAtod(value) ?? undefined;
     case "PROTOBUF_VALUE": {
-      const pb = PROTOBUF.loaded ? PROTOBUF.get() : await PROTOBUF.load();
+      // Loaded before the rules run (see the filter).
+      const pb = PROTOBUF.get();
       const t = pb.messageType("google.protobuf.Value");
       try {
         return pb.toJson(t, pb.fromBinary(t, bytes ?? headerBytes(value))) as MetadataValue;
@@ -347,13 +351,13 @@ function extract(
 }
 
 /** Applies `rules` to `headers`, writing what they add into the request's dynamic metadata. */
-async function apply(
+function apply(
   rules: readonly MetadataRule[],
   headers: Headers,
   ctx: FilterContext,
   status: number | null,
   stats: MetadataStats | null,
-): Promise<void> {
+): void {
   for (const rule of rules) {
     const found = extract(rule, headers, ctx, status);
     stats?.rulesProcessed.inc();
@@ -368,7 +372,7 @@ async function apply(
       if (was && value === "") stats?.regexSubstitutionFailed.inc();
     }
     if (value === "") continue;
-    const v = await typed(value, kv, stats);
+    const v = typed(value, kv, stats);
     if (v === undefined) continue;
     const md = ctx.req.dynamicMetadata ??= new DynamicMetadata();
     if (ctx.lg !== null) ctx.lg.dynamicMetadata = md;
@@ -396,26 +400,32 @@ export const HEADER_TO_METADATA: HttpFilterFactory<HeaderToMetadataConfig> = {
   parse: (c: JsonObject, at, errors) => parseConfig(c, at, errors, false),
   parsePerRoute: (c, at, errors) => parseConfig(c, at, errors, true),
   create(base, deps) {
-    const stats = new Map<HeaderToMetadataConfig, [MetadataStats, MetadataStats] | null>();
-    const statsFor = (c: HeaderToMetadataConfig) => {
-      let s = stats.get(c);
+    /** Per configuration (the filter's, a route's): its counters, whether it needs protobuf. */
+    type State = { stats: [MetadataStats, MetadataStats] | null; protobuf: boolean };
+    const states = new Map<HeaderToMetadataConfig, State>();
+    const stateOf = (c: HeaderToMetadataConfig): State => {
+      let s = states.get(c);
       if (s === undefined) {
-        s = c.statPrefix === null
-          ? null
-          : [statsOf(deps.root, c.statPrefix, false), statsOf(deps.root, c.statPrefix, true)];
-        stats.set(c, s);
-        if (usesProtobufValues(c) && !PROTOBUF.loaded) PROTOBUF.load().catch(() => {});
+        s = {
+          stats: c.statPrefix === null
+            ? null
+            : [statsOf(deps.root, c.statPrefix, false), statsOf(deps.root, c.statPrefix, true)],
+          protobuf: usesProtobufValues(c),
+        };
+        states.set(c, s);
+        if (s.protobuf && !PROTOBUF.loaded) PROTOBUF.load().catch(() => {});
       }
       return s;
     };
-    statsFor(base);
+    stateOf(base);
     return async (ctx, next) => {
       const c = ctx.perRoute<HeaderToMetadataConfig>(NAME) ?? base;
-      const s = statsFor(c);
-      if (c.request.length > 0) await apply(c.request, ctx.req.headers, ctx, null, s?.[0] ?? null);
+      const s = stateOf(c);
+      if (s.protobuf && !PROTOBUF.loaded) await PROTOBUF.load();
+      if (c.request.length > 0) apply(c.request, ctx.req.headers, ctx, null, s.stats?.[0] ?? null);
       const res = await next();
       if (c.response.length > 0) {
-        await apply(c.response, res.headers, ctx, res.status, s?.[1] ?? null);
+        apply(c.response, res.headers, ctx, res.status, s.stats?.[1] ?? null);
       }
       return res;
     };
