@@ -498,3 +498,48 @@ Deno.test("HttpFilter.name header_to_metadata: a route's request_headers_to_add 
     assert.equal((await get({})).seen["x-team-meta"], undefined, "an empty value adds no header");
   }, routes);
 });
+
+Deno.test("HttpFilter.name header_to_metadata: local_reply_config mappers filter on the dynamic metadata (metadata_filter) and body formats show it", async () => {
+  const routes: JsonObject = {
+    name: "rc",
+    virtual_hosts: [{
+      name: "main",
+      domains: ["*"],
+      routes: [{ match: { prefix: "/only" }, route: { cluster: "echo" } }],
+    }],
+  };
+  const local_reply_config = {
+    mappers: [{
+      filter: {
+        metadata_filter: {
+          matcher: {
+            filter: "app",
+            path: [{ key: "tier" }],
+            value: { string_match: { exact: "gold" } },
+          },
+          match_if_key_not_found: false,
+        },
+      },
+      status_code: 418,
+    }],
+    body_format: { text_format: "%DYNAMIC_METADATA(app:tier)% %RESPONSE_CODE%" },
+  };
+  const config = { request_rules: [rule("x-tier", { metadata_namespace: "app", key: "tier" })] };
+  const o = namedOrigin("o");
+  const p = await startTestProxy(
+    [httpListener(routes, { local_reply_config }, filters(config))],
+    [testCluster("echo", [["127.0.0.1", o.addr.port]])],
+  );
+  try {
+    const get = async (headers: Record<string, string>) => {
+      const r = await fetch(`http://127.0.0.1:${p.port()}/x`, { headers });
+      return `${r.status} ${await r.text()}`;
+    };
+    assert.equal(await get({ "x-tier": "gold" }), "418 gold 418");
+    assert.equal(await get({ "x-tier": "silver" }), "404 silver 404");
+    assert.equal(await get({}), "404 - 404");
+  } finally {
+    await p.close();
+    await o.shutdown();
+  }
+});
