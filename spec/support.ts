@@ -651,7 +651,7 @@ export const SUPPORT = [
     path: "HttpFilter.name",
     support: "honoured",
     supportNote:
-      "router, health_check, tap, cors, fault, local_ratelimit, buffer, compressor (gzip), ext_authz (HTTP or gRPC service)",
+      "router, health_check, tap, cors, fault, local_ratelimit, buffer, compressor (gzip), ext_authz (HTTP or gRPC service), set_filter_state, header_to_metadata",
   },
   {
     path: "HttpFilter.is_optional",

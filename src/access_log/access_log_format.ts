@@ -1,6 +1,7 @@
 /**
  * Access log formats: Envoy's command operators (`%START_TIME(%Y)%`, `%REQ(X?Y):N%`,
  * `%RESP(X?Y):N%`, `%TRAILER(X?Y):N%` for response trailers, `%FILTER_STATE(KEY:PLAIN)%`,
+ * `%DYNAMIC_METADATA(NAMESPACE:KEY*):Z%` (and `%METADATA(DYNAMIC:NAMESPACE:KEY*):Z%`),
  * `%RESPONSE_FLAGS%`, ...) compiled once into a list of parts, then applied to one
  * {@linkcode LogRecord} per request or TCP connection. Text formats give one line; JSON formats
  * give one JSON object per line (numbers stay numbers, missing values are `null`).
@@ -17,6 +18,7 @@
 import { compileTimeFormat } from "./access_log_time.ts";
 import { hostPort } from "../upstream/host.ts";
 import type { FilterState } from "../http/filter_state.ts";
+import type { DynamicMetadata, MetadataValue } from "../http/dynamic_metadata.ts";
 
 /** What is known about one request (or TCP connection) when its log line is written. */
 export interface LogRecord {
@@ -54,6 +56,8 @@ export interface LogRecord {
   localReplyBody?: string | null;
   /** The request's filter state, for `%FILTER_STATE(KEY)%`. */
   filterState?: FilterState | null;
+  /** The request's dynamic metadata, for `%DYNAMIC_METADATA(NAMESPACE:KEY*)%`. */
+  dynamicMetadata?: DynamicMetadata | null;
 }
 
 /** Options of a `SubstitutionFormatString` that change how values are written. */
@@ -63,8 +67,11 @@ export interface FormatOptions {
 }
 
 type Value = string | number | null;
-/** One operator; `json` marks one whose text is JSON (a JSON format field of it alone parses it). */
-type Part = ((r: LogRecord) => Value) & { json?: boolean };
+/**
+ * One operator; `json` marks one whose text is JSON (a JSON format field of it alone parses it);
+ * `typed` gives the value a JSON format field of it alone holds, when that is not its text.
+ */
+type Part = ((r: LogRecord) => Value) & { json?: boolean; typed?: (r: LogRecord) => unknown };
 
 /** A compiled format: a record in, one log line (with its newline when the format has one) out. */
 export type Formatter = (r: LogRecord) => string;
@@ -218,6 +225,40 @@ function filterStatePart(arg: string | null, max: number, path: string): Part {
   return part;
 }
 
+/**
+ * `%DYNAMIC_METADATA(NAMESPACE:KEY*):Z%`: the namespace's Struct, or the value at the path of
+ * keys in it, as Envoy's metadata formatter writes it: a string as is, anything else as JSON;
+ * absent (or a null value): no value. A JSON format field of it alone holds the value itself
+ * (a string when truncated).
+ */
+function dynamicMetadataPart(arg: string | null, max: number, path: string): Part {
+  const [ns, ...keys] = (arg ?? "").split(":");
+  if (ns === "") {
+    throw new FormatError(
+      path,
+      `%DYNAMIC_METADATA(NAMESPACE:KEY*)% needs a namespace: ${arg ?? ""}`,
+    );
+  }
+  const lookup = (r: LogRecord): MetadataValue | undefined => {
+    const md = r.dynamicMetadata;
+    if (md == null) return undefined;
+    return keys.length === 0 ? md.get(ns) : md.value(ns, keys);
+  };
+  const text = (v: MetadataValue) => {
+    const t = typeof v === "string" ? v : JSON.stringify(v);
+    return max >= 0 && t.length > max ? t.slice(0, max) : t;
+  };
+  const part: Part = (r) => {
+    const v = lookup(r);
+    return v === undefined || v === null ? null : text(v);
+  };
+  part.typed = (r) => {
+    const v = lookup(r);
+    return v === undefined || v === null ? null : max >= 0 ? text(v) : v;
+  };
+  return part;
+}
+
 function operator(name: string, arg: string | null, max: number, path: string): Part {
   if (name === "REQ" || name === "RESP" || name === "TRAILER") {
     if (arg === null) throw new FormatError(path, `%${name}% needs a header name: %${name}(X)%`);
@@ -228,6 +269,19 @@ function operator(name: string, arg: string | null, max: number, path: string): 
     return (r) => f(r.startMs);
   }
   if (name === "FILTER_STATE") return filterStatePart(arg, max, path);
+  if (name === "DYNAMIC_METADATA") return dynamicMetadataPart(arg, max, path);
+  if (name === "METADATA") {
+    const [type, ...rest] = (arg ?? "").split(":");
+    if (type !== "DYNAMIC") {
+      throw new FormatError(
+        path,
+        `%METADATA(${arg ?? ""})%: metadata type ${
+          JSON.stringify(type)
+        } is not supported by this build (DYNAMIC only)`,
+      );
+    }
+    return dynamicMetadataPart(rest.join(":"), max, path);
+  }
   if (name === "HOSTNAME") {
     const h = hostname();
     return () => h;
@@ -311,6 +365,10 @@ export function compileJsonFormat(
         const parts = compileParts(v, `${at}.${k}`);
         if (parts.length === 1 && typeof parts[0] !== "string") {
           const p = parts[0];
+          if (p.typed !== undefined) {
+            fields.push([k, p.typed]);
+            continue;
+          }
           fields.push([k, (r) => {
             const x = p(r);
             if (p.json && typeof x === "string") return parseOrText(x);

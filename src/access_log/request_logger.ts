@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+import type { DynamicMetadata } from "../http/dynamic_metadata.ts";
 import type { FilterState } from "../http/filter_state.ts";
 import { hostPort } from "../upstream/host.ts";
 import { onResponseEnd, type ProxyResponse } from "../http/proxy_response.ts";
@@ -66,6 +67,8 @@ export class LogCtx {
   healthCheck = false;
   /** The request's filter state, once a filter stored an object in it. */
   filterState: FilterState | null = null;
+  /** The request's dynamic metadata, once a filter wrote to it. */
+  dynamicMetadata: DynamicMetadata | null = null;
 
   /** Starts collecting for `req` on `conn`. */
   constructor(readonly req: DownstreamRequest, readonly conn: DownstreamConn) {}
@@ -152,6 +155,7 @@ export class RequestLogger {
       routeName: lg.routeName,
       healthCheck: lg.healthCheck,
       filterState: lg.filterState,
+      dynamicMetadata: lg.dynamicMetadata,
     };
     for (const s of this.sinks) {
       if (s.filter == null || s.filter(r)) s.file.write(s.format(r));

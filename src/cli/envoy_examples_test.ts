@@ -436,3 +436,30 @@ Deno.test("fixtures/envoy-examples http2_upstream: typed HttpProtocolOptions cho
     await up.close();
   }
 });
+
+Deno.test("fixtures/envoy-examples header_to_metadata: x-version picks the endpoint subset through envoy.lb dynamic metadata, a missing one the default subset; the access log shows the metadata", async () => {
+  const v1 = service("v1");
+  const v2 = service("v2");
+  const dflt = service("default");
+  try {
+    const ups = { 8080: v1.port, 8081: v2.port, 9000: dflt.port };
+    await serve("header_to_metadata.yaml", ups, async (s) => {
+      const get = async (headers: Record<string, string>) =>
+        (await text(await fetch(`http://127.0.0.1:${s.port}/x`, { headers }))).split(" ")[0];
+      for (let i = 0; i < 3; i++) {
+        assert.equal(await get({ "x-version": "v1" }), "v1");
+        assert.equal(await get({ "x-version": "v2" }), "v2");
+        assert.equal(await get({}), "default");
+      }
+      const { stdout } = await s.output();
+      const lines = stdout.trim().split("\n");
+      assert.equal(lines.length, 9);
+      assert.equal(lines[0], `/x {"version":"v1"} 127.0.0.1:${v1.port}`);
+      assert.equal(lines[2], `/x {"default":"true"} 127.0.0.1:${dflt.port}`);
+    });
+  } finally {
+    await v1.close();
+    await v2.close();
+    await dflt.close();
+  }
+});

@@ -24,6 +24,7 @@ import { CORS } from "./cors_filter.ts";
 import { EXT_AUTHZ } from "./ext_authz_filter.ts";
 import { FAULT } from "./fault_filter.ts";
 import type { HttpFilterFactory } from "./http_filter.ts";
+import { HEADER_TO_METADATA } from "./header_to_metadata_filter.ts";
 import { LOCAL_RATELIMIT } from "./local_ratelimit_filter.ts";
 import { SET_FILTER_STATE } from "./set_filter_state_filter.ts";
 
@@ -36,6 +37,7 @@ export const HTTP_FILTERS = {
   compressor: COMPRESSOR,
   ext_authz: EXT_AUTHZ,
   set_filter_state: SET_FILTER_STATE,
+  header_to_metadata: HEADER_TO_METADATA,
 } satisfies Record<string, HttpFilterFactory>;
 
 /** Filters people ask for that this build does not have, with the reason given in refusals. */
@@ -45,7 +47,6 @@ export const NOT_BUILT: Readonly<Record<string, string>> = {
     "stream info, metadata); the embeddable Lua on npm (wasmoon, Lua 5.4 in WebAssembly; " +
     "fengari) has neither that dialect nor that API, and a partial API would accept scripts " +
     "that then fail on requests",
-  header_to_metadata: "no filter of this build reads dynamic metadata",
   decompressor: "request and response decompression is not built; the compressor is",
   gzip: "the v2 gzip filter is gone from Envoy; use envoy.filters.http.compressor with gzip",
   grpc_web: "gRPC-Web translation is not built",

@@ -171,6 +171,7 @@ export function rewriteLocalReply(
     downstreamRemote: conn.remoteAddr,
     downstreamLocal: conn.localAddr,
     localReplyBody: res.localBody,
+    dynamicMetadata: req.dynamicMetadata ?? null,
   };
   let format = c.format;
   let body = res.localBody;

@@ -19,6 +19,7 @@
  * ```
  * @module
  */
+import type { DynamicMetadata } from "./dynamic_metadata.ts";
 import type { FilterState } from "./filter_state.ts";
 import type { TrailerSlot } from "./trailers.ts";
 import type { MemoryAccount } from "./memory_account.ts";
@@ -76,6 +77,8 @@ export interface DownstreamRequest extends MatchInput {
   setIdleTimeout?: (ms: number) => void;
   /** The request's filter state, created by the first filter that stores an object in it. */
   filterState?: FilterState;
+  /** The request's dynamic metadata, created by the first filter that writes to it. */
+  dynamicMetadata?: DynamicMetadata;
   /** Aborts when the stream is reset (by the client on HTTP/2, or by the overload manager). */
   signal?: AbortSignal;
   /** Resets the stream without an answer (codecs that can: HTTP/1.1 closes the connection). */

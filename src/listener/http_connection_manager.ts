@@ -12,7 +12,7 @@
  * ```
  * @module
  */
-import { mergeMetadataMatch } from "../router/metadata_match.ts";
+import { mergeMetadataMatch, withDynamicMetadata } from "../router/metadata_match.ts";
 import { canonicalFilterName } from "../config/filter_names.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
@@ -591,6 +591,9 @@ export class HttpConnectionManager {
       const w = pickWeighted(a);
       name = w.name;
       metadataMatch = mergeMetadataMatch(metadataMatch, w.metadataMatch);
+    }
+    if (m.dynamicMetadata !== undefined) {
+      metadataMatch = withDynamicMetadata(metadataMatch, m.dynamicMetadata);
     }
     const cluster = name === null ? undefined : this.deps.clusters.get(name);
     const router = this.#router;

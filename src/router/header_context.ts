@@ -1,6 +1,7 @@
 /**
  * What the command operators in a route's header values see: the downstream request and
- * connection, the time it started, and (for response headers) the upstream host and response.
+ * connection, the time it started, its dynamic metadata, and (for response headers) the upstream
+ * host and response.
  *
  * @example
  * ```ts
@@ -15,12 +16,13 @@
  */
 import type { LogRecord } from "../access_log/access_log_format.ts";
 import type { DownstreamConn, MatchInput } from "../http/downstream_request.ts";
+import type { DynamicMetadata } from "../http/dynamic_metadata.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import { hostPort } from "../upstream/host.ts";
 
 /** A record for formatting header values of request `m` on `conn`. */
 export function headerRecord(
-  m: MatchInput & { h2: boolean },
+  m: MatchInput & { h2: boolean; dynamicMetadata?: DynamicMetadata },
   conn: DownstreamConn,
   startMs: number,
   upstream: { readonly address: string; readonly port: number } | null | undefined,
@@ -53,5 +55,6 @@ export function headerRecord(
     upstreamCluster: cluster,
     downstreamRemote: conn.remoteAddr,
     downstreamLocal: conn.localAddr,
+    dynamicMetadata: m.dynamicMetadata ?? null,
   };
 }

@@ -2,7 +2,9 @@
  * Route `metadata_match` (and a weighted cluster's): the criteria subset load balancing selects
  * hosts by, read from the `proxy.lb` namespace of its `filter_metadata` (also `envoy.lb`, Envoy's
  * name; `proxy.lb` wins for a key both set). A weighted cluster's criteria override the route's
- * key by key, as Envoy merges them.
+ * key by key, as Envoy merges them. The request's dynamic metadata in those namespaces (written
+ * by the header-to-metadata filter) overrides both, key by key, as Envoy's router merges its
+ * `envoy.lb` dynamic metadata into the route's criteria.
  *
  * @example
  * ```ts
@@ -61,6 +63,20 @@ export function mergeMetadataMatch(
   if (!cluster) return route;
   if (!route) return cluster;
   return sorted({ ...route, ...cluster });
+}
+
+/** The route's criteria with the request's `envoy.lb` / `proxy.lb` dynamic metadata on top. */
+export function withDynamicMetadata(
+  route: MetadataMatch | null,
+  dynamic: { get(ns: string): Readonly<Record<string, Json>> | undefined } | undefined,
+): MetadataMatch | null {
+  if (dynamic === undefined) return route;
+  let out: Record<string, Json> | null = null;
+  for (const ns of NAMESPACES) {
+    const m = dynamic.get(ns);
+    if (m !== undefined) out = Object.assign(out ?? { ...route }, m);
+  }
+  return out === null ? route : sorted(out);
 }
 
 function sorted(o: Record<string, Json>): MetadataMatch {
