@@ -24,6 +24,7 @@ import {
   WorkerStatsExporter,
   WorkerStatsImporter,
 } from "../stats/worker_stats.ts";
+import { tcpMigrateReq } from "../platform/tcp_migrate_req.ts";
 import type { LogLinearSnapshot } from "../stats/log_linear.ts";
 import { snapshotDelta } from "../stats/snapshot_delta.ts";
 import type { ServerContext } from "./context.ts";
@@ -92,6 +93,14 @@ export async function takeOverFromParent(
     importer.apply(0, d);
   };
   const pull = async () => take(await hr.parentStats());
+  if (tcpMigrateReq() === false) {
+    log(
+      "info",
+      "hot restart: net.ipv4.tcp_migrate_req is 0, so connections still waiting in the " +
+        "parent's accept queues when its listeners close are reset; with 1 the kernel moves " +
+        "them to this process's listeners",
+    );
+  }
   try {
     await hr.drainParent();
     await pull();
