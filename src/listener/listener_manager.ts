@@ -401,15 +401,9 @@ export class ListenerManager implements ListenerManagerView {
       this.#lm.counter("listener_create_success").inc();
       this.#lm.gauge("total_listeners_active").inc();
     } catch (e) {
-      // As Envoy's listener manager: counted, logged, and the listener is removed by name.
       this.#lm.counter("listener_create_failure").inc();
       b.stopped = true;
-      void closeSockets(b);
-      void b.rds?.close();
-      const i = this.#bound.indexOf(b);
-      if (i >= 0) this.#bound.splice(i, 1);
-      this.#lm.counter("listener_removed").inc();
-      this.#hooks.log("critical", `lds: listener ${b.name}: ${(e as Error).message}`);
+      this.#hooks.log("error", `lds: listener ${b.name}: ${(e as Error).message}`);
     }
   }
 
