@@ -376,3 +376,70 @@ Deno.test("admin.states.drain-listeners: with --concurrency 2 and LDS from files
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("cli.options.concurrency: with --concurrency 2, a listener version the workers cannot bind (its port taken while it warmed) removes the listener from every worker, as Envoy's listener manager does: gone from /listeners and /config_dump, its port closed, listener_create_failure counted once", async () => {
+  const a = origin("a");
+  const port = freePort();
+  const next = freePort();
+  const dir = await Deno.makeTempDir();
+  write(dir, "clusters.yaml", [edsCluster("ca")]);
+  write(dir, "endpoints.yaml", [assignment("ca", a.addr.port)]);
+  write(dir, "listeners.yaml", [listener("front", port, inline("ca"))]);
+  const cp = await startXdsServer({ dir, port: 0, watch: false, log: () => {} });
+  const p = await startProxyProcess(adsBootstrap(cp.port, { lds: true }), [
+    "--concurrency",
+    "2",
+    "--drain-time-s",
+    "1",
+  ]);
+  let held: Deno.Listener | null = null;
+  try {
+    assert.deepEqual(await answers(port, 16), new Array(16).fill("200 a"));
+    // Version 2 moves to a free port and waits for its routes (RDS "r2", not served yet): the
+    // main thread's bind check passes, then another socket takes the port before the workers
+    // bind it.
+    write(dir, "listeners.yaml", [
+      listener("front", next, {
+        rds: {
+          route_config_name: "r2",
+          config_source: { ads: {}, resource_api_version: "V3", initial_fetch_timeout: "60s" },
+        },
+      }),
+    ]);
+    await cp.reload();
+    await statIs(p, "listener_manager.total_listeners_warming", 1);
+    held = Deno.listen({ hostname: "127.0.0.1", port: next });
+    write(dir, "routes.yaml", [{
+      "@type": ROUTES,
+      name: "r2",
+      ...(inline("ca").route_config as JsonObject),
+    }]);
+    await cp.reload();
+    await statIs(p, "listener_manager.listener_create_failure", 1);
+    await statIs(p, "listener_manager.total_listeners_draining", 0);
+    const stats = await statsOf(p.admin);
+    assert.equal(stats.get("listener_manager.listener_removed"), 1);
+    assert.equal(stats.get("listener_manager.listener_modified"), 1);
+    assert.equal(stats.get("listener_manager.total_listeners_active"), 0);
+    assert.equal(stats.get("listener_manager.total_listeners_warming"), 0);
+    assert.equal(stats.get("listener_manager.lds.update_success"), 2, "the update was ACKed");
+    assert.deepEqual(await listed(p.admin), []);
+    const dump = await (await fetch(`${p.admin}/config_dump?resource=dynamic_listeners`)).json();
+    assert.deepEqual(dump.configs ?? [], [], JSON.stringify(dump));
+    assert.deepEqual(await answers(port, 16), new Array(16).fill(""), "no worker accepts");
+    await p.stop();
+    assert.match(
+      (await p.exited).stderr,
+      new RegExp(
+        `\\[critical\\].*listener 'front' failed to listen on address '127\\.0\\.0\\.1:${next}' ` +
+          "on worker",
+      ),
+    );
+  } finally {
+    held?.close();
+    await p.stop();
+    await cp.close();
+    await a.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -522,7 +522,7 @@ export const OPTIONS = [
     fieldKind: "duration-s",
     support: "honoured",
     supportNote:
-      "Only a hot restart reads it, and epochs above 0 are refused, so it never takes effect (as in Envoy at epoch 0).",
+      "Read by a hot-restarted process (epoch above 0): that long after it is LIVE it tells its parent to shut down, and adds the last stats the parent answers with.",
   },
   {
     id: "cli.options.disable-hot-restart",

@@ -13,13 +13,17 @@
  * a message longer than {@linkcode CHUNK_CHARS} is sent in parts. Types: `hello` (the version;
  * answered with the parent's version, PID and first-epoch start), `drain`, `stats` (counter
  * increments since the last `stats`, gauge values, and histogram values: all of them the first
- * time, those recorded since the last `stats` afterwards), `terminate`.
+ * time, those recorded since the last `stats` afterwards), `terminate` (answered once the parent
+ * has stopped its listeners and workers on its way out, with its last `stats`: what it counted
+ * after the previous `stats`, so counters and histograms add up exactly across the epochs).
  *
  * @example Not run: it needs a parent process.
  * ```ts ignore
  * const hr = await HotRestart.start(options, log);
  * hr?.serve({ info, drain, stats, terminate });
  * await hr?.drainParent();
+ * // as a parent, on the way out (listeners and workers stopped):
+ * await hr?.handOver();
  * ```
  * @module
  */
@@ -40,6 +44,12 @@ export const CHUNK_CHARS = 32 * 1024;
 /** How long a process waits for its parent's answer. */
 export const PARENT_ANSWER_MS = 10_000;
 
+/**
+ * How long a process waits for its parent's answer to `terminate`: the parent answers once its
+ * listeners and workers have stopped, on its way out.
+ */
+export const PARENT_TERMINATE_MS = 30_000;
+
 /** The message types of the protocol, in order; part of its version. */
 export const HOT_RESTART_MESSAGES = ["hello", "drain", "stats", "terminate", "reply"] as const;
 
@@ -47,7 +57,7 @@ export const HOT_RESTART_MESSAGES = ["hello", "drain", "stats", "terminate", "re
 const STATS_PARTS = ["counters", "gauges", "histograms"] as const;
 
 /** Major number of the protocol: bump it when a message changes meaning. */
-export const HOT_RESTART_PROTOCOL_MAJOR = 2;
+export const HOT_RESTART_PROTOCOL_MAJOR = 3;
 
 /**
  * The protocol version `--hot-restart-version` and `/hot_restart_version` print: the major
@@ -58,7 +68,7 @@ export const HOT_RESTART_PROTOCOL_MAJOR = 2;
  * ```ts
  * import assert from "node:assert/strict";
  * import { hotRestartProtocolVersion } from "./hot_restart.ts";
- * assert.match(hotRestartProtocolVersion(), /^2\.\d+$/);
+ * assert.match(hotRestartProtocolVersion(), /^3\.\d+$/);
  * ```
  */
 export function hotRestartProtocolVersion(): string {
@@ -97,7 +107,17 @@ export interface ParentHandlers {
   info(): ParentInfo;
   drain(): Promise<void>;
   stats(): ParentStats;
+  /**
+   * Starts shutting down; the answer to `terminate` waits for {@linkcode HotRestart.handOver}
+   * (called on the way out, once nothing counts any more).
+   */
   terminate(): void;
+}
+
+/** A `terminate` being answered: the last stats, once {@linkcode HotRestart.handOver} has them. */
+interface Terminating {
+  last: (s: ParentStats | null) => void;
+  sent: Promise<void>;
 }
 
 type Message = { id: number; type: string; [k: string]: unknown };
@@ -110,6 +130,8 @@ export class HotRestart {
   #handlers: ParentHandlers | null = null;
   #closed = false;
   readonly #loops: Promise<void>[] = [];
+  #terminating: Terminating | null = null;
+  #handedOver = false;
 
   private constructor(
     readonly own: HotRestartSocket | null,
@@ -192,15 +214,39 @@ export class HotRestart {
     return (await this.#ask({ type: "stats" })).stats as ParentStats;
   }
 
-  /** Tells the parent to shut down. */
-  async terminateParent(): Promise<void> {
-    await this.#ask({ type: "terminate" });
+  /**
+   * Tells the parent to shut down; resolves with its last stats (what it counted since the
+   * previous {@linkcode parentStats}, up to when its listeners and workers stopped).
+   */
+  async terminateParent(): Promise<ParentStats | null> {
+    const reply = await this.#ask({ type: "terminate" }, PARENT_TERMINATE_MS);
+    return (reply.stats as ParentStats | undefined) ?? null;
+  }
+
+  /**
+   * On this process's way out, once its listeners and workers have stopped (nothing counts any
+   * more): answers a child's `terminate` with the stats not handed over yet and resolves once
+   * the answer is sent. Does nothing when no child asked this process to end.
+   */
+  async handOver(): Promise<void> {
+    this.#handedOver = true;
+    const t = this.#terminating;
+    if (!t) return;
+    let last: ParentStats | null = null;
+    try {
+      last = this.#handlers?.stats() ?? null;
+    } finally {
+      t.last(last);
+    }
+    await t.sent;
   }
 
   /** Closes both sockets (their files are removed). */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#handedOver = true;
+    this.#terminating?.last(null);
     this.own?.close();
     this.child?.close();
     await Promise.allSettled(this.#loops);
@@ -249,13 +295,13 @@ export class HotRestart {
   }
 
   /** One request to the parent at a time: send, then wait for its reply on the same socket. */
-  #ask(body: { type: string; [k: string]: unknown }): Promise<Message> {
-    const run = this.#queue.then(() => this.#askNow(body));
+  #ask(body: { type: string; [k: string]: unknown }, waitMs = PARENT_ANSWER_MS): Promise<Message> {
+    const run = this.#queue.then(() => this.#askNow(body, waitMs));
     this.#queue = run.then(() => {}, () => {});
     return run;
   }
 
-  async #askNow(body: { type: string; [k: string]: unknown }): Promise<Message> {
+  async #askNow(body: { type: string; [k: string]: unknown }, waitMs: number): Promise<Message> {
     const to = this.parentName;
     const s = this.child;
     if (!to || !s || s.kind !== "datagram") throw new Error("this process has no parent");
@@ -277,11 +323,10 @@ export class HotRestart {
         this.#broken = true;
         reject(
           new Error(
-            `the parent process did not answer '${body.type}' within ${PARENT_ANSWER_MS} ms ` +
-              `on ${to}`,
+            `the parent process did not answer '${body.type}' within ${waitMs} ms on ${to}`,
           ),
         );
-      }, PARENT_ANSWER_MS);
+      }, waitMs);
     });
     try {
       for (;;) {
@@ -304,21 +349,30 @@ export class HotRestart {
       const m = await this.#next(conn);
       if (m === null) return;
       if (m.type === "reply") continue;
-      const terminate = await this.#answer(conn, m);
-      if (terminate) this.#handlers?.terminate();
+      await this.#answer(conn, m);
     }
   }
 
-  /** Answers one message; true when it was a `terminate` to carry out. */
-  async #answer(conn: Deno.DatagramConn, m: Message): Promise<boolean> {
+  /** Answers one message (`terminate`: once {@linkcode handOver} has the last stats). */
+  async #answer(conn: Deno.DatagramConn, m: Message): Promise<void> {
     const h = this.#handlers;
     const reply: Message = { id: m.id, type: "reply" };
+    let sent = () => {};
     try {
       if (!h) throw new Error("this process is not ready to hand over yet");
       if (m.type === "hello") reply.info = h.info();
       else if (m.type === "drain") await h.drain();
       else if (m.type === "stats") reply.stats = h.stats();
-      else if (m.type !== "terminate") throw new Error(`unknown message type '${m.type}'`);
+      else if (m.type === "terminate") {
+        if (!this.#handedOver && !this.#terminating) {
+          const last = Promise.withResolvers<ParentStats | null>();
+          const done = Promise.withResolvers<void>();
+          this.#terminating = { last: last.resolve, sent: done.promise };
+          sent = done.resolve;
+          h.terminate();
+          reply.stats = await last.promise;
+        }
+      } else throw new Error(`unknown message type '${m.type}'`);
     } catch (e) {
       reply.error = e instanceof Error ? e.message : String(e);
     }
@@ -328,7 +382,7 @@ export class HotRestart {
       (_m, n) => `_child_${childId(Number(n))}`,
     );
     await this.#send(conn, to, reply).catch(() => {});
-    return m.type === "terminate" && !reply.error;
+    sent();
   }
 }
 

@@ -3,8 +3,13 @@
  * (its facts, a graceful drain of every listener, its stats, shutting down); as a child, once it
  * is LIVE it asks its parent to drain, adds the parent's stats to its own every second (counters
  * continue; histograms take the parent's values, its whole history first; the parent's gauges
- * count while it runs, except those this process sets itself), and
- * after `--parent-shutdown-time-s` takes the parent's last stats and tells it to shut down.
+ * count while it runs, except those this process sets itself), and after
+ * `--parent-shutdown-time-s` tells the parent to shut down and adds the last stats the parent
+ * answers with (what it counted until its listeners and workers stopped).
+ *
+ * A histogram is handed over as the difference between its cumulative view now and the one
+ * handed over before (`src/stats/snapshot_delta.ts`), so the parent's own stats flushes (every
+ * `stats_flush_interval`) between two answers lose nothing.
  *
  * @example Not run: it needs a running server and a parent process.
  * ```ts ignore
@@ -19,6 +24,9 @@ import {
   WorkerStatsExporter,
   WorkerStatsImporter,
 } from "../stats/worker_stats.ts";
+import { tcpMigrateReq } from "../platform/tcp_migrate_req.ts";
+import type { LogLinearSnapshot } from "../stats/log_linear.ts";
+import { snapshotDelta } from "../stats/snapshot_delta.ts";
 import type { ServerContext } from "./context.ts";
 import { type HotRestart, hotRestartProtocolVersion, type ParentStats } from "./hot_restart.ts";
 
@@ -32,8 +40,8 @@ export function serveHotRestart(
   log: (l: string, m: string) => void,
 ): void {
   const exporter = new WorkerStatsExporter(server.stats, NOT_HANDED_OVER);
-  /** Histograms whose whole history went to the child already. */
-  const handed = new Set<string>();
+  /** The cumulative view of each histogram as last handed to the child. */
+  const handed = new Map<string, LogLinearSnapshot>();
   hr.serve({
     info: () => ({
       version: hotRestartProtocolVersion(),
@@ -45,16 +53,16 @@ export function serveHotRestart(
       await server.listeners.drain({ inboundOnly: false, graceful: true });
     },
     stats: (): ParentStats => {
-      // Collecting flushes the store: each histogram's interval is then what was recorded since
-      // the previous answer, and its cumulative view everything.
+      // Collecting flushes the store: each histogram's cumulative view then holds everything.
       const d = exporter.collect();
       const histograms: ParentStats["histograms"] = [];
       for (const h of server.stats.sortedHistograms()) {
         if (NOT_HANDED_OVER.some((p) => h.name.startsWith(p))) continue;
-        const counts = handed.has(h.name) ? h.interval : h.cumulative;
-        if (counts.count === 0) continue;
-        handed.add(h.name);
-        histograms.push([h.name, h.unit, counts.snapshot()]);
+        const before = handed.get(h.name) ?? null;
+        if (h.cumulative.count === (before?.count ?? 0)) continue;
+        const now = h.cumulative.snapshot();
+        handed.set(h.name, now);
+        histograms.push([h.name, h.unit, snapshotDelta(now, before)]);
       }
       return { counters: d.counters, gauges: d.gauges, histograms };
     },
@@ -76,8 +84,7 @@ export async function takeOverFromParent(
   stopped: () => boolean,
 ): Promise<void> {
   const importer = new WorkerStatsImporter(server.stats, 1);
-  const pull = async () => {
-    const s = await hr.parentStats();
+  const take = (s: ParentStats) => {
     const d: WorkerStatsDelta = {
       counters: s.counters,
       gauges: s.gauges,
@@ -85,6 +92,15 @@ export async function takeOverFromParent(
     };
     importer.apply(0, d);
   };
+  const pull = async () => take(await hr.parentStats());
+  if (tcpMigrateReq() === false) {
+    log(
+      "info",
+      "hot restart: net.ipv4.tcp_migrate_req is 0, so connections still waiting in the " +
+        "parent's accept queues when its listeners close are reset; with 1 the kernel moves " +
+        "them to this process's listeners",
+    );
+  }
   try {
     await hr.drainParent();
     await pull();
@@ -94,8 +110,10 @@ export async function takeOverFromParent(
       await pull();
     }
     if (stopped()) return;
-    await hr.terminateParent();
-    log("info", "hot restart: the parent was told to shut down");
+    log("info", "hot restart: telling the parent to shut down");
+    const last = await hr.terminateParent();
+    if (last) take(last);
+    log("info", "hot restart: the parent shut down and handed over its last stats");
   } catch (e) {
     log("warning", `hot restart: ${e instanceof Error ? e.message : e}`);
   } finally {

@@ -106,15 +106,14 @@ Deno.test("cli.options.restart-epoch: a hot restart under load answers every req
       const m = /http_downstream_rq_time_count\{[^}]*ingress_http[^}]*\} (\d+)/.exec(t);
       return m ? Number(m[1]) : 0;
     };
-    // Known gap: requests the parent finishes after its last stats answer are not handed over
-    // (a loaded machine lost 24 of 2678), so the check asks for most of them, not all; without
-    // the hand-over the new process holds only its own share (about half).
-    const want = Math.floor((5 + answered) * 0.9);
+    // Exactly: the parent hands over what it recorded until its last answer (to `terminate`).
+    const want = 5 + answered;
     await waitFor(
-      async () => (await samples()) >= want || undefined,
+      async () => (await samples()) === want || undefined,
       20_000,
-      `${want} of ${5 + answered} request-time samples`,
+      `${want} request-time samples`,
     ).catch(async (e) => assert.fail(`${e.message}: ${await samples()}`));
+    assert.equal((await statsOf(child.admin)).get("cluster.demo.upstream_rq_total"), want);
     const info = await (await fetch(`${child.admin}/server_info`)).json();
     const secs = (s: string) => Number(s.replace(/s$/, ""));
     assert.ok(secs(info.uptime_all_epochs) > secs(info.uptime_current_epoch), JSON.stringify(info));

@@ -529,6 +529,8 @@ export async function startServer(
       )
       : null;
     if (hr) cleanups.push(() => hr.close());
+    // Cleanups run latest first: this one once listeners and workers have stopped.
+    if (hr) cleanups.push(() => hr.handOver());
     const core = startCore(options, bootstrap, settings, log, cleanups);
     const init = new InitManagers();
     const server = new Server(

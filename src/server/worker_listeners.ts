@@ -12,9 +12,10 @@
  *   `--drain-strategy`) while the new one takes new connections: a listener is active only
  *   when every worker has bound it.
  * - When a worker cannot bind it (the address went away between the main thread's try and the
- *   worker's bind), every worker closes the new version, the old one keeps serving, and
- *   `listener_manager.listener_create_failure` counts it once, with an error line naming the
- *   listener and address.
+ *   worker's bind), the listener is removed by name on every worker, as Envoy's listener manager
+ *   does: the new version closes, the version in service drains and goes too,
+ *   `listener_manager.listener_create_failure` and `listener_removed` count it once, and a
+ *   critical line names the listener and address.
  * - A listener missing from an update is drained and closed on every worker.
  * - Once `/drain_listeners` stopped a direction (all, or `inboundonly`), listeners of that
  *   direction are neither added nor changed (the specification's States table).
@@ -291,18 +292,34 @@ export class WorkerLds {
     }
     this.#pending.delete(v.spec.name);
     if (failures.length) {
-      this.deps.workers.broadcast({ type: "listener_abort", token: v.token });
-      this.deps.store.scope("listener_manager").counter("listener_create_failure").inc();
-      this.deps.log(
-        "error",
-        `listener '${v.spec.name}' failed to listen on address ` +
-          `'${hostPort(v.spec.address, v.port)}' on worker: ${failures.join("; ")}`,
-      );
-      this.#releaseRoutes();
+      this.#failed(v, failures);
       return;
     }
     this.deps.workers.broadcast({ type: "listener_commit", token: v.token });
     this.#active.set(v.spec.name, v);
+  }
+
+  /**
+   * A worker could not bind `v`: as Envoy's listener manager does when a worker fails to add a
+   * listener, the failure is logged (critical) and counted once, and the listener is removed by
+   * name on every worker: the new version closes, and the version in service (if any) drains and
+   * goes too (`listener_removed`), so no worker keeps a listener the others do not serve. A later
+   * update that names it adds it again.
+   */
+  #failed(v: Version, failures: readonly string[]): void {
+    const lm = this.deps.store.scope("listener_manager");
+    this.deps.workers.broadcast({ type: "listener_abort", token: v.token });
+    lm.counter("listener_create_failure").inc();
+    this.deps.log(
+      "critical",
+      `listener '${v.spec.name}' failed to listen on address ` +
+        `'${hostPort(v.spec.address, v.port)}' on worker: ${failures.join("; ")}`,
+    );
+    if (this.#active.delete(v.spec.name)) {
+      this.deps.workers.broadcast({ type: "listener_remove", name: v.spec.name });
+    }
+    lm.counter("listener_removed").inc();
+    this.#releaseRoutes();
   }
 
   /** Asks every worker to bind `v`; resolves with the failures (none: all bound it). */

@@ -36,6 +36,7 @@ async function setUp(answer: (index: number) => string | null) {
   const sent: Array<[number | "all", ListenerChange]> = [];
   const logs: string[] = [];
   let lds: WorkerLds | null = null;
+  let started = false;
   const live: ListenerView[] = [];
   lds = new WorkerLds({ path_config_source: { path: file } }, {
     clusters: cm,
@@ -69,9 +70,21 @@ async function setUp(answer: (index: number) => string | null) {
     store,
     sent,
     logs,
-    async load(resources: unknown[]) {
-      await Deno.writeTextFile(file, JSON.stringify({ version_info: "1", resources }));
-      await lds!.start();
+    /**
+     * Writes an update; the first call starts the subscription, later ones wait until the
+     * workers heard `last` (the message type that ends the update).
+     */
+    async load(resources: unknown[], version = "1", last = "") {
+      await Deno.writeTextFile(`${file}.tmp`, JSON.stringify({ version_info: version, resources }));
+      await Deno.rename(`${file}.tmp`, file);
+      if (!started) {
+        started = true;
+        await lds!.start();
+        return;
+      }
+      for (let i = 0; i < 1000 && !sent.some(([, m]) => m.type === last); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
     },
     async close() {
       await lds!.close();
@@ -100,20 +113,58 @@ Deno.test("cli.options.concurrency: LDS with workers, a listener every worker bo
   }
 });
 
-Deno.test("cli.options.concurrency: LDS with workers, a listener one worker cannot bind is closed on every worker (listener_abort), counted once in listener_create_failure and logged with its address", async () => {
+Deno.test("cli.options.concurrency: LDS with workers, a listener one worker cannot bind is closed on every worker (listener_abort), counted once in listener_create_failure and listener_removed, and logged critical with its address", async () => {
   const t = await setUp((i) => i === 1 ? "cannot bind '127.0.0.1:1': Address in use" : null);
   try {
     await t.load([tcpListener("t", 0)]);
     const kinds = t.sent.map(([i, m]) => `${i} ${m.type}`);
     assert.deepEqual(kinds, ["0 listener_prepare", "1 listener_prepare", "all listener_abort"]);
     assert.equal(t.store.counter("listener_manager.listener_create_failure").value(), 1);
+    assert.equal(t.store.counter("listener_manager.listener_removed").value(), 1);
     assert.ok(
       t.logs.some((l) =>
-        /^error listener 't' failed to listen on address '127\.0\.0\.1:\d+' on worker: worker 1:/
+        /^critical listener 't' failed to listen on address '127\.0\.0\.1:\d+' on worker: worker 1:/
           .test(l)
       ),
       t.logs.join("\n"),
     );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("cli.options.concurrency: LDS with workers, when one worker cannot bind a listener's new version the listener is removed by name on every worker (the version in service too), as Envoy's listener manager does", async () => {
+  let failOn: number | null = null;
+  const t = await setUp((i) => i === failOn ? "cannot bind '127.0.0.1:1': Address in use" : null);
+  try {
+    await t.load([tcpListener("t", 0)]);
+    assert.equal(t.store.counter("listener_manager.listener_added").value(), 1);
+    t.sent.length = 0;
+    failOn = 0;
+    const changed = { ...tcpListener("t", 0), per_connection_buffer_limit_bytes: 65536 };
+    await t.load([changed], "2", "listener_remove");
+    const kinds = t.sent.map(([i, m]) =>
+      `${i} ${m.type}${m.type === "listener_remove" ? ` ${m.name}` : ""}`
+    );
+    assert.deepEqual(kinds, [
+      "0 listener_prepare",
+      "1 listener_prepare",
+      "all listener_abort",
+      "all listener_remove t",
+    ]);
+    assert.equal(t.store.counter("listener_manager.listener_modified").value(), 1);
+    assert.equal(t.store.counter("listener_manager.listener_create_failure").value(), 1);
+    assert.equal(t.store.counter("listener_manager.listener_removed").value(), 1);
+    // The same configuration again is a new listener (nothing of that name is left).
+    t.sent.length = 0;
+    failOn = null;
+    await t.load([changed], "3", "listener_commit");
+    assert.deepEqual(t.sent.map(([i, m]) => `${i} ${m.type}`), [
+      "0 listener_prepare",
+      "1 listener_prepare",
+      "all listener_commit",
+    ]);
+    assert.equal(t.store.counter("listener_manager.listener_added").value(), 2);
   } finally {
     await t.close();
   }

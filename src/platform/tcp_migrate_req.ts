@@ -1,0 +1,32 @@
+/**
+ * Whether the Linux kernel moves the connections waiting in a closed listening socket's accept
+ * queue to another socket of its `SO_REUSEPORT` group (`net.ipv4.tcp_migrate_req`, Linux 5.14
+ * and later), instead of resetting them. A hot restart relies on it: the parent closes its
+ * listeners while the new process accepts on the same ports, and Deno can neither hand a
+ * listening socket to another process (no `SCM_RIGHTS`) nor steer new connections away from
+ * the parent's sockets before it closes them (no `SO_ATTACH_REUSEPORT_CBPF`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tcpMigrateReq } from "./tcp_migrate_req.ts";
+ * assert.ok([true, false, null].includes(tcpMigrateReq()));
+ * ```
+ * @module
+ */
+
+/** Where Linux shows the setting (per network namespace). */
+export const TCP_MIGRATE_REQ_PATH = "/proc/sys/net/ipv4/tcp_migrate_req";
+
+/** The setting read from `path`: true (1), false (0), or null when there is none to read. */
+export function tcpMigrateReq(path: string = TCP_MIGRATE_REQ_PATH): boolean | null {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path).trim();
+  } catch {
+    return null;
+  }
+  if (text === "1") return true;
+  if (text === "0") return false;
+  return null;
+}
