@@ -185,6 +185,11 @@ export interface LimitCounters {
   rqTimeout: Counter;
   cxRxBytes: Counter;
   cxTxBytes: Counter;
+  /** A client closed its connection while a request was in flight (`..._remote_active_rq`). */
+  cxDestroyRemoteActiveRq: Counter;
+  cxDestroyActiveRq: Counter;
+  /** Streams reset (counted by the codec when its client went away). */
+  rqRxReset: Counter;
 }
 
 /** Creates the counters in the connection manager's scope `s` (`http.<stat_prefix>`). */
@@ -198,5 +203,8 @@ export function limitCounters(s: Scope): LimitCounters {
     rqTimeout: s.counter("downstream_rq_timeout"),
     cxRxBytes: s.counter("downstream_cx_rx_bytes_total"),
     cxTxBytes: s.counter("downstream_cx_tx_bytes_total"),
+    cxDestroyRemoteActiveRq: s.counter("downstream_cx_destroy_remote_active_rq"),
+    cxDestroyActiveRq: s.counter("downstream_cx_destroy_active_rq"),
+    rqRxReset: s.counter("downstream_rq_rx_reset"),
   };
 }
