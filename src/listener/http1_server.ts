@@ -304,6 +304,8 @@ export async function serveHttp1(
       // Read a request head.
       let he = -1;
       let scan = c.start;
+      /** A read just brought bytes (and reported its activity, whose time the timers take). */
+      let justRead = false;
       for (;;) {
         // Empty lines before a request line are ignored (RFC 9112 section 2.2).
         while (c.end - c.start >= 2 && c.buf[c.start] === 13 && c.buf[c.start + 1] === 10) {
@@ -311,7 +313,7 @@ export async function serveHttp1(
         }
         if (timers !== null && c.end > c.start && st.phase === "wait") {
           st.phase = "head";
-          timers.streamStart();
+          timers.streamStart(justRead);
         }
         he = c.headEnd(Math.max(c.start, scan));
         if (he !== -1) break;
@@ -320,6 +322,7 @@ export async function serveHttp1(
         const before = c.start;
         const had = c.end - c.start;
         if (!await c.fill(maxHead + 4)) return;
+        justRead = true;
         if (isClosed(st)) return;
         scan -= before - c.start;
         if (c.end - c.start === had) break; // buffer full without a head end
@@ -473,7 +476,8 @@ export async function serveHttp1(
       inFlight = null;
       if (isClosed(st)) return;
       st.phase = "wait";
-      timers?.streamEnd(!keep);
+      // The response's last write reported its activity just now.
+      timers?.streamEnd(!keep, true);
       if (!keep) return;
       if (body !== null && !body.done) return;
       body = null;
