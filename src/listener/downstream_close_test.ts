@@ -244,3 +244,56 @@ Deno.test("HTTP/1.1 downstream: a pipelined request read while the first is in f
     o.close();
   }
 });
+
+Deno.test("HTTP/1.1 downstream: a client that closes while its answer's body is streaming resets the upstream request (logged with its status and DC)", async () => {
+  // An origin that sends a head and the first piece of a chunked body, then nothing more.
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let upstreamClosed!: () => void;
+  const closed = new Promise<void>((r) => upstreamClosed = r);
+  const conns: Deno.Conn[] = [];
+  (async () => {
+    for await (const c of l) {
+      conns.push(c);
+      (async () => {
+        const buf = new Uint8Array(4096);
+        try {
+          await c.read(buf);
+          await c.write(
+            enc.encode("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n"),
+          );
+          while (await c.read(buf) !== null) { /* until the proxy closes */ }
+        } catch { /* reset */ }
+        upstreamClosed();
+      })();
+    }
+  })().catch(() => {});
+  try {
+    await withProxy((l.addr as Deno.NetAddr).port, async (p, log) => {
+      const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
+      await c.write(enc.encode("GET /stream HTTP/1.1\r\nhost: a\r\n\r\n"));
+      let got = "";
+      const buf = new Uint8Array(4096);
+      while (!got.includes("hello")) {
+        const n = await c.read(buf);
+        if (n === null) break;
+        got += dec.decode(buf.subarray(0, n));
+      }
+      assert.match(got, /^HTTP\/1\.1 200 OK\r\n/);
+      c.close();
+      await bounded(closed, "the upstream connection closed");
+      assert.equal(await bounded(log(), "the access log line"), "/stream 200 DC via_upstream\n");
+      assert.equal(counter(p, "http.test.downstream_cx_destroy_remote_active_rq"), 1);
+      assert.equal(counter(p, "http.test.downstream_rq_rx_reset"), 1);
+      assert.equal(counter(p, "http.test.downstream_rq_2xx"), 1);
+      assert.equal(counter(p, "cluster.c.upstream_cx_destroy_local_with_active_rq"), 1);
+      assert.equal(gauge(p, "cluster.c.upstream_rq_active"), 0);
+    });
+  } finally {
+    l.close();
+    for (const c of conns) {
+      try {
+        c.close();
+      } catch { /* closed */ }
+    }
+  }
+});
