@@ -267,6 +267,9 @@ export async function serveHttp1(
     inFlight?.abort(DOWNSTREAM_REMOTE_CLOSE);
     if (p === "write") c.abortBody();
   };
+  const setIdleTimeout = timers === null
+    ? undefined
+    : (ms: number) => timers.setStreamIdleTimeout(ms);
   c.bodyDone = () => {
     timers?.requestDone();
     c.watch(onGone);
@@ -376,28 +379,32 @@ export async function serveHttp1(
       if (body === null) timers?.requestDone();
       const ac = new AbortController();
       inFlight = ac;
+      const rb = body;
+      let raw: ReadableStream<Uint8Array> | null = null;
+      const connect = head.error === null && head.method === "CONNECT";
+      const upgradable = head.error === null && head.contentLength === 0 &&
+        (connect || isUpgrade(head.headers));
+      // Every field is set here, absent ones as undefined: requests keep one object shape.
       const req: DownstreamRequest = {
         method: head.method,
         path: head.path,
         authority: head.authority,
         scheme: dc.tls ? "https" : "http",
         headers: head.headers,
-        body: body === null ? null : body.stream(),
+        body: rb === null ? null : rb.stream(),
         contentLength: head.contentLength,
         h2: false,
         error: head.error,
-        reset: closeNow,
+        trailers: rb?.trailers,
+        bodyError: rb === null ? undefined : () => rb.error,
+        upgrade: upgradable ? () => raw ??= rawStream(c) : undefined,
+        setIdleTimeout,
+        filterState: undefined,
         signal: ac.signal,
+        reset: closeNow,
+        account: undefined,
       };
-      const rb = body;
-      if (rb !== null) req.bodyError = () => rb.error;
-      if (rb?.trailers !== undefined) req.trailers = rb.trailers;
-      if (timers !== null) req.setIdleTimeout = (ms) => timers.setStreamIdleTimeout(ms);
-      let raw: ReadableStream<Uint8Array> | null = null;
-      const connect = head.error === null && head.method === "CONNECT";
-      if (head.error === null && head.contentLength === 0 && (connect || isUpgrade(head.headers))) {
-        req.upgrade = () => raw ??= rawStream(c);
-      } else if (body === null && head.error === null) c.watch(onGone);
+      if (!upgradable && rb === null && head.error === null) c.watch(onGone);
       let res: ProxyResponse;
       let timedOut = false;
       st.phase = "handler";
