@@ -42,6 +42,14 @@ export interface DownstreamConn {
   tls?: boolean;
 }
 
+/**
+ * The abort reason of a request's `signal` when its client closed or reset the connection before
+ * the answer was written (HTTP/1.1): Envoy's remote close with an active stream.
+ */
+export const DOWNSTREAM_REMOTE_CLOSE: Error = new Error(
+  "downstream connection closed by the client",
+);
+
 /** A codec error: the status to answer with and its details (for logs). */
 export interface CodecError {
   status: 400 | 426 | 431;
@@ -79,7 +87,11 @@ export interface DownstreamRequest extends MatchInput {
   filterState?: FilterState;
   /** The request's dynamic metadata, created by the first filter that writes to it. */
   dynamicMetadata?: DynamicMetadata;
-  /** Aborts when the stream is reset (by the client on HTTP/2, or by the overload manager). */
+  /**
+   * Aborts when the stream is reset: by the client (an HTTP/2 reset, or an HTTP/1.1 connection
+   * closed before the answer, reason {@linkcode DOWNSTREAM_REMOTE_CLOSE}), or by the overload
+   * manager.
+   */
   signal?: AbortSignal;
   /** Resets the stream without an answer (codecs that can: HTTP/1.1 closes the connection). */
   reset?: () => void;

@@ -42,8 +42,15 @@ export function connectionTokens(value: string | null): Set<string> | null {
   return s.size ? s : null;
 }
 
-/** Builds the downstream response headers from upstream ones. */
-export function buildResponseHeaders(list: readonly [string, string][], t0: number): Headers {
+/**
+ * Builds the downstream response headers from upstream ones; the upstream service time runs
+ * from `t0` to `now` (performance clock).
+ */
+export function buildResponseHeaders(
+  list: readonly [string, string][],
+  t0: number,
+  now: number = performance.now(),
+): Headers {
   let named: Set<string> | null = null;
   for (const [k, v] of list) if (k === "connection") named = connectionTokens(v);
   const h = new HeaderMap();
@@ -52,6 +59,6 @@ export function buildResponseHeaders(list: readonly [string, string][], t0: numb
     if (HOP_BY_HOP.has(k) || named?.has(k)) continue;
     h.append(k, list[i][1]);
   }
-  h.set("x-proxy-upstream-service-time", String(Math.round(performance.now() - t0)));
+  h.set("x-proxy-upstream-service-time", String(Math.round(now - t0)));
   return h;
 }

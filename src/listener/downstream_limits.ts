@@ -255,6 +255,11 @@ export interface LimitCounters {
   /** The codecs' `headers_with_underscores_action` counters (root scope). */
   http1Underscores: UnderscoreCounters;
   http2Underscores: UnderscoreCounters;
+  /** A client closed its connection while a request was in flight (`..._remote_active_rq`). */
+  cxDestroyRemoteActiveRq: Counter;
+  cxDestroyActiveRq: Counter;
+  /** Streams reset (counted by the codec when its client went away). */
+  rqRxReset: Counter;
 }
 
 /**
@@ -273,5 +278,8 @@ export function limitCounters(s: Scope, root: Scope): LimitCounters {
     cxTxBytes: s.counter("downstream_cx_tx_bytes_total"),
     http1Underscores: underscoreCounters(root, "http1"),
     http2Underscores: underscoreCounters(root, "http2"),
+    cxDestroyRemoteActiveRq: s.counter("downstream_cx_destroy_remote_active_rq"),
+    cxDestroyActiveRq: s.counter("downstream_cx_destroy_active_rq"),
+    rqRxReset: s.counter("downstream_rq_rx_reset"),
   };
 }

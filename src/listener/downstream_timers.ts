@@ -137,13 +137,16 @@ export class ConnectionTimers {
     return this.#inStream;
   }
 
-  /** The first byte of a request arrived. */
-  streamStart(): void {
+  /**
+   * The first byte of a request arrived: with `sinceActivity`, when the read that brought it was
+   * reported by {@linkcode activity} just now (its time is taken, not the clock's).
+   */
+  streamStart(sinceActivity = false): void {
     if (this.#inStream) return;
     this.#inStream = true;
     this.#at.idle = Infinity;
     const l = this.limits;
-    const now = this.#last = performance.now();
+    const now = sinceActivity ? this.#last : this.#last = performance.now();
     this.#set("header", l.requestHeadersTimeoutMs, now);
     this.#set("request", l.requestTimeoutMs, now);
     this.#streamIdleMs = l.streamIdleTimeoutMs;
@@ -173,12 +176,16 @@ export class ConnectionTimers {
     this.#at.request = Infinity;
   }
 
-  /** The stream ended; the connection is idle again (unless `closing`). */
-  streamEnd(closing: boolean): void {
+  /**
+   * The stream ended; the connection is idle again (unless `closing`). With `sinceActivity`, the
+   * write that ended it was reported by {@linkcode activity} just now (its time is taken).
+   */
+  streamEnd(closing: boolean, sinceActivity = false): void {
     this.#inStream = false;
     const at = this.#at;
     at.header = at.request = at.stream_idle = Infinity;
-    if (!closing) this.#set("idle", this.limits.idleTimeoutMs, performance.now());
+    if (closing) return;
+    this.#set("idle", this.limits.idleTimeoutMs, sinceActivity ? this.#last : performance.now());
   }
 
   /** Stops every timer (the connection is gone, or handed to another codec). */

@@ -30,7 +30,11 @@ import {
   trailersOf,
 } from "../http/trailers.ts";
 import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
-import type { CodecError, DownstreamRequest } from "../http/downstream_request.ts";
+import {
+  type CodecError,
+  DOWNSTREAM_REMOTE_CLOSE,
+  type DownstreamRequest,
+} from "../http/downstream_request.ts";
 import type { DownstreamConn } from "../http/downstream_request.ts";
 import { localReply } from "../http/local_reply.ts";
 import {
@@ -114,11 +118,54 @@ class Http1ServerConn {
   bodyDone: () => void = noop;
   /** Cancels the response body being copied, if any. */
   abortBody: () => void = noop;
+  /** The client closed or reset the connection (seen by a read). */
+  gone = false;
+  /** The read issued while a request is handled (see {@linkcode Http1ServerConn.watch}). */
+  #early: Promise<boolean> | null = null;
 
   constructor(readonly conn: Deno.Conn) {}
 
+  /**
+   * Issues the read for the next request while the current one is handled, so a client that
+   * goes away is seen at once (`onGone`) rather than when the answer is written. Bytes that
+   * arrive (a pipelined request) stay in the buffer for the next {@linkcode Http1ServerConn.fill}.
+   * Nothing else may read or move the buffer until that read has ended.
+   */
+  watch(onGone: () => void): void {
+    if (this.#early !== null || this.gone) return;
+    if (this.start === this.end) this.start = this.end = 0;
+    else if (this.end === this.buf.length) {
+      if (this.start === 0) return; // full of pipelined bytes: read when they are taken
+      this.buf.copyWithin(0, this.start, this.end);
+      this.end -= this.start;
+      this.start = 0;
+    }
+    this.#early = this.conn.read(this.buf.subarray(this.end)).then((n) => {
+      this.#early = null;
+      if (n === null) {
+        this.gone = true;
+        onGone();
+        return false;
+      }
+      this.end += n;
+      this.bytes?.rx.inc(n);
+      this.activity();
+      return true;
+    }, (e) => {
+      this.#early = null;
+      // A connection closed here (BadResource, Interrupted) is not the client going away.
+      if (!(e instanceof Deno.errors.BadResource || e instanceof Deno.errors.Interrupted)) {
+        this.gone = true;
+        onGone();
+      }
+      return false;
+    });
+  }
+
   /** Reads more bytes; false at end of stream. Grows the buffer up to `max` when full. */
   async fill(max: number, ahead = Infinity): Promise<boolean> {
+    if (this.#early !== null) return await this.#early;
+    if (this.gone) return false;
     if (this.start === this.end) this.start = this.end = 0;
     if (this.end === this.buf.length) {
       if (this.start > 0) {
@@ -205,6 +252,30 @@ export async function serveHttp1(
       conn.close();
     } catch { /* closed */ }
   };
+  /** Aborts the request in flight (its `signal`), when there is one. */
+  let inFlight: AbortController | null = null;
+  // The client went away while its request was handled or answered: as Envoy on a remote close
+  // with an active stream, the stream is reset (its upstream attempt with it) and counted.
+  const onGone = () => {
+    const p = st.phase;
+    if (p !== "handler" && p !== "write") return;
+    const n = ctl.limits?.counters;
+    if (n !== undefined) {
+      n.cxDestroyRemoteActiveRq.inc();
+      n.cxDestroyActiveRq.inc();
+      n.rqRxReset.inc();
+    }
+    closeNow();
+    inFlight?.abort(DOWNSTREAM_REMOTE_CLOSE);
+    if (p === "write") c.abortBody();
+  };
+  const setIdleTimeout = timers === null
+    ? undefined
+    : (ms: number) => timers.setStreamIdleTimeout(ms);
+  c.bodyDone = () => {
+    timers?.requestDone();
+    c.watch(onGone);
+  };
   if (ctl.limits) {
     const { counters, limits } = ctl.limits;
     c.bytes = { rx: counters.cxRxBytes, tx: counters.cxTxBytes };
@@ -212,7 +283,6 @@ export async function serveHttp1(
   }
   if (timers !== null) {
     c.activity = () => timers.activity();
-    c.bodyDone = () => timers.requestDone();
     timers.onFire = (kind) => {
       if (kind === "idle" || kind === "max_duration") {
         ctl.closing = true;
@@ -239,6 +309,8 @@ export async function serveHttp1(
       // Read a request head.
       let he = -1;
       let scan = c.start;
+      /** A read just brought bytes (and reported its activity, whose time the timers take). */
+      let justRead = false;
       for (;;) {
         // Empty lines before a request line are ignored (RFC 9112 section 2.2).
         while (c.end - c.start >= 2 && c.buf[c.start] === 13 && c.buf[c.start + 1] === 10) {
@@ -246,7 +318,7 @@ export async function serveHttp1(
         }
         if (timers !== null && c.end > c.start && st.phase === "wait") {
           st.phase = "head";
-          timers.streamStart();
+          timers.streamStart(justRead);
         }
         he = c.headEnd(Math.max(c.start, scan));
         if (he !== -1) break;
@@ -255,6 +327,7 @@ export async function serveHttp1(
         const before = c.start;
         const had = c.end - c.start;
         if (!await c.fill(maxHead + 4)) return;
+        justRead = true;
         if (isClosed(st)) return;
         scan -= before - c.start;
         if (c.end - c.start === had) break; // buffer full without a head end
@@ -314,27 +387,34 @@ export async function serveHttp1(
         }
       }
       if (body === null) timers?.requestDone();
+      const ac = new AbortController();
+      inFlight = ac;
+      const rb = body;
+      let raw: ReadableStream<Uint8Array> | null = null;
+      const connect = head.error === null && head.method === "CONNECT";
+      const upgradable = head.error === null && head.contentLength === 0 &&
+        (connect || isUpgrade(head.headers));
+      // Every field is set here, absent ones as undefined: requests keep one object shape.
       const req: DownstreamRequest = {
         method: head.method,
         path: head.path,
         authority: head.authority,
         scheme: dc.tls ? "https" : "http",
         headers: head.headers,
-        body: body === null ? null : body.stream(),
+        body: rb === null ? null : rb.stream(),
         contentLength: head.contentLength,
         h2: false,
         error: head.error,
+        trailers: rb?.trailers,
+        bodyError: rb === null ? undefined : () => rb.error,
+        upgrade: upgradable ? () => raw ??= rawStream(c) : undefined,
+        setIdleTimeout,
+        filterState: undefined,
+        signal: ac.signal,
         reset: closeNow,
+        account: undefined,
       };
-      const rb = body;
-      if (rb !== null) req.bodyError = () => rb.error;
-      if (rb?.trailers !== undefined) req.trailers = rb.trailers;
-      if (timers !== null) req.setIdleTimeout = (ms) => timers.setStreamIdleTimeout(ms);
-      let raw: ReadableStream<Uint8Array> | null = null;
-      const connect = head.error === null && head.method === "CONNECT";
-      if (head.error === null && head.contentLength === 0 && (connect || isUpgrade(head.headers))) {
-        req.upgrade = () => raw ??= rawStream(c);
-      }
+      if (!upgradable && rb === null && head.error === null) c.watch(onGone);
       let res: ProxyResponse;
       let timedOut = false;
       st.phase = "handler";
@@ -373,7 +453,12 @@ export async function serveHttp1(
       } catch {
         res = { status: 500, headers: new HeaderMap(), body: null };
       }
-      if (isClosed(st)) return;
+      if (isClosed(st)) {
+        // Reset before its answer: nothing is written; the answer's end is still reported.
+        if (res.body instanceof ReadableStream) res.body.cancel().catch(noop);
+        res.onEnd?.(0, c.gone ? "client_gone" : "complete");
+        return;
+      }
       if (raw !== null) {
         // The connection's bytes now belong to the upgraded exchange: it ends with it.
         timers?.requestDone();
@@ -405,9 +490,11 @@ export async function serveHttp1(
         ctl.trailers === true ? res.trailers : undefined,
       );
       ctl.busy = false;
+      inFlight = null;
       if (isClosed(st)) return;
       st.phase = "wait";
-      timers?.streamEnd(!keep);
+      // The response's last write reported its activity just now.
+      timers?.streamEnd(!keep, true);
       if (!keep) return;
       if (body !== null && !body.done) return;
       body = null;
@@ -562,7 +649,7 @@ async function pipeBody(
     try {
       r = await rd.read();
     } catch {
-      report(sent, "body_failed");
+      report(sent, c.gone ? "client_gone" : "body_failed");
       return false;
     }
     if (r.done) break;
@@ -585,7 +672,7 @@ async function pipeBody(
     }
   }
   if (framing === "length" && sent < length) {
-    report(sent, "body_failed");
+    report(sent, c.gone ? "client_gone" : "body_failed");
     return false;
   }
   if (chunked) {

@@ -21,7 +21,11 @@ import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { localReply } from "../http/local_reply.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import { type ProxyResponse, proxyResponse } from "../http/proxy_response.ts";
-import type { CodecError, DownstreamRequest } from "../http/downstream_request.ts";
+import {
+  type CodecError,
+  DOWNSTREAM_REMOTE_CLOSE,
+  type DownstreamRequest,
+} from "../http/downstream_request.ts";
 import { reasonPhrase } from "../http/http1_codec.ts";
 import {
   type AccessLogConfig,
@@ -371,12 +375,14 @@ export class HttpConnectionManager {
       this.deps.hooks.log("error", `http.${this.cfg.statPrefix}: ${(e as Error).message}`);
       res = localReply(500, "internal error");
     }
+    if (req.signal?.reason === DOWNSTREAM_REMOTE_CLOSE) res = this.#remoteClosed(res, lg);
     const c = Math.floor(res.status / 100) - 1;
     if (c >= 0 && c < 5) {
       this.#rqClass[c].inc();
       this.#lsClass[c].inc();
     }
-    this.#rqCompleted.inc();
+    // A stream reset before its answer has no response: not completed (as Envoy counts).
+    if (res.status !== 0) this.#rqCompleted.inc();
     this.#rqActive.dec();
     this.#rqTime.record(performance.now() - t0);
     if (this.cfg.localReplies) {
@@ -762,6 +768,17 @@ export class HttpConnectionManager {
       },
     };
     return cookies;
+  }
+
+  /**
+   * The answer of a stream whose client closed the connection before it was answered: status 0
+   * (nothing is written), logged with details `downstream_remote_disconnect` (flag `DC` comes
+   * with the end the codec reports). Whatever the route made of it is dropped.
+   */
+  #remoteClosed(res: ProxyResponse, lg: LogCtx | null): ProxyResponse {
+    if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
+    if (lg !== null) lg.details = "downstream_remote_disconnect";
+    return { status: 0, headers: new HeaderMap(), body: null };
   }
 
   /**

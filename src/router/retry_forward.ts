@@ -29,6 +29,7 @@ import { shadowHost } from "./mirror_policy.ts";
 import { idleAttempt } from "./per_try_idle.ts";
 import { CONSUMED_HEADERS, proxyHeader, type ResetKind, RetryState } from "./retry_state.ts";
 import { hasPrefixed } from "../http/internal_headers.ts";
+import { abandoned } from "../upstream/forward_http1.ts";
 
 /** Envoy's default buffer limit (`per_connection_buffer_limit_bytes`, 1 MiB). */
 export const DEFAULT_BUFFER_LIMIT = 1024 * 1024;
@@ -112,6 +113,8 @@ export function forwardWithRetries(
   m: MatchInput,
   o: RetryOptions,
 ): Promise<RetryResult> {
+  // The downstream stream was reset before it reached the router: nothing goes upstream.
+  if (o.gone?.aborted) return Promise.resolve({ res: abandoned(), flags: [], attempts: 0 });
   const p = o.policy;
   // Nothing can ask for a retry, a per-try timeout, a shadow or an attempt count: one attempt,
   // without the bookkeeping (no control header means none to consume either).

@@ -33,9 +33,12 @@ export class DeadlineQueue {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Infinity;
 
-  /** Calls `fire` after `ms` unless the returned deadline is cancelled first. */
-  add(ms: number, fire: () => void): Deadline {
-    const d: Deadline = { at: performance.now() + ms, fire, cancelled: false };
+  /**
+   * Calls `fire` after `ms` from `now` (performance clock; default: the clock now) unless the
+   * returned deadline is cancelled first.
+   */
+  add(ms: number, fire: () => void, now: number = performance.now()): Deadline {
+    const d: Deadline = { at: now + ms, fire, cancelled: false };
     let list = this.#lists.get(ms);
     if (!list) {
       this.#lists.set(ms, list = []);

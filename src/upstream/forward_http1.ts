@@ -98,21 +98,24 @@ export class Exchange implements UpstreamAttempt {
     this.finish();
   }
 
-  /** Counts the response code of a local reply (no outlier detection event). */
-  status(code: number): void {
+  /**
+   * Counts the response code of a local reply (no outlier detection event), at `now`
+   * (performance clock) when known.
+   */
+  status(code: number, now?: number): void {
     this.cluster.stats.responseCode(code);
     const ok = code < 500;
     (ok ? this.host.stats.rq_success : this.host.stats.rq_error).inc();
-    this.host.recordOutcome(ok);
+    this.host.recordOutcome(ok, now);
   }
 
   /**
    * Counts an answer from the host: its status code, and what its headers tell health checking
    * and outlier detection.
    */
-  response(code: number, headers: readonly (readonly [string, string])[]): void {
+  response(code: number, headers: readonly (readonly [string, string])[], now?: number): void {
     this.answered = true;
-    this.status(code);
+    this.status(code, now);
     this.cluster.hostAnswered(this.host, code, headers);
   }
 
@@ -159,8 +162,8 @@ export class Exchange implements UpstreamAttempt {
     );
   }
 
-  /** Ends the request (idempotent). */
-  finish(): void {
+  /** Ends the request (idempotent), at `now` (performance clock) when known. */
+  finish(now?: number): void {
     if (this.done) return;
     this.done = true;
     if (this.deadline) this.deadline.cancelled = true;
@@ -168,7 +171,7 @@ export class Exchange implements UpstreamAttempt {
     const s = this.cluster.stats;
     this.cluster.breakers[this.r.priority].requests.dec();
     s.rq_active.dec();
-    s.rq_time.record(performance.now() - this.t0);
+    s.rq_time.record((now ?? performance.now()) - this.t0);
     this.host.stats.rq_active.dec();
     this.host.active--;
   }
@@ -244,7 +247,7 @@ export async function forwardHttp1(
       if (conn) pool.destroyActive(conn, true);
       // A request body still arriving is not waited for.
       ex.bodyReader?.cancel().catch(() => {});
-    });
+    }, ex.t0);
   }
   const head = headText(r);
   for (let attempt = 0;; attempt++) {
@@ -309,21 +312,23 @@ function respond(
     pool.destroy(conn, true);
     return ex.reset("protocol error");
   }
-  ex.response(status, list);
-  const headers = buildResponseHeaders(list, ex.t0);
+  // One clock reading for what the answer's head settles (outcome, service time, pool, timing).
+  const now = performance.now();
+  ex.response(status, list, now);
+  const headers = buildResponseHeaders(list, ex.t0, now);
   // As Envoy's HTTP/1 codec: trailers are kept only with `enable_trailers`, else dropped.
   const trailers: TrailerSlot | undefined = ex.cluster.effective.http1Trailers
     ? trailerSlot()
     : undefined;
   if (conn.bodyDone()) {
-    pool.release(conn, !close);
-    ex.finish();
+    pool.release(conn, !close, now);
+    ex.finish(now);
     return { status, headers, body: null };
   }
   const whole = conn.takeBufferedBody();
   if (whole) {
-    pool.release(conn, !close);
-    ex.finish();
+    pool.release(conn, !close, now);
+    ex.finish(now);
     return { status, headers, body: whole };
   }
   const body = new ReadableStream<Uint8Array>({

@@ -210,9 +210,9 @@ export class Host implements HostView {
     this.#windowTotal = 0;
   }
 
-  /** Records the outcome of one request (`ok`: non-5xx answer). */
-  recordOutcome(ok: boolean): void {
-    this.#rotate(performance.now());
+  /** Records the outcome of one request (`ok`: non-5xx answer) at `now` (performance clock). */
+  recordOutcome(ok: boolean, now: number = performance.now()): void {
+    this.#rotate(now);
     this.#windowTotal++;
     if (ok) this.#windowOk++;
   }

@@ -207,8 +207,8 @@ export class Http1Pool {
     seen[1] = c.txBytes;
   }
 
-  /** Returns a connection after a response; `reusable` false closes it. */
-  release(c: Http1Connection, reusable: boolean): void {
+  /** Returns a connection after a response at `now` (if known); `reusable` false closes it. */
+  release(c: Http1Connection, reusable: boolean, now?: number): void {
     this.#countBytes(c);
     const max = this.cluster.maxRequestsPerConnection;
     if (max > 0 && c.requests >= max && reusable && !c.closed) {
@@ -227,7 +227,7 @@ export class Http1Pool {
       c.watchIdle((remote) => this.destroy(c, !remote));
       const t = this.cluster.upstreamIdleTimeoutMs;
       if (t > 0) {
-        this.#idleSince.set(c, performance.now());
+        this.#idleSince.set(c, now ?? performance.now());
         this.#sweep ??= setTimeout(() => this.#sweepIdle(), t);
       }
     }
