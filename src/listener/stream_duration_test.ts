@@ -310,3 +310,40 @@ Deno.test("MaxStreamDuration.grpc_timeout_header_offset: parsed with the route; 
   assert.equal(formatGrpcTimeout(250), "250m");
   assert.equal(formatGrpcTimeout(100_000_000), "100000S");
 });
+
+Deno.test("DownstreamHttpProtocolOptions.max_stream_duration: the access log shows details max_duration_timeout and no response flag", async () => {
+  const o = silentOrigin();
+  const dir = await Deno.makeTempDir();
+  const accessLog = [{
+    name: "envoy.access_loggers.file",
+    typed_config: {
+      "@type": "type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog",
+      path: `${dir}/access.log`,
+      log_format: {
+        text_format_source: {
+          inline_string: "%RESPONSE_CODE% %RESPONSE_CODE_DETAILS% [%RESPONSE_FLAGS%]\n",
+        },
+      },
+    },
+  }];
+  const p = await startTestProxy(
+    [httpListener(routes(), { ...HCM_DURATION, access_log: accessLog })],
+    [testCluster("c", [["127.0.0.1", o.port]])],
+    { fileFlushIntervalMs: 0 },
+  );
+  try {
+    const r = await fetch(`http://127.0.0.1:${p.port()}/`);
+    assert.equal(r.status, 504);
+    await r.body?.cancel();
+    let line = "";
+    for (let i = 0; i < 50 && line === ""; i++) {
+      line = await Deno.readTextFile(`${dir}/access.log`).catch(() => "");
+      if (line === "") await new Promise((res) => setTimeout(res, 20));
+    }
+    assert.equal(line, "504 max_duration_timeout [-]\n");
+  } finally {
+    await p.close();
+    o.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
