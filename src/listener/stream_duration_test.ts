@@ -347,3 +347,28 @@ Deno.test("DownstreamHttpProtocolOptions.max_stream_duration: the access log sho
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("DownstreamHttpProtocolOptions.max_stream_duration: an HTTP/2 upstream stream is reset with RST_STREAM CANCEL", async () => {
+  const server = http2.createServer();
+  let resolveReset!: (code: number) => void;
+  const reset = new Promise<number>((r) => resolveReset = r);
+  server.on("stream", (st) => {
+    st.on("close", () => resolveReset(st.rstCode));
+    st.on("error", () => {});
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const port = (server.address() as { port: number }).port;
+  const p = await startTestProxy([httpListener(routes(), HCM_DURATION)], [
+    testCluster("c", [["127.0.0.1", port]], { http2: true }),
+  ]);
+  try {
+    const r = await fetch(`http://127.0.0.1:${p.port()}/`);
+    assert.equal(`${r.status} ${await r.text()}`, "504 downstream duration timeout");
+    assert.equal(await reset, http2.constants.NGHTTP2_CANCEL);
+    assert.equal(cluster(p, "upstream_rq_tx_reset"), 1);
+    assert.equal(reached(p), 1);
+  } finally {
+    await p.close();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
