@@ -467,13 +467,20 @@ export class HttpConnectionManager {
     if (hcmMs > 0 || msd !== null) {
       const ms = streamDurationMs(msd, req.headers, hcmMs);
       if (ms !== null) {
-        return limitStreamDuration(ms, req, (r) => this.#chained(route, r, conn, lg), () => {
-          this.#maxDuration.inc();
-          if (lg !== null) lg.details = DURATION_TIMEOUT_DETAILS;
-        });
+        const run = (r: DownstreamRequest) => this.#chained(route, r, conn, lg);
+        return limitStreamDuration(ms, req, run, () => this.#durationReached(req, lg));
       }
     }
     return this.#chained(route, req, conn, lg);
+  }
+
+  /** The stream's `max_stream_duration` passed: counted, noted for the access log. */
+  #durationReached(req: DownstreamRequest, lg: LogCtx | null): void {
+    this.#maxDuration.inc();
+    if (lg !== null) lg.details = DURATION_TIMEOUT_DETAILS;
+    if (this.#http.on("debug")) {
+      this.#http("debug", `[S${this.#streams.get(req) ?? 0}] stream max duration time reached`);
+    }
   }
 
   #chained(
