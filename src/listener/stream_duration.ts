@@ -10,7 +10,8 @@
  * downstream reset). Before the response has started, the answer is Envoy's local reply
  * `downstream duration timeout`: 408 while the request is still arriving, 504 once it has
  * arrived in full (Envoy's `maybeRequestTimeoutCode`). After, the response body is cut, which
- * resets the stream (HTTP/1.1 closes the connection).
+ * resets the stream (HTTP/1.1 closes the connection). A request an internal redirect sends
+ * again is a new stream: its limit starts afresh and the first one's stops.
  *
  * @example
  * ```ts
@@ -38,6 +39,12 @@ export const DURATION_TIMEOUT_BODY = "downstream duration timeout";
 
 /** Envoy's response code details of that reply. */
 export const DURATION_TIMEOUT_DETAILS = "max_duration_timeout";
+
+/**
+ * Stops the limit of a stream, by the abort signal the limit gave it: a stream an internal
+ * redirect recreates (its request copied, signal included) starts afresh, as in Envoy.
+ */
+const limits = new WeakMap<AbortSignal, () => void>();
 
 /** The largest value of a `grpc-timeout` header (eight digits). */
 const MAX_GRPC_TIMEOUT = 99_999_999;
@@ -132,6 +139,7 @@ export async function limitStreamDuration(
 ): Promise<ProxyResponse> {
   const ctl = new AbortController();
   const gone = req.signal;
+  if (gone !== undefined) limits.get(gone)?.();
   req.signal = gone === undefined ? ctl.signal : AbortSignal.any([gone, ctl.signal]);
   let complete = req.body === null;
   if (req.body !== null) req.body = watchEnd(req.body, () => complete = true);
@@ -149,6 +157,7 @@ export async function limitStreamDuration(
   }, Math.max(0, ms));
   const stop = () => clearTimeout(timer);
   gone?.addEventListener("abort", stop, { once: true });
+  limits.set(req.signal, stop);
   const pending = run(req);
   let res: ProxyResponse | number;
   try {

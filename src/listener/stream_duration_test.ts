@@ -372,3 +372,32 @@ Deno.test("DownstreamHttpProtocolOptions.max_stream_duration: an HTTP/2 upstream
     await new Promise<void>((r) => server.close(() => r()));
   }
 });
+
+Deno.test("DownstreamHttpProtocolOptions.max_stream_duration: an internal redirect starts a new stream with its own limit, as Envoy recreates the stream", async () => {
+  // Each leg takes 250 ms: 500 ms in all, more than the 400 ms limit, less than it per stream.
+  const o = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (r) => {
+    await new Promise((res) => setTimeout(res, 250));
+    const first = new URL(r.url).pathname === "/first";
+    return first
+      ? new Response("moved", { status: 302, headers: { location: "http://a/second" } })
+      : new Response("second");
+  });
+  const rc = routes({}, [{
+    match: { prefix: "/first" },
+    route: { cluster: "c", internal_redirect_policy: {} },
+  }]);
+  try {
+    await withProxy(
+      rc,
+      { common_http_protocol_options: { max_stream_duration: "0.4s" } },
+      o.addr.port,
+      async (p) => {
+        const r = await fetch(`http://127.0.0.1:${p.port()}/first`);
+        assert.equal(`${r.status} ${await r.text()}`, "200 second");
+        assert.equal(reached(p), 0);
+      },
+    );
+  } finally {
+    await o.shutdown();
+  }
+});
