@@ -401,3 +401,34 @@ Deno.test("DownstreamHttpProtocolOptions.max_stream_duration: an internal redire
     await o.shutdown();
   }
 });
+
+Deno.test("DownstreamHttpProtocolOptions.max_stream_duration: h2c: while the request body is still arriving the answer is 408", async () => {
+  const o = silentOrigin();
+  try {
+    await withProxy(routes(), HCM_DURATION, o.port, async (p) => {
+      const s = http2.connect(`http://127.0.0.1:${p.port()}`);
+      s.on("error", () => {});
+      try {
+        const r = await new Promise<string>((resolve) => {
+          const st = s.request({ ":path": "/", ":method": "POST" });
+          let status = 0;
+          let body = "";
+          st.on("response", (h) => status = Number(h[":status"]));
+          st.on("data", (d: Uint8Array) => body += new TextDecoder().decode(d));
+          st.on("error", () => {});
+          // The answer ends the server's side; the client's stays open.
+          st.on("end", () => resolve(`${status} ${body}`));
+          st.on("close", () => resolve(`${status} ${body}`));
+          // Part of the body, never its end.
+          st.write("abc");
+        });
+        assert.equal(r, "408 downstream duration timeout");
+        assert.equal(reached(p), 1);
+      } finally {
+        s.close();
+      }
+    });
+  } finally {
+    o.close();
+  }
+});
