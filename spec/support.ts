@@ -477,6 +477,12 @@ export const SUPPORT = [
   { path: "DownstreamHttpProtocolOptions.max_headers_count", support: "honoured" },
   { path: "DownstreamHttpProtocolOptions.max_requests_per_connection", support: "honoured" },
   {
+    path: "DownstreamHttpProtocolOptions.max_stream_duration",
+    support: "honoured",
+    supportNote:
+      "408 or 504 downstream duration timeout before the response; after its head the stream is reset",
+  },
+  {
     path: "DownstreamHttpProtocolOptions.headers_with_underscores_action",
     support: "honoured",
     supportNote:
@@ -485,7 +491,7 @@ export const SUPPORT = [
   {
     path: "DownstreamHttpProtocolOptions.*",
     support: "refused",
-    supportNote: "max_stream_duration is not implemented",
+    supportNote: "not implemented",
   },
   { path: "InternalAddressConfig.cidr_ranges", support: "honoured" },
   {
@@ -626,7 +632,14 @@ export const SUPPORT = [
     supportNote:
       "max_internal_redirects, redirect_response_codes, allow_cross_scheme_redirect; predicates and response_headers_to_copy are refused",
   },
-  { path: "RouteAction.max_stream_duration", support: "refused", supportNote: TIMEOUTS },
+  { path: "RouteAction.max_stream_duration", support: "honoured", type: "MaxStreamDuration" },
+  { path: "MaxStreamDuration.max_stream_duration", support: "honoured" },
+  {
+    path: "MaxStreamDuration.grpc_timeout_header_max",
+    support: "honoured",
+    supportNote: "the grpc-timeout request header gives the limit, capped (0: uncapped)",
+  },
+  { path: "MaxStreamDuration.grpc_timeout_header_offset", support: "honoured" },
   { path: "WeightedCluster.clusters", support: "honoured", type: "ClusterWeight" },
   { path: "WeightedCluster.total_weight", support: "honoured" },
   { path: "WeightedCluster.runtime_key_prefix", support: "refused" },

@@ -742,6 +742,26 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     LIMITS,
     "downstream max_requests_per_connection",
   ],
+  "DownstreamHttpProtocolOptions.max_stream_duration": [
+    "src/listener/stream_duration_test.ts",
+    "DownstreamHttpProtocolOptions.max_stream_duration: a silent HTTP/1.1 origin: 504",
+  ],
+  "RouteAction.max_stream_duration": [
+    "src/listener/stream_duration_test.ts",
+    "RouteAction.max_stream_duration: replaces the connection manager's limit, 0 turns it off",
+  ],
+  "MaxStreamDuration.max_stream_duration": [
+    "src/listener/stream_duration_test.ts",
+    "RouteAction.max_stream_duration: replaces the connection manager's limit, 0 turns it off",
+  ],
+  "MaxStreamDuration.grpc_timeout_header_max": [
+    "src/listener/stream_duration_test.ts",
+    "MaxStreamDuration.grpc_timeout_header_max: the grpc-timeout header gives the limit",
+  ],
+  "MaxStreamDuration.grpc_timeout_header_offset": [
+    "src/listener/stream_duration_test.ts",
+    "MaxStreamDuration.grpc_timeout_header_max: the grpc-timeout header gives the limit, capped, less grpc_timeout_header_offset",
+  ],
   "HttpConnectionManager.local_reply_config": [HCM_OPTS, "local_reply_config: a mapper"],
   "HttpConnectionManager.codec_type": [HCM_OPTS, "codec_type: HTTP1 refuses h2c"],
   "HttpConnectionManager.http_protocol_options": [HCM_OPTS, "http_protocol_options: HTTP/1.0"],

@@ -1,6 +1,7 @@
 /**
  * The downstream limits of an HTTP connection manager, as Envoy has them: the connection's
  * `common_http_protocol_options` (`idle_timeout`, default 1 h; `max_connection_duration`;
+ * `max_stream_duration`;
  * `max_headers_count`, default 100; `max_requests_per_connection`; `headers_with_underscores_action`,
  * default `ALLOW`) and the manager's own
  * `request_headers_timeout`, `stream_idle_timeout` (default 5 min), `request_timeout` and
@@ -45,6 +46,8 @@ export interface DownstreamLimits {
   idleTimeoutMs: number;
   /** Drain a connection this long after it was accepted; 0: never. */
   maxConnectionDurationMs: number;
+  /** End a stream this long after it started (`stream_duration.ts`); 0: never. */
+  maxStreamDurationMs: number;
   /** Close a connection after this many requests; 0: unlimited. */
   maxRequestsPerConnection: number;
   /** Answer 431 to a request with more header fields. */
@@ -73,6 +76,7 @@ export interface DownstreamLimits {
 export const DEFAULT_LIMITS: DownstreamLimits = {
   idleTimeoutMs: 3_600_000,
   maxConnectionDurationMs: 0,
+  maxStreamDurationMs: 0,
   maxRequestsPerConnection: 0,
   maxHeadersCount: 100,
   headersWithUnderscores: "ALLOW",
@@ -146,6 +150,12 @@ export function parseDownstreamLimits(
     maxConnectionDurationMs: duration(
       p.max_connection_duration,
       `${at}.max_connection_duration`,
+      errors,
+      0,
+    ),
+    maxStreamDurationMs: duration(
+      p.max_stream_duration,
+      `${at}.max_stream_duration`,
       errors,
       0,
     ),

@@ -94,6 +94,11 @@ import {
 import type { Cluster } from "../upstream/cluster.ts";
 import { type ComponentLog, SILENT } from "../platform/log_site.ts";
 import { accountedStream } from "./overload_reset.ts";
+import {
+  DURATION_TIMEOUT_DETAILS,
+  limitStreamDuration,
+  streamDurationMs,
+} from "./stream_duration.ts";
 import { type HashPolicy, requestHash } from "../router/hash_policy.ts";
 import {
   parseRouteConfig,
@@ -291,6 +296,8 @@ export class HttpConnectionManager {
   /** `downstream_rq_rx_reset`: streams reset by the overload manager (Envoy counts every reset). */
   readonly #rxReset: Counter | null;
   readonly #overloadKeepalive: Counter | null;
+  /** `downstream_rq_max_duration_reached` (`stream_duration.ts`). */
+  readonly #maxDuration: Counter;
   readonly #chain: HttpFilter[];
   /** The `http` and `router` loggers (debug lines per request, built only when enabled). */
   readonly #http: ComponentLog;
@@ -318,6 +325,7 @@ export class HttpConnectionManager {
     this.#direct = s.counter("rq_direct_response");
     this.#redirect = s.counter("rq_redirect");
     this.#protocolError = s.counter("downstream_cx_protocol_error");
+    this.#maxDuration = s.counter("downstream_rq_max_duration_reached");
     this.#overloadClose = deps.overload ? s.counter("downstream_rq_overload_close") : null;
     this.#rxReset = deps.overload?.accounts ? s.counter("downstream_rq_rx_reset") : null;
     this.#overloadKeepalive = deps.overload
@@ -458,6 +466,35 @@ export class HttpConnectionManager {
       ? route.action.idleTimeoutMs
       : null;
     if (idle !== null) req.setIdleTimeout?.(idle);
+    const msd = route !== null && "maxStreamDuration" in route.action
+      ? route.action.maxStreamDuration
+      : null;
+    const hcmMs = this.cfg.limits.maxStreamDurationMs;
+    if (hcmMs > 0 || msd !== null) {
+      const ms = streamDurationMs(msd, req.headers, hcmMs);
+      if (ms !== null) {
+        const run = (r: DownstreamRequest) => this.#chained(route, r, conn, lg);
+        return limitStreamDuration(ms, req, run, () => this.#durationReached(req, lg));
+      }
+    }
+    return this.#chained(route, req, conn, lg);
+  }
+
+  /** The stream's `max_stream_duration` passed: counted, noted for the access log. */
+  #durationReached(req: DownstreamRequest, lg: LogCtx | null): void {
+    this.#maxDuration.inc();
+    if (lg !== null) lg.details = DURATION_TIMEOUT_DETAILS;
+    if (this.#http.on("debug")) {
+      this.#http("debug", `[S${this.#streams.get(req) ?? 0}] stream max duration time reached`);
+    }
+  }
+
+  #chained(
+    route: Route | null,
+    req: DownstreamRequest,
+    conn: DownstreamConn,
+    lg: LogCtx | null,
+  ): Promise<ProxyResponse> {
     if (this.#chain.length === 0) return this.#routed(route, req, conn, lg);
     const ctx = {
       req,

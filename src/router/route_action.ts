@@ -28,6 +28,7 @@ import { parseUpgradeConfigs, type UpgradeConfigs } from "./upgrade.ts";
 import { connectTerminates } from "./connect_config.ts";
 import { type InternalRedirectPolicy, parseInternalRedirectPolicy } from "./internal_redirect.ts";
 import { type MetadataMatch, parseMetadataMatch } from "./metadata_match.ts";
+import { type MaxStreamDuration, parseMaxStreamDuration } from "./max_stream_duration.ts";
 
 /** Envoy's default route timeout. */
 export const DEFAULT_ROUTE_TIMEOUT_MS = 15_000;
@@ -62,6 +63,8 @@ export interface ForwardOptions {
   internalRedirect: InternalRedirectPolicy | null;
   /** `metadata_match` criteria for subset balancing; null when unset. */
   metadataMatch: MetadataMatch | null;
+  /** `max_stream_duration` (`max_stream_duration.ts`); null when unset. */
+  maxStreamDuration: MaxStreamDuration | null;
 }
 
 /** One weighted cluster. */
@@ -105,6 +108,9 @@ function forwardOptions(
 ): ForwardOptions {
   let timeoutMs = DEFAULT_ROUTE_TIMEOUT_MS;
   if (a.timeout !== undefined) timeoutMs = durationMs(a.timeout, `${path}.timeout`, errors) ?? 0;
+  const msd = parseMaxStreamDuration(a.max_stream_duration, `${path}.max_stream_duration`, errors);
+  // With max_stream_duration set the route uses Envoy's "new timeouts": no route timeout.
+  if (msd !== null) timeoutMs = 0;
   const host = a.host_rewrite_literal ?? a.host_rewrite;
   if (host !== undefined && typeof host !== "string") {
     fail(errors, `${path}.host_rewrite_literal`, "must be a string");
@@ -172,6 +178,7 @@ function forwardOptions(
       errors,
     ),
     metadataMatch: parseMetadataMatch(a.metadata_match, `${path}.metadata_match`, errors),
+    maxStreamDuration: msd,
   };
 }
 
