@@ -15,6 +15,8 @@
  * @module
  */
 
+import { appended } from "./small_list.ts";
+
 /**
  * Where a stat's name and per-kind state live: the stats of one scope and kind share one block
  * (a `LeafTable`), each at its own index, so a stat object is only a block and an index.
@@ -102,14 +104,14 @@ export abstract class NamedStat {
     const b = this.block;
     if (b.promCluster !== undefined) {
       if (text === b.promCluster) return;
-      const pairs = b.labelPairs ??= [];
+      const pairs = b.labelPairs ?? [];
       for (let k = 0; k < pairs.length; k += 2) {
         if (pairs[k] === this.index) {
           pairs[k + 1] = text!;
           return;
         }
       }
-      pairs.push(this.index, text!);
+      b.labelPairs = appended(appended(pairs, this.index), text!);
       return;
     }
     const labels = b.labels ??= [];

@@ -18,7 +18,7 @@ import { CounterImpl, GaugeImpl, TextReadoutImpl, writerOf } from "./metrics.ts"
 import { HistogramImpl } from "./histogram.ts";
 import { CounterArena, type CounterWriter } from "./counter_slots.ts";
 import { RECENT_LOOKUPS_CAPACITY, RecentLookups } from "./recent_lookups.ts";
-import { NameTrie } from "./name_trie.ts";
+import { NameTrie, type TrieBlock } from "./name_trie.ts";
 import { newSharedLabels, PrometheusIndex } from "./prometheus_index.ts";
 import { DEFAULT_BUCKETS } from "./histogram_settings.ts";
 import { LeafTable, LeafTemplate } from "./leaf_table.ts";
@@ -185,7 +185,7 @@ export class Store implements Scope {
     kind: K,
     leaf: string,
     make: (table: LeafTable<Kinds[K]>, index: number) => Kinds[K],
-    sorted: { add(stat: Kinds[K]): void },
+    sorted: { addToBlock(block: TrieBlock<Kinds[K]>): void },
     prometheus: PrometheusIndex<Kinds[K]>,
   ): Kinds[K] {
     const r = this.recentLookups;
@@ -205,7 +205,7 @@ export class Store implements Scope {
       const index = table.size;
       table.add(shared, s = make(table, index));
       this.#size++;
-      sorted.add(s);
+      sorted.addToBlock(table);
       prometheus.add(s);
     }
     return s;
