@@ -133,8 +133,13 @@ export class LeafTable<T> implements StatBlock {
 
   /** The item of `leaf`, if any. */
   get(leaf: string): T | undefined {
-    const i = this.#own !== null ? this.#own.index.get(leaf) ?? -1 : this.#template!.indexOf(leaf);
+    const i = this.indexOf(leaf);
     return i < 0 ? undefined : this.#items[i];
+  }
+
+  /** The index of `leaf`, or -1. */
+  indexOf(leaf: string): number {
+    return this.#own !== null ? this.#own.index.get(leaf) ?? -1 : this.#template!.indexOf(leaf);
   }
 
   /** The leaf of the item at `index`. */
