@@ -117,6 +117,8 @@ export class LeafTable<T> implements StatBlock {
   labelPairs: Array<number | string> | null = null;
   /** Position of `head` among the store's heads in name order; -1 when not known. */
   rank = -1;
+  /** What the Prometheus index keeps about this scope (see `StatBlock.promRest`). */
+  promRest: unknown = undefined;
   /** The counter storage of this thread, for a table of counters. */
   writer: CounterWriter | null = null;
 

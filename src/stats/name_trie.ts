@@ -54,8 +54,11 @@ export interface TrieBlock<T> {
 type Plan = Uint8Array;
 
 class TrieNode<T> {
-  /** Subtrees by segment (null until the first). */
-  children: Map<string, TrieNode<T>> | null = null;
+  /**
+   * Subtrees: a short list while there are few (most scopes have one or two), then a map by
+   * segment; null until the first.
+   */
+  children: TrieNode<T>[] | Map<string, TrieNode<T>> | null = null;
   /** Blocks whose items end at this node's level, in the order they were first added. */
   blocks: TrieBlock<T>[] | null = null;
   /** How `order` and the blocks' items interleave (null: `order` alone). */
@@ -156,12 +159,12 @@ export class NameTrie<T extends TrieItem> {
     let from = 0;
     for (let dot = s.indexOf("."); dot >= 0; dot = s.indexOf(".", from)) {
       const seg = s.slice(from, dot);
-      let child = node.children?.get(seg);
+      let key = this.#subtreeKeys.get(seg);
+      let child = key === undefined ? undefined : childOf(node, seg, key);
       if (child === undefined) {
-        let key = this.#subtreeKeys.get(seg);
         if (key === undefined) this.#subtreeKeys.set(seg, key = `${seg}.`);
         child = new TrieNode<T>(base + dot + 1, key);
-        (node.children ??= new Map()).set(seg, child);
+        addChild(node, seg, child);
         node.order = appended(node.order, child);
         this.#touch(node);
       }
@@ -334,6 +337,31 @@ export class NameTrie<T extends TrieItem> {
   sorted(): readonly T[] {
     this.settle(Infinity);
     return this.#flat!;
+  }
+}
+
+/** Children kept in a list up to this many; a map by segment beyond. */
+const LISTED_CHILDREN = 8;
+
+/** The child of `node` for segment `seg`, whose subtree key (`seg.`, interned) is `key`. */
+function childOf<T>(node: TrieNode<T>, seg: string, key: string): TrieNode<T> | undefined {
+  const c = node.children;
+  if (c === null) return undefined;
+  if (c instanceof Map) return c.get(seg);
+  for (let i = 0; i < c.length; i++) if (c[i].key === key) return c[i];
+  return undefined;
+}
+
+function addChild<T>(node: TrieNode<T>, seg: string, child: TrieNode<T>): void {
+  const c = node.children;
+  if (c === null) node.children = [child];
+  else if (c instanceof Map) c.set(seg, child);
+  else if (c.length < LISTED_CHILDREN) node.children = appended(c, child);
+  else {
+    const map = new Map<string, TrieNode<T>>();
+    for (const n of c) map.set(n.key.slice(0, -1), n);
+    map.set(seg, child);
+    node.children = map;
   }
 }
 

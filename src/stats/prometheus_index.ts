@@ -232,12 +232,6 @@ interface RestParts<T extends NamedStat> {
   group: ClusterBlocks<T>;
 }
 
-/** A cluster head's label text and its `rest`'s parts. */
-interface ClusterHeadParts<T extends NamedStat> {
-  cluster: string;
-  rest: RestParts<T>;
-}
-
 /**
  * Label texts one store's indexes share: every distinct text once, and each cluster's
  * `proxy_cluster_name` label by cluster name (a cluster's counters, gauges, histograms and
@@ -321,14 +315,6 @@ export class PrometheusIndex<T extends NamedStat> {
   #dirty = new Set<Family<T>>();
   /** Block groups with blocks not sorted yet. */
   #dirtyGroups = new Set<ClusterBlocks<T>>();
-  /**
-   * Per head `cluster.<name>.<rest>` (see `cluster_tags.ts`): the cluster-name label text and
-   * the leaves of `<rest>`; null for other heads.
-   */
-  #clusterHeads = new Map<string, ClusterHeadParts<T> | null>();
-  /** The head last looked up in `#clusterHeads` and what it found (stats come head by head). */
-  #lastHead: string | undefined = undefined;
-  #lastCluster: ClusterHeadParts<T> | null | undefined = undefined;
   /** Per `<rest>`: each leaf's family and own label text (null: full extraction), the group. */
   #byRest = new Map<string, RestParts<T>>();
   /** Sorts new members: by head rank (after `ranker` brought ranks up to date), then by name. */
@@ -423,37 +409,31 @@ export class PrometheusIndex<T extends NamedStat> {
    * stats allocates nothing per stat.
    */
   #viaLeaf(stat: T): Family<T> | undefined {
-    const head = stat.nameHead;
-    let ch = this.#lastHead === head ? this.#lastCluster : this.#clusterHeads.get(head);
-    if (ch === undefined) {
-      const parts = clusterOfHead(head);
-      if (parts === undefined) ch = null;
-      else {
-        let rest = this.#byRest.get(parts.rest);
-        if (rest === undefined) {
+    const block = stat.block;
+    if (!keyed<T>(block)) return undefined;
+    // Kept on the block (which is in this index alone: it holds one kind of stats).
+    let rest = block.promRest as RestParts<T> | null | undefined;
+    if (rest === undefined) {
+      const parts = clusterOfHead(block.head);
+      rest = null;
+      if (parts !== undefined) {
+        rest = this.#byRest.get(parts.rest) ?? null;
+        if (rest === null) {
           rest = { leaves: new Map(), group: new ClusterBlocks<T>(this.ranker) };
           this.#byRest.set(parts.rest, rest);
         }
-        ch = { cluster: this.#clusterLabel(parts.cluster), rest };
+        block.promCluster = this.#clusterLabel(parts.cluster);
+        rest.group.add(block);
+        this.#dirtyGroups.add(rest.group);
       }
-      this.#clusterHeads.set(head, ch);
+      block.promRest = rest;
     }
-    this.#lastHead = head;
-    this.#lastCluster = ch;
-    if (ch === null) return undefined;
-    const block = stat.block;
-    if (!keyed<T>(block)) return undefined;
-    const { leaves, group } = ch.rest;
-    if (block.promCluster === undefined) {
-      // A block is in one index (it holds one kind of stats): seen here for the first time.
-      block.promCluster = ch.cluster;
-      group.add(block);
-      this.#dirtyGroups.add(group);
-    }
+    if (rest === null) return undefined;
+    const { leaves, group } = rest;
     const leaf = stat.nameLeaf;
     let part = leaves.get(leaf);
     if (part === undefined) {
-      const t = leafTags(clusterOfHead(head)!.rest, leaf);
+      const t = leafTags(clusterOfHead(block.head)!.rest, leaf);
       part = t === undefined ? null : { fam: this.#family(t.name), labels: labelText(t.tags) };
       leaves.set(leaf, part);
       // Every block of the group lists its stat of this leaf in the family from now on.
@@ -462,7 +442,8 @@ export class PrometheusIndex<T extends NamedStat> {
     if (part === null) return undefined;
     // A leaf's labels with the cluster's are unique to this stat: joined, not interned (a
     // table entry per stat would cost more than the string, and its lookup hashes the text).
-    stat.promLabels = part.labels === "" ? ch.cluster : `${part.labels},${ch.cluster}`;
+    const cluster = block.promCluster!;
+    stat.promLabels = part.labels === "" ? cluster : `${part.labels},${cluster}`;
     return part.fam;
   }
 }

@@ -37,6 +37,8 @@ export interface StatBlock {
   labelPairs?: Array<number | string> | null;
   /** Position of `head` among the heads of the store in name order; -1 when not known. */
   rank?: number;
+  /** What the Prometheus index keeps about a cluster's scope (see `prometheus_index.ts`). */
+  promRest?: unknown;
 }
 
 /** The block of a stat made on its own (not by a store): one leaf. */
