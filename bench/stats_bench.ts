@@ -162,7 +162,7 @@ console.log(
 );
 
 // What the server holds once it settled the indexes after loading (`settleInBackground`).
-store.settle(Infinity, true);
+await store.settleInBackground(true);
 gc();
 const m2 = Deno.memoryUsage();
 console.log(

@@ -89,6 +89,12 @@ export interface TrieItem {
 export class NameTrie<T extends TrieItem> {
   #root = new TrieNode<T>(0, "");
   #flat: T[] | null = [];
+  /**
+   * The last flattened order handed out by {@linkcode NameTrie.sorted}, while a render still
+   * holds it (or until the collector takes it): reused when nothing changed since, and never
+   * kept alive by the trie, so an idle store does not hold a list of every stat.
+   */
+  #handed: WeakRef<T[]> | null = null;
   #size = 0;
   /** The node of each head seen, so items of one scope skip the walk. */
   #byHead = new Map<string, TrieNode<T>>();
@@ -129,8 +135,6 @@ export class NameTrie<T extends TrieItem> {
     }
     node.order = appended(node.order, item);
     this.#touch(node);
-    this.#flat = null;
-    this.#flattening = null;
     this.#size++;
   }
 
@@ -254,16 +258,23 @@ export class NameTrie<T extends TrieItem> {
       this.#stale.push(node);
     }
     this.#flat = null;
+    this.#handed = null;
     this.#flattening = null;
   }
 
   /**
    * Does about `budget` items of the pending sorting work: ordering the entries of nodes that
-   * changed, then flattening the tree; true when {@linkcode NameTrie.sorted} is ready. Lets a
-   * caller spread the work over several event-loop turns.
+   * changed, then (with `flatten`, the default) flattening the tree; true when that is done,
+   * with `flatten` when {@linkcode NameTrie.sorted} is ready. Lets a caller spread the work over
+   * several event-loop turns.
    */
-  settle(budget: number): boolean {
+  settle(budget: number, flatten = true): boolean {
     if (this.#flat !== null) return true;
+    const kept = this.#handed?.deref();
+    if (kept !== undefined) {
+      this.#flat = kept;
+      return true;
+    }
     let spent = 0;
     const stale = this.#stale;
     while (this.#staleAt < stale.length) {
@@ -275,6 +286,7 @@ export class NameTrie<T extends TrieItem> {
     }
     this.#stale = [];
     this.#staleAt = 0;
+    if (!flatten) return true;
     const f = this.#flattening ??= {
       out: new Array<T>(this.#size),
       filled: 0,
@@ -336,7 +348,10 @@ export class NameTrie<T extends TrieItem> {
   /** The items in name order; a snapshot that later additions do not change. */
   sorted(): readonly T[] {
     this.settle(Infinity);
-    return this.#flat!;
+    const flat = this.#flat!;
+    this.#flat = null;
+    this.#handed = new WeakRef(flat);
+    return flat;
   }
 }
 
