@@ -440,10 +440,9 @@ export class PrometheusIndex<T extends NamedStat> {
       if (part !== null) part.fam.members.addGroup(group, leaf);
     }
     if (part === null) return undefined;
-    // A leaf's labels with the cluster's are unique to this stat: joined, not interned (a
-    // table entry per stat would cost more than the string, and its lookup hashes the text).
-    const cluster = block.promCluster!;
-    stat.promLabels = part.labels === "" ? cluster : `${part.labels},${cluster}`;
+    // The leaf's own labels (shared by every cluster) are kept; the cluster's label is joined
+    // to them when a render asks, so no string is kept per stat.
+    stat.setOwnLabels(part.labels);
     return part.fam;
   }
 }
