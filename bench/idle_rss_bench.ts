@@ -21,7 +21,7 @@
  * ```
  * @module
  */
-import { loadNote } from "./validate_bench.ts";
+import { loadNote } from "./load_note.ts";
 import { proxyRunFlags } from "../tools/proxy_run_flags.ts";
 
 /** The bootstrap text with the admin's and the listeners' ports set to 0 (any free port). */

@@ -11,6 +11,26 @@
  * @module
  */
 
+import { proxyRunFlags } from "../tools/proxy_run_flags.ts";
+
+/**
+ * `--v8-flags` with the V8 flags the proxy runs with (those of the `proxy` task, e.g. its young
+ * generation size) and `extra`: benchmarks that hold a proxy's state in their own process (the
+ * stats store) measure it under the same heap settings.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { proxyV8Flags } from "./mod.ts";
+ * assert.match(proxyV8Flags(["--expose-gc"]), /^--v8-flags=(.+,)?--expose-gc$/);
+ * ```
+ */
+export function proxyV8Flags(extra: readonly string[]): string {
+  const own = proxyRunFlags().filter((f) => f.startsWith("--v8-flags="))
+    .flatMap((f) => f.slice("--v8-flags=".length).split(","));
+  return `--v8-flags=${[...own, ...extra].join(",")}`;
+}
+
 /** The benchmarks: script, extra Deno flags, and what each measures. */
 export const BENCHMARKS: Readonly<
   Record<string, { script: string; flags: readonly string[]; measures: string }>
@@ -29,13 +49,13 @@ export const BENCHMARKS: Readonly<
   },
   stats: {
     script: "stats_bench.ts",
-    flags: ["--v8-flags=--expose-gc"],
+    flags: [proxyV8Flags(["--expose-gc"])],
     measures:
       "memory per cluster and each /stats format's first request at 10,000 clusters (targets 20 KB, 1 s), later renders, /ready latency during them",
   },
   stats_phases: {
     script: "stats_phases.ts",
-    flags: ["--v8-flags=--expose-gc"],
+    flags: [proxyV8Flags(["--expose-gc"])],
     measures:
       "in process at 10,000 clusters: memory per stat kind; build, name order, Prometheus index and each render timed alone",
   },

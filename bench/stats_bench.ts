@@ -14,8 +14,8 @@
  *   to the figure before (3.6 s);
  * - later renders: render time, bytes, peak RSS, `/ready` latency during a big `/stats`.
  *
- * Run: `deno run -A --v8-flags=--expose-gc bench/stats_bench.ts [clusters]` (default 10000), or
- * `deno task bench stats`.
+ * Run: `deno task bench stats [clusters]` (default 10000), which runs it with the V8 flags of the
+ * `proxy` task (the young generation size the proxy runs with) and `--expose-gc`.
  *
  * @example
  * ```sh
@@ -27,7 +27,7 @@ import { Store } from "../src/stats/store.ts";
 import { fakeStatsContext } from "../src/admin/stats_test_context.ts";
 import { STATS_HANDLERS } from "../src/admin/stats_handler.ts";
 import { parseQuery } from "../src/admin/query.ts";
-import { loadNote } from "./validate_bench.ts";
+import { loadNote } from "./load_note.ts";
 import process from "node:process";
 import { buildClusters } from "./stats_clusters.ts";
 
@@ -162,7 +162,7 @@ console.log(
 );
 
 // What the server holds once it settled the indexes after loading (`settleInBackground`).
-store.settle(Infinity, true);
+await store.settleInBackground(true);
 gc();
 const m2 = Deno.memoryUsage();
 console.log(

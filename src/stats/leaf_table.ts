@@ -21,6 +21,7 @@
  */
 import type { StatBlock } from "./stat_name.ts";
 import type { CounterWriter } from "./counter_slots.ts";
+import { appended, EMPTY } from "./small_list.ts";
 
 /** Branches a template may grow before a diverging table falls back to a map of its own. */
 const MAX_BRANCHES = 8;
@@ -41,6 +42,7 @@ const MAX_BRANCHES = 8;
  */
 export class LeafTemplate {
   #next: Map<string, LeafTemplate> | null = null;
+  #leafOrder: number[] | null = null;
 
   /**
    * A template of `size` slots over `index` and `leaves` (the leaf of each slot, shared the same
@@ -56,6 +58,11 @@ export class LeafTemplate {
   indexOf(leaf: string): number {
     const i = this.index.get(leaf);
     return i !== undefined && i < this.size ? i : -1;
+  }
+
+  /** The slots in code-unit order of their leaves, made once per template. */
+  leafOrder(): readonly number[] {
+    return this.#leafOrder ??= leafOrderOf(this.leaves, this.size);
   }
 
   /** This template plus `leaf` in the next slot; null when this one branched too often. */
@@ -97,9 +104,9 @@ export class LeafTemplate {
  */
 export class LeafTable<T> implements StatBlock {
   #template: LeafTemplate | null;
-  #items: T[] = [];
+  #items: T[] = EMPTY as never[];
   /** Index by leaf and leaf by index, once the table left the templates. */
-  #own: { index: Map<string, number>; leaves: string[] } | null = null;
+  #own: { index: Map<string, number>; leaves: string[]; order: number[] | null } | null = null;
   /** The leaf of each index: the template's shared list, or the own one. */
   #leafList: readonly string[];
   /** Prometheus label text per index (see `NamedStat.promLabels`). */
@@ -110,6 +117,8 @@ export class LeafTable<T> implements StatBlock {
   labelPairs: Array<number | string> | null = null;
   /** Position of `head` among the store's heads in name order; -1 when not known. */
   rank = -1;
+  /** What the Prometheus index keeps about this scope (see `StatBlock.promRest`). */
+  promRest: unknown = undefined;
   /** The counter storage of this thread, for a table of counters. */
   writer: CounterWriter | null = null;
 
@@ -126,13 +135,36 @@ export class LeafTable<T> implements StatBlock {
 
   /** The item of `leaf`, if any. */
   get(leaf: string): T | undefined {
-    const i = this.#own !== null ? this.#own.index.get(leaf) ?? -1 : this.#template!.indexOf(leaf);
+    const i = this.indexOf(leaf);
     return i < 0 ? undefined : this.#items[i];
+  }
+
+  /** The index of `leaf`, or -1. */
+  indexOf(leaf: string): number {
+    return this.#own !== null ? this.#own.index.get(leaf) ?? -1 : this.#template!.indexOf(leaf);
   }
 
   /** The leaf of the item at `index`. */
   leafAt(index: number): string {
     return this.#leafList[index];
+  }
+
+  /** The item at `index`. */
+  at(index: number): T {
+    return this.#items[index];
+  }
+
+  /**
+   * The indexes in code-unit order of their leaves: the template's (shared by every table built
+   * alike), or the table's own.
+   */
+  leafOrder(): readonly number[] {
+    const own = this.#own;
+    if (own === null) return this.#template!.leafOrder();
+    if (own.order === null || own.order.length !== this.#items.length) {
+      own.order = leafOrderOf(own.leaves, this.#items.length);
+    }
+    return own.order;
   }
 
   /** Adds `item` for `leaf`, which the table does not hold yet, at index `size`. */
@@ -143,22 +175,28 @@ export class LeafTable<T> implements StatBlock {
       if (next !== null) {
         this.#template = next;
         this.#leafList = next.leaves;
-        this.#items.push(item);
+        this.#items = appended(this.#items, item);
         return;
       }
       const index = new Map<string, number>();
       for (const [k, i] of t.index) if (i < t.size) index.set(k, i);
-      this.#own = { index, leaves: t.leaves.slice(0, t.size) };
+      this.#own = { index, leaves: t.leaves.slice(0, t.size), order: null };
       this.#leafList = this.#own.leaves;
       this.#template = null;
     }
     this.#own.index.set(leaf, this.#items.length);
     this.#own.leaves.push(leaf);
-    this.#items.push(item);
+    this.#items = appended(this.#items, item);
   }
 
   /** The items in insertion order. */
   values(): Iterable<T> {
     return this.#items;
   }
+}
+
+/** The indexes `0 .. size - 1` of `leaves` in code-unit order of the leaves. */
+function leafOrderOf(leaves: readonly string[], size: number): number[] {
+  const order = Array.from({ length: size }, (_, i) => i);
+  return order.sort((a, b) => (leaves[a] < leaves[b] ? -1 : leaves[a] > leaves[b] ? 1 : a - b));
 }

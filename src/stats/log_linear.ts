@@ -57,6 +57,25 @@ export interface LogLinearSnapshot {
 const DECADE_BINS = 90;
 
 /**
+ * `bins` (`key, count` pairs, ascending keys; null when empty) with `n` added to the bin `key`,
+ * inserted in order when it is new. (A function, not a private method: a class with private
+ * methods gives each of its instances one more slot.)
+ */
+function bump(bins: number[] | null, key: number, n: number): number[] {
+  if (bins === null) return [key, n];
+  let lo = 0, hi = bins.length >> 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (bins[2 * mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  const at = 2 * lo;
+  if (at < bins.length && bins[at] === key) bins[at + 1] += n;
+  else bins.splice(at, 0, key, n);
+  return bins;
+}
+
+/**
  * Bucketed counts of recorded values, plus the exact count, sum, minimum and maximum. Only the
  * bins in use are stored, as one array of `key, count` pairs sorted by key (key: decade index
  * times 90 plus mantissa minus 10), so a histogram that saw a few values costs a few words, not
@@ -104,25 +123,7 @@ export class LogLinearCounts {
     let m = mantissa(v, e);
     if (m >= 100) m = mantissa(v, ++e);
     else if (m < 10) m = mantissa(v, --e);
-    this.#bump((e - MIN_EXP) * DECADE_BINS + m - 10, 1);
-  }
-
-  /** Adds `n` to the bin `key`, inserting the bin in order when it is new. */
-  #bump(key: number, n: number): void {
-    const bins = this.#bins;
-    if (bins === null) {
-      this.#bins = [key, n];
-      return;
-    }
-    let lo = 0, hi = bins.length >> 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (bins[2 * mid] < key) lo = mid + 1;
-      else hi = mid;
-    }
-    const at = 2 * lo;
-    if (at < bins.length && bins[at] === key) bins[at + 1] += n;
-    else bins.splice(at, 0, key, n);
+    this.#bins = bump(this.#bins, (e - MIN_EXP) * DECADE_BINS + m - 10, 1);
   }
 
   /** Adds every bin of `other` into this one. */
@@ -159,7 +160,9 @@ export class LogLinearCounts {
     const c = new LogLinearCounts();
     c.#zero = s.zero;
     for (const [i, d] of s.decades) {
-      for (let k = 0; k < DECADE_BINS; k++) if (d[k] > 0) c.#bump(i * DECADE_BINS + k, d[k]);
+      for (let k = 0; k < DECADE_BINS; k++) {
+        if (d[k] > 0) c.#bins = bump(c.#bins, i * DECADE_BINS + k, d[k]);
+      }
     }
     c.count = s.count;
     c.sum = s.sum;

@@ -6,6 +6,11 @@
  * so adding a stat re-sorts only its parent's entries, never the whole set. The flattened order
  * is cached until the next addition.
  *
+ * A store's stats come in blocks (one per scope and kind, see `leaf_table.ts`): a node lists a
+ * block once, not each of its stats, and merges the block's stats (in the leaf order the block
+ * shares with every block built alike) with its other entries when the tree is flattened. How a
+ * node's entries interleave is a plan shared by sibling nodes alike (every cluster's scope).
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -20,18 +25,50 @@
  * @module
  */
 
+import { appended, EMPTY } from "./small_list.ts";
+
 /** Sorted key lists remembered for reuse by sibling nodes (see `NameTrie.#order`). */
 const RECENT_ORDERS = 8;
 
+/**
+ * Items that share one head and are found by index (a store's `LeafTable`): a node of the trie
+ * lists the block, not each item.
+ */
+export interface TrieBlock<T> {
+  /** The head of every item's name (`""` or a prefix ending in a dot). */
+  readonly head: string;
+  /** Number of items; they are at indexes `0 .. size - 1`, and only ever added at the end. */
+  readonly size: number;
+  /** The item at `index`. */
+  at(index: number): T;
+  /** The leaf (name after `head`, without dots) of the item at `index`. */
+  leafAt(index: number): string;
+  /**
+   * The indexes `0 .. size - 1` in code-unit order of their leaves: the same array for blocks
+   * whose leaves are the same, so that sibling nodes can share their merge plans.
+   */
+  leafOrder(): readonly number[];
+}
+
+/** A node's merge plan: which source each flattened entry comes from (0: `order`, j: block j-1). */
+type Plan = Uint8Array;
+
 class TrieNode<T> {
-  /** Subtrees by segment (null until the first). */
-  children: Map<string, TrieNode<T>> | null = null;
+  /**
+   * Subtrees: a short list while there are few (most scopes have one or two), then a map by
+   * segment; null until the first.
+   */
+  children: TrieNode<T>[] | Map<string, TrieNode<T>> | null = null;
+  /** Blocks whose items end at this node's level, in the order they were first added. */
+  blocks: TrieBlock<T>[] | null = null;
+  /** How `order` and the blocks' items interleave (null: `order` alone). */
+  plan: Plan | null = null;
   /**
    * The items whose name ends at this node's level and the subtrees: in order when the node is
    * not stale, else the entries ordered before followed by the additions since, in insertion
    * order (see `NameTrie.settle`).
    */
-  order: Array<T | TrieNode<T>> = [];
+  order: Array<T | TrieNode<T>> = EMPTY as never[];
   /** Listed in `NameTrie`'s stale nodes (`order` holds additions). */
   stale = false;
   /** `prefixLength`: length of the names' common prefix up to and including the last dot. */
@@ -52,6 +89,12 @@ export interface TrieItem {
 export class NameTrie<T extends TrieItem> {
   #root = new TrieNode<T>(0, "");
   #flat: T[] | null = [];
+  /**
+   * The last flattened order handed out by {@linkcode NameTrie.sorted}, while a render still
+   * holds it (or until the collector takes it): reused when nothing changed since, and never
+   * kept alive by the trie, so an idle store does not hold a list of every stat.
+   */
+  #handed: WeakRef<T[]> | null = null;
   #size = 0;
   /** The node of each head seen, so items of one scope skip the walk. */
   #byHead = new Map<string, TrieNode<T>>();
@@ -59,6 +102,10 @@ export class NameTrie<T extends TrieItem> {
   #subtreeKeys = new Map<string, string>();
   /** The keys and sorting permutations of the last nodes sorted, newest first. */
   #recent: Array<{ keys: readonly string[]; perm: number[] }> = [];
+  /** The last merge plans made: what they were made from, newest first. */
+  #recentPlans: Array<
+    { keys: readonly string[]; orders: readonly (readonly number[])[]; plan: Plan }
+  > = [];
   /** Reused by {@linkcode NameTrie.#order}. */
   #scratch: Array<T | TrieNode<T> | undefined> = [];
   /** Nodes whose order an addition made stale, each once; those before `#staleAt` are done. */
@@ -68,7 +115,7 @@ export class NameTrie<T extends TrieItem> {
   #flattening: {
     out: T[];
     filled: number;
-    stack: Array<{ order: Array<T | TrieNode<T>>; at: number }>;
+    stack: Frame<T>[];
   } | null = null;
 
   /** Number of items. */
@@ -86,10 +133,22 @@ export class NameTrie<T extends TrieItem> {
     } else {
       node = this.#descend(this.#root, item.name, 0);
     }
-    node.order.push(item);
+    node.order = appended(node.order, item);
     this.#touch(node);
-    this.#flat = null;
-    this.#flattening = null;
+    this.#size++;
+  }
+
+  /**
+   * Adds the item just added at the end of `block` (index `block.size - 1`); a block's items
+   * are listed as one entry of the node of its head.
+   */
+  addToBlock(block: TrieBlock<T>): void {
+    const head = block.head;
+    const node = head === "" ? this.#root : this.#byHead.get(head) ?? this.#headNode(head);
+    const blocks = node.blocks;
+    if (blocks === null) node.blocks = [block];
+    else if (!blocks.includes(block)) node.blocks = appended(blocks, block);
+    this.#touch(node);
     this.#size++;
   }
 
@@ -104,13 +163,13 @@ export class NameTrie<T extends TrieItem> {
     let from = 0;
     for (let dot = s.indexOf("."); dot >= 0; dot = s.indexOf(".", from)) {
       const seg = s.slice(from, dot);
-      let child = node.children?.get(seg);
+      let key = this.#subtreeKeys.get(seg);
+      let child = key === undefined ? undefined : childOf(node, seg, key);
       if (child === undefined) {
-        let key = this.#subtreeKeys.get(seg);
         if (key === undefined) this.#subtreeKeys.set(seg, key = `${seg}.`);
         child = new TrieNode<T>(base + dot + 1, key);
-        (node.children ??= new Map()).set(seg, child);
-        node.order.push(child);
+        addChild(node, seg, child);
+        node.order = appended(node.order, child);
         this.#touch(node);
       }
       node = child;
@@ -150,6 +209,47 @@ export class NameTrie<T extends TrieItem> {
     for (let i = 0; i < n; i++) copy[i] = order[i];
     for (let i = 0; i < n; i++) order[i] = copy[perm[i]]!;
     copy.fill(undefined, 0, n);
+    node.plan = node.blocks === null ? null : this.#plan(node);
+  }
+
+  /**
+   * The merge plan of a node with blocks, whose `order` is sorted: one of the last plans made
+   * when it was made from the same keys and leaf orders (sibling scopes), else a new one.
+   */
+  #plan(node: TrieNode<T>): Plan {
+    const order = node.order, blocks = node.blocks!;
+    const orders = blocks.map((b) => b.leafOrder());
+    const recent = this.#recentPlans;
+    for (const r of recent) {
+      if (r.orders.length !== orders.length || r.keys.length !== order.length) continue;
+      let same = true;
+      for (let j = 0; same && j < orders.length; j++) same = r.orders[j] === orders[j];
+      for (let i = 0; same && i < order.length; i++) {
+        same = entryKey(order[i], node.prefixLength) === r.keys[i];
+      }
+      if (same) return r.plan;
+    }
+    const keys = order.map((e) => entryKey(e, node.prefixLength));
+    let total = keys.length;
+    for (const o of orders) total += o.length;
+    const plan = new Uint8Array(total);
+    const at = new Array<number>(orders.length + 1).fill(0);
+    for (let p = 0; p < total; p++) {
+      // The smallest next key; on equal keys, `order` first, then blocks in the order added.
+      let src = -1, best = "";
+      if (at[0] < keys.length) src = 0, best = keys[at[0]];
+      for (let j = 0; j < orders.length; j++) {
+        const o = orders[j];
+        if (at[j + 1] >= o.length) continue;
+        const key = blocks[j].leafAt(o[at[j + 1]]);
+        if (src < 0 || key < best) src = j + 1, best = key;
+      }
+      plan[p] = src;
+      at[src]++;
+    }
+    recent.unshift({ keys, orders, plan });
+    if (recent.length > RECENT_ORDERS) recent.pop();
+    return plan;
   }
 
   #touch(node: TrieNode<T>): void {
@@ -158,16 +258,23 @@ export class NameTrie<T extends TrieItem> {
       this.#stale.push(node);
     }
     this.#flat = null;
+    this.#handed = null;
     this.#flattening = null;
   }
 
   /**
    * Does about `budget` items of the pending sorting work: ordering the entries of nodes that
-   * changed, then flattening the tree; true when {@linkcode NameTrie.sorted} is ready. Lets a
-   * caller spread the work over several event-loop turns.
+   * changed, then (with `flatten`, the default) flattening the tree; true when that is done,
+   * with `flatten` when {@linkcode NameTrie.sorted} is ready. Lets a caller spread the work over
+   * several event-loop turns.
    */
-  settle(budget: number): boolean {
+  settle(budget: number, flatten = true): boolean {
     if (this.#flat !== null) return true;
+    const kept = this.#handed?.deref();
+    if (kept !== undefined) {
+      this.#flat = kept;
+      return true;
+    }
     let spent = 0;
     const stale = this.#stale;
     while (this.#staleAt < stale.length) {
@@ -179,10 +286,11 @@ export class NameTrie<T extends TrieItem> {
     }
     this.#stale = [];
     this.#staleAt = 0;
+    if (!flatten) return true;
     const f = this.#flattening ??= {
       out: new Array<T>(this.#size),
       filled: 0,
-      stack: [{ order: this.#root.order, at: 0 }],
+      stack: [frameOf(this.#root)],
     };
     const { out, stack } = f;
     let filled = f.filled;
@@ -192,20 +300,45 @@ export class NameTrie<T extends TrieItem> {
         return false;
       }
       const top = stack[stack.length - 1];
-      const order = top.order;
+      const { order, plan, blocks } = top;
       let at = top.at;
-      // The items of one node in a row, then its next subtree.
-      for (; at < order.length && spent < budget; at++, spent++) {
-        const e = order[at];
-        if (e instanceof TrieNode) {
-          stack.push({ order: e.order, at: 0 });
-          at++;
-          break;
+      let descend: TrieNode<T> | null = null;
+      if (plan === null) {
+        // The items of one node in a row, then its next subtree.
+        for (; at < order.length && spent < budget; at++, spent++) {
+          const e = order[at];
+          if (e instanceof TrieNode) {
+            descend = e;
+            at++;
+            break;
+          }
+          out[filled++] = e;
         }
-        out[filled++] = e;
+        top.at = at;
+        if (at === order.length && descend === null) stack.pop();
+      } else {
+        const next = top.next!;
+        let p = top.p;
+        for (; p < plan.length && spent < budget; p++, spent++) {
+          const src = plan[p];
+          if (src === 0) {
+            const e = order[at++];
+            if (e instanceof TrieNode) {
+              descend = e;
+              p++;
+              break;
+            }
+            out[filled++] = e;
+          } else {
+            const b = blocks![src - 1];
+            out[filled++] = b.at(top.orders![src - 1][next[src - 1]++]);
+          }
+        }
+        top.at = at;
+        top.p = p;
+        if (p === plan.length && descend === null) stack.pop();
       }
-      top.at = at;
-      if (at === order.length && stack[stack.length - 1] === top) stack.pop();
+      if (descend !== null) stack.push(frameOf(descend));
     }
     this.#flat = out;
     this.#flattening = null;
@@ -215,8 +348,63 @@ export class NameTrie<T extends TrieItem> {
   /** The items in name order; a snapshot that later additions do not change. */
   sorted(): readonly T[] {
     this.settle(Infinity);
-    return this.#flat!;
+    const flat = this.#flat!;
+    this.#flat = null;
+    this.#handed = new WeakRef(flat);
+    return flat;
   }
+}
+
+/** Children kept in a list up to this many; a map by segment beyond. */
+const LISTED_CHILDREN = 8;
+
+/** The child of `node` for segment `seg`, whose subtree key (`seg.`, interned) is `key`. */
+function childOf<T>(node: TrieNode<T>, seg: string, key: string): TrieNode<T> | undefined {
+  const c = node.children;
+  if (c === null) return undefined;
+  if (c instanceof Map) return c.get(seg);
+  for (let i = 0; i < c.length; i++) if (c[i].key === key) return c[i];
+  return undefined;
+}
+
+function addChild<T>(node: TrieNode<T>, seg: string, child: TrieNode<T>): void {
+  const c = node.children;
+  if (c === null) node.children = [child];
+  else if (c instanceof Map) c.set(seg, child);
+  else if (c.length < LISTED_CHILDREN) node.children = appended(c, child);
+  else {
+    const map = new Map<string, TrieNode<T>>();
+    for (const n of c) map.set(n.key.slice(0, -1), n);
+    map.set(seg, child);
+    node.children = map;
+  }
+}
+
+/** Where the flattening of one node stands. */
+interface Frame<T> {
+  order: Array<T | TrieNode<T>>;
+  at: number;
+  plan: Plan | null;
+  blocks: TrieBlock<T>[] | null;
+  /** Each block's leaf order, as the plan was made from. */
+  orders: (readonly number[])[] | null;
+  /** Per block, how many of its items are out. */
+  next: number[] | null;
+  /** Position in the plan. */
+  p: number;
+}
+
+function frameOf<T>(node: TrieNode<T>): Frame<T> {
+  const blocks = node.plan === null ? null : node.blocks;
+  return {
+    order: node.order,
+    at: 0,
+    plan: node.plan,
+    blocks,
+    orders: blocks === null ? null : blocks.map((b) => b.leafOrder()),
+    next: blocks === null ? null : blocks.map(() => 0),
+    p: 0,
+  };
 }
 
 function keyOf<T extends TrieItem>(item: T, prefixLength: number): string {

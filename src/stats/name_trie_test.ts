@@ -58,3 +58,17 @@ Deno.test("admin.endpoints.stats: sorting in small slices, with additions betwee
   assert.ok(slices > 10);
   assert.deepEqual(t.sorted().map((s) => s.name), [...names].sort(codeUnitOrder));
 });
+
+Deno.test("admin.endpoints.stats: the flattened order is reused while held, and made again after an addition", () => {
+  const t = new NameTrie<{ name: string }>();
+  for (const name of ["b.x", "a.y", "c"]) t.add({ name });
+  const first = t.sorted();
+  assert.equal(t.sorted(), first);
+  assert.equal(t.settle(1), true);
+  t.add({ name: "a.a" });
+  assert.equal(t.settle(Infinity, false), true, "ordered, not flattened");
+  const next = t.sorted();
+  assert.notEqual(next, first);
+  assert.deepEqual(next.map((s) => s.name), ["a.a", "a.y", "b.x", "c"]);
+  assert.deepEqual(first.map((s) => s.name), ["a.y", "b.x", "c"]);
+});

@@ -7,6 +7,11 @@
  * by the rank of their scope's head among all heads (counting, no comparisons), then by full
  * name (which then finds them nearly in order).
  *
+ * A store's cluster stats are not listed one by one: the blocks (see `leaf_table.ts`) of the
+ * scopes `cluster.<name>.<rest>` of one `rest` form a {@linkcode ClusterBlocks} group sorted by
+ * head, and a family lists the group once per leaf; its members are the stats of that leaf in
+ * each block of the group, in head order, which is their name order.
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -18,11 +23,11 @@
  * ```
  * @module
  */
-import { SortedIndex } from "./sorted_index.ts";
+import { mergeSorted, SortedIndex } from "./sorted_index.ts";
 import { extractTags } from "./tag_extraction.ts";
 import { CLUSTER_NAME_TAG, clusterOfHead, leafTags } from "./cluster_tags.ts";
 import { escapeLabelValue, prometheusName, sanitizePrometheus } from "./naming.ts";
-import { compareStatNames, type NamedStat } from "./stat_name.ts";
+import { compareStatNames, type NamedStat, type StatBlock } from "./stat_name.ts";
 
 /**
  * A metric family: every stat with the same Prometheus name. Each member's `promLabels` holds
@@ -34,7 +39,174 @@ export interface Family<T extends NamedStat> {
   /** The tag-extracted stat name (for `# HELP`). */
   extractedName: string;
   /** The stats, sorted by full name. */
-  members: SortedIndex<T>;
+  members: FamilyMembers<T>;
+}
+
+/** A block whose stats can be found by leaf (a store's `LeafTable`). */
+export interface KeyedBlock<T> extends StatBlock {
+  /** Number of stats, at indexes `0 .. size - 1`. */
+  readonly size: number;
+  /** The index of the stat of `leaf`, or -1. */
+  indexOf(leaf: string): number;
+  /** The stat at `index`. */
+  at(index: number): T;
+}
+
+function keyed<T>(block: StatBlock): block is KeyedBlock<T> {
+  return typeof (block as Partial<KeyedBlock<T>>).indexOf === "function";
+}
+
+function byHead(a: StatBlock, b: StatBlock): number {
+  return a.head < b.head ? -1 : a.head > b.head ? 1 : 0;
+}
+
+/**
+ * The blocks of one kind of stats under `cluster.<name>.<rest>` for one `rest`, sorted by head.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LeafTable, LeafTemplate } from "./leaf_table.ts";
+ * import { ClusterBlocks } from "./prometheus_index.ts";
+ * const g = new ClusterBlocks<string>();
+ * for (const c of ["b", "a"]) g.add(new LeafTable<string>(new LeafTemplate(), `cluster.${c}.`));
+ * assert.deepEqual(g.sorted().map((b) => b.head), ["cluster.a.", "cluster.b."]);
+ * ```
+ */
+export class ClusterBlocks<T> {
+  #sorted: KeyedBlock<T>[] = [];
+  #pending: KeyedBlock<T>[] = [];
+
+  /** An empty group; `ranker`, when given, brings every block's `rank` up to date. */
+  constructor(readonly ranker?: () => void) {}
+
+  /** Adds a block, once. */
+  add(block: KeyedBlock<T>): void {
+    this.#pending.push(block);
+  }
+
+  /** Number of blocks not sorted yet. */
+  get pending(): number {
+    return this.#pending.length;
+  }
+
+  /** The blocks in head order (a snapshot: later additions build a new array). */
+  sorted(): readonly KeyedBlock<T>[] {
+    const p = this.#pending;
+    if (p.length > 0) {
+      this.#pending = [];
+      if (p.length >= 64 && this.ranker !== undefined) {
+        this.ranker();
+        byRank(p, (b) => b.rank);
+      }
+      p.sort(byHead);
+      const s = this.#sorted;
+      this.#sorted = s.length === 0 ? p : mergeBlocks(s, p);
+    }
+    return this.#sorted;
+  }
+}
+
+function mergeBlocks<B extends StatBlock>(a: readonly B[], b: readonly B[]): B[] {
+  const out = new Array<B>(a.length + b.length);
+  let i = 0, j = 0, k = 0;
+  while (i < a.length && j < b.length) out[k++] = byHead(b[j], a[i]) < 0 ? b[j++] : a[i++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
+}
+
+/**
+ * The members of a family: stats listed one by one, and groups of cluster blocks each
+ * contributing its stats of one leaf.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { GaugeImpl } from "./metrics.ts";
+ * import { FamilyMembers } from "./prometheus_index.ts";
+ * const m = new FamilyMembers<GaugeImpl>();
+ * m.add(new GaugeImpl("b"));
+ * m.add(new GaugeImpl("a"));
+ * assert.deepEqual(m.sorted().map((g) => g.name), ["a", "b"]);
+ * ```
+ */
+export class FamilyMembers<T extends NamedStat> {
+  /** The stats listed one by one. */
+  readonly listed: SortedIndex<T>;
+  /** The groups, each with the leaves it contributes in code-unit order. */
+  #parts = new Map<ClusterBlocks<T>, string[]>();
+
+  /** No members; `arrange` sorts new listed stats (see {@linkcode SortedIndex}). */
+  constructor(arrange?: (items: T[]) => void) {
+    this.listed = new SortedIndex<T>(compareStatNames, arrange);
+  }
+
+  /** Lists one stat. */
+  add(stat: T): void {
+    this.listed.add(stat);
+  }
+
+  /** Adds the stats of `leaf` in every block of `group`, now and later. */
+  addGroup(group: ClusterBlocks<T>, leaf: string): void {
+    const leaves = this.#parts.get(group);
+    if (leaves === undefined) this.#parts.set(group, [leaf]);
+    else {
+      leaves.push(leaf);
+      leaves.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    }
+  }
+
+  /** Number of members (counted: a group's blocks are looked up). */
+  get size(): number {
+    let n = this.listed.size;
+    for (const [group, leaves] of this.#parts) n += this.#groupPart(group, leaves).length;
+    return n;
+  }
+
+  /** About how much sorting is pending: stats listed, plus blocks of the groups. */
+  get pending(): number {
+    let n = this.listed.size;
+    for (const group of this.#parts.keys()) n += group.pending;
+    return n;
+  }
+
+  /** Sorts what is pending. */
+  settle(): void {
+    this.listed.settle(Infinity);
+    for (const group of this.#parts.keys()) group.sorted();
+  }
+
+  /** The members in name order (a snapshot). */
+  sorted(): readonly T[] {
+    let out = this.listed.sorted();
+    for (const [group, leaves] of this.#parts) {
+      const part = this.#groupPart(group, leaves);
+      out = out.length === 0 ? part : mergeSorted(out, part, compareStatNames);
+    }
+    return out;
+  }
+
+  /**
+   * The stats of `leaves` in the blocks of `group`: block by block (head order), each block's
+   * in leaf order, which is name order. Blocks built alike hold a leaf at the same index, so
+   * the index found in one block is tried first in the next.
+   */
+  #groupPart(group: ClusterBlocks<T>, leaves: readonly string[]): T[] {
+    const blocks = group.sorted();
+    const guess = leaves.map(() => -1);
+    const out: T[] = [];
+    for (let i = 0; i < blocks.length; i++) {
+      const b = blocks[i];
+      for (let l = 0; l < leaves.length; l++) {
+        const leaf = leaves[l];
+        let at = guess[l];
+        if (at < 0 || at >= b.size || b.leafAt(at) !== leaf) guess[l] = at = b.indexOf(leaf);
+        if (at >= 0) out.push(b.at(at));
+      }
+    }
+    return out;
+  }
 }
 
 /**
@@ -53,6 +225,12 @@ export function labelText(tags: ReadonlyArray<readonly [string, string]>): strin
 
 /** A leaf's share of cluster stat extraction: its family and own labels; null: none. */
 type LeafPart<T extends NamedStat> = { fam: Family<T>; labels: string } | null;
+
+/** What the heads `cluster.<name>.<rest>` of one `rest` share. */
+interface RestParts<T extends NamedStat> {
+  leaves: Map<string, LeafPart<T>>;
+  group: ClusterBlocks<T>;
+}
 
 /**
  * Label texts one store's indexes share: every distinct text once, and each cluster's
@@ -84,12 +262,12 @@ export function newSharedLabels(): SharedLabels {
  * Puts stats in the order of their block's rank (a stable counting sort), when every block has
  * one; lists with a block without rank are left as they are.
  */
-function byRank<T extends NamedStat>(items: T[]): void {
+function byRank<T>(items: T[], rankOf: (item: T) => number | undefined): void {
   const n = items.length;
   const ranks = scratchRanks(n);
   let lo = Infinity, hi = -1;
   for (let k = 0; k < n; k++) {
-    const r = items[k].block.rank;
+    const r = rankOf(items[k]);
     if (r === undefined || r < 0) return;
     ranks[k] = r;
     if (r < lo) lo = r;
@@ -135,17 +313,10 @@ export class PrometheusIndex<T extends NamedStat> {
   #labels: SharedLabels;
   /** Families with members not sorted yet. */
   #dirty = new Set<Family<T>>();
-  /**
-   * Per head `cluster.<name>.<rest>` (see `cluster_tags.ts`): the cluster-name label text and
-   * the leaves of `<rest>`; null for other heads.
-   */
-  #clusterHeads = new Map<string, { cluster: string; leaves: Map<string, LeafPart<T>> } | null>();
-  /** The head last looked up in `#clusterHeads` and what it found (stats come head by head). */
-  #lastHead: string | undefined = undefined;
-  #lastCluster: { cluster: string; leaves: Map<string, LeafPart<T>> } | null | undefined =
-    undefined;
-  /** Per `<rest>`: each leaf's family and own label text, or null for full extraction. */
-  #byRest = new Map<string, Map<string, LeafPart<T>>>();
+  /** Block groups with blocks not sorted yet. */
+  #dirtyGroups = new Set<ClusterBlocks<T>>();
+  /** Per `<rest>`: each leaf's family and own label text (null: full extraction), the group. */
+  #byRest = new Map<string, RestParts<T>>();
   /** Sorts new members: by head rank (after `ranker` brought ranks up to date), then by name. */
   #arrange: (items: T[]) => void;
 
@@ -159,7 +330,7 @@ export class PrometheusIndex<T extends NamedStat> {
     this.#arrange = (items) => {
       if (items.length >= 64 && this.ranker !== undefined) {
         this.ranker();
-        byRank(items);
+        byRank(items, (s) => s.block.rank);
       }
       items.sort(compareStatNames);
     };
@@ -167,23 +338,28 @@ export class PrometheusIndex<T extends NamedStat> {
 
   /** Groups a newly created stat. */
   add(stat: T): void {
-    let fam = this.#viaLeaf(stat);
-    if (fam === undefined) {
-      const { name: extracted, tags } = extractTags(stat.name);
-      fam = this.#family(extracted);
-      stat.promLabels = this.#shared(labelText(tags));
-    }
-    fam.members.add(stat);
-    this.#dirty.add(fam);
+    // A stat of a cluster's scope is listed through its block's group.
+    if (this.#viaLeaf(stat) !== undefined) return;
+    const { name: extracted, tags } = extractTags(stat.name);
+    const listed = this.#family(extracted);
+    stat.promLabels = this.#shared(labelText(tags));
+    listed.members.add(stat);
+    this.#dirty.add(listed);
   }
 
   /** Sorts new members of families (about `max` items); true when nothing is pending any more. */
   settle(max: number): boolean {
     let budget = max;
+    for (const g of this.#dirtyGroups) {
+      if (budget <= 0) return false;
+      budget -= g.pending;
+      g.sorted();
+      this.#dirtyGroups.delete(g);
+    }
     for (const fam of this.#dirty) {
       if (budget <= 0) return false;
-      budget -= fam.members.size;
-      fam.members.settle(Infinity);
+      budget -= fam.members.pending;
+      fam.members.settle();
       this.#dirty.delete(fam);
     }
     return this.#families.settle(max);
@@ -201,7 +377,7 @@ export class PrometheusIndex<T extends NamedStat> {
       fam = {
         name,
         extractedName: extracted,
-        members: new SortedIndex<T>(compareStatNames, this.#arrange),
+        members: new FamilyMembers<T>(this.#arrange),
       };
       this.#byName.set(name, fam);
       this.#families.add(fam);
@@ -233,35 +409,40 @@ export class PrometheusIndex<T extends NamedStat> {
    * stats allocates nothing per stat.
    */
   #viaLeaf(stat: T): Family<T> | undefined {
-    const head = stat.nameHead;
-    let ch = this.#lastHead === head ? this.#lastCluster : this.#clusterHeads.get(head);
-    if (ch === undefined) {
-      const parts = clusterOfHead(head);
-      if (parts === undefined) ch = null;
-      else {
-        let leaves = this.#byRest.get(parts.rest);
-        if (leaves === undefined) this.#byRest.set(parts.rest, leaves = new Map());
-        const cluster = this.#clusterLabel(parts.cluster);
-        ch = { cluster, leaves };
-      }
-      this.#clusterHeads.set(head, ch);
-    }
-    this.#lastHead = head;
-    this.#lastCluster = ch;
-    if (ch === null) return undefined;
     const block = stat.block;
-    if (block.promCluster === undefined) block.promCluster = ch.cluster;
+    if (!keyed<T>(block)) return undefined;
+    // Kept on the block (which is in this index alone: it holds one kind of stats).
+    let rest = block.promRest as RestParts<T> | null | undefined;
+    if (rest === undefined) {
+      const parts = clusterOfHead(block.head);
+      rest = null;
+      if (parts !== undefined) {
+        rest = this.#byRest.get(parts.rest) ?? null;
+        if (rest === null) {
+          rest = { leaves: new Map(), group: new ClusterBlocks<T>(this.ranker) };
+          this.#byRest.set(parts.rest, rest);
+        }
+        block.promCluster = this.#clusterLabel(parts.cluster);
+        rest.group.add(block);
+        this.#dirtyGroups.add(rest.group);
+      }
+      block.promRest = rest;
+    }
+    if (rest === null) return undefined;
+    const { leaves, group } = rest;
     const leaf = stat.nameLeaf;
-    let part = ch.leaves.get(leaf);
+    let part = leaves.get(leaf);
     if (part === undefined) {
-      const t = leafTags(clusterOfHead(head)!.rest, leaf);
+      const t = leafTags(clusterOfHead(block.head)!.rest, leaf);
       part = t === undefined ? null : { fam: this.#family(t.name), labels: labelText(t.tags) };
-      ch.leaves.set(leaf, part);
+      leaves.set(leaf, part);
+      // Every block of the group lists its stat of this leaf in the family from now on.
+      if (part !== null) part.fam.members.addGroup(group, leaf);
     }
     if (part === null) return undefined;
-    // A leaf's labels with the cluster's are unique to this stat: joined, not interned (a
-    // table entry per stat would cost more than the string, and its lookup hashes the text).
-    stat.promLabels = part.labels === "" ? ch.cluster : `${part.labels},${ch.cluster}`;
+    // The leaf's own labels (shared by every cluster) are kept; the cluster's label is joined
+    // to them when a render asks, so no string is kept per stat.
+    stat.setOwnLabels(part.labels);
     return part.fam;
   }
 }

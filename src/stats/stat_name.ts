@@ -15,6 +15,8 @@
  * @module
  */
 
+import { appended } from "./small_list.ts";
+
 /**
  * Where a stat's name and per-kind state live: the stats of one scope and kind share one block
  * (a `LeafTable`), each at its own index, so a stat object is only a block and an index.
@@ -28,13 +30,16 @@ export interface StatBlock {
   labels: Array<string | undefined> | null;
   /**
    * For a cluster's scope: the label text its stats carry unless listed in `labelPairs`
-   * (`index, text` pairs); `labels` is then not used.
+   * (`index, text` pairs, or `~index, own` pairs for `own` followed by this label); `labels` is
+   * then not used.
    */
   promCluster?: string | undefined;
   /** See `promCluster`. */
   labelPairs?: Array<number | string> | null;
   /** Position of `head` among the heads of the store in name order; -1 when not known. */
   rank?: number;
+  /** What the Prometheus index keeps about a cluster's scope (see `prometheus_index.ts`). */
+  promRest?: unknown;
 }
 
 /** The block of a stat made on its own (not by a store): one leaf. */
@@ -91,8 +96,10 @@ export abstract class NamedStat {
     if (cluster === undefined) return b.labels?.[this.index];
     const pairs = b.labelPairs;
     if (pairs != null) {
+      const i = this.index;
       for (let k = 0; k < pairs.length; k += 2) {
-        if (pairs[k] === this.index) return pairs[k + 1] as string;
+        if (pairs[k] === i) return pairs[k + 1] as string;
+        if (pairs[k] === ~i) return `${pairs[k + 1]},${cluster}`;
       }
     }
     return cluster;
@@ -102,14 +109,7 @@ export abstract class NamedStat {
     const b = this.block;
     if (b.promCluster !== undefined) {
       if (text === b.promCluster) return;
-      const pairs = b.labelPairs ??= [];
-      for (let k = 0; k < pairs.length; k += 2) {
-        if (pairs[k] === this.index) {
-          pairs[k + 1] = text!;
-          return;
-        }
-      }
-      pairs.push(this.index, text!);
+      setPair(b, this.index, this.index, text!);
       return;
     }
     const labels = b.labels ??= [];
@@ -118,11 +118,38 @@ export abstract class NamedStat {
     labels[this.index] = text;
   }
 
+  /**
+   * For a stat of a cluster's scope (`block.promCluster` set): its label text is `own` followed
+   * by the cluster's label. Only `own` (shared by the stats of every cluster with this leaf) is
+   * kept; the text is joined when asked for.
+   */
+  setOwnLabels(own: string): void {
+    if (own === "") this.promLabels = this.block.promCluster;
+    else setPair(this.block, this.index, ~this.index, own);
+  }
+
   /** The full name. */
   get name(): string {
     const head = this.block.head, leaf = this.block.leafAt(this.index);
     return head === "" ? leaf : head + leaf;
   }
+}
+
+/**
+ * Records `key, text` in `b`'s label pairs, replacing the entry of the stat at index `i` if
+ * there is one. (A function, not a private method: a class with private methods gives each of
+ * its instances one more slot, and a store has a million stats.)
+ */
+function setPair(b: StatBlock, i: number, key: number, text: string): void {
+  const pairs = b.labelPairs ?? [];
+  for (let k = 0; k < pairs.length; k += 2) {
+    if (pairs[k] === i || pairs[k] === ~i) {
+      pairs[k] = key;
+      pairs[k + 1] = text;
+      return;
+    }
+  }
+  b.labelPairs = appended(appended(pairs, key), text);
 }
 
 /**

@@ -18,7 +18,7 @@ import { CounterImpl, GaugeImpl, TextReadoutImpl, writerOf } from "./metrics.ts"
 import { HistogramImpl } from "./histogram.ts";
 import { CounterArena, type CounterWriter } from "./counter_slots.ts";
 import { RECENT_LOOKUPS_CAPACITY, RecentLookups } from "./recent_lookups.ts";
-import { NameTrie } from "./name_trie.ts";
+import { NameTrie, type TrieBlock } from "./name_trie.ts";
 import { newSharedLabels, PrometheusIndex } from "./prometheus_index.ts";
 import { DEFAULT_BUCKETS } from "./histogram_settings.ts";
 import { LeafTable, LeafTemplate } from "./leaf_table.ts";
@@ -185,7 +185,7 @@ export class Store implements Scope {
     kind: K,
     leaf: string,
     make: (table: LeafTable<Kinds[K]>, index: number) => Kinds[K],
-    sorted: { add(stat: Kinds[K]): void },
+    sorted: { addToBlock(block: TrieBlock<Kinds[K]>): void },
     prometheus: PrometheusIndex<Kinds[K]>,
   ): Kinds[K] {
     const r = this.recentLookups;
@@ -205,7 +205,7 @@ export class Store implements Scope {
       const index = table.size;
       table.add(shared, s = make(table, index));
       this.#size++;
-      sorted.add(s);
+      sorted.addToBlock(table);
       prometheus.add(s);
     }
     return s;
@@ -285,16 +285,17 @@ export class Store implements Scope {
   }
 
   /**
-   * Does at most about `budget` items of pending index work (sorting new stats by name; with
-   * `prometheus`, also sorting the Prometheus families' new members; with `"only"`, only that);
-   * true when all of it is done. A render that calls this between event-loop turns first never
-   * blocks for long after many stats were created.
+   * Does at most about `budget` items of pending index work (sorting new stats by name and, with
+   * `flatten`, listing them in that order for a render; with `prometheus`, also sorting the
+   * Prometheus families' new members; with `"only"`, only that); true when all of it is done. A
+   * render that calls this between event-loop turns first never blocks for long after many stats
+   * were created.
    */
-  settle(budget: number, prometheus: Settles = false): boolean {
+  settle(budget: number, prometheus: Settles = false, flatten = true): boolean {
     const steps: Array<() => boolean> = prometheus === "only" ? [] : [
-      () => this.#textSorted.settle(budget),
-      () => this.#numericSorted.settle(budget),
-      () => this.#histSorted.settle(budget),
+      () => this.#textSorted.settle(budget, flatten),
+      () => this.#numericSorted.settle(budget, flatten),
+      () => this.#histSorted.settle(budget, flatten),
     ];
     if (prometheus !== false) {
       const p = this.prometheus;
@@ -315,22 +316,23 @@ export class Store implements Scope {
    * calls: a turn costs a few milliseconds of timer delay, so one turn per small step would
    * leave the process mostly idle while the work waits.
    */
-  settleFor(ms: number, prometheus: Settles = false, step = 2_000): boolean {
+  settleFor(ms: number, prometheus: Settles = false, step = 2_000, flatten = true): boolean {
     const start = performance.now();
     do {
-      if (this.settle(step, prometheus)) return true;
+      if (this.settle(step, prometheus, flatten)) return true;
     } while (performance.now() - start < ms);
     return false;
   }
 
   /**
-   * Finishes all pending index work in steps of `budget` items, returning to the event loop
-   * after about {@linkcode SETTLE_SLICE_MS} of them. The server starts it after loading the
-   * configuration so that the first `/stats` (or, with `prometheus`, the first Prometheus
-   * scrape) does not pay for it.
+   * Finishes the sorting in steps of `budget` items, returning to the event loop after about
+   * {@linkcode SETTLE_SLICE_MS} of them. The server starts it after loading the configuration
+   * so that the first `/stats` (or, with `prometheus`, the first Prometheus scrape) does not pay
+   * for it. The name-ordered lists a render walks are made by the render (in slices too) and
+   * not kept once no render holds them: an idle store holds no list of all its stats.
    */
   async settleInBackground(prometheus: Settles = false, budget = 2_000): Promise<void> {
-    while (!this.settleFor(SETTLE_SLICE_MS, prometheus, budget)) {
+    while (!this.settleFor(SETTLE_SLICE_MS, prometheus, budget, false)) {
       await new Promise((r) => setTimeout(r, 0));
     }
   }
