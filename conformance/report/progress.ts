@@ -67,8 +67,9 @@ export function progressBar(sectionOf: (c: Case) => string): Progress {
  * One line per section when its last case finishes: the section, its case statuses, the overall
  * count, when the section ended (seconds since the run started) and the summed time of its cases,
  * e.g. `conformance: admin.endpoints: 45 case(s) done: PASS 44, FAIL 1 [120/433] at 12.3 s, cases
- * 30.1 s`. At the end, one line with the whole run's time and its slowest cases, so a log shows
- * where the time went.
+ * 30.1 s`. Sections run concurrently, so a section's line waits for those before it in the plan:
+ * the lines come in plan order whatever finishes first. At the end, one line with the whole run's
+ * time and its slowest cases, so a log shows where the time went.
  *
  * @param write where lines go (stderr)
  * @param sectionOf the section a case belongs to
@@ -86,6 +87,15 @@ export function sectionLines(
   now: () => number = () => performance.now(),
 ): Progress {
   const left = new Map<string, number>();
+  /** Sections in plan order, and the lines of finished ones not yet written. */
+  const order: string[] = [];
+  const finished = new Map<string, string>();
+  const flush = () => {
+    while (order.length > 0 && finished.has(order[0])) {
+      write(finished.get(order[0])!);
+      finished.delete(order.shift()!);
+    }
+  };
   const seen = new Map<string, Map<Status, number>>();
   const spent = new Map<string, number>();
   const slowest: CaseResult[] = [];
@@ -96,7 +106,11 @@ export function sectionLines(
     start(plan) {
       started = now();
       planned = plan.length;
-      for (const c of plan) left.set(sectionOf(c), (left.get(sectionOf(c)) ?? 0) + 1);
+      for (const c of plan) {
+        const s = sectionOf(c);
+        if (!left.has(s)) order.push(s);
+        left.set(s, (left.get(s) ?? 0) + 1);
+      }
       write(`conformance: ${plan.length} case(s) in ${left.size} section(s)`);
     },
     update(done, total, c, r) {
@@ -113,13 +127,16 @@ export function sectionLines(
       if (rest > 0) return;
       const n = [...counts.values()].reduce((a, b) => a + b, 0);
       const parts = STATUS_ORDER.filter((x) => counts.has(x)).map((x) => `${x} ${counts.get(x)}`);
-      write(
+      finished.set(
+        s,
         `conformance: ${s}: ${n} case(s) done: ${parts.join(", ")} [${done}/${total}] at ${
           secs(now() - started)
         }, cases ${secs(spent.get(s) ?? 0)}`,
       );
+      flush();
     },
     stop() {
+      for (const s of order) if (finished.has(s)) write(finished.get(s)!);
       if (planned === 0) return;
       const list = slowest.map((r) => `${r.caseId} ${secs(r.durationMs)}`).join(", ");
       write(

@@ -41,3 +41,16 @@ Deno.test("progress off a terminal: one line per section, written when its last 
     "conformance: 5 case(s) in 10.0 s; slowest: b3 7.0 s, a2 1.2 s, b1 0.0 s, a1 0.0 s, b2 0.0 s",
   ]);
 });
+
+Deno.test("progress off a terminal: section lines come in plan order when a later section finishes first", () => {
+  const lines: string[] = [];
+  const p = sectionLines((l) => lines.push(l), (x) => x.rules[0].split(".")[0], () => 0);
+  const plan = [c("a1", "a"), c("b1", "b"), c("c1", "c")];
+  p.start(plan);
+  p.update(1, 3, plan[2], r("c1", "PASS"));
+  p.update(2, 3, plan[1], r("b1", "PASS"));
+  assert.equal(lines.length, 1, "c and b wait for a");
+  p.update(3, 3, plan[0], r("a1", "PASS"));
+  assert.deepEqual(lines.slice(1).map((l) => l.split(":")[1].trim()), ["a", "b", "c"]);
+  assert.match(lines[3], /\[1\/3\]/, "each line keeps the count at which its section ended");
+});

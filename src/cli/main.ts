@@ -8,7 +8,9 @@
  * stderr without a newline; command-line errors on stderr with exit code 1; configuration
  * errors as a critical log line `error initializing configuration '<path>': ...` with exit 1;
  * `configuration '<path>' OK` on stdout with exit 0 in validate mode. Validation binds no
- * socket and touches no hot restart socket. `serve` and `init_only` first set up the process
+ * socket and touches no hot restart socket. Each mode loads only the modules it needs: `--help`
+ * and `--version` neither the configuration loader nor the server, `--mode validate` no serving
+ * code (`validate.ts`); serve loads the server when it starts it. `serve` and `init_only` first set up the process
  * (`process_setup.ts`: core dumps, the base ID and `--base-id-path`).
  *
  * @example
@@ -19,19 +21,10 @@
  * @module
  */
 import { ERRORS, row, type Variant } from "../../spec/mod.ts";
-import type { Options } from "../config/options.ts";
 import { CommandLineError, parseCommandLine, requireConfig } from "../config/args.ts";
 import { usage, VARIANT_ENV } from "../config/usage.ts";
 import { hotRestartVersion, versionOutput } from "../server/version.ts";
-import { createLogging, type Logging } from "../server/logger.ts";
-import { loadBootstrap } from "../config/bootstrap.ts";
-import { needsProtobuf, PROTOBUF } from "../config/protobuf_module.ts";
-import type { Bootstrap } from "../config/bootstrap_types.ts";
-import { type ConfigError, formatConfigError } from "../config/errors.ts";
-import { startServer } from "../server/server.ts";
-import { checkConfiguration } from "../server/configuration_check.ts";
-import { ADMIN } from "../admin/mod.ts";
-import { setUpProcess } from "./process_setup.ts";
+import type { Logging } from "../server/logger.ts";
 
 /** The program name shown in usage and `--version`. */
 export const PROGRAM = "proxy";
@@ -54,58 +47,6 @@ function variantFromEnv(): Variant | string {
     // no permission to read the environment: the newer variant
   }
   return v === "" || v === "new" ? "new" : v;
-}
-
-/** The outcome of loading and validating the whole configuration. */
-export interface Validated {
-  bootstrap: Bootstrap;
-  errors: ConfigError[];
-  /** Paths of accepted unknown static fields (bootstrap and clusters). */
-  unknownFields: string[];
-}
-
-/**
- * Loads the bootstrap and (unless `bootstrapOnly`) checks the whole configuration with
- * {@linkcode checkConfiguration}, the check serve runs too; logs each accepted unknown field
- * once. `serve` mode passes `bootstrapOnly`, since the server runs that check itself.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { validateConfiguration } from "./main.ts";
- * import { parseArgs } from "../config/args.ts";
- * import { formatConfigError } from "../config/errors.ts";
- * import { createLogging } from "../server/logger.ts";
- * const options = parseArgs(["--mode", "validate", "--config-yaml", "{admin: {bogus: 1}}"]);
- * const v = validateConfiguration(options, createLogging(options));
- * assert.deepEqual(v.errors.map(formatConfigError), [
- *   "admin.bogus: unknown field [errors.unknown-static-fields]",
- * ]);
- * ```
- */
-export function validateConfiguration(
-  options: Options,
-  logging: Logging,
-  bootstrapOnly = false,
-  given?: ReadonlySet<string>,
-): Validated {
-  const load = loadBootstrap(options);
-  for (const w of load.warnings) logging.log("config", "warning", w);
-  if (load.errors.length > 0 || bootstrapOnly) {
-    return { bootstrap: load.bootstrap, errors: load.errors, unknownFields: load.unknownFields };
-  }
-  const unknownFields = [...load.unknownFields];
-  const seen = new Set<string>();
-  const { errors } = checkConfiguration(options, load.bootstrap, {
-    given,
-    onUnknown: (p) => {
-      if (seen.has(p)) return;
-      seen.add(p);
-      unknownFields.push(p);
-      logging.log("config", "warning", `unknown field '${p}' in static configuration accepted`);
-    },
-  });
-  return { bootstrap: load.bootstrap, errors, unknownFields };
 }
 
 /** Exit codes of `--mode validate` (`errors.validate-ok`, `errors.validate-errors`); serve mode
@@ -152,6 +93,14 @@ export async function main(args: string[]): Promise<number> {
     }
     throw e;
   }
+  // Only what this mode needs is loaded: validation loads no serving code (`validate.ts`).
+  const [{ createLogging }, { formatConfigError }, { needsProtobuf, PROTOBUF }, validate] =
+    await Promise.all([
+      import("../server/logger.ts"),
+      import("../config/errors.ts"),
+      import("../config/protobuf_module.ts"),
+      import("./validate.ts"),
+    ]);
   let logging: Logging;
   try {
     logging = createLogging(options);
@@ -165,6 +114,7 @@ export async function main(args: string[]): Promise<number> {
     if (options.mode !== "validate") {
       // Core dumps, the base ID and its file, before the configuration (as Envoy's main).
       try {
+        const { setUpProcess } = await import("./process_setup.ts");
         setUpProcess(options, logging.forComponent("main"));
       } catch (e) {
         logging.log("main", "critical", `${where}: ${e instanceof Error ? e.message : String(e)}`);
@@ -173,7 +123,9 @@ export async function main(args: string[]): Promise<number> {
     }
     // A .pb / .pb_text bootstrap is decoded with the protobuf runtime, loaded on demand.
     if (needsProtobuf(null, options.config_path)) await PROTOBUF.load();
-    const v = validateConfiguration(options, logging, options.mode === "serve", parsed.given);
+    const v = options.mode === "serve"
+      ? validate.validateConfiguration(options, logging, true, parsed.given)
+      : await validate.validateLoadingParts(options, logging, parsed.given);
     if (v.errors.length > 0) {
       const lines = v.errors.map(formatConfigError);
       logging.log("main", "critical", `${where}: ${lines.join("\n")}`);
@@ -187,6 +139,10 @@ export async function main(args: string[]): Promise<number> {
     if (options.mode === "init_only") return 0;
     let server;
     try {
+      const [{ startServer }, { ADMIN }] = await Promise.all([
+        import("../server/server.ts"),
+        import("../admin/mod.ts"),
+      ]);
       server = await startServer(options, v.bootstrap, {
         logging,
         unknownStaticFields: v.unknownFields,

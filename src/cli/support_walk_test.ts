@@ -19,7 +19,8 @@ import { createLogging } from "../server/logger.ts";
 import { startServer } from "../server/server.ts";
 import { effectiveOptions } from "../server/configuration_check.ts";
 import { parseCommandLine } from "../config/args.ts";
-import { validateConfiguration } from "./main.ts";
+import { validateConfiguration } from "./validate.ts";
+import { ALL_CHECK_PARTS } from "../server/full_configuration_check.ts";
 import {
   HTTP_PROTOCOL_OPTIONS,
   HTTP_PROTOCOL_OPTIONS_TYPE,
@@ -545,7 +546,9 @@ function validate(b: Obj, argv: string[] = []): string[] {
   ]);
   const logging = quiet();
   try {
-    return validateConfiguration(options, logging, false, given).errors.map(formatConfigError);
+    return validateConfiguration(options, logging, false, given, ALL_CHECK_PARTS).errors.map(
+      formatConfigError,
+    );
   } finally {
     logging.close();
   }

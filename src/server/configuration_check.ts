@@ -9,13 +9,13 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { checkConfiguration } from "./configuration_check.ts";
+ * import { checkConfigurationWith } from "./configuration_check.ts";
  * import { parseArgs } from "../config/args.ts";
  * const options = parseArgs(["--config-yaml", "{}"]);
  * const bootstrap = {
  *   static_resources: { clusters: [{ name: "web", connect_timeout: "1s", lb_policy: "NOPE" }] },
  * };
- * const { errors } = checkConfiguration(options, bootstrap, { given: new Set() });
+ * const { errors } = checkConfigurationWith({}, options, bootstrap, { given: new Set() });
  * assert.equal(errors[0].path, "static_resources.clusters[0].lb_policy");
  * ```
  * @module
@@ -33,16 +33,16 @@ import {
   checkClusterSupport,
   checkLocalCluster,
   edsXdsErrors,
-} from "../upstream/cluster_manager.ts";
+} from "../upstream/cluster_support.ts";
 import { configSourceOf } from "../config/config_source.ts";
-import { XdsClients } from "../upstream/xds_clients.ts";
-import { validateListeners } from "../listener/validate_listeners.ts";
-import { parseOverloadManager } from "./overload_manager.ts";
+import type { XdsClients } from "../upstream/xds_clients.ts";
+import type { validateListeners } from "../listener/validate_listeners.ts";
+import type { parseOverloadManager } from "./overload_manager.ts";
 import { SecretStore } from "../config/secrets.ts";
 import { parseAdminAccessLogs } from "../access_log/admin_access_log.ts";
 import { parseHeaderMatcher } from "../router/header_matcher.ts";
 
-/** Settings of {@linkcode checkConfiguration}. */
+/** Settings of {@linkcode checkConfigurationWith}. */
 export interface CheckSettings {
   /** Called once per accepted unknown static field (with `--allow-unknown-static-fields`). */
   onUnknown?: (path: string) => void;
@@ -51,6 +51,68 @@ export interface CheckSettings {
    * taken as given, except that an unset-looking `--concurrency` above 1 runs one worker.
    */
   given?: ReadonlySet<string>;
+}
+
+/**
+ * The parts of the check that only some bootstraps need, and that load much of the proxy core:
+ * the listener parser (listeners), the xDS clients (EDS, CDS, ADS and load reporting sources)
+ * and the overload manager. `full_configuration_check.ts` gives all of them; `--mode validate`
+ * loads those {@linkcode checkPartsNeeded} names.
+ */
+export interface CheckParts {
+  validateListeners: typeof validateListeners;
+  XdsClients: typeof XdsClients;
+  parseOverloadManager: typeof parseOverloadManager;
+}
+
+/** Thrown when the check needs a part it was not given (see {@linkcode checkPartsNeeded}). */
+export class MissingCheckPart extends Error {
+  constructor(readonly part: keyof CheckParts) {
+    super(`the configuration check needs ${part}, which was not loaded`);
+    this.name = "MissingCheckPart";
+  }
+}
+
+/** Cluster discovery types whose check needs no xDS client. */
+const LOCAL_TYPES: ReadonlySet<unknown> = new Set([
+  undefined,
+  "STATIC",
+  "STRICT_DNS",
+  "LOGICAL_DNS",
+  "ORIGINAL_DST",
+]);
+
+/**
+ * The parts {@linkcode checkConfigurationWith} may use on `bootstrap`: a part left out is not
+ * needed (the check throws {@linkcode MissingCheckPart} if it is after all).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkPartsNeeded } from "./configuration_check.ts";
+ * assert.deepEqual(checkPartsNeeded({ static_resources: { clusters: [{ name: "a" }] } }), []);
+ * assert.deepEqual(checkPartsNeeded({ static_resources: { listeners: [{}] } }), ["validateListeners"]);
+ * ```
+ */
+export function checkPartsNeeded(bootstrap: Bootstrap): (keyof CheckParts)[] {
+  const b = bootstrap as JsonObject;
+  const sr = (b.static_resources ?? {}) as JsonObject;
+  const out: (keyof CheckParts)[] = [];
+  const listeners = sr.listeners;
+  if (listeners !== undefined && !(Array.isArray(listeners) && listeners.length === 0)) {
+    out.push("validateListeners");
+  }
+  const clusters = Array.isArray(sr.clusters) ? sr.clusters : [];
+  const remote = clusters.some((c) =>
+    !c || typeof c !== "object" || Array.isArray(c) ||
+    !LOCAL_TYPES.has((c as JsonObject).type) || (c as JsonObject).eds_cluster_config !== undefined
+  );
+  const cm = b.cluster_manager as JsonObject | undefined;
+  if (remote || b.dynamic_resources !== undefined || cm?.load_stats_config !== undefined) {
+    out.push("XdsClients");
+  }
+  if (b.overload_manager !== undefined) out.push("parseOverloadManager");
+  return out;
 }
 
 /** The result: every error, and the clusters in effective form (when they are valid). */
@@ -108,12 +170,23 @@ export function effectiveOptions(
   };
 }
 
-/** Checks the whole loaded configuration; see the module documentation. */
-export function checkConfiguration(
+/**
+ * Checks the whole loaded configuration with the given parts; see the module documentation.
+ * `full_configuration_check.ts` gives every part.
+ *
+ * @throws {MissingCheckPart} when the configuration needs a part not given
+ */
+export function checkConfigurationWith(
+  parts: Partial<CheckParts>,
   options: Options,
   bootstrap: Bootstrap,
   settings: CheckSettings = {},
 ): CheckedConfiguration {
+  const part = <K extends keyof CheckParts>(k: K): CheckParts[K] => {
+    const p = parts[k];
+    if (p === undefined) throw new MissingCheckPart(k);
+    return p as CheckParts[K];
+  };
   const sr = (bootstrap.static_resources ?? {}) as { clusters?: unknown[]; listeners?: unknown[] };
   const rawClusters = (sr.clusters ?? []) as JsonObject[];
   const secrets = new SecretStore((bootstrap.static_resources as JsonObject | undefined)?.secrets);
@@ -129,24 +202,31 @@ export function checkConfiguration(
     rawClusters.map((c) => (c && typeof c === "object" && !Array.isArray(c) ? c.name : null))
       .filter((n): n is string => typeof n === "string"),
   );
-  errors.push(
-    ...validateListeners(sr.listeners ?? [], "static_resources.listeners", names, secrets),
-  );
+  const listeners = sr.listeners ?? [];
+  if (!(Array.isArray(listeners) && listeners.length === 0)) {
+    errors.push(
+      ...part("validateListeners")(listeners, "static_resources.listeners", names, secrets),
+    );
+  }
   parseAdminAccessLogs(bootstrap.admin as JsonObject | undefined, errors, parseHeaderMatcher);
-  const xds = new XdsClients({
-    clusters: result.clusters,
-    ads: (bootstrap.dynamic_resources as JsonObject | undefined)?.ads_config,
-  });
+  let clients: XdsClients | undefined;
+  const xds = () =>
+    clients ??= new (part("XdsClients"))({
+      clusters: result.clusters,
+      ads: (bootstrap.dynamic_resources as JsonObject | undefined)?.ads_config,
+    });
   if (result.errors.length === 0) {
     errors.push(...checkClusterSupport(result.clusters));
     errors.push(
       ...checkLocalCluster(bootstrap.cluster_manager?.local_cluster_name, result.clusters),
     );
-    errors.push(...edsXdsErrors(result.clusters, "static_resources.clusters", xds));
+    if (result.clusters.some((c) => c.type === "EDS")) {
+      errors.push(...edsXdsErrors(result.clusters, "static_resources.clusters", xds()));
+    }
   }
   const lrs = bootstrap.cluster_manager?.load_stats_config;
   if (lrs !== undefined && result.errors.length === 0) {
-    const p = xds.checkLoadStats(lrs, "cluster_manager.load_stats_config");
+    const p = xds().checkLoadStats(lrs, "cluster_manager.load_stats_config");
     if (p) errors.push({ ...p, rule: "" });
   }
   const cds = (bootstrap.dynamic_resources as JsonObject | undefined)?.cds_config;
@@ -154,13 +234,14 @@ export function checkConfiguration(
     const src = configSourceOf(cds as JsonObject, "dynamic_resources.cds_config");
     if (!src.ok) errors.push({ path: src.at, rule: "", message: src.message });
     else {
-      const p = xds.check(src.spec, "dynamic_resources.cds_config");
+      const p = xds().check(src.spec, "dynamic_resources.cds_config");
       if (p) errors.push({ ...p, rule: "" });
     }
   }
-  errors.push(
-    ...parseOverloadManager((bootstrap as JsonObject).overload_manager, "overload_manager").errors,
-  );
+  const overload = (bootstrap as JsonObject).overload_manager;
+  if (overload !== undefined && overload !== null) {
+    errors.push(...part("parseOverloadManager")(overload, "overload_manager").errors);
+  }
   // A refusal by the support column replaces a parser's own complaint about the same field, so
   // every unsupported field reads the same way.
   const refused = supportErrors(bootstrap as Record<string, unknown>);

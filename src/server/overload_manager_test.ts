@@ -3,7 +3,7 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import { testCluster } from "../upstream/test_cluster.ts";
 import { httpListener, startTestProxy, type TestProxy } from "../listener/test_proxy.ts";
 import { OverloadManager, parseOverloadManager } from "./overload_manager.ts";
-import { checkConfiguration } from "./configuration_check.ts";
+import { checkConfiguration } from "./full_configuration_check.ts";
 import { Store } from "../stats/store.ts";
 
 const enc = new TextEncoder();

@@ -27,7 +27,7 @@ import { HostCounter } from "../upstream/host_stats.ts";
 import { ListenerManager } from "../listener/listener_manager.ts";
 import { SecretStore } from "../config/secrets.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import { checkConfiguration } from "./configuration_check.ts";
+import { checkConfiguration } from "./full_configuration_check.ts";
 import { createLogging, type Logging } from "./logger.ts";
 import { compactAfterStartup } from "./startup_compaction.ts";
 import { LayeredRuntime } from "./runtime.ts";

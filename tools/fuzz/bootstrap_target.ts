@@ -17,7 +17,7 @@ import { loadBootstrap } from "../../src/config/bootstrap.ts";
 import { parseArgs } from "../../src/config/args.ts";
 import type { ConfigError } from "../../src/config/errors.ts";
 import type { Json, JsonObject } from "../../src/config/bootstrap_types.ts";
-import { checkConfiguration } from "../../src/server/configuration_check.ts";
+import { checkConfiguration } from "../../src/server/full_configuration_check.ts";
 import { BOOTSTRAP } from "../../src/config/bootstrap_schema.ts";
 import { encodeBinary, encodeText } from "../../fixtures/bootstrap/make_pb.ts";
 import { type FuzzFailure, type FuzzReport, type FuzzTarget, recordFailure } from "./target.ts";
