@@ -387,7 +387,12 @@ export const SUPPORT = [
   { path: "HttpConnectionManager.stream_idle_timeout", support: "honoured" },
   { path: "HttpConnectionManager.request_timeout", support: "honoured" },
   { path: "HttpConnectionManager.request_headers_timeout", support: "honoured" },
-  { path: "HttpConnectionManager.drain_timeout", support: "refused", supportNote: TIMEOUTS },
+  {
+    path: "HttpConnectionManager.drain_timeout",
+    support: "honoured",
+    supportNote:
+      "HTTP/2: from the GOAWAY notice to the final GOAWAY when idle_timeout, max_connection_duration or a listener drain ends a connection",
+  },
   {
     path: "HttpConnectionManager.delayed_close_timeout",
     support: "refused",
