@@ -396,7 +396,8 @@ export const SUPPORT = [
   {
     path: "HttpConnectionManager.delayed_close_timeout",
     support: "refused",
-    supportNote: TIMEOUTS,
+    supportNote:
+      "a connection the proxy ends is closed as soon as its last response is written (no wait for the peer's close)",
   },
   { path: "HttpConnectionManager.xff_num_trusted_hops", support: "honoured" },
   {

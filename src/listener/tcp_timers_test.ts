@@ -127,11 +127,37 @@ Deno.test("TcpProxy.idle_timeout: 0 disables it while another listener's silent 
   }
 });
 
-Deno.test("TcpProxy.max_downstream_connection_duration: a connection is closed on both sides at the limit and counted", async () => {
+/** The file's text once it is not empty (the line is written as the connection ends). */
+async function written(path: string): Promise<string> {
+  for (let i = 0; i < 500; i++) {
+    const text = await Deno.readTextFile(path).catch(() => "");
+    if (text !== "") return text;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return "";
+}
+
+Deno.test("TcpProxy.max_downstream_connection_duration: a connection is closed on both sides at the limit and counted, flag DT", async () => {
+  const dir = await Deno.makeTempDir();
   const o = origin();
-  const p = await startTestProxy([
-    tcpListener("capped", "o", { idle_timeout: "0s", max_downstream_connection_duration: "0.2s" }),
-  ], [testCluster("o", [["127.0.0.1", o.port]])]);
+  const p = await startTestProxy(
+    [
+      tcpListener("capped", "o", {
+        idle_timeout: "0s",
+        max_downstream_connection_duration: "0.2s",
+        access_log: [{
+          name: "envoy.access_loggers.file",
+          typed_config: {
+            "@type": "type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog",
+            path: `${dir}/tcp.log`,
+            log_format: { text_format_source: { inline_string: "%RESPONSE_FLAGS%\n" } },
+          },
+        }],
+      }),
+    ],
+    [testCluster("o", [["127.0.0.1", o.port]])],
+    { fileFlushIntervalMs: 0 },
+  );
   try {
     const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
     assert.equal(await echoOnce(c, "x"), "x");
@@ -140,9 +166,11 @@ Deno.test("TcpProxy.max_downstream_connection_duration: a connection is closed o
     await o.ended[0];
     assert.equal(p.store.counter("tcp.capped.max_downstream_connection_duration").value(), 1);
     assert.equal(p.store.counter("tcp.capped.idle_timeout").value(), 0);
+    assert.equal(await written(`${dir}/tcp.log`), "DT\n");
   } finally {
     await p.close();
     await o.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
