@@ -387,11 +387,17 @@ export const SUPPORT = [
   { path: "HttpConnectionManager.stream_idle_timeout", support: "honoured" },
   { path: "HttpConnectionManager.request_timeout", support: "honoured" },
   { path: "HttpConnectionManager.request_headers_timeout", support: "honoured" },
-  { path: "HttpConnectionManager.drain_timeout", support: "refused", supportNote: TIMEOUTS },
+  {
+    path: "HttpConnectionManager.drain_timeout",
+    support: "honoured",
+    supportNote:
+      "HTTP/2: from the GOAWAY notice to the final GOAWAY when idle_timeout, max_connection_duration or a listener drain ends a connection",
+  },
   {
     path: "HttpConnectionManager.delayed_close_timeout",
     support: "refused",
-    supportNote: TIMEOUTS,
+    supportNote:
+      "a connection the proxy ends is closed as soon as its last response is written (no wait for the peer's close)",
   },
   { path: "HttpConnectionManager.xff_num_trusted_hops", support: "honoured" },
   {
@@ -698,9 +704,26 @@ export const SUPPORT = [
     support: "refused",
     supportNote: "the TCP proxy does not pass metadata_match criteria to subset load balancing",
   },
-  { path: "TcpProxy.idle_timeout", support: "refused", supportNote: TIMEOUTS },
-  { path: "TcpProxy.downstream_idle_timeout", support: "refused", supportNote: TIMEOUTS },
-  { path: "TcpProxy.upstream_idle_timeout", support: "refused", supportNote: TIMEOUTS },
+  {
+    path: "TcpProxy.idle_timeout",
+    support: "honoured",
+    supportNote: "default 1 hour, 0 disables; counted tcp.<stat_prefix>.idle_timeout",
+  },
+  {
+    path: "TcpProxy.downstream_idle_timeout",
+    support: "refused",
+    supportNote: "Envoy does not implement it either (not-implemented-hide); use idle_timeout",
+  },
+  {
+    path: "TcpProxy.upstream_idle_timeout",
+    support: "refused",
+    supportNote: "Envoy does not implement it either (not-implemented-hide); use idle_timeout",
+  },
+  {
+    path: "TcpProxy.max_downstream_connection_duration",
+    support: "honoured",
+    supportNote: "counted tcp.<stat_prefix>.max_downstream_connection_duration, flag DT",
+  },
   { path: "TcpProxy.max_connect_attempts", support: "default-only", accepts: [1, { value: 1 }] },
   { path: "TcpProxy.hash_policy", support: "refused" },
   { path: "TcpProxy.tunneling_config", support: "refused" },

@@ -889,6 +889,18 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "TcpProxy.stat_prefix": [TCP, "listener tcp_proxy echoes bytes both ways"],
   "TcpProxy.cluster": [TCP, "listener tcp_proxy echoes bytes both ways"],
   "TcpProxy.access_log": ["src/listener/access_log_test.ts", "tcp_proxy lines with bytes each way"],
+  "HttpConnectionManager.drain_timeout": [
+    "src/listener/h2c_drain_timeout_test.ts",
+    "HttpConnectionManager.drain_timeout: between the GOAWAY notice and the final GOAWAY",
+  ],
+  "TcpProxy.idle_timeout": [
+    "src/listener/tcp_timers_test.ts",
+    "TcpProxy.idle_timeout: a silent connection is closed on both sides and counted",
+  ],
+  "TcpProxy.max_downstream_connection_duration": [
+    "src/listener/tcp_timers_test.ts",
+    "TcpProxy.max_downstream_connection_duration: a connection is closed on both sides",
+  ],
   "auth.UpstreamTlsContext.common_tls_context": [TLS, VERIFIED],
   "auth.UpstreamTlsContext.sni": [TLS, "a certificate not valid for the SNI is refused"],
   "CommonTlsContext.tls_certificates": [TLS, MTLS],

@@ -116,14 +116,16 @@ function bounded<T>(p: Promise<T>, what: string): Promise<T> {
 const counter = (p: TestProxy, name: string) => p.store.counter(`http.test.${name}`).value();
 
 Deno.test("HttpConnectionManager.common_http_protocol_options: idle_timeout ends an idle h2c connection with a GOAWAY, counted", async () => {
-  await withH2({ common_http_protocol_options: { idle_timeout: "0.2s" } }, async (p, session) => {
+  const hcm = { common_http_protocol_options: { idle_timeout: "0.2s" }, drain_timeout: "0.05s" };
+  await withH2(hcm, async (p, session) => {
     const goaway = new Promise<[number, number]>((r) =>
       session.on("goaway", (code, last) => r([code, last]))
     );
     const closed = new Promise((r) => session.on("close", r));
     const a = await request(session, "/");
     assert.deepEqual([a.status, a.body], [200, "ok"]);
-    assert.deepEqual(await bounded(goaway, "GOAWAY"), [0, 1]);
+    // Envoy's drain sequence starts with the notice (last stream id 2^31-1, NO_ERROR).
+    assert.deepEqual(await bounded(goaway, "GOAWAY"), [0, 0x7fffffff]);
     await bounded(closed, "close");
     assert.equal(counter(p, "downstream_cx_idle_timeout"), 1);
   });
@@ -188,16 +190,21 @@ function frame(type: number, flags: number, stream: number, payload: number[]): 
 Deno.test("DownstreamHttpProtocolOptions.max_connection_duration: an h2c connection gets a GOAWAY, its open stream finishes, then it closes", async () => {
   const o = origin();
   const p = await startTestProxy(
-    [httpListener(routes, { common_http_protocol_options: { max_connection_duration: "0.2s" } })],
+    [httpListener(routes, {
+      common_http_protocol_options: { max_connection_duration: "0.2s" },
+      drain_timeout: "0.05s",
+    })],
     [testCluster("o", [["127.0.0.1", o.server.addr.port]])],
   );
   const h2 = await RawH2.open(p.port());
   try {
     await h2.get(1, "/hold");
     assert.equal(await bounded(h2.until((type) => type === 7), "GOAWAY"), 7);
-    const goaway = h2.frames.at(-1)!;
+    // The notice (last stream id 2^31-1, NO_ERROR), then after drain_timeout the final GOAWAY.
+    assert.deepEqual([...h2.frames.at(-1)!.payload], [0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+    assert.equal(await bounded(h2.until((type) => type === 7), "final GOAWAY"), 7);
     // Last stream id 1, NO_ERROR.
-    assert.deepEqual([...goaway.payload], [0, 0, 0, 1, 0, 0, 0, 0]);
+    assert.deepEqual([...h2.frames.at(-1)!.payload], [0, 0, 0, 1, 0, 0, 0, 0]);
     assert.equal(p.store.counter("http.test.downstream_cx_max_duration_reached").value(), 1);
     o.release();
     // The stream in flight is answered in full (HEADERS, then DATA ending the stream)...

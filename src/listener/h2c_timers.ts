@@ -4,10 +4,10 @@
  * connection:
  *
  * - connection level, from the frames the bridge carries ({@linkcode H2cConnection}):
- *   `idle_timeout` runs while no stream is open and ends the connection with a GOAWAY (last
- *   stream id: the highest the client opened, NO_ERROR) then a close;
- *   `max_connection_duration` sends the GOAWAY, lets open streams finish (at most Envoy's
- *   default `drain_timeout`, 5 s) and closes;
+ *   `idle_timeout` (while no stream is open), `max_connection_duration` and a listener drain
+ *   run Envoy's drain sequence: a GOAWAY notice (last stream id 2^31-1, NO_ERROR), new streams
+ *   still taken for `drain_timeout` (default 5 s), then the final GOAWAY (last stream id: the
+ *   highest the client opened, NO_ERROR), and the close once no stream is open;
  * - stream level, around each request ({@linkcode serveTimedStream}): `request_timeout` (until
  *   the request is received in full or the response starts) and `stream_idle_timeout` (pushed
  *   back by every body chunk either way) answer a local reply while the response has not
@@ -30,12 +30,14 @@ import { localReply } from "../http/local_reply.ts";
 import { type ProxyResponse, toResponse } from "../http/proxy_response.ts";
 import type { DownstreamLimits, LimitCounters } from "./downstream_limits.ts";
 import { ConnectionTimers, type TimerKind } from "./downstream_timers.ts";
-import { FrameWalker, goawayFrame } from "./h2_frames.ts";
+import { FrameWalker, GOAWAY_NOTICE, goawayFrame } from "./h2_frames.ts";
 
 /** A connection manager's limits and their counters. */
 export interface TimedLimits {
   limits: DownstreamLimits;
   counters: LimitCounters;
+  /** `drain_timeout`: from the GOAWAY notice to the final GOAWAY (unset: Envoy's 5 s). */
+  drainTimeoutMs?: number;
 }
 
 const noop = () => {};
@@ -59,9 +61,10 @@ export class H2cConnection {
   readonly #open = new Set<number>();
   readonly #client: FrameWalker;
   #lastStream = 0;
-  #goawaySent = false;
+  #draining = false;
   #closeWhenIdle = false;
   #drain: ReturnType<typeof setTimeout> | undefined;
+  readonly #drainTimeoutMs: number;
 
   /**
    * Timers for `lim`; `splice` puts a frame on the client's connection between two of the
@@ -82,6 +85,7 @@ export class H2cConnection {
       streamIdleTimeoutMs: 0,
     }, lim.counters);
     this.#timers.onFire = (kind) => this.#fire(kind);
+    this.#drainTimeoutMs = lim.drainTimeoutMs ?? DRAIN_TIMEOUT_MS;
     this.#client = new FrameWalker((type, _flags, stream) => {
       if (type === FRAME_HEADERS && stream > this.#lastStream) {
         this.#lastStream = stream;
@@ -110,17 +114,24 @@ export class H2cConnection {
   }
 
   #fire(kind: TimerKind): void {
-    if (kind !== "idle" && kind !== "max_duration") return;
-    this.#closeWhenIdle = true;
-    this.#goaway();
-    if (this.#open.size === 0) this.#finish();
-    else this.#drain = setTimeout(() => this.#finish(), DRAIN_TIMEOUT_MS);
+    if (kind === "idle" || kind === "max_duration") this.drain();
   }
 
-  #goaway(): void {
-    if (this.#goawaySent) return;
-    this.#goawaySent = true;
+  /**
+   * Starts the drain sequence (once): the GOAWAY notice now, the final GOAWAY after
+   * `drain_timeout`, then the close once no stream is open.
+   */
+  drain(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    this.splice(GOAWAY_NOTICE);
+    this.#drain = setTimeout(() => this.#finalGoaway(), this.#drainTimeoutMs);
+  }
+
+  #finalGoaway(): void {
+    this.#closeWhenIdle = true;
     this.splice(goawayFrame(this.#lastStream));
+    if (this.#open.size === 0) this.#finish();
   }
 
   #finish(): void {

@@ -19,7 +19,7 @@
  * @module
  */
 import type { JsonObject } from "../config/bootstrap_types.ts";
-import { type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
+import { durationMs, type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
 import { onlyFields } from "../filters/http_filter.ts";
 import type { DownstreamRequest } from "../http/downstream_request.ts";
 import { HeaderMap } from "../http/header_map.ts";
@@ -53,6 +53,8 @@ export interface HcmOptions {
   properCase: boolean;
   /** `http_protocol_options.enable_trailers`: trailers of chunked messages pass (else dropped). */
   trailers: boolean;
+  /** `drain_timeout`: from an HTTP/2 GOAWAY notice to the final GOAWAY (unset: 5 s). */
+  drainTimeoutMs?: number;
 }
 
 const CODECS = ["AUTO", "HTTP1", "HTTP2"] as const;
@@ -127,6 +129,9 @@ export function parseHcmOptions(c: JsonObject, path: string, errors: Errors): Hc
     fail(errors, `${path}.codec_type`, `must be one of ${CODECS.join(", ")}`);
   }
   const h1 = http1Options(c.http_protocol_options, `${path}.http_protocol_options`, errors);
+  const drain = c.drain_timeout === undefined
+    ? undefined
+    : durationMs(c.drain_timeout, `${path}.drain_timeout`, errors) ?? undefined;
   return {
     codec: (CODECS as readonly string[]).includes(codec as string)
       ? codec as HcmOptions["codec"]
@@ -141,6 +146,7 @@ export function parseHcmOptions(c: JsonObject, path: string, errors: Errors): Hc
     mergeSlashes,
     escapedSlashes,
     normalizes: normalizePath || mergeSlashes || escapedSlashes !== "keep",
+    drainTimeoutMs: drain,
   };
 }
 

@@ -73,7 +73,7 @@ export interface Http1Control {
   /** Hands the connection over to HTTP/2 with the bytes already read. */
   onH2?: (initial: Uint8Array) => Promise<void>;
   /** The connection manager's limits and timeouts, and their counters (none when unset). */
-  limits?: { limits: DownstreamLimits; counters: LimitCounters };
+  limits?: { limits: DownstreamLimits; counters: LimitCounters; drainTimeoutMs?: number };
   /** `http_protocol_options`: HTTP/1.0 is answered 426 unless accepted (unset: accepted). */
   http10?: { accept: boolean; defaultHost: string };
   /** `header_key_format.proper_case_words`: response header names in Proper-Case. */

@@ -364,6 +364,7 @@ export class H2cBridge {
       timed = new H2cConnection(l, splice, () => writes, end, PREFACE.length);
     }
     this.#goaway.set(port, () => {
+      if (timed !== null) return timed.drain();
       const now = splicer.request();
       if (now !== null) send([now]).catch(noop);
     });

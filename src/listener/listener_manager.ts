@@ -558,6 +558,7 @@ export class ListenerManager implements ListenerManagerView {
         limits: {
           limits: { ...f.hcm.limits, bufferLimitBytes: Math.max(16384, b.spec.bufferLimitBytes) },
           counters: limitCounters(hs, this.deps.stats),
+          drainTimeoutMs: f.hcm.options?.drainTimeoutMs,
         },
       };
     };
@@ -613,6 +614,7 @@ export class ListenerManager implements ListenerManagerView {
         // A request body is read ahead in pieces of at least 16 KiB, as upstream.
         limits: { ...f.hcm.limits, bufferLimitBytes: Math.max(16384, b.spec.bufferLimitBytes) },
         counters: limitCounters(hs, this.deps.stats),
+        drainTimeoutMs: f.hcm.options?.drainTimeoutMs,
       };
       const ls = this.#listenerScope(b);
       if (this.deps.overload) b.http.gate = new ConnectionGate(this.deps.overload, b.name, ls);

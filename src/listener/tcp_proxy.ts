@@ -25,7 +25,8 @@ import {
 import type { AccessLogFiles } from "../access_log/access_log_file.ts";
 import type { LogRecord } from "../access_log/access_log_format.ts";
 import type { LogSink } from "../access_log/request_logger.ts";
-import { type Errors, fail } from "../config/config_values.ts";
+import { durationMs, type Errors, fail } from "../config/config_values.ts";
+import { TCP_IDLE_TIMEOUT_DEFAULT_MS, type TcpTimeouts, TcpTimers } from "./tcp_timers.ts";
 
 /** A parsed `tcp_proxy`. */
 export interface TcpProxyConfig {
@@ -33,6 +34,8 @@ export interface TcpProxyConfig {
   cluster: string;
   /** Compiled `access_log` entries. */
   accessLogs: AccessLogConfig[];
+  /** `idle_timeout` (default 1 hour) and `max_downstream_connection_duration`; 0: none. */
+  timeouts: TcpTimeouts;
 }
 
 /** Parses the filter configuration. */
@@ -67,8 +70,29 @@ export function parseTcpProxy(
     errors,
     parseHeaderMatcher,
   );
+  let idleTimeoutMs = TCP_IDLE_TIMEOUT_DEFAULT_MS;
+  if (c.idle_timeout !== undefined) {
+    const ms = durationMs(c.idle_timeout, `${path}.idle_timeout`, errors);
+    if (ms === null) ok = false;
+    else idleTimeoutMs = ms;
+  }
+  let maxDurationMs = 0;
+  if (c.max_downstream_connection_duration !== undefined) {
+    const at = `${path}.max_downstream_connection_duration`;
+    const ms = durationMs(c.max_downstream_connection_duration, at, errors);
+    if (ms === null) ok = false;
+    else if (ms < 1) {
+      fail(errors, at, "max_downstream_connection_duration must be at least 1ms");
+      ok = false;
+    } else maxDurationMs = ms;
+  }
   return ok
-    ? { statPrefix: c.stat_prefix as string, cluster: c.cluster as string, accessLogs }
+    ? {
+      statPrefix: c.stat_prefix as string,
+      cluster: c.cluster as string,
+      accessLogs,
+      timeouts: { idleTimeoutMs, maxDurationMs },
+    }
     : null;
 }
 
@@ -81,6 +105,8 @@ export class TcpProxy {
   #emptied: (() => void) | null = null;
   readonly #cxTotal: Counter;
   readonly #noRoute: Counter;
+  readonly #idleTimeout: Counter;
+  readonly #maxDuration: Counter;
   readonly #logs: LogSink[];
 
   /** Creates the proxy; `logFiles` is required when the configuration has access logs. */
@@ -95,6 +121,8 @@ export class TcpProxy {
     this.#cxTotal = s.counter("downstream_cx_total");
     this.#noRoute = s.counter("downstream_cx_no_route");
     s.counter("upstream_flush_total");
+    this.#idleTimeout = s.counter("idle_timeout");
+    this.#maxDuration = s.counter("max_downstream_connection_duration");
   }
 
   /** Joins one downstream connection to an upstream one; resolves when both are closed. */
@@ -155,6 +183,18 @@ export class TcpProxy {
     host.stats.cx_active.inc();
     const t0 = performance.now();
     let up: Transport | null = null;
+    let timedOut = false;
+    const timers = new TcpTimers(this.cfg.timeouts, (kind) => {
+      timedOut = true;
+      if (kind === "idle") this.#idleTimeout.inc();
+      else {
+        this.#maxDuration.inc();
+        flags?.push("DT");
+      }
+      close(down);
+      if (up) close(up);
+    });
+    timers.start();
     this.#conns.add(down);
     try {
       up = await openTransport({
@@ -169,12 +209,16 @@ export class TcpProxy {
       this.#conns.add(up);
       host.tcpConnections.add(up);
       const u = up;
+      if (timedOut) close(u);
+      timers.upstreamConnected();
       await Promise.all([
         copy(down, u, (n) => {
+          timers.activity();
           cs.cx_tx_bytes_total.inc(n);
           if (rec) rec.bytesReceived += n;
         }, () => halfClose(u)),
         copy(u, down, (n) => {
+          timers.activity();
           cs.cx_rx_bytes_total.inc(n);
           if (rec) rec.bytesSent += n;
         }, () => halfClose(down)),
@@ -186,6 +230,7 @@ export class TcpProxy {
         flags?.push("UF");
       }
     } finally {
+      timers.stop();
       this.#conns.delete(down);
       close(down);
       if (up) {
