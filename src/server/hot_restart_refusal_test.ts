@@ -1,0 +1,135 @@
+/**
+ * No connection is refused through a hot restart with workers on both sides: a client opens a
+ * fresh connection for every request at a steady pace while a new process (two workers) takes
+ * over from a parent (two workers); the port always has a listening socket, from the parent's
+ * start until it has exited (watched in `/proc/net/tcp` where Linux shows it).
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import {
+  listenerPort,
+  proxyBootstrap,
+  type ProxyProcess,
+  startProxyProcess,
+} from "./testing_proxy_process.ts";
+import { pickDynamicBaseId } from "./hot_restart_socket.ts";
+
+/** How one request on a fresh connection ended. */
+type Outcome = "ok" | "refused" | "reset" | "other";
+
+async function requestOutcome(port: number): Promise<Outcome> {
+  let conn: Deno.TcpConn;
+  try {
+    conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  } catch (e) {
+    return e instanceof Deno.errors.ConnectionRefused
+      ? "refused"
+      : e instanceof Deno.errors.ConnectionReset
+      ? "reset"
+      : "other";
+  }
+  const timer = setTimeout(() => conn.close(), 5_000);
+  let text = "";
+  try {
+    await conn.write(
+      new TextEncoder().encode("GET / HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n"),
+    );
+    const buf = new Uint8Array(16 * 1024);
+    for (;;) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      text += new TextDecoder().decode(buf.subarray(0, n));
+    }
+  } catch (e) {
+    return e instanceof Deno.errors.ConnectionReset ? "reset" : "other";
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }
+  if (text === "") return "reset"; // closed unanswered: it waited in a closing accept queue
+  return text.startsWith("HTTP/1.1 200") ? "ok" : "other";
+}
+
+/** Listening IPv4 sockets on `port` (from `/proc/net/tcp`), or null where Linux shows none. */
+async function listening(port: number): Promise<number | null> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile("/proc/net/tcp");
+  } catch {
+    return null;
+  }
+  const hex = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  let n = 0;
+  for (const line of text.split("\n")) {
+    const f = line.trim().split(/\s+/);
+    if (f[1]?.endsWith(hex) && f[3] === "0A") n++;
+  }
+  return n;
+}
+
+Deno.test("cli.options.restart-epoch cli.options.concurrency: through a hot restart with two workers in the parent and in the child, no connection is refused and the port never lacks a listening socket", async () => {
+  const origin = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("ok\n"),
+  );
+  const id = String(pickDynamicBaseId("@proxy_domain_socket"));
+  const flags = [
+    ...["--base-id", id, "--concurrency", "2"],
+    ...["--drain-time-s", "1", "--parent-shutdown-time-s", "2"],
+  ];
+  const bootstrap = proxyBootstrap(origin.addr.port);
+  const parent = await startProxyProcess(bootstrap, flags);
+  let child: ProxyProcess | null = null;
+  const clients = 4;
+  try {
+    const port = await listenerPort(parent.admin);
+    const outcomes: Outcome[] = [];
+    let loading = true;
+    // Each client: a request on a fresh connection every 5 ms, until the parent has exited.
+    const load = Promise.all(Array.from({ length: clients }, async () => {
+      while (loading) {
+        outcomes.push(await requestOutcome(port));
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    }));
+    const counts: number[] = [];
+    const watch = (async () => {
+      while (loading) {
+        const n = await listening(port);
+        if (n === null) return;
+        counts.push(n);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 300));
+    const fixed = structuredClone(bootstrap) as typeof bootstrap & {
+      static_resources: { listeners: { address: { socket_address: { port_value: number } } }[] };
+    };
+    fixed.static_resources.listeners[0].address.socket_address.port_value = port;
+    child = await startProxyProcess(fixed, [...flags, "--restart-epoch", "1"]);
+    const { code, stderr } = await parent.exited;
+    assert.equal(code, 0, stderr);
+    await new Promise((r) => setTimeout(r, 300));
+    loading = false;
+    await Promise.all([load, watch]);
+    const tally = (o: Outcome) => outcomes.filter((x) => x === o).length;
+    const summary = `${outcomes.length} requests: ${tally("ok")} ok, ${tally("refused")} ` +
+      `refused, ${tally("reset")} reset, ${tally("other")} other`;
+    assert.ok(tally("ok") > 0, summary);
+    assert.equal(tally("refused"), 0, summary);
+    assert.equal(tally("other"), 0, summary);
+    // A reset happens only to a connection waiting in the accept queue of one of the parent's
+    // two sockets as it closes (net.ipv4.tcp_migrate_req 0): at most one per client and socket.
+    assert.ok(tally("reset") <= clients * 2, summary);
+    if (counts.length > 0) {
+      assert.ok(Math.min(...counts) >= 2, `listening sockets seen: ${[...new Set(counts)]}`);
+    }
+  } finally {
+    await child?.stop();
+    await parent.stop();
+    await origin.shutdown();
+  }
+});
