@@ -89,6 +89,11 @@ export interface ListenerManagerDeps {
    * `reusePort` lets every worker bind the same ports.
    */
   worker?: { index: number; reusePort: boolean };
+  /**
+   * Runs just before a listener from LDS binds, after its update was checked: a test takes the
+   * address there to make the bind fail.
+   */
+  beforeDynamicBind?: (name: string, address: string, port: number) => void;
 }
 
 function hooksOf(d: ListenerManagerDeps): ProxyHooks {
@@ -397,13 +402,20 @@ export class ListenerManager implements ListenerManagerView {
   #bindDynamic(b: Bound) {
     if (!this.#started || b.stopped) return;
     try {
+      this.deps.beforeDynamicBind?.(b.name, b.address, b.port);
       this.#bind(b);
       this.#lm.counter("listener_create_success").inc();
       this.#lm.gauge("total_listeners_active").inc();
     } catch (e) {
+      // As Envoy's listener manager: counted, logged, and the listener is removed by name.
       this.#lm.counter("listener_create_failure").inc();
       b.stopped = true;
-      this.#hooks.log("error", `lds: listener ${b.name}: ${(e as Error).message}`);
+      void closeSockets(b);
+      void b.rds?.close();
+      const i = this.#bound.indexOf(b);
+      if (i >= 0) this.#bound.splice(i, 1);
+      this.#lm.counter("listener_removed").inc();
+      this.#hooks.log("critical", `lds: ${bindError(b.name, b.address, b.port, e).message}`);
     }
   }
 
