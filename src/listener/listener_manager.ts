@@ -815,7 +815,13 @@ export class ListenerManager implements ListenerManagerView {
     }
     const t = setTimeout(() => {
       this.#timers.delete(t);
-      Promise.all(fresh.map((b) => this.#stop(b))).then(mark, () => {});
+      Promise.all(fresh.map((b) => this.#stop(b))).then(() => {
+        mark();
+        // When the sockets really close (a hot restart's parent resets what waits in them).
+        const where = this.deps.worker ? ` on worker ${this.deps.worker.index}` : "";
+        const names = fresh.map((b) => `${b.name} (${hostPort(b.address, b.port)})`);
+        this.#hooks.log("info", `drain time over: stopped listening${where}: ${names.join(", ")}`);
+      }, () => {});
     }, this.#hooks.drainTimeS * 1000);
     this.#timers.add(t);
   }

@@ -124,6 +124,10 @@ Deno.test("cli.options.restart-epoch cli.options.concurrency: through a hot rest
     // A reset happens only to a connection waiting in the accept queue of one of the parent's
     // two sockets as it closes (net.ipv4.tcp_migrate_req 0): at most one per client and socket.
     assert.ok(tally("reset") <= clients * 2, summary);
+    // The parent says when each worker's sockets really closed (the moment of those resets).
+    for (const w of [0, 1]) {
+      assert.match(stderr, new RegExp(`drain time over: stopped listening on worker ${w}: l0 `));
+    }
     if (counts.length > 0) {
       assert.ok(Math.min(...counts) >= 2, `listening sockets seen: ${[...new Set(counts)]}`);
     }
