@@ -114,8 +114,12 @@ function histogramSampler(bounds: readonly number[]): Sampler<HistogramImpl> {
 export function* renderPrometheus(store: Store, opts: RenderOptions): Generator<string> {
   const emitted = new Map<string, Kind>();
   const p = store.prometheus;
-  const numeric: Sampler<CounterImpl | GaugeImpl> = (name, labels, s) =>
-    `${name}{${labels}} ${formatPrometheus(s.value())}\n`;
+  const numeric: Sampler<CounterImpl | GaugeImpl> = (name, labels, s) => {
+    const v = s.value();
+    // Small non-negative integers (nearly every counter and gauge) print as String(v) does.
+    const text = v >= 0 && v <= 0x7fffffff && (v | 0) === v ? "" + v : formatPrometheus(v);
+    return name + "{" + labels + "} " + text + "\n";
+  };
   yield* families(p.counters.families(), "counter", opts, emitted, numeric);
   yield* families(p.gauges.families(), "gauge", opts, emitted, numeric);
   if (opts.textReadouts) {
