@@ -224,13 +224,42 @@ export class LogLinearCounts {
    * bounds on bin edges, such as the default ones: the values below the bound).
    */
   cumulativeCounts(bounds: readonly number[]): number[] {
-    const out = new Array<number>(bounds.length).fill(0);
+    return Array.from(this.cumulativeInto(bounds, new Float64Array(bounds.length)));
+  }
+
+  /**
+   * {@linkcode LogLinearCounts.cumulativeCounts} written into `out` (at least `bounds.length`
+   * long), without allocating: a renderer reuses one array for every histogram. Returns `out`.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { LogLinearCounts } from "./log_linear.ts";
+   * const c = new LogLinearCounts();
+   * c.record(0);
+   * c.record(7);
+   * assert.deepEqual([...c.cumulativeInto([1, 10], new Float64Array(2))], [1, 2]);
+   * ```
+   */
+  cumulativeInto(bounds: readonly number[], out: Float64Array): Float64Array {
+    const n = bounds.length;
+    out.fill(0, 0, n);
+    if (n === 0 || this.count === 0) return out;
     let j = 0;
-    this.forEachBin((_lower, upper, count) => {
-      while (j < bounds.length && bounds[j] < upper) j++;
-      if (j < bounds.length) out[j] += count;
-    });
-    for (let k = 1; k < out.length; k++) out[k] += out[k - 1];
+    if (this.#zero > 0) {
+      while (j < n && bounds[j] < 0) j++;
+      if (j < n) out[j] += this.#zero;
+    }
+    const bins = this.#bins;
+    if (bins !== null) {
+      for (let b = 0; b < bins.length && j < n; b += 2) {
+        const i = Math.floor(bins[b] / DECADE_BINS);
+        const upper = edge(bins[b] - i * DECADE_BINS + 11, i + MIN_EXP);
+        while (j < n && bounds[j] < upper) j++;
+        if (j < n) out[j] += bins[b + 1];
+      }
+    }
+    for (let k = 1; k < n; k++) out[k] += out[k - 1];
     return out;
   }
 }

@@ -70,6 +70,32 @@ function* families<T extends NamedStat & { used: boolean }>(
 }
 
 /**
+ * The lines of one histogram: `_bucket` per bound and `+Inf`, `_sum`, `_count`. What every
+ * histogram shares is made once per render: each bound's `le="…"} ` text, each bound's whole
+ * tail for a count of 0 (`le="…"} 0` and the newline, most lines of most histograms), and the
+ * array the cumulative counts are written into.
+ */
+function histogramSampler(bounds: readonly number[]): Sampler<HistogramImpl> {
+  const n = bounds.length;
+  const les = bounds.map((b) => `le="${formatPrometheus(b)}"} `);
+  const zeros = les.map((le) => `${le}0\n`);
+  const counts = new Float64Array(n);
+  return (name, labels, h) => {
+    const c = h.cumulative;
+    c.cumulativeInto(bounds, counts);
+    const pre = labels === "" ? `${name}_bucket{` : `${name}_bucket{${labels},`;
+    let out = "";
+    for (let k = 0; k < n; k++) {
+      const v = counts[k];
+      out += v === 0 ? pre + zeros[k] : pre + les[k] + v + "\n";
+    }
+    out += `${pre}le="+Inf"} ${c.count}\n`;
+    out += `${name}_sum{${labels}} ${formatPrometheus(c.sum)}\n`;
+    return out + `${name}_count{${labels}} ${c.count}\n`;
+  };
+}
+
+/**
  * Renders the Prometheus form as chunks.
  *
  * @example
@@ -88,8 +114,12 @@ function* families<T extends NamedStat & { used: boolean }>(
 export function* renderPrometheus(store: Store, opts: RenderOptions): Generator<string> {
   const emitted = new Map<string, Kind>();
   const p = store.prometheus;
-  const numeric: Sampler<CounterImpl | GaugeImpl> = (name, labels, s) =>
-    `${name}{${labels}} ${formatPrometheus(s.value())}\n`;
+  const numeric: Sampler<CounterImpl | GaugeImpl> = (name, labels, s) => {
+    const v = s.value();
+    // Small non-negative integers (nearly every counter and gauge) print as String(v) does.
+    const text = v >= 0 && v <= 0x7fffffff && (v | 0) === v ? "" + v : formatPrometheus(v);
+    return name + "{" + labels + "} " + text + "\n";
+  };
   yield* families(p.counters.families(), "counter", opts, emitted, numeric);
   yield* families(p.gauges.families(), "gauge", opts, emitted, numeric);
   if (opts.textReadouts) {
@@ -97,17 +127,6 @@ export function* renderPrometheus(store: Store, opts: RenderOptions): Generator<
       `${name}{${labels}${labels ? "," : ""}text_value="${escapeLabelValue(s.value())}"} 0\n`;
     yield* families(p.texts.families(), "gauge", opts, emitted, text);
   }
-  const bounds = store.bucketBounds;
-  const les = bounds.map((b) => `le="${formatPrometheus(b)}"`);
-  const hist: Sampler<HistogramImpl> = (name, labels, h) => {
-    const c = h.cumulative;
-    const counts = c.cumulativeCounts(bounds);
-    const pre = `${name}_bucket{${labels}${labels ? "," : ""}`;
-    let out = "";
-    for (let k = 0; k < bounds.length; k++) out += `${pre}${les[k]}} ${counts[k]}\n`;
-    out += `${pre}le="+Inf"} ${c.count}\n`;
-    out += `${name}_sum{${labels}} ${formatPrometheus(c.sum)}\n`;
-    return out + `${name}_count{${labels}} ${c.count}\n`;
-  };
+  const hist = histogramSampler(store.bucketBounds);
   yield* families(p.histograms.families(), "histogram", opts, emitted, hist);
 }
