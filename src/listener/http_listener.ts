@@ -22,7 +22,7 @@ import { onResponseEnd, type ProxyResponse, toResponse } from "../http/proxy_res
 import { HeaderMap } from "../http/header_map.ts";
 import { type DownstreamConn, fromRequest } from "../http/downstream_request.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
-import { headerLimitError } from "./downstream_limits.ts";
+import { countClose, headerLimitError } from "./downstream_limits.ts";
 import type { ConnectionGate } from "./overload_state.ts";
 import { H2cConnection, serveTimedStream } from "./h2c_timers.ts";
 import { FrameSplicer } from "./h2_frames.ts";
@@ -323,16 +323,23 @@ export class H2cBridge {
 
   /** Carries `down` (whose first bytes were `initial`) until it closes. */
   async carry(down: Deno.Conn, dc: DownstreamConn, initial: Uint8Array): Promise<void> {
+    const l = this.#limits();
     let up: Deno.TcpConn;
     try {
       up = await Deno.connect({ hostname: "127.0.0.1", port: this.#server.addr.port });
     } catch {
+      if (l !== undefined) countClose(l.counters, "local", false);
       return;
     }
     const port = (up.localAddr as Deno.NetAddr).port;
     this.#byPort.set(port, dc);
     this.#links.add(up);
+    /** Who ended the connection first: its client, or the proxy (a timer, a drain, a stop). */
+    let by: "remote" | "local" | null = null;
     const end = () => {
+      by ??= "local";
+      // Streams aborted from here on were not reset by the client: its connection is gone.
+      this.#byPort.delete(port);
       for (const c of [up, down]) {
         try {
           c.close();
@@ -349,7 +356,6 @@ export class H2cBridge {
       writes = p.catch(noop);
       return p;
     };
-    const l = this.#limits();
     let timed: H2cConnection | null = null;
     const splicer = new FrameSplicer(
       l === undefined
@@ -371,8 +377,10 @@ export class H2cBridge {
     try {
       timed?.fromClient(initial);
       await writeAll(up, initial);
-      const a = copy(down, up, timed === null ? undefined : (b) => timed?.fromClient(b)).catch(
-        noop,
+      const client = () => void (by ??= "remote");
+      const a = copy(down, up, timed === null ? undefined : (b) => timed?.fromClient(b)).then(
+        client,
+        client,
       );
       const b = copyFrames(up, splicer, send).catch(noop);
       await Promise.race([a, b]);
@@ -382,7 +390,9 @@ export class H2cBridge {
       /* either side went away */
     } finally {
       timed?.stop();
+      const active = (timed?.openStreams ?? 0) > 0;
       end();
+      if (l !== undefined) countClose(l.counters, by ?? "local", active);
       this.#byPort.delete(port);
       this.#goaway.delete(port);
       this.#links.delete(up);
