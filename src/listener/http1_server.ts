@@ -449,6 +449,7 @@ export async function serveHttp1(
         filterState: undefined,
         signal: ac.signal,
         reset: closeNow,
+        clientGone: undefined,
         account: undefined,
       };
       if (!upgradable && rb === null && head.error === null) c.watch(onGone);

@@ -20,7 +20,12 @@
 import type { Counter, Gauge } from "../stats/types.ts";
 import { onResponseEnd, type ProxyResponse, toResponse } from "../http/proxy_response.ts";
 import { HeaderMap } from "../http/header_map.ts";
-import { type DownstreamConn, fromRequest } from "../http/downstream_request.ts";
+import {
+  DOWNSTREAM_REMOTE_CLOSE,
+  DOWNSTREAM_REMOTE_RESET,
+  type DownstreamConn,
+  fromRequest,
+} from "../http/downstream_request.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
 import { countClose, headerLimitError } from "./downstream_limits.ts";
 import type { ConnectionGate } from "./overload_state.ts";
@@ -284,6 +289,7 @@ export class H2cBridge {
       const r = fromRequest(req);
       r.h2 = true;
       r.signal = req.signal;
+      r.clientGone = () => clientGone(req.signal, this.#byPort.has(info.remoteAddr.port));
       // The server's headers are immutable; the connection manager rewrites its own copy.
       r.headers = new HeaderMap([...req.headers]);
       const l = limits();
@@ -293,6 +299,9 @@ export class H2cBridge {
       if (dc.tls) r.scheme = "https";
       const run = async (x: typeof r) => {
         const res = await handler(x, dc);
+        // A stream reset before its answer (status 0, or a bodiless answer to a client gone)
+        // has nothing to send: its end is reported now and the server gets a placeholder.
+        if (res.status === 0 || (res.body === null && req.signal.aborted)) return gone(res);
         this.#noteTrailers(res);
         if (res.headers.get("connection") === "close") {
           res.headers.delete("connection");
@@ -416,6 +425,31 @@ export class H2cBridge {
     }
     await done;
   }
+}
+
+/**
+ * The body of that placeholder: Deno 2.9.1's HTTP server panics ("HTTP state error: Expected
+ * to be last strong reference") when a bodiless response answers an HTTP/2 request whose client
+ * has reset it.
+ */
+const PLACEHOLDER = new Uint8Array([0x2d]);
+
+/** The placeholder answer of a stream reset before its answer; its end reported first. */
+function gone(res: ProxyResponse): ProxyResponse {
+  const end = res.onEnd;
+  res.onEnd = undefined;
+  end?.(0, "complete");
+  return { status: 502, headers: new HeaderMap(), body: PLACEHOLDER.slice() };
+}
+
+/**
+ * How the client of a bridged HTTP/2 request went away, once the server's `signal` has aborted:
+ * it reset the stream ({@linkcode DOWNSTREAM_REMOTE_RESET}) when its connection is still
+ * carried (`open`), else the connection has gone ({@linkcode DOWNSTREAM_REMOTE_CLOSE}).
+ */
+function clientGone(signal: AbortSignal, open: boolean): Error | null {
+  if (!signal.aborted) return null;
+  return open ? DOWNSTREAM_REMOTE_RESET : DOWNSTREAM_REMOTE_CLOSE;
 }
 
 async function writeAll(c: Deno.Conn, b: Uint8Array): Promise<void> {
