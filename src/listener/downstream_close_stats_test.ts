@@ -12,6 +12,11 @@ import type { JsonObject } from "../config/bootstrap_types.ts";
 import { testCluster } from "../upstream/test_cluster.ts";
 import { httpListener, rawExchange, startTestProxy, type TestProxy } from "./test_proxy.ts";
 import { trackingOrigin } from "./test_origins.ts";
+import { serveHttp1 } from "./http1_server.ts";
+import { DEFAULT_LIMITS, limitCounters } from "./downstream_limits.ts";
+import { Store } from "../stats/store.ts";
+import { localReply } from "../http/local_reply.ts";
+import type { ProxyResponse } from "../http/proxy_response.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -328,5 +333,45 @@ Deno.test("DownstreamHttpProtocolOptions.max_stream_duration: an h2c response cu
     });
   } finally {
     o.close();
+  }
+});
+
+Deno.test("HttpConnectionManager stats: an HTTP/1.1 connection closed by the proxy under a request (a listener stopping) is counted local with an active request", async () => {
+  const store = new Store();
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const client = await Deno.connect({ hostname: "127.0.0.1", port: (l.addr as Deno.NetAddr).port });
+  const conn = await l.accept();
+  let handled: () => void = () => {};
+  const inHandler = new Promise<void>((r) => handled = r);
+  let answer: (r: ProxyResponse) => void = () => {};
+  const served = serveHttp1(
+    conn,
+    { remoteAddr: conn.remoteAddr as Deno.NetAddr, localAddr: conn.localAddr as Deno.NetAddr },
+    () => {
+      handled();
+      return new Promise<ProxyResponse>((r) => answer = r);
+    },
+    {
+      busy: false,
+      closing: false,
+      limits: { limits: DEFAULT_LIMITS, counters: limitCounters(store, store) },
+    },
+  );
+  try {
+    await client.write(enc.encode("GET / HTTP/1.1\r\nhost: a\r\n\r\n"));
+    await inHandler;
+    // What a stopping listener does to the connections it still has.
+    conn.close();
+    answer(localReply(200, "late"));
+    await served;
+    const c = (n: string) => store.counter(`downstream_${n}`).value();
+    assert.equal(c("cx_destroy"), 1);
+    assert.equal(c("cx_destroy_local"), 1);
+    assert.equal(c("cx_destroy_remote"), 0);
+    assert.equal(c("cx_destroy_local_active_rq"), 1);
+    assert.equal(c("cx_destroy_active_rq"), 1);
+  } finally {
+    client.close();
+    l.close();
   }
 });

@@ -123,6 +123,8 @@ class Http1ServerConn {
   gone = false;
   /** Who closed the connection first: the client, the proxy, or nobody yet. */
   closedBy: "remote" | "local" | null = null;
+  /** The connection was closed from outside while a response was written to it. */
+  cutUnderRequest = false;
   /** Told when the proxy resets the response being written (its body ended early). */
   txReset: () => void = noop;
   /** The read issued while a request is handled (see {@linkcode Http1ServerConn.watch}). */
@@ -207,9 +209,13 @@ class Http1ServerConn {
         this.activity();
       }
     } catch (e) {
-      // A write on a connection the proxy closed fails too: that is not the client's doing.
+      // A write on a connection the proxy closed (a listener stopping) fails too: that is not
+      // the client's doing, and it happened under the request being answered.
       if (!(e instanceof Deno.errors.BadResource || e instanceof Deno.errors.Interrupted)) {
         this.closedBy ??= "remote";
+      } else if (this.closedBy === null) {
+        this.closedBy = "local";
+        this.cutUnderRequest = true;
       }
       throw new ClientGone();
     }
@@ -551,7 +557,8 @@ export async function serveHttp1(
     if (n !== undefined && !handedOver) {
       // A client that closed under a request was counted when it was seen (`onGone`).
       const active = !tunnel && (st.phase === "handler" || st.phase === "write");
-      countClose(n, c.closedBy ?? "local", localActive || (c.closedBy === null && active));
+      const under = localActive || c.cutUnderRequest || (c.closedBy === null && active);
+      countClose(n, c.closedBy ?? "local", under);
     }
   }
 }
