@@ -375,3 +375,18 @@ Deno.test("HttpConnectionManager stats: an HTTP/1.1 connection closed by the pro
     l.close();
   }
 });
+
+Deno.test("HttpConnectionManager stats: codec_type HTTP2 closing a connection that does not open with the preface is counted downstream_cx_destroy_local", async () => {
+  const o = okOrigin();
+  try {
+    await withProxy({ codec_type: "HTTP2" }, o.port, async (p) => {
+      const text = await rawExchange(p.port(), "GET / HTTP/1.1\r\nhost: a\r\n\r\n");
+      assert.equal(text, "");
+      await destroyed(p, 1, "the connection counted closed");
+      assert.equal(counter(p, "downstream_cx_destroy_local"), 1);
+      assert.equal(counter(p, "downstream_cx_destroy_remote"), 0);
+    });
+  } finally {
+    o.close();
+  }
+});

@@ -27,7 +27,7 @@ import {
   fromRequest,
 } from "../http/downstream_request.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
-import { countClose, headerLimitError } from "./downstream_limits.ts";
+import { countClose, headerLimitError, type LimitCounters } from "./downstream_limits.ts";
 import type { ConnectionGate } from "./overload_state.ts";
 import { H2cConnection, serveTimedStream } from "./h2c_timers.ts";
 import { FrameSplicer } from "./h2_frames.ts";
@@ -56,13 +56,21 @@ const PREFACE = new TextEncoder().encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
  * An HTTP/2-only connection: it must open with the HTTP/2 preface (h2c with prior knowledge),
  * else it is closed, as an HTTP/2 codec does with bytes that are not HTTP/2.
  */
-async function h2Only(c: Deno.Conn, toH2: (initial: Uint8Array) => Promise<void>): Promise<void> {
+async function h2Only(
+  c: Deno.Conn,
+  toH2: (initial: Uint8Array) => Promise<void>,
+  counters?: LimitCounters,
+): Promise<void> {
   const got = new Uint8Array(PREFACE.length);
   let n = 0;
+  let by: "remote" | "local" = "local";
   try {
     while (n < got.length) {
       const r = await c.read(got.subarray(n));
-      if (r === null) break;
+      if (r === null) {
+        by = "remote";
+        break;
+      }
       const end = n + r;
       while (n < end && got[n] === PREFACE[n]) n++;
       if (n < end) break;
@@ -72,6 +80,7 @@ async function h2Only(c: Deno.Conn, toH2: (initial: Uint8Array) => Promise<void>
   try {
     c.close();
   } catch { /* closed */ }
+  if (counters !== undefined) countClose(counters, by, false);
 }
 
 /** A bound HTTP listener counting its downstream connections. */
@@ -200,7 +209,9 @@ export class HttpListener {
       trailers: this.protocol.trailers,
     };
     this.#conns.set(c, ctl);
-    const serving = codec === "HTTP2" ? h2Only(c, toH2) : serveHttp1(c, dc, this.handler, ctl);
+    const serving = codec === "HTTP2"
+      ? h2Only(c, toH2, this.limits?.counters)
+      : serveHttp1(c, dc, this.handler, ctl);
     const served = serving.finally(() => {
       if (log.on("debug")) {
         log("debug", `[C${id}] connection closed${this.#closed ? " (listener stopped)" : ""}`);
