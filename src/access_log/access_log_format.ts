@@ -131,6 +131,7 @@ export const RESPONSE_FLAG_NAMES = {
   OM: "OverloadManagerTerminated",
   DF: "DnsResolutionFailed",
   DO: "DropOverload",
+  DR: "DownstreamRemoteReset",
 } as const satisfies Record<string, string>;
 
 const longFlags = (flags: readonly string[]) =>

@@ -169,7 +169,10 @@ export class RequestLogger {
   finish(lg: LogCtx, res: ProxyResponse): ProxyResponse {
     lg.responseStart ??= performance.now();
     onResponseEnd(res, (sent, end) => {
-      if (end !== "complete") lg.flags.push(end === "body_failed" ? "UC" : "DC");
+      if (end !== "complete") {
+        const f = end === "body_failed" ? "UC" : "DC";
+        if (!lg.flags.includes(f)) lg.flags.push(f);
+      }
       this.#write(lg, res, sent);
     });
     return res;

@@ -50,6 +50,12 @@ export const DOWNSTREAM_REMOTE_CLOSE: Error = new Error(
   "downstream connection closed by the client",
 );
 
+/**
+ * How an HTTP/2 request's client went away when it reset the stream (RST_STREAM) before the
+ * answer, its connection still open: Envoy's `DR` (DownstreamRemoteReset).
+ */
+export const DOWNSTREAM_REMOTE_RESET: Error = new Error("downstream stream reset by the client");
+
 /** A codec error: the status to answer with and its details (for logs). */
 export interface CodecError {
   status: 400 | 426 | 431;
@@ -93,6 +99,12 @@ export interface DownstreamRequest extends MatchInput {
    * manager.
    */
   signal?: AbortSignal;
+  /**
+   * Once the stream has ended early, whether its client went away: reset the stream
+   * ({@linkcode DOWNSTREAM_REMOTE_RESET}) or closed its connection; null when it did not (codecs
+   * whose `signal` does not carry the reason: HTTP/2). Asked once the request is handled.
+   */
+  clientGone?: () => Error | null;
   /** Resets the stream without an answer (codecs that can: HTTP/1.1 closes the connection). */
   reset?: () => void;
   /** The stream's buffer account, charged by the buffers that hold its bytes. */

@@ -265,11 +265,22 @@ export interface LimitCounters {
   /** The codecs' `headers_with_underscores_action` counters (root scope). */
   http1Underscores: UnderscoreCounters;
   http2Underscores: UnderscoreCounters;
+  /**
+   * Connections closed (`downstream_cx_destroy`), by the client (`..._remote`) or by the proxy
+   * (`..._local`): counted once per connection, when it has closed, as Envoy's `onEvent`.
+   */
+  cxDestroy: Counter;
+  cxDestroyRemote: Counter;
+  cxDestroyLocal: Counter;
   /** A client closed its connection while a request was in flight (`..._remote_active_rq`). */
   cxDestroyRemoteActiveRq: Counter;
+  /** The proxy closed a connection while a request was in flight (`..._local_active_rq`). */
+  cxDestroyLocalActiveRq: Counter;
   cxDestroyActiveRq: Counter;
   /** Streams reset (counted by the codec when its client went away). */
   rqRxReset: Counter;
+  /** Streams the proxy reset toward its client (`downstream_rq_tx_reset`). */
+  rqTxReset: Counter;
 }
 
 /**
@@ -288,8 +299,30 @@ export function limitCounters(s: Scope, root: Scope): LimitCounters {
     cxTxBytes: s.counter("downstream_cx_tx_bytes_total"),
     http1Underscores: underscoreCounters(root, "http1"),
     http2Underscores: underscoreCounters(root, "http2"),
+    cxDestroy: s.counter("downstream_cx_destroy"),
+    cxDestroyRemote: s.counter("downstream_cx_destroy_remote"),
+    cxDestroyLocal: s.counter("downstream_cx_destroy_local"),
     cxDestroyRemoteActiveRq: s.counter("downstream_cx_destroy_remote_active_rq"),
+    cxDestroyLocalActiveRq: s.counter("downstream_cx_destroy_local_active_rq"),
     cxDestroyActiveRq: s.counter("downstream_cx_destroy_active_rq"),
     rqRxReset: s.counter("downstream_rq_rx_reset"),
+    rqTxReset: s.counter("downstream_rq_tx_reset"),
   };
+}
+
+/**
+ * Counts a closed connection as Envoy's `ConnectionManagerImpl::onEvent` does: every one
+ * (`downstream_cx_destroy`), by who closed it first (`_remote`, `_local`), and, when a request
+ * was in flight (`active`), `_remote_active_rq` or `_local_active_rq` and `_active_rq`.
+ */
+export function countClose(n: LimitCounters, by: "remote" | "local", active: boolean): void {
+  n.cxDestroy.inc();
+  if (by === "remote") {
+    n.cxDestroyRemote.inc();
+    if (active) n.cxDestroyRemoteActiveRq.inc();
+  } else {
+    n.cxDestroyLocal.inc();
+    if (active) n.cxDestroyLocalActiveRq.inc();
+  }
+  if (active) n.cxDestroyActiveRq.inc();
 }

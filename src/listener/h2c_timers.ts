@@ -65,6 +65,7 @@ export class H2cConnection {
   #closeWhenIdle = false;
   #drain: ReturnType<typeof setTimeout> | undefined;
   readonly #drainTimeoutMs: number;
+  readonly #counters: LimitCounters;
 
   /**
    * Timers for `lim`; `splice` puts a frame on the client's connection between two of the
@@ -86,11 +87,16 @@ export class H2cConnection {
     }, lim.counters);
     this.#timers.onFire = (kind) => this.#fire(kind);
     this.#drainTimeoutMs = lim.drainTimeoutMs ?? DRAIN_TIMEOUT_MS;
+    this.#counters = lim.counters;
     this.#client = new FrameWalker((type, _flags, stream) => {
       if (type === FRAME_HEADERS && stream > this.#lastStream) {
         this.#lastStream = stream;
         this.#opened(stream);
-      } else if (type === FRAME_RST_STREAM) this.#closed(stream);
+      } else if (type === FRAME_RST_STREAM) {
+        // A stream the client reset (`downstream_rq_rx_reset`).
+        if (this.#open.has(stream)) this.#counters.rqRxReset.inc();
+        this.#closed(stream);
+      }
     }, prefaceBytes);
     this.#timers.start();
   }
@@ -99,7 +105,16 @@ export class H2cConnection {
   serverFrame(type: number, flags: number, stream: number): void {
     const ends = (type === FRAME_DATA || type === FRAME_HEADERS) &&
       (flags & FLAG_END_STREAM) !== 0;
+    if (type === FRAME_RST_STREAM && this.#open.has(stream)) {
+      // A stream the proxy reset toward its client (`downstream_rq_tx_reset`).
+      this.#counters.rqTxReset.inc();
+    }
     if (ends || type === FRAME_RST_STREAM) this.#closed(stream);
+  }
+
+  /** How many streams are open (begun by the client, not yet ended or reset). */
+  get openStreams(): number {
+    return this.#open.size;
   }
 
   #opened(stream: number): void {

@@ -47,6 +47,7 @@ import {
   responseHead,
 } from "../http/http1_codec.ts";
 import {
+  countClose,
   type DownstreamLimits,
   headerLimitError,
   type LimitCounters,
@@ -120,6 +121,12 @@ class Http1ServerConn {
   abortBody: () => void = noop;
   /** The client closed or reset the connection (seen by a read). */
   gone = false;
+  /** Who closed the connection first: the client, the proxy, or nobody yet. */
+  closedBy: "remote" | "local" | null = null;
+  /** The connection was closed from outside while a response was written to it. */
+  cutUnderRequest = false;
+  /** Told when the proxy resets the response being written (its body ended early). */
+  txReset: () => void = noop;
   /** The read issued while a request is handled (see {@linkcode Http1ServerConn.watch}). */
   #early: Promise<boolean> | null = null;
 
@@ -144,6 +151,7 @@ class Http1ServerConn {
       this.#early = null;
       if (n === null) {
         this.gone = true;
+        this.closedBy ??= "remote";
         onGone();
         return false;
       }
@@ -156,6 +164,7 @@ class Http1ServerConn {
       // A connection closed here (BadResource, Interrupted) is not the client going away.
       if (!(e instanceof Deno.errors.BadResource || e instanceof Deno.errors.Interrupted)) {
         this.gone = true;
+        this.closedBy ??= "remote";
         onGone();
       }
       return false;
@@ -180,7 +189,10 @@ class Http1ServerConn {
     }
     const room = Math.min(this.buf.length, this.end + ahead);
     const n = await this.conn.read(this.buf.subarray(this.end, room));
-    if (n === null) return false;
+    if (n === null) {
+      this.closedBy ??= "remote";
+      return false;
+    }
     this.end += n;
     this.bytes?.rx.inc(n);
     this.activity();
@@ -196,7 +208,15 @@ class Http1ServerConn {
         this.bytes?.tx.inc(n);
         this.activity();
       }
-    } catch {
+    } catch (e) {
+      // A write on a connection the proxy closed (a listener stopping) fails too: that is not
+      // the client's doing, and it happened under the request being answered.
+      if (!(e instanceof Deno.errors.BadResource || e instanceof Deno.errors.Interrupted)) {
+        this.closedBy ??= "remote";
+      } else if (this.closedBy === null) {
+        this.closedBy = "local";
+        this.cutUnderRequest = true;
+      }
       throw new ClientGone();
     }
   }
@@ -246,7 +266,24 @@ export async function serveHttp1(
   const st = { phase: "wait" as Phase };
   let body: RequestBody | null = null;
   let expire: (res: ProxyResponse) => void = noop;
+  /** The proxy closed the connection while a request was handled or answered. */
+  let localActive = false;
+  /** The request in flight was reset toward the client (counted once). */
+  let resetSent = false;
+  const countTxReset = () => {
+    if (resetSent) return;
+    resetSent = true;
+    ctl.limits?.counters.rqTxReset.inc();
+  };
+  c.txReset = countTxReset;
   const closeNow = () => {
+    if (c.closedBy === null) {
+      c.closedBy = "local";
+      if (st.phase === "handler" || st.phase === "write") {
+        localActive = true;
+        countTxReset();
+      }
+    }
     st.phase = "closed";
     try {
       conn.close();
@@ -304,6 +341,10 @@ export async function serveHttp1(
   }
   let first = true;
   let served = 0;
+  /** The connection went to the HTTP/2 codec, which counts its close. */
+  let handedOver = false;
+  /** The connection became a tunnel (upgrade, CONNECT): its end is not a request's. */
+  let tunnel = false;
   try {
     for (;;) {
       // Read a request head.
@@ -356,6 +397,7 @@ export async function serveHttp1(
       if (head.h2Preface) {
         if (first && ctl.onH2) {
           timers?.stop();
+          handedOver = true;
           await ctl.onH2(c.buf.slice(headStart, c.end));
           return;
         }
@@ -389,6 +431,7 @@ export async function serveHttp1(
       if (body === null) timers?.requestDone();
       const ac = new AbortController();
       inFlight = ac;
+      resetSent = false;
       const rb = body;
       let raw: ReadableStream<Uint8Array> | null = null;
       const connect = head.error === null && head.method === "CONNECT";
@@ -412,6 +455,7 @@ export async function serveHttp1(
         filterState: undefined,
         signal: ac.signal,
         reset: closeNow,
+        clientGone: undefined,
         account: undefined,
       };
       if (!upgradable && rb === null && head.error === null) c.watch(onGone);
@@ -461,6 +505,7 @@ export async function serveHttp1(
       }
       if (raw !== null) {
         // The connection's bytes now belong to the upgraded exchange: it ends with it.
+        tunnel = true;
         timers?.requestDone();
         if (res.status === 101) await writeSwitched(c, res, "101 Switching Protocols");
         else if (connect && res.status >= 200 && res.status < 300) {
@@ -508,6 +553,13 @@ export async function serveHttp1(
     try {
       conn.close();
     } catch { /* already closed */ }
+    const n = ctl.limits?.counters;
+    if (n !== undefined && !handedOver) {
+      // A client that closed under a request was counted when it was seen (`onGone`).
+      const active = !tunnel && (st.phase === "handler" || st.phase === "write");
+      const under = localActive || c.cutUnderRequest || (c.closedBy === null && active);
+      countClose(n, c.closedBy ?? "local", under);
+    }
   }
 }
 
@@ -649,6 +701,7 @@ async function pipeBody(
     try {
       r = await rd.read();
     } catch {
+      if (!c.gone) c.txReset();
       report(sent, c.gone ? "client_gone" : "body_failed");
       return false;
     }
@@ -672,6 +725,7 @@ async function pipeBody(
     }
   }
   if (framing === "length" && sent < length) {
+    if (!c.gone) c.txReset();
     report(sent, c.gone ? "client_gone" : "body_failed");
     return false;
   }

@@ -24,6 +24,7 @@ import { type ProxyResponse, proxyResponse } from "../http/proxy_response.ts";
 import {
   type CodecError,
   DOWNSTREAM_REMOTE_CLOSE,
+  DOWNSTREAM_REMOTE_RESET,
   type DownstreamRequest,
 } from "../http/downstream_request.ts";
 import { reasonPhrase } from "../http/http1_codec.ts";
@@ -383,7 +384,12 @@ export class HttpConnectionManager {
       this.deps.hooks.log("error", `http.${this.cfg.statPrefix}: ${(e as Error).message}`);
       res = localReply(500, "internal error");
     }
-    if (req.signal?.reason === DOWNSTREAM_REMOTE_CLOSE) res = this.#remoteClosed(res, lg);
+    const gone = req.signal?.reason === DOWNSTREAM_REMOTE_CLOSE
+      ? DOWNSTREAM_REMOTE_CLOSE
+      : req.clientGone?.();
+    if (gone === DOWNSTREAM_REMOTE_CLOSE || gone === DOWNSTREAM_REMOTE_RESET) {
+      res = this.#remoteClosed(res, lg, gone === DOWNSTREAM_REMOTE_RESET);
+    }
     const c = Math.floor(res.status / 100) - 1;
     if (c >= 0 && c < 5) {
       this.#rqClass[c].inc();
@@ -809,12 +815,21 @@ export class HttpConnectionManager {
 
   /**
    * The answer of a stream whose client closed the connection before it was answered: status 0
-   * (nothing is written), logged with details `downstream_remote_disconnect` (flag `DC` comes
-   * with the end the codec reports). Whatever the route made of it is dropped.
+   * (nothing is written), logged with flag `DC` and details `downstream_remote_disconnect`; an HTTP/2 stream the client `reset` is logged as Envoy logs
+   * it: flag `DR`, details `http2.remote_reset`. Whatever the route made of it is dropped.
    */
-  #remoteClosed(res: ProxyResponse, lg: LogCtx | null): ProxyResponse {
+  #remoteClosed(res: ProxyResponse, lg: LogCtx | null, reset: boolean): ProxyResponse {
     if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
-    if (lg !== null) lg.details = "downstream_remote_disconnect";
+    if (lg !== null) {
+      if (reset) {
+        // Envoy's HTTP/2 codec names the reset; the stream is flagged DownstreamRemoteReset.
+        lg.details = "http2.remote_reset";
+        lg.flags.push("DR");
+      } else {
+        lg.details = "downstream_remote_disconnect";
+        lg.flags.push("DC");
+      }
+    }
     return { status: 0, headers: new HeaderMap(), body: null };
   }
 

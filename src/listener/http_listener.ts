@@ -20,9 +20,14 @@
 import type { Counter, Gauge } from "../stats/types.ts";
 import { onResponseEnd, type ProxyResponse, toResponse } from "../http/proxy_response.ts";
 import { HeaderMap } from "../http/header_map.ts";
-import { type DownstreamConn, fromRequest } from "../http/downstream_request.ts";
+import {
+  DOWNSTREAM_REMOTE_CLOSE,
+  DOWNSTREAM_REMOTE_RESET,
+  type DownstreamConn,
+  fromRequest,
+} from "../http/downstream_request.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
-import { headerLimitError } from "./downstream_limits.ts";
+import { countClose, headerLimitError, type LimitCounters } from "./downstream_limits.ts";
 import type { ConnectionGate } from "./overload_state.ts";
 import { H2cConnection, serveTimedStream } from "./h2c_timers.ts";
 import { FrameSplicer } from "./h2_frames.ts";
@@ -51,13 +56,21 @@ const PREFACE = new TextEncoder().encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
  * An HTTP/2-only connection: it must open with the HTTP/2 preface (h2c with prior knowledge),
  * else it is closed, as an HTTP/2 codec does with bytes that are not HTTP/2.
  */
-async function h2Only(c: Deno.Conn, toH2: (initial: Uint8Array) => Promise<void>): Promise<void> {
+async function h2Only(
+  c: Deno.Conn,
+  toH2: (initial: Uint8Array) => Promise<void>,
+  counters?: LimitCounters,
+): Promise<void> {
   const got = new Uint8Array(PREFACE.length);
   let n = 0;
+  let by: "remote" | "local" = "local";
   try {
     while (n < got.length) {
       const r = await c.read(got.subarray(n));
-      if (r === null) break;
+      if (r === null) {
+        by = "remote";
+        break;
+      }
       const end = n + r;
       while (n < end && got[n] === PREFACE[n]) n++;
       if (n < end) break;
@@ -67,6 +80,7 @@ async function h2Only(c: Deno.Conn, toH2: (initial: Uint8Array) => Promise<void>
   try {
     c.close();
   } catch { /* closed */ }
+  if (counters !== undefined) countClose(counters, by, false);
 }
 
 /** A bound HTTP listener counting its downstream connections. */
@@ -195,7 +209,9 @@ export class HttpListener {
       trailers: this.protocol.trailers,
     };
     this.#conns.set(c, ctl);
-    const serving = codec === "HTTP2" ? h2Only(c, toH2) : serveHttp1(c, dc, this.handler, ctl);
+    const serving = codec === "HTTP2"
+      ? h2Only(c, toH2, this.limits?.counters)
+      : serveHttp1(c, dc, this.handler, ctl);
     const served = serving.finally(() => {
       if (log.on("debug")) {
         log("debug", `[C${id}] connection closed${this.#closed ? " (listener stopped)" : ""}`);
@@ -284,6 +300,7 @@ export class H2cBridge {
       const r = fromRequest(req);
       r.h2 = true;
       r.signal = req.signal;
+      r.clientGone = () => clientGone(req.signal, this.#byPort.has(info.remoteAddr.port));
       // The server's headers are immutable; the connection manager rewrites its own copy.
       r.headers = new HeaderMap([...req.headers]);
       const l = limits();
@@ -293,6 +310,9 @@ export class H2cBridge {
       if (dc.tls) r.scheme = "https";
       const run = async (x: typeof r) => {
         const res = await handler(x, dc);
+        // A stream reset before its answer (status 0, or a bodiless answer to a client gone)
+        // has nothing to send: its end is reported now and the server gets a placeholder.
+        if (res.status === 0 || (res.body === null && req.signal.aborted)) return gone(res);
         this.#noteTrailers(res);
         if (res.headers.get("connection") === "close") {
           res.headers.delete("connection");
@@ -323,16 +343,23 @@ export class H2cBridge {
 
   /** Carries `down` (whose first bytes were `initial`) until it closes. */
   async carry(down: Deno.Conn, dc: DownstreamConn, initial: Uint8Array): Promise<void> {
+    const l = this.#limits();
     let up: Deno.TcpConn;
     try {
       up = await Deno.connect({ hostname: "127.0.0.1", port: this.#server.addr.port });
     } catch {
+      if (l !== undefined) countClose(l.counters, "local", false);
       return;
     }
     const port = (up.localAddr as Deno.NetAddr).port;
     this.#byPort.set(port, dc);
     this.#links.add(up);
+    /** Who ended the connection first: its client, or the proxy (a timer, a drain, a stop). */
+    let by: "remote" | "local" | null = null;
     const end = () => {
+      by ??= "local";
+      // Streams aborted from here on were not reset by the client: its connection is gone.
+      this.#byPort.delete(port);
       for (const c of [up, down]) {
         try {
           c.close();
@@ -349,7 +376,6 @@ export class H2cBridge {
       writes = p.catch(noop);
       return p;
     };
-    const l = this.#limits();
     let timed: H2cConnection | null = null;
     const splicer = new FrameSplicer(
       l === undefined
@@ -371,8 +397,10 @@ export class H2cBridge {
     try {
       timed?.fromClient(initial);
       await writeAll(up, initial);
-      const a = copy(down, up, timed === null ? undefined : (b) => timed?.fromClient(b)).catch(
-        noop,
+      const client = () => void (by ??= "remote");
+      const a = copy(down, up, timed === null ? undefined : (b) => timed?.fromClient(b)).then(
+        client,
+        client,
       );
       const b = copyFrames(up, splicer, send).catch(noop);
       await Promise.race([a, b]);
@@ -382,7 +410,9 @@ export class H2cBridge {
       /* either side went away */
     } finally {
       timed?.stop();
+      const active = (timed?.openStreams ?? 0) > 0;
       end();
+      if (l !== undefined) countClose(l.counters, by ?? "local", active);
       this.#byPort.delete(port);
       this.#goaway.delete(port);
       this.#links.delete(up);
@@ -406,6 +436,31 @@ export class H2cBridge {
     }
     await done;
   }
+}
+
+/**
+ * The body of that placeholder: Deno 2.9.1's HTTP server panics ("HTTP state error: Expected
+ * to be last strong reference") when a bodiless response answers an HTTP/2 request whose client
+ * has reset it.
+ */
+const PLACEHOLDER = new Uint8Array([0x2d]);
+
+/** The placeholder answer of a stream reset before its answer; its end reported first. */
+function gone(res: ProxyResponse): ProxyResponse {
+  const end = res.onEnd;
+  res.onEnd = undefined;
+  end?.(0, "complete");
+  return { status: 502, headers: new HeaderMap(), body: PLACEHOLDER.slice() };
+}
+
+/**
+ * How the client of a bridged HTTP/2 request went away, once the server's `signal` has aborted:
+ * it reset the stream ({@linkcode DOWNSTREAM_REMOTE_RESET}) when its connection is still
+ * carried (`open`), else the connection has gone ({@linkcode DOWNSTREAM_REMOTE_CLOSE}).
+ */
+function clientGone(signal: AbortSignal, open: boolean): Error | null {
+  if (!signal.aborted) return null;
+  return open ? DOWNSTREAM_REMOTE_RESET : DOWNSTREAM_REMOTE_CLOSE;
 }
 
 async function writeAll(c: Deno.Conn, b: Uint8Array): Promise<void> {

@@ -84,6 +84,8 @@ Deno.test("OverloadManager.buffer_factory_config reset_high_memory_stream: the s
       1,
     );
     assert.equal(p.store.counter("http.test.downstream_rq_rx_reset").value(), 1);
+    // The proxy reset the stream toward its client by closing the connection under it.
+    assert.equal(p.store.counter("http.test.downstream_rq_tx_reset").value(), 1);
     assert.equal(p.store.counter("cluster.o.upstream_cx_destroy_local_with_active_rq").value(), 1);
     // The value does not change: nothing more is reset.
     om.refresh();
@@ -92,6 +94,16 @@ Deno.test("OverloadManager.buffer_factory_config reset_high_memory_stream: the s
     assert.match(await small.answer, /^HTTP\/1\.1 200 OK/);
     big.conn.close();
     small.conn.close();
+    for (
+      let i = 0;
+      i < 2000 && p.store.counter("http.test.downstream_cx_destroy").value() < 2;
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.equal(p.store.counter("http.test.downstream_cx_destroy_local").value(), 2);
+    assert.equal(p.store.counter("http.test.downstream_cx_destroy_local_active_rq").value(), 1);
+    assert.equal(p.store.counter("http.test.downstream_rq_tx_reset").value(), 1);
   } finally {
     om.stop();
     await p.close();
