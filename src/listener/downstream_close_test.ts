@@ -8,20 +8,10 @@
  * arrive while one is in flight are kept and answered in order.
  */
 import assert from "node:assert/strict";
-import type { JsonObject } from "../config/bootstrap_types.ts";
-import { testCluster } from "../upstream/test_cluster.ts";
-import { httpListener, startTestProxy, type TestProxy } from "./test_proxy.ts";
+import { type TestProxy, withLoggedProxy } from "./test_proxy.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-
-const ROUTES: JsonObject = {
-  virtual_hosts: [{
-    name: "v",
-    domains: ["*"],
-    routes: [{ match: { prefix: "/" }, route: { cluster: "c", timeout: "0s" } }],
-  }],
-};
 
 /**
  * A raw HTTP/1.1 origin. Each request head it reads is recorded (`heads`); it answers `200`
@@ -104,39 +94,7 @@ function origin() {
   };
 }
 
-async function withProxy(
-  port: number,
-  fn: (p: TestProxy, log: () => Promise<string>) => Promise<void>,
-): Promise<void> {
-  const dir = await Deno.makeTempDir();
-  const accessLog = [{
-    name: "envoy.access_loggers.file",
-    typed_config: {
-      "@type": "type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog",
-      path: `${dir}/access.log`,
-      log_format: {
-        text_format: "%REQ(:PATH)% %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS%\n",
-      },
-    },
-  }];
-  const p = await startTestProxy([httpListener(ROUTES, { access_log: accessLog })], [
-    testCluster("c", [["127.0.0.1", port]]),
-  ], { fileFlushIntervalMs: 0 });
-  // The line is written once the stream has ended; wait for it (bounded by the test's own end).
-  const log = async () => {
-    for (;;) {
-      const t = await Deno.readTextFile(`${dir}/access.log`).catch(() => "");
-      if (t.endsWith("\n")) return t;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  try {
-    await fn(p, log);
-  } finally {
-    await p.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+const FORMAT = "%REQ(:PATH)% %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS%\n";
 
 /** `p`, or a failure naming `what` when it has not settled within 10 s (no hang on a regression). */
 async function bounded<T>(p: Promise<T>, what: string): Promise<T> {
@@ -164,7 +122,7 @@ async function rxBytes(p: TestProxy, n: number): Promise<void> {
 async function closedBeforeAnswer(request: string): Promise<void> {
   const o = origin();
   try {
-    await withProxy(o.port, async (p, log) => {
+    await withLoggedProxy(o.port, FORMAT, async (p, log) => {
       const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
       await c.write(enc.encode(request));
       await o.requests(1);
@@ -208,7 +166,7 @@ Deno.test("HTTP/1.1 downstream: a chunked request body, then a close before the 
 Deno.test("HTTP/1.1 downstream: a pipelined request read while the first is in flight is kept and answered in order; a close after the answers resets nothing", async () => {
   const o = origin();
   try {
-    await withProxy(o.port, async (p) => {
+    await withLoggedProxy(o.port, FORMAT, async (p) => {
       const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
       const first = "GET /one HTTP/1.1\r\nhost: a\r\n\r\n";
       const second = "GET /two HTTP/1.1\r\nhost: a\r\n\r\n";
@@ -268,7 +226,7 @@ Deno.test("HTTP/1.1 downstream: a client that closes while its answer's body is 
     }
   })().catch(() => {});
   try {
-    await withProxy((l.addr as Deno.NetAddr).port, async (p, log) => {
+    await withLoggedProxy((l.addr as Deno.NetAddr).port, FORMAT, async (p, log) => {
       const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
       await c.write(enc.encode("GET /stream HTTP/1.1\r\nhost: a\r\n\r\n"));
       let got = "";

@@ -7,59 +7,17 @@
  */
 import assert from "node:assert/strict";
 import http2 from "node:http2";
-import type { JsonObject } from "../config/bootstrap_types.ts";
-import { testCluster } from "../upstream/test_cluster.ts";
-import { httpListener, startTestProxy, type TestProxy } from "./test_proxy.ts";
+import { type TestProxy, withLoggedProxy } from "./test_proxy.ts";
 import { trackingOrigin } from "./test_origins.ts";
 
-const ROUTES: JsonObject = {
-  virtual_hosts: [{
-    name: "v",
-    domains: ["*"],
-    routes: [{ match: { prefix: "/" }, route: { cluster: "c", timeout: "0s" } }],
-  }],
-};
-
-async function withLoggedProxy(
-  port: number,
-  fn: (p: TestProxy, log: () => Promise<string>) => Promise<void>,
-): Promise<void> {
-  const dir = await Deno.makeTempDir();
-  const accessLog = [{
-    name: "envoy.access_loggers.file",
-    typed_config: {
-      "@type": "type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog",
-      path: `${dir}/access.log`,
-      log_format: {
-        text_format: "%PROTOCOL% %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS%\n",
-      },
-    },
-  }];
-  const p = await startTestProxy([httpListener(ROUTES, { access_log: accessLog })], [
-    testCluster("c", [["127.0.0.1", port]]),
-  ], { fileFlushIntervalMs: 0 });
-  const log = async () => {
-    for (let i = 0; i < 2000; i++) {
-      const t = await Deno.readTextFile(`${dir}/access.log`).catch(() => "");
-      if (t.endsWith("\n")) return t;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    throw new Error("never happened: the access log line");
-  };
-  try {
-    await fn(p, log);
-  } finally {
-    await p.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+const FORMAT = "%PROTOCOL% %RESPONSE_CODE% %RESPONSE_FLAGS% %RESPONSE_CODE_DETAILS%\n";
 
 const counter = (p: TestProxy, n: string) => p.store.counter(n).value();
 
 Deno.test("HttpConnectionManager access log: an HTTP/2 stream the client resets before its answer is logged 0 DR http2.remote_reset", async () => {
   const o = trackingOrigin(() => null);
   try {
-    await withLoggedProxy(o.port, async (p, log) => {
+    await withLoggedProxy(o.port, FORMAT, async (p, log) => {
       const s = http2.connect(`http://127.0.0.1:${p.port()}`);
       s.on("error", () => {});
       try {
@@ -85,7 +43,7 @@ Deno.test("HttpConnectionManager access log: an HTTP/2 stream the client resets 
 Deno.test("HttpConnectionManager access log: an HTTP/2 client that closes its connection before the answer is logged 0 DC downstream_remote_disconnect", async () => {
   const o = trackingOrigin(() => null);
   try {
-    await withLoggedProxy(o.port, async (p, log) => {
+    await withLoggedProxy(o.port, FORMAT, async (p, log) => {
       // A bare HTTP/2 client: preface, SETTINGS, and a GET on stream 1; then the TCP
       // connection ends under the open stream (no RST_STREAM, no GOAWAY first).
       const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });

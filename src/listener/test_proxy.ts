@@ -16,6 +16,7 @@ import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import { Store } from "../stats/store.ts";
 import { ClusterManager, type ClusterManagerDeps } from "../upstream/cluster_manager.ts";
 import { ListenerManager } from "./listener_manager.ts";
+import { testCluster } from "../upstream/test_cluster.ts";
 import type { OverloadView } from "./overload_state.ts";
 import type { SecretStore } from "../config/secrets.ts";
 
@@ -119,5 +120,53 @@ export async function rawExchange(port: number, bytes: string, max = 65536): Pro
     return new TextDecoder().decode(buf.subarray(0, n));
   } finally {
     c.close();
+  }
+}
+
+/** Routes every path to cluster `c`, with no route timeout. */
+const ROUTE_ALL_TO_C: JsonObject = {
+  virtual_hosts: [{
+    name: "v",
+    domains: ["*"],
+    routes: [{ match: { prefix: "/" }, route: { cluster: "c", timeout: "0s" } }],
+  }],
+};
+
+/**
+ * Runs `fn` with a proxy whose one HTTP listener sends everything (no route timeout) to cluster
+ * `c` at 127.0.0.1:`port` and writes a file access log line in `format` per request. `log()`
+ * resolves with the log once a whole line is in it (lines are written when streams end), or
+ * rejects after about 10 s.
+ */
+export async function withLoggedProxy(
+  port: number,
+  format: string,
+  fn: (p: TestProxy, log: () => Promise<string>) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  const accessLog = [{
+    name: "envoy.access_loggers.file",
+    typed_config: {
+      "@type": "type.googleapis.com/envoy.extensions.access_loggers.file.v3.FileAccessLog",
+      path: `${dir}/access.log`,
+      log_format: { text_format: format },
+    },
+  }];
+  const p = await startTestProxy([httpListener(ROUTE_ALL_TO_C, { access_log: accessLog })], [
+    testCluster("c", [["127.0.0.1", port]]),
+  ], { fileFlushIntervalMs: 0 });
+  const log = async () => {
+    for (let i = 0; i < 2000; i++) {
+      const t = await Deno.readTextFile(`${dir}/access.log`).catch(() => "");
+      if (t.endsWith("\n")) return t;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error("never happened: the access log line");
+  };
+  try {
+    await fn(p, log);
+  } finally {
+    await p.close();
+    await Deno.remove(dir, { recursive: true });
   }
 }
