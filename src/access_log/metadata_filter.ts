@@ -22,7 +22,7 @@
  */
 import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
-import { compileLinear, CONFIG_REGEX_MAX_LENGTH } from "../platform/re2.ts";
+import { compileStringMatcher } from "../config/string_matcher.ts";
 import type { MetadataValue } from "../http/dynamic_metadata.ts";
 import type { LogRecord } from "./access_log_format.ts";
 
@@ -38,42 +38,6 @@ function only(v: Json, fields: readonly string[], at: string, errors: Errors): b
     ok = false;
   }
   return ok;
-}
-
-/** A `StringMatcher` (exact, prefix, suffix, contains, safe_regex; ignore_case). */
-function stringMatcher(v: Json, at: string, errors: Errors): ((s: string) => boolean) | null {
-  const kinds = ["exact", "prefix", "suffix", "contains", "safe_regex"];
-  if (!only(v, [...kinds, "ignore_case"], at, errors)) return null;
-  const sm = v as Record<string, Json>;
-  const set = kinds.filter((k) => sm[k] !== undefined);
-  if (set.length !== 1) return fail(errors, at, `exactly one of ${kinds.join(", ")}`), null;
-  const ic = sm.ignore_case === true;
-  const norm = (s: string) => (ic ? s.toLowerCase() : s);
-  const kind = set[0];
-  if (kind === "safe_regex") {
-    const r = sm.safe_regex;
-    const pattern = isObject(r) ? r.regex : undefined;
-    if (typeof pattern !== "string") {
-      return fail(errors, `${at}.safe_regex.regex`, "regex must be a string"), null;
-    }
-    const c = compileLinear(pattern, CONFIG_REGEX_MAX_LENGTH);
-    if (!c.ok) return fail(errors, `${at}.safe_regex.regex`, `invalid regex: ${c.error}`), null;
-    const re = c.re;
-    return (s) => re.fullMatch(s);
-  }
-  const x = sm[kind];
-  if (typeof x !== "string") return fail(errors, `${at}.${kind}`, "must be a string"), null;
-  const want = norm(x);
-  switch (kind) {
-    case "exact":
-      return (s) => norm(s) === want;
-    case "prefix":
-      return (s) => norm(s).startsWith(want);
-    case "suffix":
-      return (s) => norm(s).endsWith(want);
-    default:
-      return (s) => norm(s).includes(want);
-  }
 }
 
 function doubleMatcher(v: Json, at: string, errors: Errors): ((n: number) => boolean) | null {
@@ -118,7 +82,7 @@ function valueMatcher(v: Json, at: string, errors: Errors): ValueMatch | null {
       return d && ((val) => typeof val === "number" && d(val));
     }
     case "string_match": {
-      const s = stringMatcher(x, kat, errors);
+      const s = compileStringMatcher(x, kat, errors);
       return s && ((val) => typeof val === "string" && s(val));
     }
     case "bool_match":

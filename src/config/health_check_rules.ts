@@ -16,7 +16,9 @@
  */
 import { isObject } from "./values.ts";
 import { fieldRow } from "./nested_schema.ts";
-import { compileLinear, CONFIG_REGEX_MAX_LENGTH } from "../platform/re2.ts";
+import { compileStringMatcher } from "./string_matcher.ts";
+import type { Errors } from "./config_values.ts";
+import type { Json } from "./bootstrap_types.ts";
 
 const HTTP = "core.HealthCheck.HttpHealthCheck";
 const rule = (message: string, field: string) => fieldRow(message, field).id;
@@ -112,18 +114,11 @@ function httpErrors(h: Record<string, unknown>, at: string, out: HealthCheckErro
       });
     }
   });
-  const sm = h.service_name_matcher;
-  const re = isObject(sm) && isObject(sm.safe_regex) ? sm.safe_regex.regex : undefined;
-  if (re !== undefined) {
-    const c = typeof re === "string"
-      ? compileLinear(re, CONFIG_REGEX_MAX_LENGTH)
-      : { ok: false as const, error: "regex must be a string" };
-    if (!c.ok) {
-      out.push({
-        path: `${at}.service_name_matcher.safe_regex.regex`,
-        rule: rule(HTTP, "service_name_matcher"),
-        message: `invalid regex: ${c.error}`,
-      });
+  if (h.service_name_matcher !== undefined) {
+    const found: Errors = [];
+    compileStringMatcher(h.service_name_matcher as Json, `${at}.service_name_matcher`, found);
+    for (const e of found) {
+      out.push({ path: e.path, rule: rule(HTTP, "service_name_matcher"), message: e.message });
     }
   }
   statusRanges(h.expected_statuses, `${at}.expected_statuses`, "expected_statuses", out);

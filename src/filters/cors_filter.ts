@@ -30,7 +30,8 @@ import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, unwrap } from "../config/config_values.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import { proxyResponse } from "../http/proxy_response.ts";
-import { stringMatch } from "../router/header_matcher.ts";
+import { compileStringMatcher } from "../config/string_matcher.ts";
+import { compileRe2 } from "../config/safe_regex.ts";
 import { fixedFraction, parseRuntimeFraction, type RuntimeFraction } from "./fractional_percent.ts";
 import { runtimeFractionEnabled } from "../config/runtime_lookup.ts";
 import { anyBody, type HttpFilterFactory, onlyFields } from "./http_filter.ts";
@@ -82,7 +83,7 @@ export function parseCorsPolicy(v: Json, at: string, errors: Errors): CorsPolicy
     return l;
   };
   list("allow_origin_string_match").forEach((m, i) => {
-    const f = stringMatch(m, `${at}.allow_origin_string_match[${i}]`, errors);
+    const f = compileStringMatcher(m, `${at}.allow_origin_string_match[${i}]`, errors);
     if (f) origins.push(f);
   });
   list("allow_origin").forEach((m, i) => {
@@ -90,8 +91,8 @@ export function parseCorsPolicy(v: Json, at: string, errors: Errors): CorsPolicy
     origins.push((o) => o === m);
   });
   list("allow_origin_regex").forEach((m, i) => {
-    const f = stringMatch({ safe_regex: { regex: m } }, `${at}.allow_origin_regex[${i}]`, errors);
-    if (f) origins.push(f);
+    const re = compileRe2(m, `${at}.allow_origin_regex[${i}]`, errors);
+    if (re) origins.push((o) => re.test(o));
   });
   const creds = unwrap(c.allow_credentials);
   if (creds !== undefined && typeof creds !== "boolean") {

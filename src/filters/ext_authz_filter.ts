@@ -39,7 +39,7 @@ import { durationMs, type Errors, fail, isObject, unwrap } from "../config/confi
 import { HeaderMap } from "../http/header_map.ts";
 import { localReply } from "../http/local_reply.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
-import { stringMatch } from "../router/header_matcher.ts";
+import { compileStringMatcher } from "../config/string_matcher.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import type { DownstreamRequest } from "../http/downstream_request.ts";
@@ -86,7 +86,7 @@ function matchers(v: Json | undefined, at: string, errors: Errors): NameMatcher[
   if (!Array.isArray(list)) return fail(errors, `${at}.patterns`, "must be a list"), null;
   const out: NameMatcher[] = [];
   list.forEach((m, i) => {
-    const f = stringMatch(m, `${at}.patterns[${i}]`, errors);
+    const f = compileStringMatcher(m, `${at}.patterns[${i}]`, errors);
     if (f) out.push(f);
   });
   return out;

@@ -23,7 +23,7 @@
  * ```
  * @module
  */
-import { compileRe2, type Re2Matcher } from "../router/regex.ts";
+import { compileRe2, type Re2Matcher } from "../config/safe_regex.ts";
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
 import { SecretStore } from "../config/secrets.ts";

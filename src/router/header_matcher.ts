@@ -17,49 +17,14 @@
 import type { Json } from "../config/bootstrap_types.ts";
 import type { MatchInput } from "../http/downstream_request.ts";
 import { type Errors, fail, isObject } from "../config/config_values.ts";
-import { compileRe2 } from "./regex.ts";
+import { compileRe2 } from "../config/safe_regex.ts";
+import { compileStringMatcher } from "../config/string_matcher.ts";
 
 /** A compiled header matcher. */
 export interface HeaderMatcher {
   name: string;
   test: (value: string | null) => boolean;
   invert: boolean;
-}
-
-/** Compiles a `StringMatcher` (exact, prefix, suffix, contains, safe_regex; ignore_case). */
-export function stringMatch(
-  sm: Json,
-  path: string,
-  errors: Errors,
-): ((v: string) => boolean) | null {
-  if (!isObject(sm)) {
-    fail(errors, path, "string_match must be an object");
-    return null;
-  }
-  const ic = sm.ignore_case === true;
-  const norm = (s: string) => (ic ? s.toLowerCase() : s);
-  if (typeof sm.exact === "string") {
-    const x = norm(sm.exact);
-    return (v) => norm(v) === x;
-  }
-  if (typeof sm.prefix === "string") {
-    const x = norm(sm.prefix);
-    return (v) => norm(v).startsWith(x);
-  }
-  if (typeof sm.suffix === "string") {
-    const x = norm(sm.suffix);
-    return (v) => norm(v).endsWith(x);
-  }
-  if (typeof sm.contains === "string") {
-    const x = norm(sm.contains);
-    return (v) => norm(v).includes(x);
-  }
-  if (isObject(sm.safe_regex)) {
-    const re = compileRe2(sm.safe_regex.regex, `${path}.safe_regex.regex`, errors);
-    return re ? (v) => re.test(v) : null;
-  }
-  fail(errors, path, "string_match needs one of exact, prefix, suffix, contains, safe_regex");
-  return null;
 }
 
 /** Compiles one matcher; reports errors with `path`. */
@@ -112,7 +77,7 @@ export function parseHeaderMatcher(m: Json, path: string, errors: Errors): Heade
     }
     test = str((v) => /^-?\d+$/.test(v) && Number(v) >= s && Number(v) < e);
   } else if (m.string_match !== undefined) {
-    const f = stringMatch(m.string_match, `${path}.string_match`, errors);
+    const f = compileStringMatcher(m.string_match, `${path}.string_match`, errors);
     if (!f) return null;
     test = str(f);
   } else if (m.present_match !== undefined) {

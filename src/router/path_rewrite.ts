@@ -15,7 +15,7 @@
  */
 import type { Json } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject } from "../config/config_values.ts";
-import { compileRe2 } from "./regex.ts";
+import { compileRe2 } from "../config/safe_regex.ts";
 import { compileLinear, CONFIG_REGEX_MAX_LENGTH, type LinearRegex } from "../platform/re2.ts";
 
 /** A compiled `RegexMatchAndSubstitute`. */

@@ -19,7 +19,7 @@ import { type Errors, fail, isObject, unwrap } from "../config/config_values.ts"
 import { type HeaderMatcher, matchHeaders, parseHeaderMatchers } from "./header_matcher.ts";
 import type { MatchInput } from "../http/downstream_request.ts";
 import { mergePerFilter, type PerFilterMap, rawPerFilter } from "./per_filter_config.ts";
-import { compileRe2, type Re2Matcher } from "./regex.ts";
+import { compileRe2, type Re2Matcher } from "../config/safe_regex.ts";
 import { parseRouteAction, type RouteAction } from "./route_action.ts";
 import { type HeaderMutation, parseHeaderMutation } from "./header_mutation.ts";
 import { parseRetryPolicy } from "./retry_policy.ts";

@@ -19,7 +19,7 @@
  */
 import type { JsonObject } from "../../config/bootstrap_types.ts";
 import { isObject, parseBool, parseDuration, parseUInt32 } from "../../config/values.ts";
-import { compileLinear, CONFIG_REGEX_MAX_LENGTH } from "../../platform/re2.ts";
+import { compileStringMatcher, type StringPredicate } from "../../config/string_matcher.ts";
 
 /** A half-open range of HTTP statuses `[start, end)`. */
 export interface StatusRange {
@@ -34,9 +34,6 @@ export interface HeaderToAdd {
   /** False: replaces a header of the same name. */
   append: boolean;
 }
-
-/** A `type.matcher.StringMatcher`, as a predicate. */
-export type StringPredicate = (s: string) => boolean;
 
 /** HTTP checker settings. */
 export interface HttpCheckerConfig {
@@ -130,33 +127,6 @@ function ranges(v: unknown, fallback: StatusRange[]): StatusRange[] {
   return v.filter(isObject).map((r) => ({ start: Number(r.start), end: Number(r.end) }));
 }
 
-/**
- * A `type.matcher.StringMatcher` as a predicate (`exact`, `prefix`, `suffix`, `contains`,
- * `safe_regex`, with `ignore_case`); null when `m` is not a matcher.
- */
-export function stringMatcher(m: unknown): StringPredicate | null {
-  if (!isObject(m)) return null;
-  const ic = m.ignore_case === true;
-  const norm = (s: string) => ic ? s.toLowerCase() : s;
-  const want = (k: string) => typeof m[k] === "string" ? norm(m[k] as string) : null;
-  const exact = want("exact");
-  if (exact !== null) return (s) => norm(s) === exact;
-  const prefix = want("prefix");
-  if (prefix !== null) return (s) => norm(s).startsWith(prefix);
-  const suffix = want("suffix");
-  if (suffix !== null) return (s) => norm(s).endsWith(suffix);
-  const contains = want("contains");
-  if (contains !== null) return (s) => norm(s).includes(contains);
-  const re = isObject(m.safe_regex) ? m.safe_regex.regex : undefined;
-  if (typeof re === "string") {
-    const c = compileLinear(re, CONFIG_REGEX_MAX_LENGTH);
-    if (!c.ok) return null;
-    const rx = c.re;
-    return (s) => rx.fullMatch(s);
-  }
-  return null;
-}
-
 function headersToAdd(v: unknown): HeaderToAdd[] {
   if (!Array.isArray(v)) return [];
   const out: HeaderToAdd[] = [];
@@ -225,7 +195,9 @@ export function healthCheckConfig(h: JsonObject): HealthCheckConfig {
         codec: (["HTTP2", "HTTP3"].includes(String(http.codec_client_type))
           ? http.codec_client_type
           : "HTTP1") as HttpCheckerConfig["codec"],
-        serviceNameMatcher: stringMatcher(http.service_name_matcher),
+        serviceNameMatcher: http.service_name_matcher === undefined
+          ? null
+          : compileStringMatcher(http.service_name_matcher, "service_name_matcher", []),
       }
       : {
         kind: "tcp",

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Store } from "../../stats/store.ts";
 import { HealthChecker } from "./health_checker.ts";
-import { healthCheckConfig, stringMatcher } from "./health_check_config.ts";
+import { healthCheckConfig } from "./health_check_config.ts";
+import { compileStringMatcher } from "../../config/string_matcher.ts";
 import { judgeResponse } from "./http_health_checker.ts";
 import { testCluster } from "../test_cluster.ts";
 import type { HttpCheckerConfig } from "./health_check_config.ts";
@@ -69,5 +70,5 @@ Deno.test("cluster.objects.core.health-check.http-health-check.service-name-matc
   );
   assert.equal(judgeResponse(c, 200, [], counter).ok, false);
   assert.equal(n, 3);
-  assert.equal(stringMatcher({ exact: "A", ignore_case: true })!("a"), true);
+  assert.equal(compileStringMatcher({ exact: "A", ignore_case: true }, "m", [])!("a"), true);
 });

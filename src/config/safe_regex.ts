@@ -7,13 +7,13 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { compileRe2 } from "./regex.ts";
+ * import { compileRe2 } from "./safe_regex.ts";
  * const errors: { path: string; rule: string; message: string }[] = [];
  * assert.equal(compileRe2("/api/v[0-9]+", "x", errors)?.test("/api/v2"), true);
  * ```
  * @module
  */
-import { type Errors, fail } from "../config/config_values.ts";
+import { type Errors, fail } from "./config_values.ts";
 import { compileLinear, CONFIG_REGEX_MAX_LENGTH } from "../platform/re2.ts";
 
 /** A compiled `safe_regex`: `test` is true when the pattern matches the whole input. */

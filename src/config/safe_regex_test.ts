@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compileRe2 } from "./regex.ts";
+import { compileRe2 } from "./safe_regex.ts";
 import { CONFIG_REGEX_MAX_LENGTH } from "../platform/re2.ts";
 
 type Err = { path: string; rule: string; message: string };
