@@ -889,6 +889,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "TcpProxy.stat_prefix": [TCP, "listener tcp_proxy echoes bytes both ways"],
   "TcpProxy.cluster": [TCP, "listener tcp_proxy echoes bytes both ways"],
   "TcpProxy.access_log": ["src/listener/access_log_test.ts", "tcp_proxy lines with bytes each way"],
+  "HttpConnectionManager.delayed_close_timeout": [
+    "src/listener/delayed_close_test.ts",
+    "a client still writing after the response is not reset",
+  ],
   "HttpConnectionManager.drain_timeout": [
     "src/listener/h2c_drain_timeout_test.ts",
     "HttpConnectionManager.drain_timeout: between the GOAWAY notice and the final GOAWAY",

@@ -257,6 +257,8 @@ export interface LimitCounters {
   cxIdleTimeout: Counter;
   cxMaxDurationReached: Counter;
   cxMaxRequestsReached: Counter;
+  /** `delayed_close_timeout` ran out before the client closed (`downstream_cx_delayed_close_timeout`). */
+  cxDelayedCloseTimeout: Counter;
   rqHeaderTimeout: Counter;
   rqIdleTimeout: Counter;
   rqTimeout: Counter;
@@ -292,6 +294,7 @@ export function limitCounters(s: Scope, root: Scope): LimitCounters {
     cxIdleTimeout: s.counter("downstream_cx_idle_timeout"),
     cxMaxDurationReached: s.counter("downstream_cx_max_duration_reached"),
     cxMaxRequestsReached: s.counter("downstream_cx_max_requests_reached"),
+    cxDelayedCloseTimeout: s.counter("downstream_cx_delayed_close_timeout"),
     rqHeaderTimeout: s.counter("downstream_rq_header_timeout"),
     rqIdleTimeout: s.counter("downstream_rq_idle_timeout"),
     rqTimeout: s.counter("downstream_rq_timeout"),

@@ -55,6 +55,8 @@ export interface HcmOptions {
   trailers: boolean;
   /** `drain_timeout`: from an HTTP/2 GOAWAY notice to the final GOAWAY (unset: 5 s). */
   drainTimeoutMs?: number;
+  /** `delayed_close_timeout`: how long a connection the proxy ends waits for the client's close (unset: 1 s; 0: none). */
+  delayedCloseMs: number;
 }
 
 const CODECS = ["AUTO", "HTTP1", "HTTP2"] as const;
@@ -132,6 +134,10 @@ export function parseHcmOptions(c: JsonObject, path: string, errors: Errors): Hc
   const drain = c.drain_timeout === undefined
     ? undefined
     : durationMs(c.drain_timeout, `${path}.drain_timeout`, errors) ?? undefined;
+  const delayed = c.delayed_close_timeout === undefined
+    ? DELAYED_CLOSE_MS
+    : durationMs(c.delayed_close_timeout, `${path}.delayed_close_timeout`, errors) ??
+      DELAYED_CLOSE_MS;
   return {
     codec: (CODECS as readonly string[]).includes(codec as string)
       ? codec as HcmOptions["codec"]
@@ -147,8 +153,12 @@ export function parseHcmOptions(c: JsonObject, path: string, errors: Errors): Hc
     escapedSlashes,
     normalizes: normalizePath || mergeSlashes || escapedSlashes !== "keep",
     drainTimeoutMs: drain,
+    delayedCloseMs: delayed,
   };
 }
+
+/** Envoy's default `delayed_close_timeout`. */
+export const DELAYED_CLOSE_MS = 1000;
 
 const DOT = /^(?:\.|%2e)$/i;
 const DOT_DOT = /^(?:\.|%2e){2}$/i;

@@ -74,7 +74,13 @@ export interface Http1Control {
   /** Hands the connection over to HTTP/2 with the bytes already read. */
   onH2?: (initial: Uint8Array) => Promise<void>;
   /** The connection manager's limits and timeouts, and their counters (none when unset). */
-  limits?: { limits: DownstreamLimits; counters: LimitCounters; drainTimeoutMs?: number };
+  limits?: {
+    limits: DownstreamLimits;
+    counters: LimitCounters;
+    drainTimeoutMs?: number;
+    /** `delayed_close_timeout` (see {@linkcode Http1ServerConn.linger}); 0: close at once. */
+    delayedCloseMs?: number;
+  };
   /** `http_protocol_options`: HTTP/1.0 is answered 426 unless accepted (unset: accepted). */
   http10?: { accept: boolean; defaultHost: string };
   /** `header_key_format.proper_case_words`: response header names in Proper-Case. */
@@ -219,6 +225,41 @@ class Http1ServerConn {
       }
       throw new ClientGone();
     }
+  }
+
+  /**
+   * `delayed_close_timeout`: once the proxy has decided to close, it ends its side (FIN, so a
+   * client reading to the end sees it at once) and reads and drops what the client still sends
+   * until the client closes too, for at most `ms`. Closing with unread bytes would reset the
+   * connection, and a client that has not yet read the last response could lose it. True when
+   * the time ran out first.
+   */
+  async linger(ms: number): Promise<boolean> {
+    try {
+      await this.conn.closeWrite();
+    } catch {
+      return false;
+    }
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        this.conn.close();
+      } catch { /* closed */ }
+    }, ms);
+    try {
+      if (this.#early !== null && !(await this.#early)) return timedOut;
+      for (;;) {
+        const n = await this.conn.read(this.buf);
+        if (n === null) break;
+        this.bytes?.rx.inc(n);
+      }
+    } catch {
+      /* closed by the timer, by the listener, or reset */
+    } finally {
+      clearTimeout(timer);
+    }
+    return timedOut;
   }
 
   /**
@@ -550,6 +591,14 @@ export async function serveHttp1(
   } finally {
     ctl.busy = false;
     timers?.stop();
+    const delayMs = ctl.limits?.delayedCloseMs ?? 0;
+    if (
+      delayMs > 0 && !handedOver && !tunnel && st.phase !== "closed" && c.closedBy === null &&
+      !c.gone
+    ) {
+      c.closedBy = "local";
+      if (await c.linger(delayMs)) ctl.limits!.counters.cxDelayedCloseTimeout.inc();
+    }
     try {
       conn.close();
     } catch { /* already closed */ }

@@ -18,6 +18,7 @@
  * ```
  * @module
  */
+import { DELAYED_CLOSE_MS } from "./hcm_options.ts";
 import { hostPort } from "../upstream/host.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { ConfigLoadError } from "../config/errors.ts";
@@ -571,6 +572,7 @@ export class ListenerManager implements ListenerManagerView {
           limits: { ...f.hcm.limits, bufferLimitBytes: Math.max(16384, b.spec.bufferLimitBytes) },
           counters: limitCounters(hs, this.deps.stats),
           drainTimeoutMs: f.hcm.options?.drainTimeoutMs,
+          delayedCloseMs: f.hcm.options?.delayedCloseMs ?? DELAYED_CLOSE_MS,
         },
       };
     };
@@ -627,6 +629,7 @@ export class ListenerManager implements ListenerManagerView {
         limits: { ...f.hcm.limits, bufferLimitBytes: Math.max(16384, b.spec.bufferLimitBytes) },
         counters: limitCounters(hs, this.deps.stats),
         drainTimeoutMs: f.hcm.options?.drainTimeoutMs,
+        delayedCloseMs: f.hcm.options?.delayedCloseMs ?? DELAYED_CLOSE_MS,
       };
       const ls = this.#listenerScope(b);
       if (this.deps.overload) b.http.gate = new ConnectionGate(this.deps.overload, b.name, ls);
