@@ -25,6 +25,12 @@ export interface LoadResult {
   tcpMigrateReq: boolean | null;
   /** Per listener address: how many requests ended each way. */
   listeners: Record<string, Record<Outcome, number>>;
+  /**
+   * Per listener address: connections the parent accepted from half a second after the child
+   * was LIVE (its steering in place) until after the parent's drain time (its sockets closed);
+   * null when the parent's admin did not answer.
+   */
+  parentAccepted: Record<string, number | null>;
   parentCode: number;
   parentStderr: string;
   childStderr: string;
@@ -68,6 +74,22 @@ async function requestOutcome(hostname: string, port: number): Promise<Outcome> 
   return text.startsWith("HTTP/1.1 200") ? "ok" : "other";
 }
 
+/** Per listener address: `downstream_cx_total` of `admin`'s proxy, or null if it did not answer. */
+async function accepted(admin: string): Promise<Map<string, number> | null> {
+  // An IPv6 listener's stat names hold colons (`listener.::1_10001.`): parsed here.
+  const text = await fetch(`${admin}/stats?filter=downstream_cx_total`).then((r) => r.text())
+    .catch(() => null);
+  if (text === null) return null;
+  const out = new Map<string, number>();
+  for (const [address, port] of Object.entries(LOAD_PORTS)) {
+    const m = text.match(
+      new RegExp(`^listener\\.\\S+_${port}\\.downstream_cx_total: (\\d+)$`, "m"),
+    );
+    if (m) out.set(address, Number(m[1]));
+  }
+  return out;
+}
+
 /** Runs the hot restart under load (see the module's description). */
 export async function hotRestartUnderLoad(
   opts: { clientsPerListener: number; drainTimeS?: number; shutdownTimeS?: number },
@@ -87,8 +109,8 @@ export async function hotRestartUnderLoad(
   }));
   const flags = [
     ...["--base-id", "7", "--concurrency", "2"],
-    ...["--drain-time-s", String(opts.drainTimeS ?? 2)],
-    ...["--parent-shutdown-time-s", String(opts.shutdownTimeS ?? 4)],
+    ...["--drain-time-s", String(opts.drainTimeS ?? 3)],
+    ...["--parent-shutdown-time-s", String(opts.shutdownTimeS ?? 7)],
   ];
   let parent: ProxyProcess | null = null;
   let child: ProxyProcess | null = null;
@@ -104,6 +126,16 @@ export async function hotRestartUnderLoad(
     });
     await new Promise((r) => setTimeout(r, 500));
     child = await startProxyProcess(bootstrap, [...flags, "--restart-epoch", "1"]);
+    await new Promise((r) => setTimeout(r, 500));
+    const before = await accepted(parent.admin);
+    await new Promise((r) => setTimeout(r, (opts.drainTimeS ?? 3) * 1000));
+    const after = await accepted(parent.admin);
+    const parentAccepted = Object.fromEntries(
+      Object.keys(LOAD_PORTS).map((a) => {
+        const [b, c] = [before?.get(a), after?.get(a)];
+        return [a, b === undefined || c === undefined ? null : c - b];
+      }),
+    );
     const { code, stderr } = await parent.exited;
     await new Promise((r) => setTimeout(r, 500));
     loading = false;
@@ -113,6 +145,7 @@ export async function hotRestartUnderLoad(
     return {
       tcpMigrateReq: tcpMigrateReq(),
       listeners: tallies,
+      parentAccepted,
       parentCode: code,
       parentStderr: stderr,
       childStderr,
