@@ -21,12 +21,7 @@
 import { hostPort } from "../upstream/host.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { ConfigLoadError } from "../config/errors.ts";
-import type {
-  DrainOptions,
-  ListenerManagerView,
-  ListenerView,
-  TrafficDirection,
-} from "./types.ts";
+import type { DrainOptions, ListenerManagerView, ListenerView, TrafficDirection } from "./types.ts";
 import { pinGroup, type ReuseportPin } from "../platform/reuseport_steering.ts";
 import type { Counter, Gauge, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
@@ -862,9 +857,12 @@ function pinBeforeClosing(pins: readonly ReuseportPin[], log: (l: string, m: str
   for (const p of pins) {
     const r = pinGroup(p);
     if (!r.ok) {
-      log("warning", `hot restart: unable to pin ${hostPort(p.address, p.port)} to the ` +
-        `new process's sockets before closing (${r.reason}); connections waiting in this ` +
-        "process's accept queues may be reset");
+      log(
+        "warning",
+        `hot restart: unable to pin ${hostPort(p.address, p.port)} to the ` +
+          `new process's sockets before closing (${r.reason}); connections waiting in this ` +
+          "process's accept queues may be reset",
+      );
     }
   }
 }
