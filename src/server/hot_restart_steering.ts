@@ -31,6 +31,7 @@ import {
   spreadProgram,
 } from "../platform/reuseport_steering.ts";
 import { tcpMigrateReq } from "../platform/tcp_migrate_req.ts";
+import { libc } from "../platform/libc.ts";
 import { hostPort } from "../upstream/host.ts";
 import type { GroupAddress } from "../platform/reuseport_steering.ts";
 
@@ -53,6 +54,15 @@ export class ChildSteering {
     const s = new ChildSteering(log);
     const seen = new Set<string>();
     let unprotected = false;
+    if (Deno.build.os === "linux" && libc() === null && listeners.length > 0) {
+      log(
+        "warning",
+        "hot restart: cannot steer new connections to this process's sockets: the C library " +
+          "cannot be used (FFI permission, or no libc.so.6)",
+      );
+      unprotected = true;
+      listeners = [];
+    }
     for (const { address, port } of listeners) {
       const where = hostPort(address, port);
       if (seen.has(where)) continue;

@@ -10,6 +10,7 @@
  */
 import assert from "node:assert/strict";
 import type { LoadResult } from "./testing_hot_restart_load.ts";
+import { ChildSteering } from "./hot_restart_steering.ts";
 
 const SCENARIO = new URL("./testing_hot_restart_load.ts", import.meta.url).pathname;
 
@@ -72,3 +73,40 @@ Deno.test({
 function escape(s: string): string {
   return s.replace(/[.[\]]/g, "\\$&");
 }
+
+Deno.test("cli.options.restart-epoch: a listener the parent does not share is left alone", () => {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0, reusePort: true });
+  const lines: string[] = [];
+  const port = (l.addr as Deno.NetAddr).port;
+  const s = ChildSteering.start(
+    [{ address: "127.0.0.1", port }],
+    (lv, m) => lines.push(`${lv} ${m}`),
+  );
+  l.close();
+  assert.deepEqual([s.pins, s.steering, lines], [[], 0, []]);
+});
+
+Deno.test({
+  name:
+    "cli.options.restart-epoch: without FFI the child logs a warning and does not steer (today's behaviour)",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const steering = new URL("./hot_restart_steering.ts", import.meta.url).href;
+    const code = `import { ChildSteering } from "${steering}";
+      const l = Deno.listen({ hostname: "127.0.0.1", port: 0, reusePort: true });
+      const s = ChildSteering.start([{ address: "127.0.0.1", port: l.addr.port }], (lv, m) => console.log(lv, m));
+      console.log("pins", s.pins.length);
+      l.close();`;
+    const file = await Deno.makeTempFile({ suffix: ".ts" });
+    await Deno.writeTextFile(file, code);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--unstable-net", "--deny-ffi", file],
+      stdout: "piped",
+      stderr: "piped",
+    }).output().finally(() => Deno.remove(file));
+    const text = new TextDecoder().decode(out.stdout);
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    assert.match(text, /^warning hot restart: cannot steer .*the C library cannot be used/m);
+    assert.match(text, /^pins 0$/m);
+  },
+});
