@@ -331,6 +331,8 @@ export const OPTIONS = [
     support: "honoured",
     supportNote:
       "An epoch above 0 finds its parent on the hot restart socket, checks the protocol version, binds the same listeners (reusePort), drains the parent, takes over its stats and shuts it down after --parent-shutdown-time-s.",
+    envoy:
+      "Envoy hands its listening sockets to the new process over the hot restart domain socket (SCM_RIGHTS), so no queued connection is lost. proxyspec (Deno cannot adopt a descriptor) binds new sockets beside the parent's (reusePort) and, on Linux, steers every new connection to them with a classic BPF reuseport program (SO_ATTACH_REUSEPORT_CBPF) while the parent drains and keeps accepting, pinned before the parent's sockets close, detached once they are gone: no reset even with net.ipv4.tcp_migrate_req 0. Where that cannot be set up (no FFI, not Linux, or fewer workers in the new process than in the old), it logs a warning, and connections waiting in the parent's accept queues when they close are reset unless tcp_migrate_req is 1.",
   },
   {
     id: "cli.options.enable-fine-grain-logging",

@@ -22,7 +22,8 @@ import { DELAYED_CLOSE_MS } from "./hcm_options.ts";
 import { hostPort } from "../upstream/host.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { ConfigLoadError } from "../config/errors.ts";
-import type { ListenerManagerView, ListenerView, TrafficDirection } from "./types.ts";
+import type { DrainOptions, ListenerManagerView, ListenerView, TrafficDirection } from "./types.ts";
+import { pinGroup, type ReuseportPin } from "../platform/reuseport_steering.ts";
 import type { Counter, Gauge, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { localAddress, type ProxyHooks } from "./hooks.ts";
@@ -800,7 +801,7 @@ export class ListenerManager implements ListenerManagerView {
    * stopped; with `graceful` it resolves at once and the listeners stop after `--drain-time-s`
    * (Envoy's admin answers immediately too).
    */
-  async drain(opts: { inboundOnly: boolean; graceful: boolean }): Promise<void> {
+  async drain(opts: DrainOptions): Promise<void> {
     const chosen = this.#bound.filter((b) =>
       !b.stopped && (!opts.inboundOnly || b.direction === "INBOUND")
     );
@@ -818,6 +819,7 @@ export class ListenerManager implements ListenerManagerView {
     }
     const t = setTimeout(() => {
       this.#timers.delete(t);
+      pinBeforeClosing(opts.pins ?? [], this.#hooks.log);
       Promise.all(fresh.map((b) => this.#stop(b))).then(() => {
         mark();
         // When the sockets really close (a hot restart's parent resets what waits in them).
@@ -846,6 +848,25 @@ export class ListenerManager implements ListenerManagerView {
       }
     }));
     this.#logs.close();
+  }
+}
+
+/**
+ * Pins each reuseport group of `pins` to the index its child's sockets hold (a hot restart's
+ * parent, just before its listening sockets close): no new connection waits in a socket about
+ * to close. Every worker of the parent pins the same index; the first one to close matters.
+ */
+function pinBeforeClosing(pins: readonly ReuseportPin[], log: (l: string, m: string) => void) {
+  for (const p of pins) {
+    const r = pinGroup(p);
+    if (!r.ok) {
+      log(
+        "warning",
+        `hot restart: unable to pin ${hostPort(p.address, p.port)} to the ` +
+          `new process's sockets before closing (${r.reason}); connections waiting in this ` +
+          "process's accept queues may be reset",
+      );
+    }
   }
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import type { JsonObject } from "../config/bootstrap_types.ts";
+import type { ReuseportPin } from "../platform/reuseport_steering.ts";
 
 /** `traffic_direction` of a listener. */
 export type TrafficDirection = "UNSPECIFIED" | "INBOUND" | "OUTBOUND";
@@ -37,9 +38,20 @@ export interface ListenerManagerView {
     { version_info: string; route_config: JsonObject; last_updated: string }
   >;
   /** Stops listeners (all, or only INBOUND ones); with `graceful`, after the drain period. */
-  drain(opts: { inboundOnly: boolean; graceful: boolean }): Promise<void>;
+  drain(opts: DrainOptions): Promise<void>;
   /** Directions whose listeners were stopped: no listener of these may be added or changed. */
   stoppedDirections(): ReadonlySet<TrafficDirection | "ALL">;
   /** Reopens every access log file (`/reopen_logs`, SIGUSR1). */
   reopenAccessLogs(): void;
+}
+
+/** What `drain` stops and how. */
+export interface DrainOptions {
+  inboundOnly: boolean;
+  graceful: boolean;
+  /**
+   * A hot restart's parent: the reuseport groups to pin to the child's sockets just before this
+   * process's listening sockets close (`src/platform/reuseport_steering.ts`).
+   */
+  pins?: readonly ReuseportPin[];
 }

@@ -3,7 +3,7 @@
  * (`Deno.dlopen` of `libc.so.6`): `prctl` (dumpable flag), `getrlimit`/`setrlimit` (core file
  * size), `gettid` (the `%t` log flag), `sched_getaffinity` (`--cpuset-threads`),
  * `get_nprocs` (hardware threads, as `std::thread::hardware_concurrency()`) and the socket calls
- * behind TCP keepalive tuning (`getsockname`/`getpeername`/`setsockopt`/`getsockopt`).
+ * behind TCP keepalive tuning (`getsockname`/`getpeername`/`setsockopt`/`getsockopt`, `errno`).
  *
  * The library is opened once, on first use, and only on Linux when the `ffi` permission is
  * already granted (no prompt); {@linkcode libc} returns `null` everywhere else, and every
@@ -30,6 +30,7 @@ const SYMBOLS = {
   getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
   getsockname: { parameters: ["i32", "buffer", "buffer"], result: "i32" },
   getpeername: { parameters: ["i32", "buffer", "buffer"], result: "i32" },
+  __errno_location: { parameters: [], result: "pointer" },
 } as const;
 
 /** The opened C library. */

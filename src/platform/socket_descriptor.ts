@@ -35,7 +35,8 @@ export function sockaddr(b: Uint8Array): { port: number; address: string } | nul
   return { port, address: parts.join(":") };
 }
 
-function sameAddress(kernel: string, deno: string): boolean {
+/** Whether an address as the kernel's sockaddr gives it and one as Deno prints it are the same. */
+export function sameAddress(kernel: string, deno: string): boolean {
   if (kernel === deno) return true;
   // IPv6 text forms differ (zero compression, IPv4-mapped): compare through URL parsing.
   try {

@@ -1,10 +1,10 @@
 /**
  * Whether the Linux kernel moves the connections waiting in a closed listening socket's accept
  * queue to another socket of its `SO_REUSEPORT` group (`net.ipv4.tcp_migrate_req`, Linux 5.14
- * and later), instead of resetting them. A hot restart relies on it: the parent closes its
- * listeners while the new process accepts on the same ports, and Deno can neither hand a
- * listening socket to another process (no `SCM_RIGHTS`) nor steer new connections away from
- * the parent's sockets before it closes them (no `SO_ATTACH_REUSEPORT_CBPF`).
+ * and later), instead of resetting them. A hot restart needs it only where it cannot steer new
+ * connections away from the parent's sockets before they close (`reuseport_steering.ts`: no
+ * FFI, not Linux, fewer workers in the new process than in the old): Deno cannot hand a
+ * listening socket to another process (no way to adopt a descriptor received by `SCM_RIGHTS`).
  *
  * @example
  * ```ts

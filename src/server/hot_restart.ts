@@ -11,7 +11,9 @@
  *
  * Messages are JSON objects `{id, type, ...}` in datagrams, answered by `{id, type: "reply"}`;
  * a message longer than {@linkcode CHUNK_CHARS} is sent in parts. Types: `hello` (the version;
- * answered with the parent's version, PID and first-epoch start), `drain`, `stats` (counter
+ * answered with the parent's version, PID and first-epoch start), `drain` (with `pins`: the
+ * reuseport groups the child steers to its own sockets, and the index each is pinned to just
+ * before the parent's listening sockets close; see `hot_restart_steering.ts`), `stats` (counter
  * increments since the last `stats`, gauge values, and histogram values: all of them the first
  * time, those recorded since the last `stats` afterwards), `terminate` (answered once the parent
  * has stopped its listeners and workers on its way out, with its last `stats`: what it counted
@@ -28,6 +30,7 @@
  * @module
  */
 import type { Options } from "../config/options.ts";
+import type { ReuseportPin } from "../platform/reuseport_steering.ts";
 import type { HistogramUnit } from "../stats/types.ts";
 import type { LogLinearSnapshot } from "../stats/log_linear.ts";
 import {
@@ -57,7 +60,10 @@ export const HOT_RESTART_MESSAGES = ["hello", "drain", "stats", "terminate", "re
 const STATS_PARTS = ["counters", "gauges", "histograms"] as const;
 
 /** Major number of the protocol: bump it when a message changes meaning. */
-export const HOT_RESTART_PROTOCOL_MAJOR = 3;
+export const HOT_RESTART_PROTOCOL_MAJOR = 4;
+
+/** The fields of a `drain` message (part of the protocol version). */
+const DRAIN_PARTS = ["pins"] as const;
 
 /**
  * The protocol version `--hot-restart-version` and `/hot_restart_version` print: the major
@@ -68,7 +74,7 @@ export const HOT_RESTART_PROTOCOL_MAJOR = 3;
  * ```ts
  * import assert from "node:assert/strict";
  * import { hotRestartProtocolVersion } from "./hot_restart.ts";
- * assert.match(hotRestartProtocolVersion(), /^3\.\d+$/);
+ * assert.match(hotRestartProtocolVersion(), /^4\.\d+$/);
  * ```
  */
 export function hotRestartProtocolVersion(): string {
@@ -77,6 +83,7 @@ export function hotRestartProtocolVersion(): string {
     f: "json-datagram",
     c: CHUNK_CHARS,
     s: STATS_PARTS,
+    d: DRAIN_PARTS,
   });
   let h = 0;
   for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) >>> 0;
@@ -105,7 +112,8 @@ export interface ParentStats {
 /** What a process does for its child. */
 export interface ParentHandlers {
   info(): ParentInfo;
-  drain(): Promise<void>;
+  /** Drains every listener; `pins` as {@linkcode HotRestart.drainParent} sends them. */
+  drain(pins: readonly ReuseportPin[]): Promise<void>;
   stats(): ParentStats;
   /**
    * Starts shutting down; the answer to `terminate` waits for {@linkcode HotRestart.handOver}
@@ -204,9 +212,12 @@ export class HotRestart {
     this.#handlers = handlers;
   }
 
-  /** Asks the parent to drain its listeners. */
-  async drainParent(): Promise<void> {
-    await this.#ask({ type: "drain" });
+  /**
+   * Asks the parent to drain its listeners, and to pin each of `pins`'s reuseport groups to the
+   * given index just before its listening sockets close.
+   */
+  async drainParent(pins: readonly ReuseportPin[] = []): Promise<void> {
+    await this.#ask({ type: "drain", pins });
   }
 
   /** The parent's stats changes since the last call. */
@@ -361,7 +372,7 @@ export class HotRestart {
     try {
       if (!h) throw new Error("this process is not ready to hand over yet");
       if (m.type === "hello") reply.info = h.info();
-      else if (m.type === "drain") await h.drain();
+      else if (m.type === "drain") await h.drain(pinsOf(m.pins));
       else if (m.type === "stats") reply.stats = h.stats();
       else if (m.type === "terminate") {
         if (!this.#handedOver && !this.#terminating) {
@@ -390,4 +401,13 @@ export class HotRestart {
 function childId(ownId: number): number {
   const base = Math.floor(ownId / 10) * 10;
   return base + ((ownId % 10) + 1) % 3;
+}
+
+/** The well-formed pins of a `drain` message (none when absent). */
+function pinsOf(v: unknown): ReuseportPin[] {
+  if (!Array.isArray(v)) return [];
+  return v.filter((p): p is ReuseportPin =>
+    typeof p?.address === "string" && Number.isInteger(p?.port) && Number.isInteger(p?.index) &&
+    p.index >= 0
+  ).map((p) => ({ address: p.address, port: p.port, index: p.index }));
 }

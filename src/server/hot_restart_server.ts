@@ -1,7 +1,8 @@
 /**
  * What a running server does with {@linkcode HotRestart}: as a parent, it answers its child
  * (its facts, a graceful drain of every listener, its stats, shutting down); as a child, once it
- * is LIVE it asks its parent to drain, adds the parent's stats to its own every second (counters
+ * is LIVE it steers new connections to its own listening sockets (`hot_restart_steering.ts`),
+ * asks its parent to drain (pinning the steering just before the parent's sockets close), adds the parent's stats to its own every second (counters
  * continue; histograms take the parent's values, its whole history first; the parent's gauges
  * count while it runs, except those this process sets itself), and after
  * `--parent-shutdown-time-s` tells the parent to shut down and adds the last stats the parent
@@ -24,7 +25,9 @@ import {
   WorkerStatsExporter,
   WorkerStatsImporter,
 } from "../stats/worker_stats.ts";
-import { tcpMigrateReq } from "../platform/tcp_migrate_req.ts";
+import { listeningDescriptors } from "../platform/reuseport_steering.ts";
+import { hostPort } from "../upstream/host.ts";
+import { ChildSteering } from "./hot_restart_steering.ts";
 import type { LogLinearSnapshot } from "../stats/log_linear.ts";
 import { snapshotDelta } from "../stats/snapshot_delta.ts";
 import type { ServerContext } from "./context.ts";
@@ -48,9 +51,20 @@ export function serveHotRestart(
       pid: Deno.pid,
       firstEpochStartedAt: server.firstEpochStartedAt,
     }),
-    drain: async () => {
+    drain: async (asked) => {
       log("info", "hot restart: the child is LIVE; draining listeners");
-      await server.listeners.drain({ inboundOnly: false, graceful: true });
+      // The child counted this process's sockets as the group's first ones: check it did.
+      const pins = asked.filter((p) => {
+        const own = listeningDescriptors(p.address, p.port).length;
+        if (own === p.index) return true;
+        log(
+          "warning",
+          `hot restart: not pinning ${hostPort(p.address, p.port)}: the child counted ${p.index} ` +
+            `sockets of this process there, it has ${own}`,
+        );
+        return false;
+      });
+      await server.listeners.drain({ inboundOnly: false, graceful: true, pins });
     },
     stats: (): ParentStats => {
       // Collecting flushes the store: each histogram's cumulative view then holds everything.
@@ -93,20 +107,14 @@ export async function takeOverFromParent(
     importer.apply(0, d);
   };
   const pull = async () => take(await hr.parentStats());
-  if (tcpMigrateReq() === false) {
-    log(
-      "info",
-      "hot restart: net.ipv4.tcp_migrate_req is 0, so connections still waiting in the " +
-        "parent's accept queues when its listeners close are reset; with 1 the kernel moves " +
-        "them to this process's listeners",
-    );
-  }
+  const steering = ChildSteering.start(server.listeners.listeners(), log);
   try {
-    await hr.drainParent();
+    await hr.drainParent(steering.pins);
     await pull();
     const end = Date.now() + server.options.parent_shutdown_time_s * 1000;
     while (!stopped() && Date.now() < end) {
       await new Promise((r) => setTimeout(r, Math.min(1000, Math.max(0, end - Date.now()))));
+      steering.release();
       await pull();
     }
     if (stopped()) return;
@@ -117,6 +125,7 @@ export async function takeOverFromParent(
   } catch (e) {
     log("warning", `hot restart: ${e instanceof Error ? e.message : e}`);
   } finally {
+    steering.release(true);
     importer.forget(0);
   }
 }

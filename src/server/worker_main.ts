@@ -350,7 +350,7 @@ async function handle(m: ToWorker): Promise<void> {
       report(r, m.id);
       return;
     case "drain":
-      await r.listeners.drain({ inboundOnly: m.inboundOnly, graceful: m.graceful });
+      await r.listeners.drain({ inboundOnly: m.inboundOnly, graceful: m.graceful, pins: m.pins });
       post({ type: "done", id: m.id });
       return;
     case "runtime":

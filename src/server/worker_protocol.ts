@@ -22,7 +22,7 @@ import type { Bootstrap, Json, JsonObject } from "../config/bootstrap_types.ts";
 import type { EffectiveHost } from "../config/effective_cluster.ts";
 import type { HealthFlags } from "../upstream/types.ts";
 import type { Host } from "../upstream/host.ts";
-import type { ListenerView, TrafficDirection } from "../listener/types.ts";
+import type { DrainOptions, ListenerView, TrafficDirection } from "../listener/types.ts";
 import type { WorkerStatsDelta } from "../stats/worker_stats.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import type { SharedCount } from "../upstream/circuit_breaker.ts";
@@ -134,7 +134,7 @@ export type ToWorker =
   | ({ type: "tap_attach" } & TapSessionCopy)
   | { type: "tap_detach"; id: number }
   | { type: "sync"; id: number }
-  | { type: "drain"; id: number; inboundOnly: boolean; graceful: boolean }
+  | ({ type: "drain"; id: number } & DrainOptions)
   | { type: "runtime"; pairs: Array<[string, string]> }
   | { type: "log"; name: string | null; level: string }
   | { type: "reopen" }

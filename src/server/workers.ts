@@ -47,7 +47,12 @@ import { SHARED_COUNTS_PER_CLUSTER, type SharedCount } from "../upstream/circuit
 import { replayOutlierEvents } from "../upstream/outlier/outlier_events.ts";
 import { type TapSession, watchTapSessions } from "../filters/tap_filter.ts";
 import { HostCounter, HostGauge } from "../upstream/host_stats.ts";
-import type { ListenerManagerView, ListenerView, TrafficDirection } from "../listener/types.ts";
+import type {
+  DrainOptions,
+  ListenerManagerView,
+  ListenerView,
+  TrafficDirection,
+} from "../listener/types.ts";
 import { parseListeners } from "../listener/validate_listeners.ts";
 import {
   type ClusterCopy,
@@ -464,7 +469,7 @@ export class WorkerPool implements ListenerManagerView {
   }
 
   /** Drains the listeners of every worker; see `ListenerManager.drain`. */
-  async drain(opts: { inboundOnly: boolean; graceful: boolean }): Promise<void> {
+  async drain(opts: DrainOptions): Promise<void> {
     this.pushState();
     await this.#ask((id) => ({ type: "drain", id, ...opts }));
     await this.sync();
