@@ -41,6 +41,9 @@ export { formatGrpcTimeout, parseGrpcTimeout };
 /** Envoy's local reply body when the stream duration limit passes. */
 export const DURATION_TIMEOUT_BODY = "downstream duration timeout";
 
+/** The longest delay `setTimeout` keeps (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Envoy's response code details of that reply. */
 export const DURATION_TIMEOUT_DETAILS = "max_duration_timeout";
 
@@ -104,6 +107,8 @@ export async function limitStreamDuration(
   let expire: (v: number) => void = () => {};
   const expired = new Promise<number>((r) => expire = r);
   let cut: ((e: Error) => void) | null = null;
+  // setTimeout keeps 31 bits of ms (24.8 days): a longer limit (a grpc-timeout of many hours)
+  // waits that long rather than firing at once.
   const timer = setTimeout(() => {
     fired();
     // The status is settled before the abort, which may end the request body.
@@ -111,7 +116,7 @@ export async function limitStreamDuration(
     ctl.abort();
     if (!answered) expire(status);
     else cut?.(new Error(DURATION_TIMEOUT_BODY));
-  }, Math.max(0, ms));
+  }, Math.min(MAX_TIMER_MS, Math.max(0, ms)));
   const stop = () => clearTimeout(timer);
   gone?.addEventListener("abort", stop, { once: true });
   limits.set(req.signal, stop);
