@@ -290,3 +290,28 @@ Deno.test("grpc local replies: the stream duration limit answers DEADLINE_EXCEED
     routes,
   );
 });
+
+Deno.test("grpc local replies: the stream idle timeout (request complete: 504) answers UNAVAILABLE with its body as grpc-message, over HTTP/1.1 and h2c", async () => {
+  const routes = {
+    virtual_hosts: [{
+      name: "v",
+      domains: ["*"],
+      routes: [{ match: { prefix: "/" }, route: { cluster: "c", timeout: "0s" } }],
+    }],
+  };
+  await withProxy(
+    { stream_idle_timeout: "0.2s" },
+    async (p) => {
+      for (const ask of [h1, h2]) {
+        assert.equal(
+          grpcView(await ask(p, "/")),
+          "200 | application/grpc | 14 | stream timeout | no body",
+        );
+      }
+      const plain = await h1(p, "/", { "content-type": "text/plain" });
+      assert.equal(`${plain.status} ${plain.body}`, "504 stream timeout");
+    },
+    undefined,
+    routes,
+  );
+});
