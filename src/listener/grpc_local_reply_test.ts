@@ -315,3 +315,38 @@ Deno.test("grpc local replies: the stream idle timeout (request complete: 504) a
     routes,
   );
 });
+
+Deno.test("grpc local replies: an ext_authz denial is a local reply: a gRPC request gets the service's status as grpc-status (403: PERMISSION_DENIED), its body as grpc-message and its headers", async () => {
+  const service = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("not you", { status: 403, headers: { "x-why": "no" } }),
+  );
+  const authz = {
+    name: "envoy.filters.http.ext_authz",
+    typed_config: {
+      "@type": "type.googleapis.com/envoy.extensions.filters.http.ext_authz.v3.ExtAuthz",
+      http_service: { server_uri: { uri: "http://authz", cluster: "authz", timeout: "1s" } },
+    },
+  };
+  const p = await startTestProxy(
+    [httpListener(ROUTES, {}, [authz, { name: "envoy.filters.http.router" }])],
+    [
+      testCluster("authz", [["127.0.0.1", service.addr.port]]),
+      testCluster("empty", []),
+      testCluster("c", [["127.0.0.1", 9]]),
+    ],
+  );
+  try {
+    for (const ask of [h1, h2]) {
+      const a = await ask(p, "/nohost");
+      assert.equal(grpcView(a), "200 | application/grpc | 7 | not you | no body");
+      assert.equal(a.headers["x-why"], "no");
+    }
+    const plain = await h1(p, "/nohost", { "content-type": "text/plain" });
+    assert.equal(`${plain.status} ${plain.body}`, "403 not you");
+    assert.equal(p.store.counter("http.test.ext_authz.denied").value(), 3);
+  } finally {
+    await p.close();
+    await service.shutdown();
+  }
+});
