@@ -350,3 +350,31 @@ Deno.test("grpc local replies: an ext_authz denial is a local reply: a gRPC requ
     await service.shutdown();
   }
 });
+
+Deno.test("grpc local replies: a local rate limit refusal is UNAVAILABLE (429), or RESOURCE_EXHAUSTED with rate_limited_as_resource_exhausted", async () => {
+  const limit = (exhausted: boolean) => ({
+    name: "envoy.filters.http.local_ratelimit",
+    typed_config: {
+      "@type":
+        "type.googleapis.com/envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit",
+      stat_prefix: "rl",
+      token_bucket: { max_tokens: 1, tokens_per_fill: 1, fill_interval: "3600s" },
+      filter_enabled: { default_value: { numerator: 100 } },
+      filter_enforced: { default_value: { numerator: 100 } },
+      rate_limited_as_resource_exhausted: exhausted,
+    },
+  });
+  for (const [exhausted, status] of [[false, "14"], [true, "8"]] as const) {
+    await withProxy({}, async (p) => {
+      await h1(p, "/direct");
+      for (const ask of [h1, h2]) {
+        assert.equal(
+          grpcView(await ask(p, "/direct")),
+          `200 | application/grpc | ${status} | local_rate_limited | no body`,
+        );
+      }
+      const plain = await h1(p, "/direct", { "content-type": "text/plain" });
+      assert.equal(`${plain.status} ${plain.body}`, "429 local_rate_limited");
+    }, [limit(exhausted), { name: "envoy.filters.http.router" }]);
+  }
+});
