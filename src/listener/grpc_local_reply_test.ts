@@ -378,3 +378,22 @@ Deno.test("grpc local replies: a local rate limit refusal is UNAVAILABLE (429), 
     }, [limit(exhausted), { name: "envoy.filters.http.router" }]);
   }
 });
+
+Deno.test("grpc local replies: the health check filter's answers are local replies: a gRPC health check gets grpc-status 2 (200) or 14 (503, failing)", async () => {
+  const hc = {
+    name: "envoy.filters.http.health_check",
+    typed_config: {
+      "@type": "type.googleapis.com/envoy.extensions.filters.http.health_check.v3.HealthCheck",
+      pass_through_mode: false,
+      headers: [{ name: ":path", string_match: { exact: "/healthz" } }],
+    },
+  };
+  await withProxy({}, async (p) => {
+    assert.equal(grpcView(await h2(p, "/healthz")), "200 | application/grpc | 2 | - | no body");
+    assert.equal((await h1(p, "/healthz", { "content-type": "text/plain" })).status, 200);
+    p.state.failed = true;
+    const failing = await h1(p, "/healthz");
+    assert.equal(grpcView(failing), "200 | application/grpc | 14 | - | no body");
+    assert.equal(failing.headers["x-proxy-immediate-health-check-fail"], "true");
+  }, [hc, { name: "envoy.filters.http.router" }]);
+});
