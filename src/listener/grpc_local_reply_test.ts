@@ -397,3 +397,14 @@ Deno.test("grpc local replies: the health check filter's answers are local repli
     assert.equal(failing.headers["x-proxy-immediate-health-check-fail"], "true");
   }, [hc, { name: "envoy.filters.http.router" }]);
 });
+
+Deno.test("grpc local replies: path normalization's redirect and refusal are local replies too (UNKNOWN for 307, INTERNAL for 400)", async () => {
+  await withProxy({ path_with_escaped_slashes_action: "UNESCAPE_AND_REDIRECT" }, async (p) => {
+    const a = await h2(p, "/a%2Fb");
+    assert.equal(grpcView(a), "200 | application/grpc | 2 | - | no body");
+    assert.equal(a.headers["location"], "/a/b");
+  });
+  await withProxy({ path_with_escaped_slashes_action: "REJECT_REQUEST" }, async (p) => {
+    assert.equal(grpcView(await h1(p, "/a%2Fb")), "200 | application/grpc | 13 | - | no body");
+  });
+});
