@@ -41,7 +41,6 @@ const XDS = "control planes (gRPC, REST, ADS) are not implemented";
 const HDRS = "header manipulation is not implemented";
 const PER_FILTER =
   "compiled by the filter it names (cors, fault, local_ratelimit, buffer, ext_authz)";
-const TIMEOUTS = "this timeout is not implemented";
 const TLS_DOWN = "client certificate details are not forwarded";
 const DENO_TLS =
   "the runtime's TLS (rustls through node:tls) chooses cipher suites, curves and signature algorithms itself";
@@ -630,7 +629,13 @@ export const SUPPORT = [
     supportNote: "rate limiting is not implemented",
   },
   { path: "RouteAction.cors", support: "honoured", supportNote: "read by the cors filter" },
-  { path: "RouteAction.max_grpc_timeout", support: "refused", supportNote: TIMEOUTS },
+  {
+    path: "RouteAction.max_grpc_timeout",
+    support: "honoured",
+    supportNote:
+      "gRPC requests: the grpc-timeout header (less grpc_timeout_offset) capped at it (0: uncapped) is the route timeout and goes upstream; ignored when max_stream_duration is set",
+  },
+  { path: "RouteAction.grpc_timeout_offset", support: "honoured" },
   { path: "RouteAction.upgrade_configs", support: "honoured", supportNote: UPGRADES },
   {
     path: "RouteAction.internal_redirect_policy",

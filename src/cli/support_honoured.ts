@@ -762,6 +762,14 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "src/listener/stream_duration_test.ts",
     "MaxStreamDuration.grpc_timeout_header_max: the grpc-timeout header gives the limit, capped, less grpc_timeout_header_offset",
   ],
+  "RouteAction.max_grpc_timeout": [
+    "src/listener/grpc_route_timeout_test.ts",
+    "RouteAction.max_grpc_timeout: a client grpc-timeout larger than the cap",
+  ],
+  "RouteAction.grpc_timeout_offset": [
+    "src/listener/grpc_route_timeout_test.ts",
+    "RouteAction.grpc_timeout_offset: a client grpc-timeout smaller than the cap",
+  ],
   "HttpConnectionManager.local_reply_config": [HCM_OPTS, "local_reply_config: a mapper"],
   "HttpConnectionManager.codec_type": [HCM_OPTS, "codec_type: HTTP1 refuses h2c"],
   "HttpConnectionManager.http_protocol_options": [HCM_OPTS, "http_protocol_options: HTTP/1.0"],

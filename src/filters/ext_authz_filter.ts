@@ -321,7 +321,9 @@ export const EXT_AUTHZ: HttpFilterFactory<ExtAuthzConfig> = {
         for (const [k, v] of d.headers) {
           if (k !== "content-length" && !HOP.has(k)) h.append(k, v);
         }
-        return { status: d.status, headers: h, body: d.body };
+        // A local reply, as Envoy's: a gRPC request gets it as a trailers-only gRPC response.
+        const text = d.body === null ? "" : new TextDecoder().decode(d.body);
+        return { status: d.status, headers: h, body: d.body, localBody: text };
       };
       const pr = ctx.perRoute<ExtAuthzPerRoute>(NAME);
       if (pr?.disabled) return next();

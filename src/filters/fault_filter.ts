@@ -25,7 +25,6 @@
  */
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import { durationMs, type Errors, fail, isObject } from "../config/config_values.ts";
-import { HeaderMap } from "../http/header_map.ts";
 import { localReply } from "../http/local_reply.ts";
 import type { DownstreamRequest } from "../http/downstream_request.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
@@ -234,12 +233,13 @@ export const FAULT: HttpFilterFactory<FaultConfig> = {
   },
 };
 
+/**
+ * The abort's local reply: with `grpc_status` an HTTP 200 made with that gRPC status, which a
+ * gRPC request gets as its `grpc-status` (as Envoy's `abortWithStatus`); any other request gets
+ * the HTTP reply.
+ */
 function abortReply(status: number, grpc: number | null): ProxyResponse {
-  if (grpc === null) return localReply(status, "fault filter abort", undefined, "FI");
-  const h = new HeaderMap([
-    ["content-type", "application/grpc"],
-    ["grpc-status", String(grpc)],
-    ["grpc-message", "fault filter abort"],
-  ]);
-  return { status: 200, headers: h, body: null, flag: "FI" };
+  const res = localReply(status, "fault filter abort", undefined, "FI");
+  if (grpc !== null) res.grpcStatus = grpc;
+  return res;
 }

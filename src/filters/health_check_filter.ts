@@ -66,8 +66,17 @@ export function healthCheck(
   failed: boolean,
 ): ProxyResponse | null {
   if (!matchHeaders(f.headers, r)) return null;
+  // Local replies with no body, as Envoy's sendLocalReply: the mappers and gRPC apply to them.
   if (failed) {
-    return proxyResponse(503, new HeaderMap([["x-proxy-immediate-health-check-fail", "true"]]));
+    const res = proxyResponse(
+      503,
+      new HeaderMap([["x-proxy-immediate-health-check-fail", "true"]]),
+    );
+    res.localBody = "";
+    return res;
   }
-  return f.passThrough ? null : proxyResponse(200);
+  if (f.passThrough) return null;
+  const ok = proxyResponse(200);
+  ok.localBody = "";
+  return ok;
 }

@@ -7,7 +7,9 @@
  * `status` (429 by default) with the body `local_rate_limited`, the `response_headers_to_add`,
  * and response flag `RL`; a limited request that is not enforced gets the
  * `request_headers_to_add_when_not_enforced` and goes on. `enable_x_ratelimit_headers:
- * DRAFT_VERSION_03` adds `x-ratelimit-limit`, `-remaining` and `-reset`.
+ * DRAFT_VERSION_03` adds `x-ratelimit-limit`, `-remaining` and `-reset`. A gRPC request gets the
+ * refusal as a gRPC reply (`grpc_local_reply.ts`), with RESOURCE_EXHAUSTED when
+ * `rate_limited_as_resource_exhausted` is set.
  *
  * Stats `<stat_prefix>.http_local_rate_limit.enabled`, `enforced`, `rate_limited`, `ok`.
  * Descriptors, `stage` and the cluster-wide limits are refused.
@@ -88,6 +90,11 @@ export interface LocalRateLimitConfig {
   responseHeaders: HeaderList;
   requestHeadersWhenNotEnforced: HeaderList;
   xRateLimitHeaders: boolean;
+  /**
+   * `rate_limited_as_resource_exhausted`: a gRPC request is told RESOURCE_EXHAUSTED (8) rather
+   * than the status mapped from the HTTP one (429: UNAVAILABLE).
+   */
+  resourceExhausted?: boolean;
 }
 
 const FIELDS = [
@@ -100,6 +107,7 @@ const FIELDS = [
   "response_headers_to_add",
   "local_rate_limit_per_downstream_connection",
   "enable_x_ratelimit_headers",
+  "rate_limited_as_resource_exhausted",
 ];
 
 function headerOptions(v: Json | undefined, at: string, errors: Errors): HeaderList {
@@ -197,8 +205,13 @@ export function parseLocalRateLimit(
     `${at}.request_headers_to_add_when_not_enforced`,
     errors,
   );
+  const exhausted = unwrap(c.rate_limited_as_resource_exhausted);
+  if (exhausted !== undefined && typeof exhausted !== "boolean") {
+    fail(errors, `${at}.rate_limited_as_resource_exhausted`, "must be a bool");
+  }
   if (errors.length > n) return null;
   return {
+    resourceExhausted: exhausted === true,
     statPrefix: c.stat_prefix as string,
     status,
     bucket,
@@ -276,6 +289,7 @@ export const LOCAL_RATELIMIT: HttpFilterFactory<LocalRateLimitConfig> = {
       if (ctx.lg !== null) ctx.lg.details = "local_rate_limited";
       ctx.req.body?.cancel().catch(() => {});
       const res = localReply(c.status, "local_rate_limited", undefined, "RL");
+      if (c.resourceExhausted) res.grpcStatus = 8;
       apply(res.headers, c.responseHeaders);
       return withHeaders(Promise.resolve(res));
     };

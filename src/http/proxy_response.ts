@@ -41,6 +41,12 @@ export interface ProxyResponse {
   flag?: string;
   /** Set on a local reply (one the proxy made): the text of its body. */
   localBody?: string;
+  /**
+   * The gRPC status a local reply was made with (a fault filter's `grpc_status`, a stream
+   * duration's `DEADLINE_EXCEEDED`); to a gRPC request it is sent in place of the status mapped
+   * from the HTTP one (`grpc_local_reply.ts`).
+   */
+  grpcStatus?: number;
   /** Called once when writing the response downstream has ended, with the body bytes sent. */
   onEnd?: (bytesSent: number, end: ResponseEnd) => void;
 }

@@ -27,6 +27,7 @@
  */
 import type { DownstreamRequest } from "../http/downstream_request.ts";
 import { localReply } from "../http/local_reply.ts";
+import { isGrpcRequest, toGrpcLocalReply } from "../http/grpc_local_reply.ts";
 import { type ProxyResponse, toResponse } from "../http/proxy_response.ts";
 import type { DownstreamLimits, LimitCounters } from "./downstream_limits.ts";
 import { ConnectionTimers, type TimerKind } from "./downstream_timers.ts";
@@ -243,7 +244,8 @@ export async function serveTimedStream(
     pending.then((late) => {
       if (late.body instanceof ReadableStream) late.body.cancel().catch(noop);
     }, noop);
-    return toResponse(streamTimeoutReply(first.kind, requestComplete));
+    const reply = streamTimeoutReply(first.kind, requestComplete);
+    return toResponse(isGrpcRequest(req.headers) ? toGrpcLocalReply(reply, false) : reply);
   }
   timers.requestDone();
   const response = toResponse(first.res);

@@ -205,7 +205,8 @@ export function normalizeRequestPath(req: DownstreamRequest, o: HcmOptions): Pro
       p = unescaped + (q < 0 ? "" : p.slice(q));
       if (o.escapedSlashes === "redirect") {
         const target = normalizePath(p, o.normalizePath, o.mergeSlashes);
-        return proxyResponse(307, new HeaderMap([["location", target]]));
+        // A local reply in Envoy: the mappers and gRPC apply to it.
+        return { ...proxyResponse(307, new HeaderMap([["location", target]])), localBody: "" };
       }
     }
   }

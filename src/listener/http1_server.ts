@@ -37,6 +37,7 @@ import {
 } from "../http/downstream_request.ts";
 import type { DownstreamConn } from "../http/downstream_request.ts";
 import { localReply } from "../http/local_reply.ts";
+import { isGrpcRequest, toGrpcLocalReply } from "../http/grpc_local_reply.ts";
 import {
   type BodyFraming,
   MAX_HEAD_BYTES,
@@ -514,7 +515,7 @@ export async function serveHttp1(
             expire = (r) => {
               if (settled) return;
               settled = late = true;
-              resolve(r);
+              resolve(isGrpcRequest(req.headers) ? toGrpcLocalReply(r, req.method === "HEAD") : r);
             };
             pending.then((r) => {
               if (settled) return;

@@ -19,6 +19,7 @@ import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import type { Counter, Gauge, Histogram, Scope } from "../stats/types.ts";
 import type { ClusterManager } from "../upstream/cluster_manager.ts";
 import { localReply } from "../http/local_reply.ts";
+import { isGrpcRequest, toGrpcLocalReply } from "../http/grpc_local_reply.ts";
 import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import { type ProxyResponse, proxyResponse } from "../http/proxy_response.ts";
 import {
@@ -71,6 +72,7 @@ import {
 import { type HcmOptions, normalizeRequestPath, parseHcmOptions } from "./hcm_options.ts";
 import { upstreamHeaders } from "../http/request_headers.ts";
 import { pickWeighted } from "../router/route_action.ts";
+import { grpcRouteTimeoutMs } from "../router/grpc_route_timeout.ts";
 import { redirectLocation } from "../router/redirect.ts";
 import { applyRegexRewrite, type MatchedPrefix, rewritePath } from "../router/path_rewrite.ts";
 import { applyHeaderMutations, mutateHeaderList } from "../router/header_mutation.ts";
@@ -367,6 +369,8 @@ export class HttpConnectionManager {
       );
     }
     if (sid > 0) this.#streams.set(req, sid);
+    // Decided on the request as it arrived (Envoy's is_grpc_request), before filters change it.
+    const grpc = req.error === null && isGrpcRequest(req.headers);
     let res: ProxyResponse;
     const ov = this.deps.overload;
     try {
@@ -390,15 +394,6 @@ export class HttpConnectionManager {
     if (gone === DOWNSTREAM_REMOTE_CLOSE || gone === DOWNSTREAM_REMOTE_RESET) {
       res = this.#remoteClosed(res, lg, gone === DOWNSTREAM_REMOTE_RESET);
     }
-    const c = Math.floor(res.status / 100) - 1;
-    if (c >= 0 && c < 5) {
-      this.#rqClass[c].inc();
-      this.#lsClass[c].inc();
-    }
-    // A stream reset before its answer has no response: not completed (as Envoy counts).
-    if (res.status !== 0) this.#rqCompleted.inc();
-    this.#rqActive.dec();
-    this.#rqTime.record(performance.now() - t0);
     if (this.cfg.localReplies) {
       res = rewriteLocalReply(
         this.cfg.localReplies,
@@ -408,6 +403,17 @@ export class HttpConnectionManager {
         Date.now() - (performance.now() - t0),
       );
     }
+    // After the mappers, as Envoy's prepareLocalReply; counted and logged as sent (200).
+    if (grpc && res.localBody !== undefined) res = toGrpcLocalReply(res, req.method === "HEAD");
+    const c = Math.floor(res.status / 100) - 1;
+    if (c >= 0 && c < 5) {
+      this.#rqClass[c].inc();
+      this.#lsClass[c].inc();
+    }
+    // A stream reset before its answer has no response: not completed (as Envoy counts).
+    if (res.status !== 0) this.#rqCompleted.inc();
+    this.#rqActive.dec();
+    this.#rqTime.record(performance.now() - t0);
     const h = res.headers;
     const sht = this.cfg.options?.serverHeader ?? "OVERWRITE";
     if (sht === "OVERWRITE" || (sht === "APPEND_IF_ABSENT" && !h.has("server"))) {
@@ -630,7 +636,10 @@ export class HttpConnectionManager {
     if (a.kind === "redirect") {
       this.#redirect.inc();
       const loc = redirectLocation(a.redirect, m, matched);
-      return Promise.resolve(proxyResponse(a.redirect.status, new HeaderMap([["location", loc]])));
+      // A local reply in Envoy (a direct response entry): the mappers and gRPC apply to it.
+      const res = proxyResponse(a.redirect.status, new HeaderMap([["location", loc]]));
+      res.localBody = "";
+      return Promise.resolve(res);
     }
     let name: string | null;
     let metadataMatch = a.metadataMatch;
@@ -661,6 +670,8 @@ export class HttpConnectionManager {
       const q = m.path.indexOf("?");
       authority = applyRegexRewrite(q < 0 ? m.path : m.path.slice(0, q), a.hostRewritePathRegex);
     }
+    // Before the headers are copied: a gRPC request's grpc-timeout may change.
+    const timeoutMs = grpcRouteTimeoutMs(a, a.retry?.perTryTimeoutMs ?? 0, m.headers);
     const ur: UpstreamRequest = {
       method: m.method,
       path,
@@ -675,7 +686,7 @@ export class HttpConnectionManager {
       body: lg === null || m.body === null ? m.body : lg.countRequestBody(m.body),
       contentLength: m.body === null ? 0 : m.contentLength,
       trailers: m.body === null ? undefined : m.trailers,
-      timeoutMs: a.timeoutMs,
+      timeoutMs,
       priority: a.priority,
       downstreamH2: m.h2,
       downstreamLocal: conn.localAddr,

@@ -33,9 +33,16 @@ import type { DownstreamRequest } from "../http/downstream_request.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import { localReply } from "../http/local_reply.ts";
 import type { MaxStreamDuration } from "../router/max_stream_duration.ts";
+import { formatGrpcTimeout, parseGrpcTimeout } from "../http/grpc_timeout.ts";
+import { isGrpcRequest } from "../http/grpc_local_reply.ts";
+
+export { formatGrpcTimeout, parseGrpcTimeout };
 
 /** Envoy's local reply body when the stream duration limit passes. */
 export const DURATION_TIMEOUT_BODY = "downstream duration timeout";
+
+/** The longest delay `setTimeout` keeps (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Envoy's response code details of that reply. */
 export const DURATION_TIMEOUT_DETAILS = "max_duration_timeout";
@@ -45,53 +52,6 @@ export const DURATION_TIMEOUT_DETAILS = "max_duration_timeout";
  * redirect recreates (its request copied, signal included) starts afresh, as in Envoy.
  */
 const limits = new WeakMap<AbortSignal, () => void>();
-
-/** The largest value of a `grpc-timeout` header (eight digits). */
-const MAX_GRPC_TIMEOUT = 99_999_999;
-
-const GRPC_UNITS: Readonly<Record<string, number>> = {
-  H: 3_600_000,
-  M: 60_000,
-  S: 1000,
-  m: 1,
-  u: 1e-3,
-  n: 1e-6,
-};
-
-/** A `grpc-timeout` header value in ms (micro and nanoseconds rounded up), or null. */
-export function parseGrpcTimeout(v: string | null): number | null {
-  if (v === null) return null;
-  const m = /^(\d{1,8})([HMSmun])$/.exec(v);
-  if (m === null) return null;
-  return Math.ceil(Number(m[1]) * GRPC_UNITS[m[2]]);
-}
-
-/** `ms` as a `grpc-timeout` value: ms, else seconds, minutes or hours, clipped to 8 digits. */
-export function formatGrpcTimeout(ms: number): string {
-  let t = Math.floor(ms);
-  const units = "mSMH";
-  let u = 0;
-  if (t > MAX_GRPC_TIMEOUT) {
-    t = Math.floor(t / 1000);
-    u++;
-  }
-  while (t > MAX_GRPC_TIMEOUT) {
-    if (u === 3) t = MAX_GRPC_TIMEOUT;
-    else {
-      t = Math.floor(t / 60);
-      u++;
-    }
-  }
-  return `${t}${units[u]}`;
-}
-
-/** True for a gRPC request: content type `application/grpc`, alone or with `+` or `;`. */
-function isGrpc(h: Headers): boolean {
-  const ct = h.get("content-type");
-  if (ct === null || !ct.startsWith("application/grpc")) return false;
-  const c = ct.charAt(16);
-  return c === "" || c === "+" || c === ";";
-}
 
 /**
  * The duration limit (ms) of a stream on a route whose `max_stream_duration` is `route` (null:
@@ -119,7 +79,7 @@ export function streamDurationMs(
     const off = route!.grpcHeaderOffsetMs;
     if (ms !== 0 && off !== null) ms = off < ms ? ms - off : 0;
   }
-  if (route !== null && isGrpc(headers)) {
+  if (route !== null && isGrpcRequest(headers)) {
     if (ms !== null) headers.set("grpc-timeout", formatGrpcTimeout(ms));
     else if (hcmMs > 0) headers.delete("grpc-timeout");
   }
@@ -147,6 +107,8 @@ export async function limitStreamDuration(
   let expire: (v: number) => void = () => {};
   const expired = new Promise<number>((r) => expire = r);
   let cut: ((e: Error) => void) | null = null;
+  // setTimeout keeps 31 bits of ms (24.8 days): a longer limit (a grpc-timeout of many hours)
+  // waits that long rather than firing at once.
   const timer = setTimeout(() => {
     fired();
     // The status is settled before the abort, which may end the request body.
@@ -154,7 +116,7 @@ export async function limitStreamDuration(
     ctl.abort();
     if (!answered) expire(status);
     else cut?.(new Error(DURATION_TIMEOUT_BODY));
-  }, Math.max(0, ms));
+  }, Math.min(MAX_TIMER_MS, Math.max(0, ms)));
   const stop = () => clearTimeout(timer);
   gone?.addEventListener("abort", stop, { once: true });
   limits.set(req.signal, stop);
@@ -170,7 +132,8 @@ export async function limitStreamDuration(
     pending.then((late) => {
       if (late.body instanceof ReadableStream) late.body.cancel().catch(() => {});
     }, () => {});
-    return localReply(res, DURATION_TIMEOUT_BODY);
+    // A gRPC request is told DEADLINE_EXCEEDED, as Envoy's onStreamMaxDurationReached.
+    return { ...localReply(res, DURATION_TIMEOUT_BODY), grpcStatus: 4 };
   }
   answered = true;
   if (!(res.body instanceof ReadableStream)) {

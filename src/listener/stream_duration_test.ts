@@ -261,11 +261,28 @@ Deno.test("MaxStreamDuration.grpc_timeout_header_max: the grpc-timeout header gi
       // Capped at grpc_timeout_header_max (1 s), then the offset.
       assert.equal(await get("/?ms=0", grpc("5S")), "200 ok 950m");
       assert.equal(reached(p), 0);
-      assert.equal(await get("/?ms=400", grpc("200m")), "504 downstream duration timeout");
+      // A gRPC request gets the local reply as gRPC: DEADLINE_EXCEEDED.
+      const late = await fetch(`http://127.0.0.1:${p.port()}/?ms=400`, { headers: grpc("200m") });
+      assert.equal(
+        `${late.status} ${late.headers.get("grpc-status")} ${late.headers.get("grpc-message")}`,
+        "200 4 downstream duration timeout",
+      );
+      await late.body?.cancel();
       assert.equal(reached(p), 1);
       // Without the header, max_stream_duration applies; non-gRPC requests keep their header.
       assert.equal(await get("/?ms=0", {}), "200 ok -");
       assert.equal(await get("/?ms=0", { "grpc-timeout": "7S" }), "200 ok 7S");
+    });
+    // Uncapped, the largest value (99999999 hours) is a limit that does not fire at once.
+    const uncapped = routes({}, [{
+      match: { prefix: "/" },
+      route: { cluster: "c", max_stream_duration: { grpc_timeout_header_max: "0s" } },
+    }]);
+    await withProxy(uncapped, {}, o.addr.port, async (p) => {
+      const r = await fetch(`http://127.0.0.1:${p.port()}/?ms=50`, {
+        headers: grpc("99999999H"),
+      });
+      assert.equal(`${r.status} ${await r.text()}`, "200 ok 99999999H");
     });
   } finally {
     await o.shutdown();

@@ -3,7 +3,8 @@
  * named by a request header (`cluster_header`), answer with a `direct_response`, or `redirect`
  * (`redirect.ts`); with `prefix_rewrite` or `regex_rewrite`, `host_rewrite` (v2) /
  * `host_rewrite_literal` (v3), `host_rewrite_header`, `host_rewrite_path_regex` or
- * `auto_host_rewrite`, `timeout` (default 15 s as in Envoy; `0s` disables it), `priority`,
+ * `auto_host_rewrite`, `timeout` (default 15 s as in Envoy; `0s` disables it), `max_grpc_timeout`
+ * and `grpc_timeout_offset` (`grpc_route_timeout.ts`), `priority`,
  * `hash_policy`, `retry_policy` (`retry_policy.ts`) and `request_mirror_policies`
  * (`mirror_policy.ts`).
  *
@@ -65,6 +66,13 @@ export interface ForwardOptions {
   metadataMatch: MetadataMatch | null;
   /** `max_stream_duration` (`max_stream_duration.ts`); null when unset. */
   maxStreamDuration: MaxStreamDuration | null;
+  /**
+   * `max_grpc_timeout` (0: no cap on the `grpc-timeout` header); null when unset or when
+   * `max_stream_duration` is set (`grpc_route_timeout.ts`).
+   */
+  maxGrpcTimeoutMs: number | null;
+  /** `grpc_timeout_offset`; null when unset or when `max_grpc_timeout` does not apply. */
+  grpcTimeoutOffsetMs: number | null;
 }
 
 /** One weighted cluster. */
@@ -111,6 +119,10 @@ function forwardOptions(
   const msd = parseMaxStreamDuration(a.max_stream_duration, `${path}.max_stream_duration`, errors);
   // With max_stream_duration set the route uses Envoy's "new timeouts": no route timeout.
   if (msd !== null) timeoutMs = 0;
+  const grpcMs = (k: string) =>
+    a[k] === undefined || a[k] === null ? null : durationMs(a[k], `${path}.${k}`, errors) ?? null;
+  const maxGrpc = grpcMs("max_grpc_timeout");
+  const grpcOffset = grpcMs("grpc_timeout_offset");
   const host = a.host_rewrite_literal ?? a.host_rewrite;
   if (host !== undefined && typeof host !== "string") {
     fail(errors, `${path}.host_rewrite_literal`, "must be a string");
@@ -179,6 +191,8 @@ function forwardOptions(
     ),
     metadataMatch: parseMetadataMatch(a.metadata_match, `${path}.metadata_match`, errors),
     maxStreamDuration: msd,
+    maxGrpcTimeoutMs: msd === null ? maxGrpc : null,
+    grpcTimeoutOffsetMs: msd === null && maxGrpc !== null ? grpcOffset : null,
   };
 }
 

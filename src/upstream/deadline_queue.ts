@@ -25,6 +25,9 @@ export interface Deadline {
   cancelled: boolean;
 }
 
+/** The longest delay `setTimeout` keeps (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Deadlines grouped by timeout value. */
 export class DeadlineQueue {
   #lists = new Map<number, Deadline[]>();
@@ -64,7 +67,10 @@ export class DeadlineQueue {
   #arm(at: number) {
     clearTimeout(this.#timer);
     this.#timerAt = at;
-    this.#timer = setTimeout(() => this.#tick(), Math.max(0, at - performance.now()) + 1);
+    // A timer's delay is a 32-bit count of ms: a longer one would fire at once, so it wakes
+    // early and re-arms.
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, at - performance.now()) + 1);
+    this.#timer = setTimeout(() => this.#tick(), delay);
   }
 
   #tick() {

@@ -16,3 +16,21 @@ Deno.test("upstream deadline queue: due entries fire once, cancelled ones never,
   q.close();
   assert.equal(q.size(), 0);
 });
+
+Deno.test("upstream deadline queue: a deadline beyond setTimeout's 31-bit range arms a timer it can keep (no timer that fires at once and spins)", () => {
+  const q = new DeadlineQueue();
+  const delays: number[] = [];
+  const real = globalThis.setTimeout;
+  globalThis.setTimeout = ((fn: () => void, ms?: number) => {
+    delays.push(ms ?? 0);
+    return real(fn, 0x7fffffff);
+  }) as typeof setTimeout;
+  try {
+    // A route timeout from the largest grpc-timeout header: 99999999 hours.
+    q.add(359_999_996_400_000, () => {});
+  } finally {
+    globalThis.setTimeout = real;
+    q.close();
+  }
+  assert.deepEqual(delays, [2_147_483_647]);
+});
