@@ -154,33 +154,49 @@ class Http1ServerConn {
       this.end -= this.start;
       this.start = 0;
     }
-    this.#early = this.conn.read(this.buf.subarray(this.end)).then((n) => {
-      this.#early = null;
-      if (n === null) {
-        this.gone = true;
-        this.closedBy ??= "remote";
-        onGone();
-        return false;
-      }
-      this.end += n;
-      this.bytes?.rx.inc(n);
-      this.activity();
-      return true;
-    }, (e) => {
-      this.#early = null;
-      // A connection closed here (BadResource, Interrupted) is not the client going away.
-      if (!(e instanceof Deno.errors.BadResource || e instanceof Deno.errors.Interrupted)) {
-        this.gone = true;
-        this.closedBy ??= "remote";
-        onGone();
-      }
-      return false;
-    });
+    this.#onGone = onGone;
+    // An empty buffer is read into whole: no view to make.
+    const room = this.end === 0 ? this.buf : this.buf.subarray(this.end);
+    this.#early = this.conn.read(room).then(this.#earlyRead, this.#earlyFailed);
   }
 
+  /** Told by {@linkcode Http1ServerConn.watch}'s read when the client went away. */
+  #onGone: () => void = noop;
+
+  // The reactions of the early read: made once per connection, not per request.
+  #earlyRead = (n: number | null): boolean => {
+    this.#early = null;
+    if (n === null) {
+      this.gone = true;
+      this.closedBy ??= "remote";
+      this.#onGone();
+      return false;
+    }
+    this.end += n;
+    this.bytes?.rx.inc(n);
+    this.activity();
+    return true;
+  };
+
+  #earlyFailed = (e: unknown): boolean => {
+    this.#early = null;
+    // A connection closed here (BadResource, Interrupted) is not the client going away.
+    if (!(e instanceof Deno.errors.BadResource || e instanceof Deno.errors.Interrupted)) {
+      this.gone = true;
+      this.closedBy ??= "remote";
+      this.#onGone();
+    }
+    return false;
+  };
+
   /** Reads more bytes; false at end of stream. Grows the buffer up to `max` when full. */
-  async fill(max: number, ahead = Infinity): Promise<boolean> {
-    if (this.#early !== null) return await this.#early;
+  fill(max: number, ahead = Infinity): Promise<boolean> {
+    // The read issued early (the usual case between requests) is the one to wait for.
+    if (this.#early !== null) return this.#early;
+    return this.#fill(max, ahead);
+  }
+
+  async #fill(max: number, ahead: number): Promise<boolean> {
     if (this.gone) return false;
     if (this.start === this.end) this.start = this.end = 0;
     if (this.end === this.buf.length) {
@@ -206,26 +222,52 @@ class Http1ServerConn {
     return true;
   }
 
-  async write(data: Uint8Array): Promise<void> {
+  /**
+   * Writes every byte of `data`; rejects with `ClientGone` when the connection fails. A write
+   * the socket takes whole (the usual case) costs one promise reaction, no async frame.
+   */
+  write(data: Uint8Array): Promise<void> {
+    if (data.length === 0) return Promise.resolve();
+    let first: Promise<number>;
     try {
-      let off = 0;
+      first = this.conn.write(data);
+    } catch (e) {
+      return Promise.reject(this.#writeFailed(e));
+    }
+    return first.then((n) => {
+      this.bytes?.tx.inc(n);
+      this.activity();
+      return n < data.length ? this.#writeRest(data, n) : undefined;
+    }, (e) => {
+      throw this.#writeFailed(e);
+    });
+  }
+
+  async #writeRest(data: Uint8Array, from: number): Promise<void> {
+    try {
+      let off = from;
       while (off < data.length) {
-        const n = await this.conn.write(off ? data.subarray(off) : data);
+        const n = await this.conn.write(data.subarray(off));
         off += n;
         this.bytes?.tx.inc(n);
         this.activity();
       }
     } catch (e) {
-      // A write on a connection the proxy closed (a listener stopping) fails too: that is not
-      // the client's doing, and it happened under the request being answered.
-      if (!(e instanceof Deno.errors.BadResource || e instanceof Deno.errors.Interrupted)) {
-        this.closedBy ??= "remote";
-      } else if (this.closedBy === null) {
-        this.closedBy = "local";
-        this.cutUnderRequest = true;
-      }
-      throw new ClientGone();
+      throw e instanceof ClientGone ? e : this.#writeFailed(e);
     }
+  }
+
+  /** Notes who closed the connection after a failed write; the error to throw. */
+  #writeFailed(e: unknown): ClientGone {
+    // A write on a connection the proxy closed (a listener stopping) fails too: that is not
+    // the client's doing, and it happened under the request being answered.
+    if (!(e instanceof Deno.errors.BadResource || e instanceof Deno.errors.Interrupted)) {
+      this.closedBy ??= "remote";
+    } else if (this.closedBy === null) {
+      this.closedBy = "local";
+      this.cutUnderRequest = true;
+    }
+    return new ClientGone();
   }
 
   /**
@@ -697,7 +739,6 @@ async function writeResponse(
     const total = h.text.length + (bytes === null ? 0 : bytes.byteLength);
     if (c.out.length < total && total <= MAX_OUT) c.out = new Uint8Array(MAX_OUT);
     const n = encodeHeadInto(h.text, c.out);
-    const headBytes = n >= 0 ? c.out.subarray(0, n) : encodeHead(h.text);
     if (h.framing === "none" || bytes !== null) {
       // The whole response is known: one write when it fits the output buffer.
       if (h.framing === "length" && bytes !== null) {
@@ -705,15 +746,15 @@ async function writeResponse(
           c.out.set(bytes, n);
           await c.write(c.out.subarray(0, n + bytes.byteLength));
         } else {
-          await c.write(headBytes);
+          await c.write(n >= 0 ? c.out.subarray(0, n) : encodeHead(h.text));
           await c.write(bytes);
         }
         sent = bytes.byteLength;
-      } else await c.write(headBytes);
+      } else await c.write(n >= 0 ? c.out.subarray(0, n) : encodeHead(h.text));
       if (body instanceof ReadableStream) body.cancel().catch(() => {});
       return !close;
     }
-    await c.write(headBytes);
+    await c.write(n >= 0 ? c.out.subarray(0, n) : encodeHead(h.text));
     const report = (n: number, e: ResponseEnd) => {
       sent = n;
       how = e;

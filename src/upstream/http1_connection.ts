@@ -129,12 +129,26 @@ export class Http1Connection {
     return this.writeAll(n >= 0 ? buf.subarray(0, n) : encodeHead(text));
   }
 
-  /** Writes every byte of `data`. */
-  async writeAll(data: Uint8Array): Promise<void> {
-    let off = 0;
-    while (off < data.length) {
-      off += await this.transport.write(off === 0 ? data : data.subarray(off));
+  /**
+   * Writes every byte of `data`. A write the transport takes whole (the usual case) costs one
+   * promise reaction, no async frame.
+   */
+  writeAll(data: Uint8Array): Promise<void> {
+    if (data.length === 0) return Promise.resolve();
+    let first: Promise<number>;
+    try {
+      first = this.transport.write(data);
+    } catch (e) {
+      return Promise.reject(e);
     }
+    return first.then((n) =>
+      n < data.length ? this.#writeRest(data, n) : void (this.txBytes += data.length)
+    );
+  }
+
+  async #writeRest(data: Uint8Array, from: number): Promise<void> {
+    let off = from;
+    while (off < data.length) off += await this.transport.write(data.subarray(off));
     this.txBytes += data.length;
   }
 
@@ -152,30 +166,43 @@ export class Http1Connection {
     if (this.#idleRead !== null || this.closed) return;
     this.#start = this.#end = 0;
     this.#idle = true;
+    this.#gone = gone;
     const read = this.transport.read(this.#buf);
     this.#idleRead = read;
-    read.then((n) => {
-      if (this.#idle && (n === null || n > 0)) gone(n === null);
-    }, () => {
-      if (this.#idle) gone(true);
-    });
+    read.then(this.#idleReadEnded, this.#idleReadFailed);
   }
+
+  /** Told by {@linkcode Http1Connection.watchIdle}'s read when the connection went away. */
+  #gone: (remote: boolean) => void = () => {};
+
+  // The reactions of the idle read: made once per connection, not per request.
+  #idleReadEnded = (n: number | null): void => {
+    if (this.#idle && (n === null || n > 0)) this.#gone(n === null);
+  };
+
+  #idleReadFailed = (): void => {
+    if (this.#idle) this.#gone(true);
+  };
 
   /** The connection leaves the idle set to carry a request. */
   take(): void {
     this.#idle = false;
   }
 
-  async #fill(): Promise<boolean> {
+  #fill(): Promise<boolean> {
     const pending = this.#idleRead;
-    if (pending !== null) {
-      this.#idleRead = null;
-      const n = await pending;
+    if (pending === null) return this.#read();
+    // The read issued while idle (the usual case for a response on a reused connection).
+    this.#idleRead = null;
+    return pending.then((n) => {
       if (n === null) throw new EofError();
       this.#end += n;
       this.rxBytes += n;
       return true;
-    }
+    });
+  }
+
+  async #read(): Promise<boolean> {
     if (this.#start > 0 && this.#start === this.#end) this.#start = this.#end = 0;
     if (this.#end === this.#buf.length) {
       if (this.#start === 0) return false; // full

@@ -58,6 +58,8 @@ export class Http1Pool {
   #waiters: Waiter[] = [];
   #all = new Set<Http1Connection>();
   #counted = new WeakMap<Http1Connection, [number, number]>();
+  /** Per connection, what its idle read calls when the connection goes away (made once). */
+  #goneOf = new WeakMap<Http1Connection, (remote: boolean) => void>();
   /** When each idle connection became idle; one sweep timer closes those idle too long. */
   #idleSince = new Map<Http1Connection, number>();
   #sweep: ReturnType<typeof setTimeout> | undefined;
@@ -207,6 +209,15 @@ export class Http1Pool {
     seen[1] = c.txBytes;
   }
 
+  #idleGone(c: Http1Connection): (remote: boolean) => void {
+    let gone = this.#goneOf.get(c);
+    if (gone === undefined) {
+      gone = (remote) => this.destroy(c, !remote);
+      this.#goneOf.set(c, gone);
+    }
+    return gone;
+  }
+
   /** Returns a connection after a response at `now` (if known); `reusable` false closes it. */
   release(c: Http1Connection, reusable: boolean, now?: number): void {
     this.#countBytes(c);
@@ -224,7 +235,7 @@ export class Http1Pool {
     if (w) w.resolve(c);
     else {
       this.#idle.push(c);
-      c.watchIdle((remote) => this.destroy(c, !remote));
+      c.watchIdle(this.#idleGone(c));
       const t = this.cluster.upstreamIdleTimeoutMs;
       if (t > 0) {
         this.#idleSince.set(c, now ?? performance.now());
