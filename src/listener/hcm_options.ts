@@ -25,6 +25,7 @@ import type { DownstreamRequest } from "../http/downstream_request.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import { localReply } from "../http/local_reply.ts";
 import { type ProxyResponse, proxyResponse } from "../http/proxy_response.ts";
+import { type H2Options, parseH2Options } from "./h2_options.ts";
 
 /** What to do with `%2F` / `%5C` in a path, by Envoy's enum names. */
 const ESCAPED_SLASHES = {
@@ -55,6 +56,8 @@ export interface HcmOptions {
   trailers: boolean;
   /** `drain_timeout`: from an HTTP/2 GOAWAY notice to the final GOAWAY (unset: 5 s). */
   drainTimeoutMs?: number;
+  /** `http2_protocol_options`: SETTINGS of downstream HTTP/2 connections (`h2_options.ts`). */
+  http2: H2Options;
 }
 
 const CODECS = ["AUTO", "HTTP1", "HTTP2"] as const;
@@ -147,6 +150,7 @@ export function parseHcmOptions(c: JsonObject, path: string, errors: Errors): Hc
     escapedSlashes,
     normalizes: normalizePath || mergeSlashes || escapedSlashes !== "keep",
     drainTimeoutMs: drain,
+    http2: parseH2Options(c.http2_protocol_options, `${path}.http2_protocol_options`, errors),
   };
 }
 

@@ -567,6 +567,7 @@ export class ListenerManager implements ListenerManagerView {
         totals: [hs.counter("downstream_cx_total")],
         actives: [hs.gauge("downstream_cx_active")],
         trailers: f.hcm.options?.trailers === true,
+        http2: f.hcm.options?.http2,
         limits: {
           limits: { ...f.hcm.limits, bufferLimitBytes: Math.max(16384, b.spec.bufferLimitBytes) },
           counters: limitCounters(hs, this.deps.stats),
