@@ -889,6 +889,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "TcpProxy.stat_prefix": [TCP, "listener tcp_proxy echoes bytes both ways"],
   "TcpProxy.cluster": [TCP, "listener tcp_proxy echoes bytes both ways"],
   "TcpProxy.access_log": ["src/listener/access_log_test.ts", "tcp_proxy lines with bytes each way"],
+  "HttpConnectionManager.http2_protocol_options": [
+    "src/listener/h2_server_test.ts",
+    "are the SETTINGS clients see, initial_connection_window_size the connection window",
+  ],
   "HttpConnectionManager.drain_timeout": [
     "src/listener/h2c_drain_timeout_test.ts",
     "HttpConnectionManager.drain_timeout: between the GOAWAY notice and the final GOAWAY",

@@ -23,12 +23,12 @@
  * ```
  * @module
  */
-import http2 from "node:http2";
+import type http2 from "node:http2";
 import { Duplex } from "node:stream";
+import { HTTP2 } from "../upstream/http2_module.ts";
 import type { DownstreamConn } from "../http/downstream_request.ts";
 import { localReply } from "../http/local_reply.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
-import { type ComponentLog, SILENT } from "../platform/log_site.ts";
 import { countClose, headerLimitError } from "./downstream_limits.ts";
 import { FrameSplicer } from "./h2_frames.ts";
 import { H2_DEFAULTS, type H2Options } from "./h2_options.ts";
@@ -63,15 +63,13 @@ interface Carried extends StreamConn {
 
 /** Serves the HTTP/2 connections of one connection manager. */
 export class H2Server {
-  readonly #server: http2.Http2Server;
+  #server: http2.Http2Server | null = null;
   readonly #settings: H2Options;
   readonly #limits: () => TimedLimits | undefined;
   readonly #carried = new Set<Carried>();
   /** The connection whose session the codec is making right now (synchronously). */
   #making: Carried | null = null;
   #closing = false;
-  /** Where a connection's debug lines go. */
-  log: ComponentLog = SILENT;
 
   /**
    * Serves `handler` with the SETTINGS of `settings`; `limits` (when set) are the connection
@@ -84,7 +82,13 @@ export class H2Server {
   ) {
     this.#limits = limits;
     this.#settings = settings;
-    this.#server = http2.createServer({
+  }
+
+  /** The codec's server, made on first use (`node:http2` is loaded by then). */
+  #codec(): http2.Http2Server {
+    if (this.#server !== null) return this.#server;
+    const settings = this.#settings;
+    const server = HTTP2.get().createServer({
       settings: {
         maxConcurrentStreams: settings.maxConcurrentStreams,
         initialWindowSize: settings.initialStreamWindowSize,
@@ -93,7 +97,8 @@ export class H2Server {
       // Header counts and sizes are the connection manager's limits (431), not the codec's.
       maxHeaderListPairs: 1 << 16,
     });
-    this.#server.on("session", (s: http2.ServerHttp2Session) => this.#session(s));
+    server.on("session", (s: http2.ServerHttp2Session) => this.#session(s));
+    return this.#server = server;
   }
 
   #session(s: http2.ServerHttp2Session): void {
@@ -139,7 +144,12 @@ export class H2Server {
   }
 
   /** Serves `down` (whose first bytes, the client's preface, were `initial`) until it closes. */
-  carry(down: H2Transport, dc: DownstreamConn, initial: Uint8Array): Promise<void> {
+  async carry(down: H2Transport, dc: DownstreamConn, initial: Uint8Array): Promise<void> {
+    if (!HTTP2.loaded) await HTTP2.load();
+    return this.#carry(down, dc, initial);
+  }
+
+  #carry(down: H2Transport, dc: DownstreamConn, initial: Uint8Array): Promise<void> {
     const l = this.#limits();
     /** Who ended the connection first: its client, or the proxy (a timer, a drain, a stop). */
     let by: "remote" | "local" | null = null;
@@ -236,7 +246,7 @@ export class H2Server {
     this.#carried.add(c);
     this.#making = c;
     try {
-      this.#server.emit("connection", duplex);
+      this.#codec().emit("connection", duplex);
     } finally {
       this.#making = null;
     }

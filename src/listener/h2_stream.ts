@@ -16,7 +16,6 @@
  * @module
  */
 import type http2 from "node:http2";
-import { constants } from "node:http2";
 import {
   DOWNSTREAM_REMOTE_CLOSE,
   DOWNSTREAM_REMOTE_RESET,
@@ -115,7 +114,8 @@ export function streamRequest(
   const abort = () => ctl.abort();
   st.once("aborted", abort);
   st.once("close", () => {
-    if (st.rstCode !== constants.NGHTTP2_NO_ERROR) abort();
+    // Any code but NO_ERROR (0) is a reset.
+    if (st.rstCode !== 0) abort();
   });
   const ended = st.endAfterHeaders;
   const trailers = trailerSlot();

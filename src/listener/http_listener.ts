@@ -87,9 +87,7 @@ export class HttpListener {
   #h2: H2Server | null = null;
 
   #newH2(): H2Server {
-    const b = new H2Server(this.handler, () => this.limits, this.protocol.http2);
-    b.log = this.log;
-    return b;
+    return new H2Server(this.handler, () => this.limits, this.protocol.http2);
   }
   #closed = false;
   /** The connection manager's limits and timeouts for each new connection (none when unset). */
