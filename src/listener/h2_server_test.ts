@@ -376,3 +376,60 @@ Deno.test("HttpConnectionManager.http2_protocol_options: values out of Envoy's r
   const ok = parseH2Options({ initial_connection_window_size: { value: 65535 } }, at, []);
   assert.equal(ok.initialConnectionWindowSize, 65535);
 });
+
+const TLS_DIR = new URL("../../fixtures/tls/", import.meta.url).pathname;
+
+Deno.test("HttpConnectionManager.http2_protocol_options: over TLS (h2 by ALPN, a listener choosing filter chains) clients see the same SETTINGS and get trailers", async () => {
+  const o = await grpcOrigin();
+  const listener = httpListener(routeAllTo("o"), {
+    http2_protocol_options: { max_concurrent_streams: 9, initial_stream_window_size: 70000 },
+  });
+  const chain = (listener.filter_chains as JsonObject[])[0];
+  chain.transport_socket = {
+    name: "envoy.transport_sockets.tls",
+    typed_config: {
+      "@type": "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext",
+      common_tls_context: {
+        alpn_protocols: ["h2", "http/1.1"],
+        tls_certificates: [{
+          certificate_chain: { filename: `${TLS_DIR}server.pem` },
+          private_key: { filename: `${TLS_DIR}server.key` },
+        }],
+      },
+    },
+  };
+  const p = await startTestProxy(
+    [listener],
+    [effectiveCluster(protocolCluster(o.port, H2_UPSTREAM))],
+  );
+  const s = http2.connect(`https://localhost:${p.port()}`, {
+    ca: Deno.readTextFileSync(`${TLS_DIR}ca.pem`),
+  });
+  s.on("error", () => {});
+  try {
+    const settings = await bounded(
+      new Promise<http2.Settings>((r) => s.once("remoteSettings", r)),
+      "SETTINGS",
+    );
+    assert.equal(settings.maxConcurrentStreams, 9);
+    assert.equal(settings.initialWindowSize, 70000);
+    const st = s.request({
+      ":path": "/t.S/Echo",
+      ":method": "POST",
+      "content-type": "application/grpc",
+      te: "trailers",
+    });
+    let trailers: http2.IncomingHttpHeaders | null = null;
+    st.on("trailers", (t) => trailers = t);
+    st.resume();
+    const closed = new Promise((r) => st.on("close", r));
+    // One gRPC message: not compressed, 2 bytes long, "hi".
+    st.end(new Uint8Array([0, 0, 0, 0, 2, 104, 105]));
+    await bounded(closed, "the gRPC answer");
+    assert.equal((trailers as http2.IncomingHttpHeaders | null)?.["grpc-status"], "0");
+  } finally {
+    s.close();
+    await p.close();
+    o.close();
+  }
+});
