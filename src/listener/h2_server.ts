@@ -115,7 +115,10 @@ export class H2Server {
     s.on(
       "stream",
       (st: http2.ServerHttp2Stream, _h: unknown, _f: number, raw: string[]) =>
-        this.#stream(c, st, raw),
+        this.#stream(c, st, raw).catch(() => {
+          // Nothing may escape a stream: whatever failed, the stream is reset.
+          if (!st.destroyed) st.destroy(new Error("stream failed"));
+        }),
     );
   }
 
