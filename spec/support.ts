@@ -369,12 +369,14 @@ export const SUPPORT = [
     path: "HttpConnectionManager.http_protocol_options",
     support: "honoured",
     supportNote:
-      "accept_http_10, default_host_for_http_10, header_key_format.proper_case_words, enable_trailers (HTTP/1.1 clients; HTTP/2 clients get no trailers: the runtime's server cannot send them)",
+      "accept_http_10, default_host_for_http_10, header_key_format.proper_case_words, enable_trailers (HTTP/1.1 clients; HTTP/2 clients always get trailers)",
   },
   {
     path: "HttpConnectionManager.http2_protocol_options",
-    support: "refused",
-    supportNote: "downstream HTTP/2 is served by Deno.serve, which takes no SETTINGS values",
+    support: "honoured",
+    type: "core.Http2ProtocolOptions",
+    supportNote:
+      "SETTINGS of downstream HTTP/2 connections (Envoy's defaults when unset): max_concurrent_streams, initial_stream_window_size, initial_connection_window_size, hpack_table_size; a client opening more streams than acknowledged gets a GOAWAY (the runtime's codec makes it a connection error)",
   },
   {
     path: "HttpConnectionManager.server_header_transformation",
@@ -897,28 +899,28 @@ export const SUPPORT = [
   {
     path: "core.Http2ProtocolOptions.initial_stream_window_size",
     support: "honoured",
-    supportNote: "sent in the upstream connection's SETTINGS",
+    supportNote: "sent in the connection's SETTINGS (upstream and downstream)",
   },
   {
     path: "core.Http2ProtocolOptions.initial_connection_window_size",
     support: "honoured",
-    supportNote: "the upstream connection's receive window",
+    supportNote: "the connection's receive window (upstream and downstream)",
   },
   {
     path: "core.Http2ProtocolOptions.hpack_table_size",
     support: "honoured",
-    supportNote: "sent in the upstream connection's SETTINGS",
+    supportNote: "sent in the connection's SETTINGS (upstream and downstream)",
   },
   {
     path: "core.Http2ProtocolOptions.max_concurrent_streams",
     support: "honoured",
     supportNote:
-      "streams per upstream connection; a full connection makes another (within max_connections), sent in SETTINGS",
+      "streams per connection, sent in SETTINGS; upstream, a full connection makes another (within max_connections)",
   },
   {
     path: "core.Http2ProtocolOptions.*",
     support: "refused",
     supportNote:
-      "upstream HTTP/2 connections take initial_stream_window_size, initial_connection_window_size, hpack_table_size and max_concurrent_streams; the other settings are the runtime's",
+      "HTTP/2 connections (upstream and downstream) take initial_stream_window_size, initial_connection_window_size, hpack_table_size and max_concurrent_streams; the other settings (allow_connect, stream error and flood limits, keepalive) are not implemented",
   },
 ] as const satisfies readonly SupportRow[];

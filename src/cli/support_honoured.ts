@@ -901,6 +901,10 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "src/listener/delayed_close_test.ts",
     "a client still writing after the response is not reset",
   ],
+  "HttpConnectionManager.http2_protocol_options": [
+    "src/listener/h2_server_test.ts",
+    "are the SETTINGS clients see, initial_connection_window_size the connection window",
+  ],
   "HttpConnectionManager.drain_timeout": [
     "src/listener/h2c_drain_timeout_test.ts",
     "HttpConnectionManager.drain_timeout: between the GOAWAY notice and the final GOAWAY",

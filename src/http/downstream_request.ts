@@ -1,7 +1,7 @@
 /**
  * A request as the connection manager sees it, whichever codec decoded it: our HTTP/1.1 codec
- * (`http1_codec.ts`) builds it directly from the bytes; requests that arrive through Deno's HTTP
- * server (HTTP/2) are converted with {@linkcode fromRequest}. It is also what route matchers see
+ * (`http1_codec.ts`) builds it directly from the bytes, the HTTP/2 server from each stream's head
+ * (`h2_stream.ts`); a Fetch `Request` (tests, embedders) is converted with {@linkcode fromRequest}. It is also what route matchers see
  * (it is a {@linkcode MatchInput}).
  *
  * A codec that found the request malformed still hands it over, with `error` set, so the
@@ -154,7 +154,7 @@ export function requestFraming(cl: string | null, te: string | null): number | C
     : { status: 400, details: "unsupported transfer-encoding" };
 }
 
-/** A Fetch `Request` from Deno's HTTP server as a downstream request. */
+/** A Fetch `Request` (from `Deno.serve`, or made by hand) as a downstream request. */
 export function fromRequest(req: Request): DownstreamRequest {
   const h = req.headers;
   const url = req.url;

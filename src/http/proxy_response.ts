@@ -2,8 +2,8 @@
  * A response inside the proxy: what clusters, local replies and HTTP filters hand to the
  * connection manager, and what a downstream codec writes. It is a plain object, not a Fetch
  * `Response`: building a `Response` (and its body stream) for every proxied request cost more
- * than the rest of the request path together, so only the HTTP/2 downstream path, which goes
- * through Deno's HTTP server, converts (with {@linkcode toResponse}).
+ * than the rest of the request path together, so only code that needs a Fetch `Response`
+ * (tests, embedders) converts (with {@linkcode toResponse}).
  *
  * @example
  * ```ts
@@ -75,7 +75,7 @@ export function onResponseEnd(
 }
 
 /**
- * A Fetch `Response` for `res` (for Deno's HTTP server); its body reports `onEnd` when the
+ * A Fetch `Response` for `res` (for `Deno.serve`); its body reports `onEnd` when the
  * server has pulled all of it, or cancelled it.
  */
 export function toResponse(res: ProxyResponse): Response {

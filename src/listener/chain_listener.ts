@@ -30,7 +30,8 @@ import { inspectHttp } from "./http_inspector.ts";
 import { type TlsDownstreamConn, TlsTerminator } from "./tls_terminator.ts";
 import { acceptPause, type ConnectionGate } from "./overload_state.ts";
 import { type Http1Control, type RequestHandler, serveHttp1 } from "./http1_server.ts";
-import { H2cBridge } from "./http_listener.ts";
+import { H2Server } from "./h2_server.ts";
+import type { H2Options } from "./h2_options.ts";
 import type { TcpProxy } from "./tcp_proxy.ts";
 import { SdsWatch } from "./sds_watch.ts";
 import { SdsUpdates } from "./sds_stats.ts";
@@ -46,6 +47,8 @@ export type ChainServer =
     limits?: Http1Control["limits"];
     /** `http_protocol_options.enable_trailers`. */
     trailers?: boolean;
+    /** `http2_protocol_options` (unset: Envoy's defaults). */
+    http2?: H2Options;
   }
   | { kind: "tcp"; proxy: TcpProxy };
 
@@ -87,7 +90,7 @@ interface Chain {
   spec: ChainSpec;
   server: ChainServer;
   tls: TlsTerminator | null;
-  bridge: H2cBridge | null;
+  bridge: H2Server | null;
 }
 
 /** A bound listener that chooses a filter chain per connection. */
@@ -336,7 +339,7 @@ export class ChainListener {
       busy: false,
       closing: this.#closed,
       onH2: (first) =>
-        (chain.bridge ??= new H2cBridge(s.handler, () => s.limits)).carry(conn, dc, first),
+        (chain.bridge ??= new H2Server(s.handler, () => s.limits, s.http2)).carry(conn, dc, first),
       limits: s.limits,
       trailers: s.trailers,
     };

@@ -1,9 +1,9 @@
 /**
- * The HTTP/2 frames of a connection carried by the h2c bridge (`http_listener.ts`), followed
+ * The HTTP/2 frames of a downstream HTTP/2 connection (`h2_server.ts`), followed
  * through the chunks they arrive in, once per direction:
  *
  * - {@linkcode FrameWalker} tells each frame's header and where frames end;
- * - {@linkcode FrameSplicer} walks the bridged server's bytes on their way to the client and
+ * - {@linkcode FrameSplicer} walks the codec's bytes on their way to the client and
  *   puts frames of the proxy's own between two of its frames: a drain's notice
  *   ({@linkcode GOAWAY_NOTICE}: last stream 2^31-1, NO_ERROR, as Envoy's `shutdownNotice()`
  *   sends when a drain closes an HTTP/2 connection, so the client opens no new streams and the

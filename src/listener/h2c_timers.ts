@@ -1,9 +1,8 @@
 /**
- * The connection manager's timeouts on HTTP/2 connections bridged to the runtime's HTTP/2
- * server ({@linkcode H2cBridge} in `http_listener.ts`), as Envoy runs them on an HTTP/2
- * connection:
+ * The connection manager's timeouts on downstream HTTP/2 connections ({@linkcode H2Server} in
+ * `h2_server.ts`), as Envoy runs them on an HTTP/2 connection:
  *
- * - connection level, from the frames the bridge carries ({@linkcode H2cConnection}):
+ * - connection level, from the frames the connection carries ({@linkcode H2cConnection}):
  *   `idle_timeout` (while no stream is open), `max_connection_duration` and a listener drain
  *   run Envoy's drain sequence: a GOAWAY notice (last stream id 2^31-1, NO_ERROR), new streams
  *   still taken for `drain_timeout` (default 5 s), then the final GOAWAY (last stream id: the
@@ -28,7 +27,7 @@
 import type { DownstreamRequest } from "../http/downstream_request.ts";
 import { localReply } from "../http/local_reply.ts";
 import { isGrpcRequest, toGrpcLocalReply } from "../http/grpc_local_reply.ts";
-import { type ProxyResponse, toResponse } from "../http/proxy_response.ts";
+import type { ProxyResponse } from "../http/proxy_response.ts";
 import type { DownstreamLimits, LimitCounters } from "./downstream_limits.ts";
 import { ConnectionTimers, type TimerKind } from "./downstream_timers.ts";
 import { FrameWalker, GOAWAY_NOTICE, goawayFrame } from "./h2_frames.ts";
@@ -52,8 +51,8 @@ const FRAME_RST_STREAM = 3;
 const FLAG_END_STREAM = 1;
 
 /**
- * The connection-level timers of one bridged HTTP/2 connection. The bridge shows it the
- * client's bytes ({@linkcode H2cConnection.fromClient}) and the server's frame headers
+ * The connection-level timers of one HTTP/2 connection. The server shows it the
+ * client's bytes ({@linkcode H2cConnection.fromClient}) and the codec's frame headers
  * ({@linkcode H2cConnection.serverFrame}, from the walk that carries them to the client); a
  * timer's GOAWAY goes to the client through `splice`, between two of the server's frames.
  */
@@ -177,7 +176,7 @@ function streamTimeoutReply(kind: TimerKind, requestComplete: boolean): ProxyRes
 }
 
 /**
- * Serves one request of a bridged HTTP/2 connection through `run` under the stream timers of
+ * Serves one request of an HTTP/2 connection through `run` under the stream timers of
  * `lim` (`request_timeout`, `stream_idle_timeout`, or the route's `idle_timeout` in its place): a timer that fires before the response
  * starts answers Envoy's local reply (the handler's late answer is dropped); one that fires
  * while the response body is being sent resets the stream. `gone` (the stream's abort signal)
@@ -188,7 +187,7 @@ export async function serveTimedStream(
   run: (req: DownstreamRequest) => Promise<ProxyResponse>,
   lim: TimedLimits,
   gone?: AbortSignal,
-): Promise<Response> {
+): Promise<ProxyResponse> {
   const l = lim.limits;
   const timers = new ConnectionTimers({
     ...l,
@@ -245,11 +244,11 @@ export async function serveTimedStream(
       if (late.body instanceof ReadableStream) late.body.cancel().catch(noop);
     }, noop);
     const reply = streamTimeoutReply(first.kind, requestComplete);
-    return toResponse(isGrpcRequest(req.headers) ? toGrpcLocalReply(reply, false) : reply);
+    return isGrpcRequest(req.headers) ? toGrpcLocalReply(reply, false) : reply;
   }
   timers.requestDone();
-  const response = toResponse(first.res);
-  if (response.body === null) {
+  const response = first.res;
+  if (!(response.body instanceof ReadableStream)) {
     timers.stop();
     return response;
   }
@@ -281,5 +280,5 @@ export async function serveTimedStream(
       return reader.cancel(reason);
     },
   }, { highWaterMark: 0 });
-  return new Response(watched, { status: response.status, headers: response.headers });
+  return { ...response, body: watched };
 }

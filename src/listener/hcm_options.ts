@@ -25,6 +25,7 @@ import type { DownstreamRequest } from "../http/downstream_request.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import { localReply } from "../http/local_reply.ts";
 import { type ProxyResponse, proxyResponse } from "../http/proxy_response.ts";
+import { type H2Options, parseH2Options } from "./h2_options.ts";
 
 /** What to do with `%2F` / `%5C` in a path, by Envoy's enum names. */
 const ESCAPED_SLASHES = {
@@ -57,6 +58,8 @@ export interface HcmOptions {
   drainTimeoutMs?: number;
   /** `delayed_close_timeout`: how long a connection the proxy ends waits for the client's close (unset: 1 s; 0: none). */
   delayedCloseMs: number;
+  /** `http2_protocol_options`: SETTINGS of downstream HTTP/2 connections (`h2_options.ts`). */
+  http2: H2Options;
 }
 
 const CODECS = ["AUTO", "HTTP1", "HTTP2"] as const;
@@ -154,6 +157,7 @@ export function parseHcmOptions(c: JsonObject, path: string, errors: Errors): Hc
     normalizes: normalizePath || mergeSlashes || escapedSlashes !== "keep",
     drainTimeoutMs: drain,
     delayedCloseMs: delayed,
+    http2: parseH2Options(c.http2_protocol_options, `${path}.http2_protocol_options`, errors),
   };
 }
 

@@ -420,7 +420,7 @@ export class HttpConnectionManager {
       h.set("server", this.cfg.serverName);
     }
     const share = this.deps.drainShare();
-    // HTTP/1 closes after this response; on HTTP/2 the bridge turns it into a GOAWAY.
+    // HTTP/1 closes after this response; on HTTP/2 the server turns it into a GOAWAY.
     if (share > 0 && (share >= 1 || Math.random() < share)) {
       h.set("connection", "close");
     } else if (

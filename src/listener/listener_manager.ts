@@ -1,6 +1,6 @@
 /**
  * The listener manager: binds every static listener (HTTP through our HTTP/1.1 codec on each
- * accepted connection, h2c prior knowledge bridged to Deno's HTTP server, counting
+ * accepted connection, h2c prior knowledge through the HTTP/2 server of `h2_server.ts`, counting
  * `downstream_cx_*`; TCP through `Deno.listen`), owns the access log files (`reopenAccessLogs()` for `/reopen_logs` and
  * SIGUSR1), reports the listeners to `/listeners`, and drains them for
  * `/drain_listeners` (all or `INBOUND` only, at once or after the `--drain-time-s` period during
@@ -569,6 +569,7 @@ export class ListenerManager implements ListenerManagerView {
         totals: [hs.counter("downstream_cx_total")],
         actives: [hs.gauge("downstream_cx_active")],
         trailers: f.hcm.options?.trailers === true,
+        http2: f.hcm.options?.http2,
         limits: {
           limits: { ...f.hcm.limits, bufferLimitBytes: Math.max(16384, b.spec.bufferLimitBytes) },
           counters: limitCounters(hs, this.deps.stats),

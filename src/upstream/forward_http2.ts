@@ -86,7 +86,8 @@ export async function forwardHttp2(
     const st = res.stream;
     // A route timeout after the response head is not counted as a timeout (as in Envoy).
     st.once("close", () => ex.finish());
-    if (res.status === 204 || res.status === 304 || r.method === "HEAD") {
+    // A head that ended the stream (a gRPC trailers-only answer) has no body to wait for.
+    if (res.status === 204 || res.status === 304 || r.method === "HEAD" || res.endStream) {
       body?.cancel().catch(() => {});
       body = null;
     }

@@ -53,6 +53,8 @@ export interface H2Response {
   stream: http2.ClientHttp2Stream;
   /** The response trailers, filled when they arrive (before the body ends). */
   trailers: TrailerSlot;
+  /** The response head ended the stream (no body, no trailers: a gRPC trailers-only answer). */
+  endStream?: boolean;
 }
 
 /** HTTP/2 sessions of one host. */
@@ -291,13 +293,24 @@ export class Http2Pool {
     });
     onStream(st);
     if (body) pump(body, st);
+    let endStream = false;
     const resHeaders = await new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
-      st.once("response", resolve);
+      st.once("response", (h: http2.IncomingHttpHeaders, flags: number) => {
+        endStream = (flags & 1) !== 0;
+        resolve(h);
+      });
       st.once("error", reject);
       st.once("close", () => reject(new Error("stream reset before headers")));
     });
     const status = Number(resHeaders[":status"]);
-    return { status, headers: headerList(resHeaders), body: toWeb(st), stream: st, trailers };
+    return {
+      status,
+      headers: headerList(resHeaders),
+      body: toWeb(st),
+      stream: st,
+      trailers,
+      endStream,
+    };
   }
 
   /** Closes every session. */
