@@ -398,7 +398,7 @@ export const SUPPORT = [
     path: "HttpConnectionManager.delayed_close_timeout",
     support: "honoured",
     supportNote:
-      "HTTP/1.1 connections the proxy ends (default 1 s, 0: at once): it ends its side at once (Envoy waits with its side open) and drops what the client still sends until the client closes or the time runs out (downstream_cx_delayed_close_timeout); HTTP/2 connections close after their final GOAWAY",
+      "HTTP/1.1 and HTTP/2 connections the proxy ends (default 1 s, 0: at once): it ends its side at once (Envoy waits with its side open) and drops what the client still sends until the client closes or the time runs out (downstream_cx_delayed_close_timeout)",
   },
   { path: "HttpConnectionManager.xff_num_trusted_hops", support: "honoured" },
   {

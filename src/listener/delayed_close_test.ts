@@ -125,3 +125,68 @@ Deno.test(`${RULE}: a bad duration is an error at its path`, async () => {
     /delayed_close_timeout/,
   );
 });
+
+const H2_START = new Uint8Array([
+  ...enc.encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"),
+  ...[0, 0, 0, 4, 0, 0, 0, 0, 0], // SETTINGS, empty
+]);
+const H2_PING = new Uint8Array([0, 0, 8, 6, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8]);
+
+/**
+ * Opens an HTTP/2 connection that the proxy ends (its idle timeout), reads to the end of stream,
+ * then goes on sending PING frames: up to `tries`, 5 ms apart. The error that stopped them ("" if
+ * none did).
+ */
+async function h2WriteAfterEnd(c: Deno.Conn, tries: number): Promise<string> {
+  await c.write(H2_START);
+  const buf = new Uint8Array(4096);
+  while (await c.read(buf) !== null) { /* the proxy's SETTINGS, ACK and GOAWAY */ }
+  for (let i = 0; i < tries; i++) {
+    try {
+      await c.write(H2_PING);
+    } catch (e) {
+      return (e as Error).name;
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return "";
+}
+
+const H2_ENDS = {
+  codec_type: "HTTP2",
+  common_http_protocol_options: { idle_timeout: "0.1s" },
+  drain_timeout: "0.05s",
+};
+
+Deno.test(`${RULE}: an HTTP/2 connection the proxy ends is not reset under a client still sending frames`, async () => {
+  await withProxy({ ...H2_ENDS, delayed_close_timeout: "30s" }, async (p) => {
+    const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
+    assert.equal(await h2WriteAfterEnd(c, 20), "");
+    c.close();
+    await until("the connection closed", () => counter(p, "downstream_cx_destroy") === 1);
+    assert.equal(counter(p, "downstream_cx_destroy_local"), 1);
+    assert.equal(counter(p, "downstream_cx_delayed_close_timeout"), 0);
+  });
+});
+
+Deno.test(`${RULE}: 0s closes an HTTP/2 connection at once: frames still sent are answered with a reset`, async () => {
+  await withProxy({ ...H2_ENDS, delayed_close_timeout: "0s" }, async (p) => {
+    const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
+    assert.match(await h2WriteAfterEnd(c, 400), /^(BrokenPipe|ConnectionReset)$/);
+    c.close();
+  });
+});
+
+Deno.test(`${RULE}: an HTTP/2 client that never closes is closed when the time runs out, counted`, async () => {
+  await withProxy({ ...H2_ENDS, delayed_close_timeout: "0.1s" }, async (p) => {
+    const c = await Deno.connect({ hostname: "127.0.0.1", port: p.port() });
+    await c.write(H2_START);
+    const buf = new Uint8Array(4096);
+    while (await c.read(buf) !== null) { /* to the proxy's end of stream */ }
+    await until(
+      "the delayed close timed out",
+      () => counter(p, "downstream_cx_delayed_close_timeout") === 1,
+    );
+    c.close();
+  });
+});

@@ -23,6 +23,7 @@
  * ```
  * @module
  */
+import { lingerClose } from "./delayed_close.ts";
 import type http2 from "node:http2";
 import { Duplex } from "node:stream";
 import { HTTP2 } from "../upstream/http2_module.ts";
@@ -48,6 +49,7 @@ const PREFACE_BYTES = 24;
 export interface H2Transport {
   read(b: Uint8Array): Promise<number | null>;
   write(b: Uint8Array): Promise<number>;
+  closeWrite(): Promise<void>;
   close(): void;
 }
 
@@ -193,11 +195,23 @@ export class H2Server {
         // What the codec wrote last (its GOAWAY) goes out first, if the client takes it soon.
         let timer: ReturnType<typeof setTimeout> | undefined;
         const flushed = new Promise<void>((r) => timer = setTimeout(r, FLUSH_MS));
-        Promise.race([writes, flushed]).then(() => {
+        Promise.race([writes, flushed]).then(async () => {
           clearTimeout(timer);
-          try {
-            down.close();
-          } catch { /* closed */ }
+          const delay = by === "local" ? l?.delayedCloseMs ?? 0 : 0;
+          if (delay > 0) {
+            const rx = l?.counters.cxRxBytes;
+            const timedOut = await lingerClose(
+              down,
+              delay,
+              new Uint8Array(16384),
+              (n) => rx?.inc(n),
+            );
+            if (timedOut) l?.counters.cxDelayedCloseTimeout.inc();
+          } else {
+            try {
+              down.close();
+            } catch { /* closed */ }
+          }
           finished();
         });
       },

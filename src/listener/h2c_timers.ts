@@ -38,6 +38,8 @@ export interface TimedLimits {
   counters: LimitCounters;
   /** `drain_timeout`: from the GOAWAY notice to the final GOAWAY (unset: Envoy's 5 s). */
   drainTimeoutMs?: number;
+  /** `delayed_close_timeout` (`delayed_close.ts`); 0 or unset: close at once. */
+  delayedCloseMs?: number;
 }
 
 const noop = () => {};

@@ -18,6 +18,7 @@
  * ```
  * @module
  */
+import { DELAYED_CLOSE_MS } from "./delayed_close.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { durationMs, type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
 import { onlyFields } from "../filters/http_filter.ts";
@@ -160,9 +161,6 @@ export function parseHcmOptions(c: JsonObject, path: string, errors: Errors): Hc
     http2: parseH2Options(c.http2_protocol_options, `${path}.http2_protocol_options`, errors),
   };
 }
-
-/** Envoy's default `delayed_close_timeout`. */
-export const DELAYED_CLOSE_MS = 1000;
 
 const DOT = /^(?:\.|%2e)$/i;
 const DOT_DOT = /^(?:\.|%2e){2}$/i;

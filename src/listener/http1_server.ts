@@ -19,6 +19,7 @@
  * ```
  * @module
  */
+import { lingerClose } from "./delayed_close.ts";
 import { properCaseHead } from "../http/header_case.ts";
 import { HeaderMap } from "../http/header_map.ts";
 import type { ProxyResponse, ResponseEnd } from "../http/proxy_response.ts";
@@ -79,7 +80,7 @@ export interface Http1Control {
     limits: DownstreamLimits;
     counters: LimitCounters;
     drainTimeoutMs?: number;
-    /** `delayed_close_timeout` (see {@linkcode Http1ServerConn.linger}); 0: close at once. */
+    /** `delayed_close_timeout` (`delayed_close.ts`); 0: close at once. */
     delayedCloseMs?: number;
   };
   /** `http_protocol_options`: HTTP/1.0 is answered 426 unless accepted (unset: accepted). */
@@ -271,38 +272,11 @@ class Http1ServerConn {
   }
 
   /**
-   * `delayed_close_timeout`: once the proxy has decided to close, it ends its side (FIN, so a
-   * client reading to the end sees it at once) and reads and drops what the client still sends
-   * until the client closes too, for at most `ms`. Closing with unread bytes would reset the
-   * connection, and a client that has not yet read the last response could lose it. True when
-   * the time ran out first.
+   * `delayed_close_timeout` ({@linkcode lingerClose}), the read issued by
+   * {@linkcode Http1ServerConn.watch} included. True when the time ran out first.
    */
-  async linger(ms: number): Promise<boolean> {
-    try {
-      await this.conn.closeWrite();
-    } catch {
-      return false;
-    }
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        this.conn.close();
-      } catch { /* closed */ }
-    }, ms);
-    try {
-      if (this.#early !== null && !(await this.#early)) return timedOut;
-      for (;;) {
-        const n = await this.conn.read(this.buf);
-        if (n === null) break;
-        this.bytes?.rx.inc(n);
-      }
-    } catch {
-      /* closed by the timer, by the listener, or reset */
-    } finally {
-      clearTimeout(timer);
-    }
-    return timedOut;
+  linger(ms: number): Promise<boolean> {
+    return lingerClose(this.conn, ms, this.buf, (n) => this.bytes?.rx.inc(n), this.#early);
   }
 
   /**

@@ -18,7 +18,7 @@
  * ```
  * @module
  */
-import { DELAYED_CLOSE_MS } from "./hcm_options.ts";
+import { DELAYED_CLOSE_MS } from "./delayed_close.ts";
 import { hostPort } from "../upstream/host.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { ConfigLoadError } from "../config/errors.ts";
