@@ -693,7 +693,13 @@ export const SUPPORT = [
   },
   { path: "Router.start_child_span", support: "default-only", accepts: [false] },
   { path: "Router.upstream_log", support: "refused" },
-  { path: "Router.suppress_envoy_headers", support: "default-only", accepts: [false] },
+  {
+    path: "Router.suppress_envoy_headers",
+    support: "honoured",
+    supportNote:
+      "no x-proxy-expected-rq-timeout-ms upstream, no x-proxy-upstream-service-time or x-proxy-overloaded downstream",
+  },
+  { path: "Router.respect_expected_rq_timeout", support: "honoured" },
   { path: "Router.strict_check_headers", support: "refused" },
   { path: "HealthCheckFilter.pass_through_mode", support: "honoured" },
   { path: "HealthCheckFilter.headers", support: "honoured" },

@@ -2,8 +2,8 @@
  * Access log filters (`AccessLog.filter`): a compiled predicate over a {@linkcode LogRecord}
  * decides whether a logger writes a line. One compiler per kind of Envoy's `AccessLogFilter`
  * (status code, duration, not health check, traceable, runtime, and, or, header, response
- * flag, dynamic metadata); the kinds this build cannot evaluate (gRPC status, log type,
- * extensions) are refused with their path.
+ * flag, dynamic metadata, gRPC status of `grpc_status.ts`); the kinds this build cannot
+ * evaluate (log type, extensions) are refused with their path.
  *
  * `runtime_key`s are looked up in the runtime the logger is given, at each decision, as Envoy
  * does: a comparison's runtime integer replaces its `default_value`; a runtime filter's runtime
@@ -35,6 +35,7 @@ import {
 } from "../config/runtime_lookup.ts";
 import { type LogRecord, RESPONSE_FLAG_NAMES } from "./access_log_format.ts";
 import { parseMetadataFilter } from "./metadata_filter.ts";
+import { parseGrpcStatusFilter } from "./grpc_status.ts";
 
 /** A compiled filter: true when the line is written; `rt` answers its runtime keys. */
 export type LogPredicate = (r: LogRecord, rt?: RuntimeLookup) => boolean;
@@ -181,7 +182,7 @@ const KINDS = {
     const want = new Set(flags as string[]);
     return want.size === 0 ? (r) => r.flags.length > 0 : (r) => r.flags.some((f) => want.has(f));
   },
-  grpc_status_filter: refuse("grpc_status_filter"),
+  grpc_status_filter: (v, at, e) => parseGrpcStatusFilter(v, at, e),
   metadata_filter: (v, at, e) => parseMetadataFilter(v, at, e),
   log_type_filter: refuse("log_type_filter"),
   extension_filter: refuse("extension_filter"),

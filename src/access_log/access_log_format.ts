@@ -2,7 +2,7 @@
  * Access log formats: Envoy's command operators (`%START_TIME(%Y)%`, `%REQ(X?Y):N%`,
  * `%RESP(X?Y):N%`, `%TRAILER(X?Y):N%` for response trailers, `%FILTER_STATE(KEY:PLAIN)%`,
  * `%DYNAMIC_METADATA(NAMESPACE:KEY*):Z%` (and `%METADATA(DYNAMIC:NAMESPACE:KEY*):Z%`),
- * `%RESPONSE_FLAGS%`, ...) compiled once into a list of parts, then applied to one
+ * `%GRPC_STATUS(F)%` (`grpc_status.ts`), `%RESPONSE_FLAGS%`, ...) compiled once into a list of parts, then applied to one
  * {@linkcode LogRecord} per request or TCP connection. Text formats give one line; JSON formats
  * give one JSON object per line (numbers stay numbers, missing values are `null`).
  *
@@ -19,6 +19,7 @@ import { compileTimeFormat } from "./access_log_time.ts";
 import { hostPort } from "../upstream/host.ts";
 import type { FilterState } from "../http/filter_state.ts";
 import type { DynamicMetadata, MetadataValue } from "../http/dynamic_metadata.ts";
+import { GRPC_STATUS_FORMATS, type GrpcStatusFormat, grpcStatusValue } from "./grpc_status.ts";
 
 /** What is known about one request (or TCP connection) when its log line is written. */
 export interface LogRecord {
@@ -166,6 +167,7 @@ const SIMPLE = {
   LOCAL_REPLY_BODY: (r) => r.localReplyBody ?? null,
   DOWNSTREAM_DIRECT_REMOTE_ADDRESS: (r) => addr(r.downstreamRemote),
   DOWNSTREAM_DIRECT_REMOTE_ADDRESS_WITHOUT_PORT: (r) => r.downstreamRemote.hostname,
+  GRPC_STATUS_NUMBER: (r) => grpcStatusValue(r, "NUMBER"),
 } satisfies Record<string, Part>;
 
 /** The name of an operator without arguments. */
@@ -282,6 +284,16 @@ function operator(name: string, arg: string | null, max: number, path: string): 
       );
     }
     return dynamicMetadataPart(rest.join(":"), max, path);
+  }
+  if (name === "GRPC_STATUS") {
+    const f = arg === null || arg === "" ? "CAMEL_STRING" : arg;
+    if (!(GRPC_STATUS_FORMATS as readonly string[]).includes(f)) {
+      throw new FormatError(
+        path,
+        `%GRPC_STATUS(${arg})%: the format must be ${GRPC_STATUS_FORMATS.join(", ")}`,
+      );
+    }
+    return (r) => grpcStatusValue(r, f as GrpcStatusFormat);
   }
   if (name === "HOSTNAME") {
     const h = hostname();

@@ -770,6 +770,14 @@ export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
     "src/listener/grpc_route_timeout_test.ts",
     "RouteAction.grpc_timeout_offset: a client grpc-timeout smaller than the cap",
   ],
+  "Router.suppress_envoy_headers": [
+    "src/listener/route_timeout_headers_test.ts",
+    "Router.suppress_envoy_headers: no x-proxy-expected-rq-timeout-ms upstream",
+  ],
+  "Router.respect_expected_rq_timeout": [
+    "src/listener/route_timeout_headers_test.ts",
+    "Router.respect_expected_rq_timeout: an x-envoy-expected-rq-timeout-ms request header",
+  ],
   "HttpConnectionManager.local_reply_config": [HCM_OPTS, "local_reply_config: a mapper"],
   "HttpConnectionManager.codec_type": [HCM_OPTS, "codec_type: HTTP1 refuses h2c"],
   "HttpConnectionManager.http_protocol_options": [HCM_OPTS, "http_protocol_options: HTTP/1.0"],

@@ -246,7 +246,10 @@ Deno.test("access log configuration errors name their path: filters, loggers, fo
         filter: { and_filter: { filters: [{ traceable_filter: {} }] } },
       },
       { name: "envoy.access_loggers.stdout", filter: { response_flag_filter: { flags: ["XX"] } } },
-      { name: "envoy.access_loggers.stdout", filter: { grpc_status_filter: {} } },
+      {
+        name: "envoy.access_loggers.stdout",
+        filter: { grpc_status_filter: { statuses: ["NOPE"] } },
+      },
       { name: "envoy.access_loggers.stdout", filter: { bogus_filter: {} } },
       { name: "envoy.access_loggers.stdout", typed_config: { path: "/x" } },
       {
@@ -266,7 +269,7 @@ Deno.test("access log configuration errors name their path: filters, loggers, fo
     "l[0].filter.status_code_filter.comparison.op",
     "l[1].filter.and_filter.filters",
     "l[2].filter.response_flag_filter.flags[0]",
-    "l[3].filter.grpc_status_filter",
+    "l[3].filter.grpc_status_filter.statuses[0]",
     "l[4].filter.bogus_filter",
     "l[5].typed_config.path",
     "l[6].typed_config.log_format.text_format_source.filename",

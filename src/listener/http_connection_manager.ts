@@ -72,7 +72,13 @@ import {
 import { type HcmOptions, normalizeRequestPath, parseHcmOptions } from "./hcm_options.ts";
 import { upstreamHeaders } from "../http/request_headers.ts";
 import { pickWeighted } from "../router/route_action.ts";
-import { grpcRouteTimeoutMs } from "../router/grpc_route_timeout.ts";
+import { finalTimeout, timeoutHeaders, withTimeoutHeaders } from "../router/route_timeout.ts";
+import {
+  DEFAULT_ROUTER_FILTER,
+  parseRouterFilter,
+  type RouterFilterConfig,
+  SUPPRESSED_RESPONSE_HEADERS,
+} from "../filters/router_filter_config.ts";
 import { redirectLocation } from "../router/redirect.ts";
 import { applyRegexRewrite, type MatchedPrefix, rewritePath } from "../router/path_rewrite.ts";
 import { applyHeaderMutations, mutateHeaderList } from "../router/header_mutation.ts";
@@ -141,6 +147,8 @@ export interface HcmConfig {
   localReplies?: LocalReplyConfig | null;
   /** Options of `hcm_options.ts` (server header, path normalization). */
   options?: HcmOptions;
+  /** The router filter's settings (defaults when absent). */
+  router?: RouterFilterConfig;
 }
 
 /** A bool field (also as a BoolValue); false when unset, an error at `path` when not a bool. */
@@ -180,6 +188,7 @@ export function parseHcm(
     : parseRouteConfig(c.route_config, `${path}.route_config`, errors, clusters);
   let hc: HealthCheckFilter | null = null;
   let tap: TapFilterConfig | null = null;
+  let router: RouterFilterConfig = DEFAULT_ROUTER_FILTER;
   const chain: ConfiguredFilter[] = [];
   const warnings: string[] = [];
   const filters = c.http_filters ?? [{ name: "envoy.filters.http.router" }];
@@ -194,6 +203,7 @@ export function parseHcm(
       const t = typeName(f);
       if (kind === "router" || t === "Router") {
         if (i !== filters.length - 1) fail(errors, at, "the router filter must be the last filter");
+        router = parseRouterFilter(filterConfig(f, at, errors), at, errors);
       } else if (kind === "health_check" || t === "HealthCheck") {
         hc = parseHealthCheck(filterConfig(f, at, errors), at, errors);
       } else if (kind === "tap" || t === "Tap") {
@@ -252,6 +262,7 @@ export function parseHcm(
     warnings,
     localReplies,
     options,
+    router,
   };
 }
 
@@ -670,8 +681,14 @@ export class HttpConnectionManager {
       const q = m.path.indexOf("?");
       authority = applyRegexRewrite(q < 0 ? m.path : m.path.slice(0, q), a.hostRewritePathRegex);
     }
-    // Before the headers are copied: a gRPC request's grpc-timeout may change.
-    const timeoutMs = grpcRouteTimeoutMs(a, a.retry?.perTryTimeoutMs ?? 0, m.headers);
+    // Before the headers are copied: the timeout headers the router reads are consumed.
+    const rf = this.cfg.router ?? DEFAULT_ROUTER_FILTER;
+    const timeouts = finalTimeout(
+      a,
+      a.retry?.perTryTimeoutMs ?? 0,
+      m.headers,
+      rf.respectExpectedRqTimeout,
+    );
     const ur: UpstreamRequest = {
       method: m.method,
       path,
@@ -686,7 +703,7 @@ export class HttpConnectionManager {
       body: lg === null || m.body === null ? m.body : lg.countRequestBody(m.body),
       contentLength: m.body === null ? 0 : m.contentLength,
       trailers: m.body === null ? undefined : m.trailers,
-      timeoutMs,
+      timeoutMs: timeouts.globalMs,
       priority: a.priority,
       downstreamH2: m.h2,
       downstreamLocal: conn.localAddr,
@@ -698,6 +715,10 @@ export class HttpConnectionManager {
       hold.ur = ur;
       hold.cluster = cluster;
     }
+    ur.headers = withTimeoutHeaders(
+      ur.headers,
+      timeoutHeaders(0, timeouts, !rf.suppressEnvoyHeaders),
+    );
     if (route.requestHeaders.length > 0) {
       const rec = headerRecord(m, conn, Date.now(), null, null, cluster.name);
       ur.headers = mutateHeaderList(route.requestHeaders, ur.headers, rec);
@@ -728,8 +749,13 @@ export class HttpConnectionManager {
       shadows: a.mirrors.length === 0 ? undefined : this.#shadows(a.mirrors, m),
       gone: m.signal,
       account: m.account,
+      timeouts,
+      expectedTimeoutHeader: !rf.suppressEnvoyHeaders,
     }).then((r) => {
       if (lg !== null) { for (const f of r.flags) lg.flags.push(f); }
+      if (rf.suppressEnvoyHeaders) {
+        for (const n of SUPPRESSED_RESPONSE_HEADERS) r.res.headers.delete(n);
+      }
       if (router.on("debug")) {
         const host = ur.upstream ? `${ur.upstream.address}:${ur.upstream.port}` : "no host";
         const flags = r.flags.length > 0 ? ` (${r.flags.join(",")})` : "";

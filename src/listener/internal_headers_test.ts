@@ -35,8 +35,8 @@ type Get = (headers: Record<string, string>) => Promise<Record<string, string>>;
 const CONTROL = {
   "x-envoy-internal": "true",
   "x-proxy-internal": "true",
-  "x-envoy-upstream-rq-timeout-ms": "1",
-  "x-proxy-upstream-rq-timeout-ms": "1",
+  "x-envoy-upstream-rq-timeout-ms": "60000",
+  "x-proxy-upstream-rq-timeout-ms": "60000",
   "x-envoy-retry-on": "5xx",
   "x-envoy-max-retries": "9",
   "x-envoy-expected-rq-timeout-ms": "1",
@@ -70,8 +70,12 @@ Deno.test("internal headers: an internal client (loopback, Envoy's default inter
     const h = await get(CONTROL);
     assert.equal(h["x-proxy-internal"], "true");
     assert.equal(h["x-envoy-internal"], undefined);
-    assert.equal(h["x-envoy-upstream-rq-timeout-ms"], "1");
-    // Retry headers are the router's to consume; a control header it does not read is kept.
+    // The router consumes the timeout headers (as Envoy's finalTimeout) and tells the upstream
+    // the time it has instead; retry headers are consumed too; one it does not read is kept.
+    assert.equal(h["x-envoy-upstream-rq-timeout-ms"], undefined);
+    assert.equal(h["x-proxy-upstream-rq-timeout-ms"], undefined);
+    assert.equal(h["x-envoy-expected-rq-timeout-ms"], undefined);
+    assert.equal(h["x-proxy-expected-rq-timeout-ms"], "60000");
     assert.equal(h["x-envoy-force-trace"], "1");
     assert.equal(h["x-request-id"], "given");
     assert.equal(h["x-proxy-external-address"], undefined);

@@ -35,6 +35,20 @@ export interface GrpcTimeoutRoute {
 }
 
 /**
+ * The global timeout (ms, 0: none) of a gRPC request with headers `headers` on a route with
+ * `max_grpc_timeout`: its `grpc-timeout` less the offset, capped.
+ */
+export function grpcGlobalTimeoutMs(route: GrpcTimeoutRoute, headers: Headers): number {
+  const max = route.maxGrpcTimeoutMs ?? 0;
+  let ms = parseGrpcTimeout(headers.get("grpc-timeout")) ?? 0;
+  const off = route.grpcTimeoutOffsetMs;
+  // The offset applies only when it leaves some time: 0 would mean no limit at all.
+  if (off !== null && off < ms) ms -= off;
+  if (max !== 0 && (ms === 0 || ms > max)) ms = max;
+  return ms;
+}
+
+/**
  * The global timeout (ms, 0: none) of a request with headers `headers` on `route`, whose retry
  * policy's `per_try_timeout` is `perTryMs` (0: none); a gRPC request on a route with
  * `max_grpc_timeout` has its `grpc-timeout` header set to the time the upstream has.
@@ -46,11 +60,7 @@ export function grpcRouteTimeoutMs(
 ): number {
   const max = route.maxGrpcTimeoutMs;
   if (max === null || !isGrpcRequest(headers)) return route.timeoutMs;
-  let ms = parseGrpcTimeout(headers.get("grpc-timeout")) ?? 0;
-  const off = route.grpcTimeoutOffsetMs;
-  // The offset applies only when it leaves some time: 0 would mean no limit at all.
-  if (off !== null && off < ms) ms -= off;
-  if (max !== 0 && (ms === 0 || ms > max)) ms = max;
+  const ms = grpcGlobalTimeoutMs(route, headers);
   let expected = perTryMs > 0 && (ms === 0 || perTryMs < ms) ? perTryMs : ms;
   if (ms > 0) expected = Math.min(expected, ms);
   if (expected > 0) headers.set("grpc-timeout", formatGrpcTimeout(expected));

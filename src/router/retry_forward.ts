@@ -3,7 +3,8 @@
  * body is buffered (up to the buffer limit) so every attempt can send it again; each attempt
  * has the per-try timeout (when it is shorter than what is left of the route timeout); an
  * answer or a reset the {@linkcode RetryState} asks to retry is discarded and the request sent
- * again after a back-off; the `previous_hosts` predicate steers host selection away from hosts
+ * again after a back-off, with its timeout headers (`x-proxy-expected-rq-timeout-ms`,
+ * `grpc-timeout`) recomputed from the time left; the `previous_hosts` predicate steers host selection away from hosts
  * already tried; the attempt number goes upstream (and back) when the virtual host asks for it.
  * An attempt the router abandons before its answer (its per-try idle timeout, a downstream
  * reset) is reset upstream (`UpstreamAttempt` of `upstream_request.ts`): its HTTP/1.1 connection is closed,
@@ -30,6 +31,7 @@ import { idleAttempt } from "./per_try_idle.ts";
 import { CONSUMED_HEADERS, proxyHeader, type ResetKind, RetryState } from "./retry_state.ts";
 import { hasPrefixed } from "../http/internal_headers.ts";
 import { abandoned } from "../upstream/forward_http1.ts";
+import { type TimeoutData, timeoutHeaders, withTimeoutHeaders } from "./route_timeout.ts";
 
 /** Envoy's default buffer limit (`per_connection_buffer_limit_bytes`, 1 MiB). */
 export const DEFAULT_BUFFER_LIMIT = 1024 * 1024;
@@ -53,6 +55,14 @@ export interface RetryOptions {
   gone?: AbortSignal;
   /** The stream's buffer account, charged by the request body kept for retries and shadows. */
   account?: MemoryAccount;
+  /**
+   * The request's timeouts (`route_timeout.ts`), already consumed from its headers: each retry
+   * sends its own timeout headers, from the time left. Absent: the policy's per-try timeout, or
+   * the request's header.
+   */
+  timeouts?: TimeoutData;
+  /** Retries send `x-proxy-expected-rq-timeout-ms` (the router does not suppress it). */
+  expectedTimeoutHeader?: boolean;
 }
 
 /** What the attempts produced. */
@@ -120,6 +130,7 @@ export function forwardWithRetries(
   // without the bookkeeping (no control header means none to consume either).
   if (
     (p === null || (p.retryOn === 0 && p.perTryTimeoutMs === 0 && p.perTryIdleTimeoutMs === 0)) &&
+    (o.timeouts === undefined || o.timeouts.perTryMs === 0) &&
     (o.shadows === undefined || o.shadows.length === 0) && !o.attemptCountInRequest &&
     !hasPrefixed(m.headers)
   ) {
@@ -148,7 +159,7 @@ async function forwardAttempts(
   const state = RetryState.create(policy, m, cluster.breakers[ur.priority].retries, counter);
   const headers = ur.headers.filter(([k]) => !CONSUMED_HEADERS.has(k));
   const globalMs = ur.timeoutMs;
-  const perTry = perTryMs(policy, m.headers, globalMs);
+  const perTry = o.timeouts?.perTryMs ?? perTryMs(policy, m.headers, globalMs);
   const flags: string[] = [];
   let body: Buffered | null = null;
   const shadows = o.shadows ?? [];
@@ -196,14 +207,22 @@ async function forwardAttempts(
       timeoutMs = perTry;
       perTryBinding = true;
     }
+    let sent = headers;
+    if (attempt > 1 && o.timeouts !== undefined) {
+      const elapsed = Math.floor(performance.now() - t0);
+      sent = withTimeoutHeaders(
+        sent,
+        timeoutHeaders(elapsed, o.timeouts, o.expectedTimeoutHeader ?? false),
+      );
+    }
     const req: UpstreamRequest = {
       ...ur,
       headers: o.attemptCountInRequest
-        ? [...headers.filter(([k]) => k !== ATTEMPT_COUNT_HEADER), [
+        ? [...sent.filter(([k]) => k !== ATTEMPT_COUNT_HEADER), [
           ATTEMPT_COUNT_HEADER,
           String(attempt),
         ]]
-        : headers,
+        : sent,
       body: body === null ? ur.body : "bytes" in body ? bytesStream(body.bytes) : body.stream,
       contentLength: body !== null && "bytes" in body ? body.bytes.length : ur.contentLength,
       timeoutMs,
