@@ -18,7 +18,7 @@ import type { ConfigError } from "../config/errors.ts";
 import { clusterSupportErrors } from "../config/support_check.ts";
 import { AGGREGATE_TYPE_NAMES } from "../config/aggregate_cluster.ts";
 import { hostPortProblem } from "./host_port_problem.ts";
-import { lbPolicyError } from "./lb/load_balancer.ts";
+import { lbPolicyError } from "./lb/lb_policy_support.ts";
 import { edsSourceOf } from "./eds_source.ts";
 import { dnsSupportErrors } from "./dns_support.ts";
 import { healthSupportErrors } from "./health_check/health_check_support.ts";
