@@ -20,7 +20,6 @@
  * @module
  */
 import { loadYamlBounded } from "./yaml_limits.ts";
-import { basename, dirname, resolve } from "node:path";
 import type { JsonObject } from "./bootstrap_types.ts";
 import type { ConfigError } from "./errors.ts";
 import type { DynamicFieldPolicy } from "./dynamic_fields.ts";
@@ -143,7 +142,9 @@ export interface SubscriptionOptions {
 /** A subscription to one file. */
 export class FilesystemSubscription {
   readonly path: string;
-  readonly #abs: string;
+  /** The directory watched for the file, and the file's name in it. */
+  readonly #dir: string;
+  readonly #name: string;
   readonly #s: {
     attempt: Counter;
     success: Counter;
@@ -167,7 +168,9 @@ export class FilesystemSubscription {
     readonly opts: SubscriptionOptions = {},
   ) {
     this.path = path;
-    this.#abs = resolve(path);
+    const slash = path.lastIndexOf("/");
+    this.#dir = slash < 0 ? "." : path.slice(0, slash) || "/";
+    this.#name = path.slice(slash + 1);
     this.#s = {
       attempt: scope.counter("update_attempt"),
       success: scope.counter("update_success"),
@@ -183,17 +186,17 @@ export class FilesystemSubscription {
     await this.refresh(false);
     if (this.opts.watch === false || this.#closed) return;
     try {
-      this.#watcher = Deno.watchFs(dirname(this.#abs), { recursive: false });
+      this.#watcher = Deno.watchFs(this.#dir, { recursive: false });
     } catch (e) {
       this.#log("warning", `cannot watch ${this.path} for changes: ${(e as Error).message}`);
       return;
     }
     const w = this.#watcher;
-    const name = basename(this.#abs);
+    const name = this.#name;
     this.#loop = (async () => {
       try {
         for await (const ev of w) {
-          if (ev.paths.some((p) => basename(p) === name)) this.#schedule();
+          if (ev.paths.some((p) => p.slice(p.lastIndexOf("/") + 1) === name)) this.#schedule();
         }
       } catch (e) {
         if (!this.#closed) this.#log("warning", `watching ${this.path}: ${(e as Error).message}`);
@@ -228,7 +231,7 @@ export class FilesystemSubscription {
     if (this.#closed) return;
     let text: string;
     try {
-      text = await Deno.readTextFile(this.#abs);
+      text = await Deno.readTextFile(this.path);
     } catch (e) {
       if (fromWatch && e instanceof Deno.errors.NotFound) return;
       this.#s.attempt.inc();

@@ -86,10 +86,18 @@ export function typedHttpOptions(c: Obj): { key: string; value: Obj } | undefine
 
 const set = (v: unknown) => v !== undefined && v !== null;
 
+/** JSON (camelCase) names of the proto names {@linkcode field} looked up, computed once each. */
+const CAMEL = new Map<string, string>();
+
 /** A field of `o` by its proto name or its JSON (camelCase) name. */
 function field(o: Obj, name: string): unknown {
   if (name in o) return o[name];
-  return o[name.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase())];
+  let camel = CAMEL.get(name);
+  if (camel === undefined) {
+    camel = name.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
+    CAMEL.set(name, camel);
+  }
+  return o[camel];
 }
 
 /** The upstream HTTP protocol of cluster `c` (proto3 JSON). */

@@ -12,13 +12,13 @@
  * ```
  * @module
  */
-import { isIP } from "node:net";
+import { ipVersion } from "../http/cidr.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
 import type { ConfigError } from "../config/errors.ts";
 import { clusterSupportErrors } from "../config/support_check.ts";
 import { AGGREGATE_TYPE_NAMES } from "../config/aggregate_cluster.ts";
 import { hostPortProblem } from "./host_port_problem.ts";
-import { lbPolicyError } from "./lb/load_balancer.ts";
+import { lbPolicyError } from "./lb/lb_policy_support.ts";
 import { edsSourceOf } from "./eds_source.ts";
 import { dnsSupportErrors } from "./dns_support.ts";
 import { healthSupportErrors } from "./health_check/health_check_support.ts";
@@ -113,7 +113,7 @@ export function checkLocalCluster(
 function bindErrors(c: EffectiveCluster): string[] {
   const b = c.upstreamBind;
   if (!b) return [];
-  if (!isIP(b.address)) return [`malformed IP address: ${b.address}`];
+  if (!ipVersion(b.address)) return [`malformed IP address: ${b.address}`];
   if (!(Number.isInteger(b.port) && b.port >= 0 && b.port <= 65535)) {
     return [`port_value ${b.port} is out of range (0 to 65535)`];
   }

@@ -9,7 +9,7 @@
  * ```
  * @module
  */
-import http2 from "node:http2";
+import type http2 from "node:http2";
 import type { Cluster } from "./cluster.ts";
 import type { Host } from "./host.ts";
 import { abandoned, Exchange } from "./forward_http1.ts";
@@ -18,7 +18,12 @@ import type { UpstreamRequest } from "./upstream_request.ts";
 import { buildResponseHeaders } from "../http/response_headers.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 
-const CANCEL = http2.constants.NGHTTP2_CANCEL;
+/**
+ * The HTTP/2 error code CANCEL (RFC 9113 section 7; `NGHTTP2_CANCEL`), written here so that
+ * loading this module does not load `node:http2`: HTTP/2 sessions load it on demand
+ * (`http2_module.ts`), and a proxy without HTTP/2 clusters never does.
+ */
+const CANCEL = 0x8;
 
 /** Forwards `r` to `host` over HTTP/2. Never rejects. */
 export async function forwardHttp2(

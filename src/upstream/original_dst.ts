@@ -17,7 +17,7 @@
  * ```
  * @module
  */
-import { isIP } from "node:net";
+import { ipVersion } from "../http/cidr.ts";
 import type { EffectiveHost } from "../config/effective_cluster.ts";
 import type { Counter } from "../stats/types.ts";
 import { type Host, hostPort } from "./host.ts";
@@ -34,7 +34,7 @@ export function parseDestination(v: string): { address: string; port: number } |
   const m = /^\[([^\]]+)\]:(\d{1,5})$/.exec(v) ?? /^([^:\[\]]+):(\d{1,5})$/.exec(v);
   if (!m) return null;
   const port = Number(m[2]);
-  if (!isIP(m[1]) || port < 1 || port > 65535) return null;
+  if (!ipVersion(m[1]) || port < 1 || port > 65535) return null;
   return { address: m[1], port };
 }
 
@@ -152,5 +152,5 @@ function headerValue(hs: readonly (readonly [string, string])[], name: string) {
 
 /** `::ffff:127.0.0.1` (a dual-stack socket's view of an IPv4 peer) as `127.0.0.1`. */
 function unmapped(a: string): string {
-  return a.startsWith("::ffff:") && isIP(a.slice(7)) === 4 ? a.slice(7) : a;
+  return a.startsWith("::ffff:") && ipVersion(a.slice(7)) === 4 ? a.slice(7) : a;
 }

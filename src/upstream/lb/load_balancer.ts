@@ -14,7 +14,6 @@
  */
 import type { Host } from "../host.ts";
 import type { Json } from "../../config/bootstrap_types.ts";
-import type { CLUSTER_ENUMS } from "../../../spec/cluster/enums.ts";
 import { valueOf } from "../../config/defaults.ts";
 import { RoundRobinLoadBalancer } from "./round_robin.ts";
 import { RandomLoadBalancer } from "./random.ts";
@@ -24,9 +23,15 @@ import { MaglevLoadBalancer } from "./maglev.ts";
 import { type OriginalDstHosts, OriginalDstLoadBalancer } from "../original_dst.ts";
 import type { SlowStartOptions } from "./slow_start.ts";
 
-type LbPolicyRow = Extract<(typeof CLUSTER_ENUMS)[number], { name: "Cluster.LbPolicy" }>;
-/** The names of the `Cluster.LbPolicy` enum rows. */
-export type LbPolicy = LbPolicyRow["values"][number]["name"];
+import {
+  type LB_IMPLEMENTED,
+  type LbPolicy,
+  lbPolicyError,
+  UnsupportedLbPolicyError,
+} from "./lb_policy_support.ts";
+
+export { lbPolicyError, UnsupportedLbPolicyError };
+export type { LbPolicy };
 import { candidateHosts as priorityCandidates, followDeliveredEpoch } from "../priority_load.ts";
 
 /** What a balancer may look at for one request. */
@@ -140,8 +145,13 @@ export function defaultLbOptions(over: Partial<LbOptions> = {}): LbOptions {
 
 type Factory = (hosts: readonly Host[], o: LbOptions) => LoadBalancer;
 
-/** The balancer of each policy; `null`: not implemented, refused at load time. */
-export const LB_FACTORIES: Readonly<Record<LbPolicy, Factory | null>> = {
+/**
+ * The balancer of each policy; `null`: not implemented, refused at load time. A policy has a
+ * factory exactly when `LB_IMPLEMENTED` (`lb_policy_support.ts`) says it is implemented.
+ */
+export const LB_FACTORIES: {
+  readonly [P in LbPolicy]: (typeof LB_IMPLEMENTED)[P] extends true ? Factory : null;
+} = {
   ROUND_ROBIN: (h, o) => new RoundRobinLoadBalancer(h, o),
   RANDOM: (h, o) => new RandomLoadBalancer(h, o),
   LEAST_REQUEST: (h, o) => new LeastRequestLoadBalancer(h, o),
@@ -161,37 +171,6 @@ function originalDst(o: LbOptions): LoadBalancer {
 /** The factory of `policy`, or null when it has none. */
 export function lbFactory(policy: string): Factory | null {
   return (LB_FACTORIES as Readonly<Record<string, Factory | null>>)[policy] ?? null;
-}
-
-/** Thrown for a policy that has no implementation yet. */
-export class UnsupportedLbPolicyError extends Error {
-  /** Creates the error for `policy`. */
-  constructor(readonly policy: string) {
-    const supported = Object.entries(LB_FACTORIES).filter(([, f]) => f !== null).map(([p]) => p);
-    super(`lb_policy ${policy} is not supported by this build (${supported.join(", ")} are)`);
-    this.name = "UnsupportedLbPolicyError";
-  }
-}
-
-/** The policies whose balancer the cluster type provides, and the types that provide one. */
-const PROVIDED: Readonly<Record<string, readonly string[]>> = {
-  ORIGINAL_DST_LB: ["ORIGINAL_DST"],
-  // AGGREGATE: the aggregate cluster (`envoy.clusters.aggregate`), which balances over clusters.
-  CLUSTER_PROVIDED: ["ORIGINAL_DST", "AGGREGATE"],
-};
-
-/**
- * Why a cluster of discovery type `type` cannot balance with `policy`, or null when it can: a
- * policy without an implementation, or one the cluster type has to provide and does not.
- */
-export function lbPolicyError(policy: string, type: string, name: string): string | null {
-  if (!lbFactory(policy)) return new UnsupportedLbPolicyError(policy).message;
-  const types = PROVIDED[policy];
-  if (types && !types.includes(type)) {
-    return `cluster provided LB specified but cluster '${name}' did not provide one (lb_policy ` +
-      `${policy} needs a cluster of type ${types.join(" or ")})`;
-  }
-  return null;
 }
 
 /** Builds the balancer of `policy` over `hosts`. */
