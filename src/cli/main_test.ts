@@ -19,15 +19,15 @@ async function run(args: string[], env: Record<string, string> = {}) {
 Deno.test("errors.validate-ok: --mode validate with a valid configuration prints OK and exits 0, binding nothing", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    for (const f of ["valid_v2.yaml", "valid_v3.yaml", "valid.json", "valid.pb", "valid.pb_text"]) {
-      const r = await run([
-        "--mode",
-        "validate",
-        "-c",
-        FIX + f,
-        "--admin-address-path",
-        `${dir}/admin`,
-      ]);
+    const files = ["valid_v2.yaml", "valid_v3.yaml", "valid.json", "valid.pb", "valid.pb_text"];
+    // Independent processes: they run side by side.
+    const runs = await Promise.all(
+      files.map((f) =>
+        run(["--mode", "validate", "-c", FIX + f, "--admin-address-path", `${dir}/admin`])
+      ),
+    );
+    for (const [i, f] of files.entries()) {
+      const r = runs[i];
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, `configuration '${FIX + f}' OK\n`);
     }
@@ -48,8 +48,9 @@ Deno.test("errors.validate-errors: --mode validate with configuration errors pri
     ["bad_cluster.yaml", /static_resources\.clusters\[0\]\.lb_policy/],
     ["undescribed.pb", /envoy\.api\.v2\.auth\.UpstreamTlsContext is not described/],
   ];
-  for (const [f, re] of cases) {
-    const r = await run(["--mode", "validate", "-c", FIX + f]);
+  const runs = await Promise.all(cases.map(([f]) => run(["--mode", "validate", "-c", FIX + f])));
+  for (const [i, [f, re]] of cases.entries()) {
+    const r = runs[i];
     assert.equal(r.code, 1, f);
     assert.equal(r.stdout, "");
     assert.match(
