@@ -70,7 +70,10 @@ async function serve(
   const out = child.output();
   try {
     let admin = "";
-    for (let i = 0; i < 200 && admin === ""; i++) {
+    let exited = false;
+    child.status.then(() => exited = true);
+    // Waits for the admin address until the proxy writes it or exits (bounded for a loaded machine).
+    for (let i = 0; i < 1200 && admin === "" && !exited; i++) {
       admin = await Deno.readTextFile(`${dir}/admin`).catch(() => "");
       if (admin === "") await new Promise((r) => setTimeout(r, 50));
     }
