@@ -19,15 +19,15 @@ async function run(args: string[], env: Record<string, string> = {}) {
 Deno.test("errors.validate-ok: --mode validate with a valid configuration prints OK and exits 0, binding nothing", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    for (const f of ["valid_v2.yaml", "valid_v3.yaml", "valid.json", "valid.pb", "valid.pb_text"]) {
-      const r = await run([
-        "--mode",
-        "validate",
-        "-c",
-        FIX + f,
-        "--admin-address-path",
-        `${dir}/admin`,
-      ]);
+    const files = ["valid_v2.yaml", "valid_v3.yaml", "valid.json", "valid.pb", "valid.pb_text"];
+    // Independent processes: they run side by side.
+    const runs = await Promise.all(
+      files.map((f) =>
+        run(["--mode", "validate", "-c", FIX + f, "--admin-address-path", `${dir}/admin`])
+      ),
+    );
+    for (const [i, f] of files.entries()) {
+      const r = runs[i];
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, `configuration '${FIX + f}' OK\n`);
     }
@@ -48,8 +48,9 @@ Deno.test("errors.validate-errors: --mode validate with configuration errors pri
     ["bad_cluster.yaml", /static_resources\.clusters\[0\]\.lb_policy/],
     ["undescribed.pb", /envoy\.api\.v2\.auth\.UpstreamTlsContext is not described/],
   ];
-  for (const [f, re] of cases) {
-    const r = await run(["--mode", "validate", "-c", FIX + f]);
+  const runs = await Promise.all(cases.map(([f]) => run(["--mode", "validate", "-c", FIX + f])));
+  for (const [i, [f, re]] of cases.entries()) {
+    const r = runs[i];
     assert.equal(r.code, 1, f);
     assert.equal(r.stdout, "");
     assert.match(
@@ -85,22 +86,26 @@ Deno.test("cli.options.mode: init_only loads, validates and exits 0", async () =
 });
 
 Deno.test("cli.options.version, versioning.version-string: --version prints to stdout and exits 0", async () => {
-  const r = await run(["--version"]);
+  const [r, debug] = await Promise.all([
+    run(["--version"]),
+    run(["--version"], { PROXYSPEC_DEBUG: "1" }),
+  ]);
   assert.equal(r.code, 0);
   assert.match(
     r.stdout,
     /^\nproxy {2}version: [0-9a-f]{40}\/\d+\.\d+\.\d+[^/]*\/(Clean|Modified)\/(RELEASE|DEBUG)\/rustls\n\n$/,
   );
-  const debug = await run(["--version"], { PROXYSPEC_DEBUG: "1" });
   assert.match(debug.stdout, /\/DEBUG\/rustls\n\n$/);
 });
 
 Deno.test("cli.options.hot-restart-version, versioning.hot-restart-version: printed to stderr without newline, exit 0", async () => {
-  const r = await run(["--hot-restart-version"]);
+  const [r, d] = await Promise.all([
+    run(["--hot-restart-version"]),
+    run(["--hot-restart-version", "--disable-hot-restart"]),
+  ]);
   assert.equal(r.code, 0);
   assert.equal(r.stdout, "");
   assert.match(r.stderr, /^\d+\.\d+$/);
-  const d = await run(["--hot-restart-version", "--disable-hot-restart"]);
   assert.equal(d.stderr, "disabled");
 });
 
@@ -122,10 +127,12 @@ Deno.test("cli.constraints.config-required: no configuration is exit 1", async (
 });
 
 Deno.test("cli.constraints.new-option-in-v2: PROXYSPEC_VARIANT=v2 selects the older option set", async () => {
-  const r = await run(["--drain-strategy", "gradual", "-c", "x.yaml"], { PROXYSPEC_VARIANT: "v2" });
+  const [r, bad] = await Promise.all([
+    run(["--drain-strategy", "gradual", "-c", "x.yaml"], { PROXYSPEC_VARIANT: "v2" }),
+    run(["--version"], { PROXYSPEC_VARIANT: "v9" }),
+  ]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /Argument: --drain-strategy/);
-  const bad = await run(["--version"], { PROXYSPEC_VARIANT: "v9" });
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /PROXYSPEC_VARIANT must be 'new' or 'v2'/);
 });

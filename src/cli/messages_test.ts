@@ -61,8 +61,10 @@ async function validate(b: unknown): Promise<{ code: number; stderr: string }> {
 }
 
 Deno.test("errors.validate-errors: a negative port and one above 65535 are reported against the same range", async () => {
-  const neg = await validate(bootstrap(tcp(0), tcp(-1)));
-  const big = await validate(bootstrap(tcp(0), tcp(70000)));
+  const [neg, big] = await Promise.all([
+    validate(bootstrap(tcp(0), tcp(-1))),
+    validate(bootstrap(tcp(0), tcp(70000))),
+  ]);
   assert.equal(neg.code, 1);
   assert.equal(big.code, 1);
   assert.match(neg.stderr, /port_value: value must be inside range \[0, 65535\] \(got -1\)/);

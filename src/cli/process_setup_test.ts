@@ -29,23 +29,17 @@ Deno.test("cli.options.base-id-path: the base ID is written in decimal at start-
   const dir = await Deno.makeTempDir();
   try {
     const p = `${dir}/base_id`;
-    const v = await run(["--mode", "validate", "-c", FIX, "--base-id", "7", "--base-id-path", p]);
+    // No hot restart, no base ID file (as Envoy): its own path, so it runs beside validate.
+    const q = `${dir}/none`;
+    const [v, d] = await Promise.all([
+      run(["--mode", "validate", "-c", FIX, "--base-id", "7", "--base-id-path", p]),
+      run(["--mode", "init_only", "-c", FIX, "--disable-hot-restart", "--base-id-path", q]),
+    ]);
     assert.equal(v.code, 0, v.stderr);
     assert.equal(readOrNull(p), null);
     const s = await run(["--mode", "init_only", "-c", FIX, "--base-id", "7", "--base-id-path", p]);
     assert.equal(s.code, 0, s.stderr);
     assert.equal(readOrNull(p), "7");
-    // No hot restart, no base ID file (as Envoy).
-    const q = `${dir}/none`;
-    const d = await run([
-      "--mode",
-      "init_only",
-      "-c",
-      FIX,
-      "--disable-hot-restart",
-      "--base-id-path",
-      q,
-    ]);
     assert.equal(d.code, 0, d.stderr);
     assert.equal(readOrNull(q), null);
   } finally {

@@ -675,20 +675,27 @@ Deno.test("support: real processes: validate exits 1 and serve refuses, naming t
   const hc = clusterCases().find((c) => c.what === "cluster.objects.core.health-check.alt-port")!;
   const lrc = supportCases().find((c) => c.what === "HttpConnectionManager.tracing")!;
   const wd = supportCases().find((c) => c.what === "Bootstrap.watchdog")!;
-  for (const c of [hc, lrc, wd]) {
-    const yaml = JSON.stringify(c.bootstrap);
-    const expected = validate(c.bootstrap);
-    for (const mode of ["validate", "serve"]) {
-      const r = await run(["--mode", mode, "--config-yaml", yaml, "-l", "error"]);
-      assert.equal(r.code, 1, `${c.what} --mode ${mode}: ${r.text}`);
-      for (const line of expected) assert.ok(r.text.includes(line), `${mode}: ${line}\n${r.text}`);
-    }
-  }
+  const refusals = [hc, lrc, wd].flatMap((c) =>
+    ["validate", "serve"].map((mode) => ({ c, mode, yaml: JSON.stringify(c.bootstrap) }))
+  );
   // LDS runs with workers: the main thread holds it (src/server/worker_listeners.ts).
   const lds = JSON.stringify({ dynamic_resources: { lds_config: { path: "/nonexistent.yaml" } } });
-  const r = await run(["--mode", "validate", "--config-yaml", lds, "--concurrency", "3"]);
+  // Independent processes: they run side by side.
+  const [r, ok, ...refused] = await Promise.all([
+    run(["--mode", "validate", "--config-yaml", lds, "--concurrency", "3"]),
+    run(["--mode", "validate", "--config-yaml", "{}", "--concurrency", "3"]),
+    ...refusals.map(({ mode, yaml }) =>
+      run(["--mode", mode, "--config-yaml", yaml, "-l", "error"])
+    ),
+  ]);
+  for (const [i, { c, mode }] of refusals.entries()) {
+    const expected = validate(c.bootstrap);
+    assert.equal(refused[i].code, 1, `${c.what} --mode ${mode}: ${refused[i].text}`);
+    for (const line of expected) {
+      assert.ok(refused[i].text.includes(line), `${mode}: ${line}\n${refused[i].text}`);
+    }
+  }
   assert.equal(r.code, 0, r.text);
-  const ok = await run(["--mode", "validate", "--config-yaml", "{}", "--concurrency", "3"]);
   assert.equal(ok.code, 0, ok.text);
 });
 

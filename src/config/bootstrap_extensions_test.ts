@@ -170,19 +170,18 @@ Deno.test("cli.constraints.disabled-extension: --mode validate prints the error 
     const dec = new TextDecoder();
     return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
   };
-  const bad = await run([
-    "--disable-extensions",
-    "envoy.filters.network/envoy.filters.network.tcp_proxy",
+  const [bad, warn] = await Promise.all([
+    run(["--disable-extensions", "envoy.filters.network/envoy.filters.network.tcp_proxy"]),
+    run([
+      "--disable-extensions",
+      "proxy.grpc_credentials/proxy.grpc_credentials.file_based_metadata",
+    ]),
   ]);
   assert.equal(bad.code, 1);
   assert.match(
     bad.stderr,
     /filters\[0\]\.name: extension 'proxy\.filters\.network\.tcp_proxy' \(proxy\.filters\.network\/proxy\.filters\.network\.tcp_proxy\) is disabled/,
   );
-  const warn = await run([
-    "--disable-extensions",
-    "proxy.grpc_credentials/proxy.grpc_credentials.file_based_metadata",
-  ]);
   assert.equal(warn.code, 0, warn.stderr);
   assert.match(
     warn.stderr,

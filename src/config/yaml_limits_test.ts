@@ -58,8 +58,10 @@ async function run(args: string[]) {
 }
 
 Deno.test("the alias bomb is refused by --mode validate and by serve alike, exit 1", async () => {
-  for (const mode of ["validate", "serve"]) {
-    const r = await run(["--mode", mode, "-c", BOMB]);
+  const modes = ["validate", "serve"];
+  const runs = await Promise.all(modes.map((mode) => run(["--mode", mode, "-c", BOMB])));
+  for (const [i, mode] of modes.entries()) {
+    const r = runs[i];
     assert.equal(r.code, 1, `${mode}: ${r.stderr}`);
     assert.match(r.stderr, /alias \*[a-j] \(\d+:\d+\)/);
   }

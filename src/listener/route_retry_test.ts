@@ -287,8 +287,18 @@ Deno.test("cluster.objects.cluster.circuit-breakers.thresholds.max-retries: max_
 });
 
 Deno.test("route retry_policy per_try_timeout: a slow first attempt times out alone and the retry answers; x-envoy-upstream-rq-per-try-timeout-ms sets it too", async () => {
-  const o = origin(async (n) => {
-    if (n % 2 === 1) await new Promise((r) => setTimeout(r, 1500));
+  const o = origin(async (n, req) => {
+    // The first attempt is slower than the per-try timeout: it answers only once the proxy has
+    // given up on it (its request is aborted) or long after.
+    if (n % 2 === 1) {
+      await new Promise<void>((res) => {
+        const t = setTimeout(res, 1500);
+        req.signal.addEventListener("abort", () => {
+          clearTimeout(t);
+          res();
+        });
+      });
+    }
     return new Response("ok");
   });
   try {
