@@ -14,44 +14,7 @@ import {
   startProxyProcess,
 } from "./testing_proxy_process.ts";
 import { pickDynamicBaseId } from "./hot_restart_socket.ts";
-
-/** How one request on a fresh connection ended. */
-type Outcome = "ok" | "refused" | "reset" | "other";
-
-async function requestOutcome(port: number): Promise<Outcome> {
-  let conn: Deno.TcpConn;
-  try {
-    conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  } catch (e) {
-    return e instanceof Deno.errors.ConnectionRefused
-      ? "refused"
-      : e instanceof Deno.errors.ConnectionReset
-      ? "reset"
-      : "other";
-  }
-  const timer = setTimeout(() => conn.close(), 5_000);
-  let text = "";
-  try {
-    await conn.write(
-      new TextEncoder().encode("GET / HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n"),
-    );
-    const buf = new Uint8Array(16 * 1024);
-    for (;;) {
-      const n = await conn.read(buf);
-      if (n === null) break;
-      text += new TextDecoder().decode(buf.subarray(0, n));
-    }
-  } catch (e) {
-    return e instanceof Deno.errors.ConnectionReset ? "reset" : "other";
-  } finally {
-    clearTimeout(timer);
-    try {
-      conn.close();
-    } catch { /* closed */ }
-  }
-  if (text === "") return "reset"; // closed unanswered: it waited in a closing accept queue
-  return text.startsWith("HTTP/1.1 200") ? "ok" : "other";
-}
+import { type Outcome, requestOutcome } from "./testing_hot_restart_load.ts";
 
 /** Listening IPv4 sockets on `port` (from `/proc/net/tcp`), or null where Linux shows none. */
 async function listening(port: number): Promise<number | null> {
@@ -91,7 +54,7 @@ Deno.test("cli.options.restart-epoch cli.options.concurrency: through a hot rest
     // Each client: a request on a fresh connection every 5 ms, until the parent has exited.
     const load = Promise.all(Array.from({ length: clients }, async () => {
       while (loading) {
-        outcomes.push(await requestOutcome(port));
+        outcomes.push(await requestOutcome("127.0.0.1", port));
         await new Promise((r) => setTimeout(r, 5));
       }
     }));

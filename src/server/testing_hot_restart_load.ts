@@ -39,7 +39,11 @@ export interface LoadResult {
 /** The listeners' ports (fixed: the namespace is private). */
 export const LOAD_PORTS = { "127.0.0.1": 10_000, "::1": 10_001 } as const;
 
-async function requestOutcome(hostname: string, port: number): Promise<Outcome> {
+/**
+ * One request on a fresh connection to `hostname:port` (`Connection: close`), and how it ended:
+ * an empty answer counts as a reset (the connection waited in an accept queue that closed).
+ */
+export async function requestOutcome(hostname: string, port: number): Promise<Outcome> {
   let conn: Deno.TcpConn;
   try {
     conn = await Deno.connect({ hostname, port });
