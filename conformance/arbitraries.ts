@@ -372,11 +372,24 @@ export function elementArbitrary(row: Field): fc.Arbitrary<unknown> {
     case "any":
       return fc.constant({ "@type": "type.googleapis.com/google.protobuf.Struct" });
     case "message":
+      if (row.type === "type.matcher.StringMatcher") return stringMatcher;
       return MESSAGES.has(row.type ?? "") ? messageArbitrary(row.type!) : fc.constant({});
     default:
       return fc.constant(null);
   }
 }
+
+/**
+ * A valid `type.matcher.StringMatcher`: exactly one kind of its `match_pattern` oneof, which Envoy
+ * requires (`prefix`, `suffix` and `contains` at least one character long).
+ */
+const stringMatcher: fc.Arbitrary<unknown> = fc.oneof(
+  fc.record({ exact: fc.string({ maxLength: 5 }) }),
+  fc.record({ prefix: fc.string({ minLength: 1, maxLength: 5 }), ignore_case: fc.boolean() }),
+  fc.record({ suffix: fc.string({ minLength: 1, maxLength: 5 }) }),
+  fc.record({ contains: fc.string({ minLength: 1, maxLength: 5 }) }),
+  fc.constant({ safe_regex: { regex: "[a-z]+" } }),
+);
 
 /** An arbitrary of a valid field value with its cardinality. */
 export function fieldArbitrary(row: Field): fc.Arbitrary<unknown> {

@@ -130,13 +130,21 @@ export async function hotRestartUnderLoad(
     });
     await new Promise((r) => setTimeout(r, 500));
     child = await startProxyProcess(bootstrap, [...flags, "--restart-epoch", "1"]);
-    await new Promise((r) => setTimeout(r, 500));
+    // The child steers once it has started (before it asks the parent to drain); connections
+    // already queued to the parent are accepted within moments; from here none should reach it.
+    await new Promise((r) => setTimeout(r, 1500));
     const before = await accepted(parent.admin);
-    await new Promise((r) => setTimeout(r, (opts.drainTimeS ?? 3) * 1000));
-    const after = await accepted(parent.admin);
+    // Then the last figures the parent shows for each listener, until it has exited.
+    const last = new Map(before ?? []);
+    let gone = false;
+    const ended = parent.exited.then(() => gone = true);
+    while (!gone) {
+      for (const [a, n] of (await accepted(parent.admin)) ?? []) last.set(a, n);
+      await Promise.race([ended, new Promise((r) => setTimeout(r, 100))]);
+    }
     const parentAccepted = Object.fromEntries(
       Object.keys(LOAD_PORTS).map((a) => {
-        const [b, c] = [before?.get(a), after?.get(a)];
+        const [b, c] = [before?.get(a), last.get(a)];
         return [a, b === undefined || c === undefined ? null : c - b];
       }),
     );
