@@ -111,7 +111,9 @@ export const BENCHMARKS: Readonly<
 };
 
 async function main(args: string[]): Promise<number> {
-  const [name, ...rest] = args;
+  const [name, ...given] = args;
+  // `deno task bench <name> -- <args>` hands the separator on: it is not an argument.
+  const rest = given[0] === "--" ? given.slice(1) : given;
   const bench = name ? BENCHMARKS[name] : undefined;
   if (!bench) {
     if (name) console.error(`unknown benchmark '${name}'`);

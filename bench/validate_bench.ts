@@ -112,6 +112,10 @@ if (import.meta.main) {
   const baseline = flag("--baseline");
   const rounds = Number(flag("--rounds") ?? 3);
   const n = Number(args[0] ?? 10000);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`validate_bench: the cluster count must be a positive integer, not '${args[0]}'`);
+    Deno.exit(2);
+  }
   const here = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
   const dir = await Deno.makeTempDir({ prefix: "validate_bench_" });
   try {
