@@ -36,8 +36,6 @@ import type { MaxStreamDuration } from "../router/max_stream_duration.ts";
 import { formatGrpcTimeout, parseGrpcTimeout } from "../http/grpc_timeout.ts";
 import { isGrpcRequest } from "../http/grpc_local_reply.ts";
 
-export { formatGrpcTimeout, parseGrpcTimeout };
-
 /** Envoy's local reply body when the stream duration limit passes. */
 export const DURATION_TIMEOUT_BODY = "downstream duration timeout";
 

@@ -12,7 +12,7 @@ import { trackingOrigin } from "./test_origins.ts";
 import type { JsonObject } from "../config/bootstrap_types.ts";
 import { parseDownstreamLimits } from "./downstream_limits.ts";
 import { parseRouteAction } from "../router/route_action.ts";
-import { formatGrpcTimeout, parseGrpcTimeout } from "./stream_duration.ts";
+import { formatGrpcTimeout, parseGrpcTimeout } from "../http/grpc_timeout.ts";
 
 const HCM_DURATION = { common_http_protocol_options: { max_stream_duration: "0.2s" } };
 

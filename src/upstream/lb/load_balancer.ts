@@ -26,12 +26,9 @@ import type { SlowStartOptions } from "./slow_start.ts";
 import {
   type LB_IMPLEMENTED,
   type LbPolicy,
-  lbPolicyError,
   UnsupportedLbPolicyError,
 } from "./lb_policy_support.ts";
 
-export { lbPolicyError, UnsupportedLbPolicyError };
-export type { LbPolicy };
 import { candidateHosts as priorityCandidates, followDeliveredEpoch } from "../priority_load.ts";
 
 /** What a balancer may look at for one request. */

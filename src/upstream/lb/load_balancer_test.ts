@@ -6,9 +6,9 @@ import {
   createLoadBalancer,
   defaultLbOptions,
   LB_FACTORIES,
-  lbPolicyError,
 } from "./load_balancer.ts";
 import { LeastRequestLoadBalancer } from "./least_request.ts";
+import { lbPolicyError } from "./lb_policy_support.ts";
 import { testHost as host } from "./test_hosts.ts";
 import { CLUSTER_ENUMS } from "../../../spec/cluster/enums.ts";
 
