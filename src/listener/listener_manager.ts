@@ -175,6 +175,8 @@ export class ListenerManager implements ListenerManagerView {
   #started = false;
   readonly #stopped = new Set<TrafficDirection | "ALL">();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  /** A hot restart's pins not yet applied: the drain's end or `close()`, whichever comes first. */
+  #pins: readonly ReuseportPin[] = [];
   readonly #local: string;
   readonly #lm: Scope;
   readonly #hooks: ProxyHooks;
@@ -814,13 +816,14 @@ export class ListenerManager implements ListenerManagerView {
     }
     const fresh = chosen.filter((b) => b.drainStart < 0);
     if (fresh.length === 0) return;
+    if (opts.pins?.length) this.#pins = opts.pins;
     for (const b of fresh) {
       b.drainStart = performance.now();
       this.#lm.gauge("total_listeners_draining").inc();
     }
     const t = setTimeout(() => {
       this.#timers.delete(t);
-      pinBeforeClosing(opts.pins ?? [], this.#hooks.log);
+      this.#pinBeforeClosing();
       Promise.all(fresh.map((b) => this.#stop(b))).then(() => {
         mark();
         // When the sockets really close (a hot restart's parent resets what waits in them).
@@ -832,8 +835,20 @@ export class ListenerManager implements ListenerManagerView {
     this.#timers.add(t);
   }
 
-  /** Stops every listener and closes every proxied TCP connection. */
+  /** Applies a hot restart's pins once, before the first listening socket closes. */
+  #pinBeforeClosing(): void {
+    const pins = this.#pins;
+    this.#pins = [];
+    pinBeforeClosing(pins, this.#hooks.log);
+  }
+
+  /**
+   * Stops every listener and closes every proxied TCP connection. A hot restart's parent told to
+   * shut down before its drain ended (`--parent-shutdown-time-s` shorter than `--drain-time-s`)
+   * pins its reuseport groups first, as the drain's end would have.
+   */
   async close(): Promise<void> {
+    this.#pinBeforeClosing();
     await this.#lds?.close();
     for (const b of [...this.#warming.values()]) this.#unwarm(b);
     await Promise.all([...this.#prepared.keys()].map((t) => this.abortDynamic(t)));
@@ -860,7 +875,13 @@ export class ListenerManager implements ListenerManagerView {
 function pinBeforeClosing(pins: readonly ReuseportPin[], log: (l: string, m: string) => void) {
   for (const p of pins) {
     const r = pinGroup(p);
-    if (!r.ok) {
+    if (r.ok) {
+      log(
+        "info",
+        `hot restart: ${hostPort(p.address, p.port)} pinned to the new process's sockets ` +
+          `(from index ${p.index}) before closing`,
+      );
+    } else {
       log(
         "warning",
         `hot restart: unable to pin ${hostPort(p.address, p.port)} to the ` +

@@ -15,17 +15,22 @@ import { ChildSteering } from "./hot_restart_steering.ts";
 const SCENARIO = new URL("./testing_hot_restart_load.ts", import.meta.url).pathname;
 
 /** Runs the scenario in a new network namespace with its loopback up. */
-async function inPrivateNetwork(clientsPerListener: number): Promise<LoadResult> {
+async function inPrivateNetwork(
+  clientsPerListener: number,
+  times: { drainTimeS: number; shutdownTimeS: number } = { drainTimeS: 3, shutdownTimeS: 7 },
+): Promise<LoadResult> {
   const child = new Deno.Command("unshare", {
     args: [
       "-n",
       "--",
       "sh",
       "-c",
-      'ip link set lo up && exec "$0" run -A "$1" "$2"',
+      'ip link set lo up && exec "$0" run -A "$1" "$2" "$3" "$4"',
       Deno.execPath(),
       SCENARIO,
       String(clientsPerListener),
+      String(times.drainTimeS),
+      String(times.shutdownTimeS),
     ],
     stdout: "piped",
     stderr: "piped",
@@ -67,8 +72,37 @@ Deno.test({
       );
     }
     assert.doesNotMatch(r.parentStderr + r.childStderr, /unable to pin|cannot steer/);
+    assertPinned(r.parentStderr);
   },
 });
+
+Deno.test({
+  name:
+    "cli.options.parent-shutdown-time-s cli.options.restart-epoch: a parent told to shut down before its drain time is over pins the steering before its sockets close, and no connection is reset or refused",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const r = await inPrivateNetwork(3, { drainTimeS: 6, shutdownTimeS: 2 });
+    assert.equal(r.parentCode, 0, r.parentStderr);
+    for (const [address, t] of Object.entries(r.listeners)) {
+      const summary = `${address}: ${JSON.stringify(t)}`;
+      assert.ok(t.ok > 0, summary);
+      assert.deepEqual([t.reset, t.refused, t.other], [0, 0, 0], summary);
+    }
+    // The parent exits at 2 s, long before its 6 s drain would have pinned the groups.
+    assert.doesNotMatch(r.parentStderr, /drain time over/);
+    assertPinned(r.parentStderr);
+  },
+});
+
+/** Each parent worker pinned both listeners' groups before its sockets closed. */
+function assertPinned(parentStderr: string) {
+  for (const where of ["127.0.0.1:10000", "[::1]:10001"]) {
+    const pinned = parentStderr.match(
+      new RegExp(`${escape(where)} pinned to the new process's sockets \\(from index 2\\)`, "g"),
+    );
+    assert.equal(pinned?.length, 2, `pins of ${where} in the parent's log:\n${parentStderr}`);
+  }
+}
 
 function escape(s: string): string {
   return s.replace(/[.[\]]/g, "\\$&");

@@ -170,6 +170,12 @@ export async function hotRestartUnderLoad(
 }
 
 if (import.meta.main) {
-  const clients = Number(Deno.args[0] ?? "3");
-  console.log(JSON.stringify(await hotRestartUnderLoad({ clientsPerListener: clients })));
+  const [clients, drain, shutdown] = Deno.args.map(Number);
+  console.log(JSON.stringify(
+    await hotRestartUnderLoad({
+      clientsPerListener: clients || 3,
+      drainTimeS: drain || undefined,
+      shutdownTimeS: shutdown || undefined,
+    }),
+  ));
 }
