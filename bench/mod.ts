@@ -86,6 +86,12 @@ export const BENCHMARKS: Readonly<
     flags: [],
     measures: "req/s through our TLS listener beside nginx terminating TLS, with the ratio",
   },
+  upstream: {
+    script: "upstream_protocols.ts",
+    flags: [],
+    measures:
+      "req/s, CPU per request and p50/p99 forwarding to a TLS and to an HTTP/2 origin, beside nginx and haproxy doing the same, with ratios",
+  },
   lifecycle: {
     script: "lifecycle.ts",
     flags: [],
