@@ -107,6 +107,34 @@ Deno.test("router timeout header x-envoy-upstream-rq-timeout-ms: it replaces the
   }
 });
 
+Deno.test("router timeout header x-envoy-upstream-rq-timeout-alt-response: a request that times out (route timeout, per-try idle timeout) is answered 204 instead of 504, still counted as a timeout, and the header is consumed", async () => {
+  const o = origin(() => null);
+  try {
+    await withProxy(o.port, { timeout: "0.15s" }, async (p) => {
+      const r = await send(p, { "x-envoy-upstream-rq-timeout-alt-response": "" });
+      assert.deepEqual([r.status, r.text], [204, ""]);
+      assert.equal(stat(p, "upstream_rq_timeout"), 1);
+      assert.equal(o.seen[0].get("x-envoy-upstream-rq-timeout-alt-response"), null);
+      // The x-proxy- spelling alike; without the header the timeout is a 504.
+      assert.equal(
+        (await send(p, { "x-proxy-upstream-rq-timeout-alt-response": "1" })).status,
+        204,
+      );
+      assert.equal(o.seen[1].get("x-proxy-upstream-rq-timeout-alt-response"), null);
+      assert.equal((await send(p)).status, 504);
+      assert.equal(stat(p, "upstream_rq_timeout"), 3);
+    });
+    const idle = { timeout: "60s", retry_policy: { per_try_idle_timeout: "0.15s" } };
+    await withProxy(o.port, idle, async (p) => {
+      const r = await send(p, { "x-envoy-upstream-rq-timeout-alt-response": "yes" });
+      assert.deepEqual([r.status, r.text], [204, ""]);
+      assert.equal(stat(p, "upstream_rq_per_try_idle_timeout"), 1);
+    });
+  } finally {
+    await o.close();
+  }
+});
+
 Deno.test("router timeout header x-envoy-upstream-rq-per-try-timeout-ms: each attempt is told the per-try timeout, a hanging attempt counts upstream_rq_per_try_timeout and the retry answers", async () => {
   const o = origin((n) => n === 1 ? null : new Response("ok"));
   try {

@@ -42,13 +42,15 @@ function watchSent(
 
 /**
  * Runs one attempt (`send` with the request body `body`, wrapped) under an idle timer of
- * `idleMs`; `fired` is told when it fires (to count it). Never rejects when `send` does not.
+ * `idleMs`; `fired` is told when it fires (to count it), and the attempt is answered `status`
+ * (504, or the request's alternative timeout status). Never rejects when `send` does not.
  */
 export function idleAttempt(
   send: (body: ReadableStream<Uint8Array> | null) => Promise<ProxyResponse>,
   body: ReadableStream<Uint8Array> | null,
   idleMs: number,
   fired: (beforeHead: boolean) => void,
+  status: number = 504,
 ): Promise<ProxyResponse> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onFire: () => void = () => {};
@@ -61,7 +63,7 @@ export function idleAttempt(
     onFire = () => {
       settled = true;
       fired(true);
-      resolve(localReply(504, UPSTREAM_TIMEOUT));
+      resolve(localReply(status, UPSTREAM_TIMEOUT));
     };
     const wrapped = body === null ? null : watchSent(body, arm);
     if (wrapped === null) arm();

@@ -257,11 +257,12 @@ async function forwardAttempts(
           cluster.hostFailed(host, "timeout");
         }
       },
+      ur.timeoutStatus,
     );
     ur.upstream = req.upstream;
     if (req.upstream) tried.push(req.upstream as Host);
     if (retries === null || gone?.aborted) {
-      if (idleFired) cluster.stats.responseCode(504);
+      if (idleFired) cluster.stats.responseCode(ur.timeoutStatus ?? 504);
       return done(res, attempt);
     }
     const kind = resetOf(res.flag);
@@ -274,7 +275,7 @@ async function forwardAttempts(
     const st = retries.shouldRetry(would);
     if (st !== "yes") {
       if (st === "limit") flags.push("URX");
-      if (idleFired) cluster.stats.responseCode(504);
+      if (idleFired) cluster.stats.responseCode(ur.timeoutStatus ?? 504);
       return done(res, attempt);
     }
     if (res.body instanceof ReadableStream) res.body.cancel().catch(() => {});
@@ -285,7 +286,7 @@ async function forwardAttempts(
         if (left > 0) await sleep(left);
         retries.finish();
         cluster.stats.rq_timeout.inc();
-        return done(localReply(504, UPSTREAM_TIMEOUT), attempt);
+        return done(localReply(ur.timeoutStatus ?? 504, UPSTREAM_TIMEOUT), attempt);
       }
     }
     if (wait > 0) await sleep(wait);

@@ -9,6 +9,8 @@
  *   does, and is removed;
  * - the per-try timeout is the retry policy's, or `x-proxy-upstream-rq-per-try-timeout-ms`
  *   (removed); it is ignored when not shorter than a global timeout;
+ * - a request with `x-proxy-upstream-rq-timeout-alt-response` (any value; removed) is answered
+ *   204 instead of 504 when it times out (the global, per-try or per-try idle timeout);
  * - each attempt tells the upstream how long it has: the per-try timeout (else the global one),
  *   capped at what is left of the global timeout (1 ms when nothing is), in
  *   `x-proxy-expected-rq-timeout-ms` (unless the router's `suppress_envoy_headers`) and, for a
@@ -24,7 +26,7 @@
  * const route = { timeoutMs: 15000, maxGrpcTimeoutMs: null, grpcTimeoutOffsetMs: null };
  * const h = new Headers({ "x-envoy-upstream-rq-timeout-ms": "3000" });
  * const t = finalTimeout(route, 1000, h, false);
- * assert.deepEqual(t, { globalMs: 3000, perTryMs: 1000, grpcTimeout: false });
+ * assert.deepEqual(t, { globalMs: 3000, perTryMs: 1000, grpcTimeout: false, timeoutStatus: 504 });
  * assert.equal(h.get("x-envoy-upstream-rq-timeout-ms"), null);
  * assert.deepEqual(timeoutHeaders(2500, t, true), [["x-proxy-expected-rq-timeout-ms", "500"]]);
  * ```
@@ -40,6 +42,11 @@ export interface TimeoutData {
   perTryMs: number;
   /** The request is gRPC and its route has `max_grpc_timeout`: `grpc-timeout` is rewritten. */
   grpcTimeout: boolean;
+  /**
+   * The status of the reply to a timeout: 504, or 204 when the request carried
+   * `x-proxy-upstream-rq-timeout-alt-response` (any value; consumed).
+   */
+  timeoutStatus: 504 | 204;
 }
 
 /** The header the upstream learns its time from. */
@@ -49,6 +56,7 @@ const spellings = (suffix: string) => [`x-envoy-${suffix}`, `x-proxy-${suffix}`]
 const GLOBAL = spellings("upstream-rq-timeout-ms");
 const PER_TRY = spellings("upstream-rq-per-try-timeout-ms");
 const EXPECTED = spellings("expected-rq-timeout-ms");
+const ALT_RESPONSE = spellings("upstream-rq-timeout-alt-response");
 
 /** A whole number of milliseconds, else null. */
 function ms(v: string | null): number | null {
@@ -94,7 +102,12 @@ export function finalTimeout(
     for (const n of PER_TRY) h.delete(n);
   }
   if (globalMs !== 0 && perTryMs >= globalMs) perTryMs = 0;
-  return { globalMs, perTryMs, grpcTimeout };
+  let timeoutStatus: 504 | 204 = 504;
+  if (read(h, ALT_RESPONSE) !== null) {
+    timeoutStatus = 204;
+    for (const n of ALT_RESPONSE) h.delete(n);
+  }
+  return { globalMs, perTryMs, grpcTimeout, timeoutStatus };
 }
 
 /**

@@ -191,13 +191,14 @@ export class Exchange implements UpstreamAttempt {
     this.host.stats.rq_timeout.inc();
   }
 
-  /** Counts a timeout and answers 504. */
+  /** Counts a timeout and answers 504 (or the request's alternative, 204). */
   timeout(): ProxyResponse {
     this.countTimeout();
-    this.status(504);
+    const status = this.r.timeoutStatus ?? 504;
+    this.status(status);
     this.cluster.hostFailed(this.host, "timeout");
     this.finish();
-    return localReply(504, UPSTREAM_TIMEOUT);
+    return localReply(status, UPSTREAM_TIMEOUT);
   }
 }
 

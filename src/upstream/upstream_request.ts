@@ -50,6 +50,8 @@ export interface UpstreamRequest {
   lb?: LbContext;
   /** The timeout is the route's per-try timeout (counted as `upstream_rq_per_try_timeout`). */
   perTryTimeout?: boolean;
+  /** The status of the reply to a timeout (`x-proxy-upstream-rq-timeout-alt-response`: 204). */
+  timeoutStatus?: 504 | 204;
   /** `auto_host_rewrite`: the chosen host's hostname, when it has one, becomes the authority. */
   autoHostRewrite?: boolean;
   /** The route's `metadata_match` criteria for subset balancing (`proxy.lb` / `envoy.lb`). */
