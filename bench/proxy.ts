@@ -1,7 +1,8 @@
 /**
  * Proxy benchmark: our proxy, nginx and haproxy in front of the same local nginx origin,
  * measured interleaved in one run with `wrk` by `bench/proxy_peers.sh` (a copy of the shared
- * peer arrangement), then an RSS-flatness run of our proxy under constant load. Missing Debian
+ * peer arrangement), then an RSS-flatness run of our proxy under constant load (run with its
+ * `deno task proxy` flags, and the baseline's after it when there is one). Missing Debian
  * packages (nginx, haproxy, wrk) are installed with apt-get. Bounded to about three minutes.
  *
  * Run: `deno run -A bench/proxy.ts [--rounds 2] [--duration 5] [--rss-seconds 60]
@@ -19,6 +20,8 @@
  * ```
  * @module
  */
+
+import { proxyRunFlags } from "../tools/proxy_run_flags.ts";
 
 const here = new URL(".", import.meta.url).pathname;
 const root = new URL("..", import.meta.url).pathname;
@@ -118,8 +121,24 @@ async function rssKb(pid: number): Promise<number> {
   }
 }
 
-/** Runs our proxy alone against a Deno origin for `seconds` under wrk and samples its RSS. */
-async function rssRun(seconds: number): Promise<void> {
+/** The user and system CPU time of process `pid` so far, in clock ticks (0 when gone). */
+async function cpuTicks(pid: number): Promise<number> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    // Fields after the command name (which may hold spaces): utime and stime are 14th and 15th.
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Runs the proxy of checkout `dir` alone against a Deno origin for `seconds` under wrk and
+ * samples its RSS; prints its CPU time per request too. The proxy runs with the flags of that
+ * checkout's `deno task proxy` (`tools/proxy_run_flags.ts`), as `deno task start` runs it.
+ */
+async function rssRun(seconds: number, dir: string, label: string): Promise<void> {
   const origin = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () => new Response("x".repeat(2048)),
@@ -128,7 +147,17 @@ async function rssRun(seconds: number): Promise<void> {
   const cfg = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(cfg, benchBootstrap(listen, origin.addr.port));
   const proxy = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}mod.ts`, "-c", cfg, "-l", "error", "--concurrency", "1"],
+    args: [
+      "run",
+      ...proxyRunFlags(new URL(`file://${dir}/`)),
+      `${dir}/mod.ts`,
+      "-c",
+      cfg,
+      "-l",
+      "error",
+      "--concurrency",
+      "1",
+    ],
     stdout: "null",
     stderr: "null",
   }).spawn();
@@ -146,12 +175,19 @@ async function rssRun(seconds: number): Promise<void> {
       stdout: "piped",
     }).spawn();
     const samples: number[] = [];
+    const ticks0 = await cpuTicks(proxy.pid);
     const timer = setInterval(async () => samples.push(await rssKb(proxy.pid)), 5000);
     const out = new TextDecoder().decode((await wrk.output()).stdout);
     clearInterval(timer);
+    const ticks = await cpuTicks(proxy.pid) - ticks0;
     const rps = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
+    const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
     const mb = samples.map((k) => (k / 1024).toFixed(1));
-    console.log(`\n== RSS of our proxy under wrk -t1 -c64 for ${seconds}s (${rps} req/s) ==`);
+    console.log(
+      `\n== ${label}: RSS of the proxy under wrk -t1 -c64 for ${seconds}s (${rps} req/s) ==`,
+    );
+    // Clock ticks are 1/100 s on Linux.
+    console.log(`CPU per request: ${(ticks * 10_000 / requests).toFixed(1)} us`);
     console.log(`samples every 5 s (MiB): ${mb.join(" ")}`);
     if (samples.length >= 4) {
       const early = samples[1];
@@ -203,6 +239,9 @@ if (import.meta.main) {
   });
   await Deno.remove(cfg);
   await Deno.remove(baselineCfg);
-  if (rssSeconds > 0) await rssRun(rssSeconds);
+  if (rssSeconds > 0) {
+    await rssRun(rssSeconds, root.replace(/\/$/, ""), "this tree");
+    if (baseline !== undefined) await rssRun(rssSeconds, baseline.replace(/\/$/, ""), "baseline");
+  }
   Deno.exit(code);
 }

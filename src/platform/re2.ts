@@ -5,6 +5,11 @@
  * JavaScript thread that serves both data and admin traffic. Pattern lengths are capped too:
  * compiling is linear in the pattern but not cheap (about 30 ms for 1,000 literal characters).
  *
+ * The engine (some 330 KB of JavaScript, about 4 MiB of a process's memory) is loaded on first
+ * use, so a configuration without a pattern never holds it: {@linkcode loadLinearRegex} loads it
+ * ahead (the command line does so when the configuration mentions a regex), and
+ * {@linkcode compileLinear} called before that loads the package's CommonJS build synchronously.
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -15,7 +20,41 @@
  * ```
  * @module
  */
-import { RE2JS } from "re2js";
+import type { RE2JS as RE2JSClass } from "re2js";
+
+/** The engine's entry point, once loaded (by either path). */
+let engine: typeof RE2JSClass | null = null;
+
+/**
+ * Loads the engine ahead of its first use (its ES module build); resolves at once when it is
+ * loaded. Optional: {@linkcode compileLinear} loads it itself when this has not run.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { compileLinear, loadLinearRegex } from "./re2.ts";
+ * await loadLinearRegex();
+ * const r = compileLinear("^a+$", 10);
+ * assert.ok(r.ok && r.re.fullMatch("aaa"));
+ * ```
+ */
+export async function loadLinearRegex(): Promise<void> {
+  if (engine !== null) return;
+  const { RE2JS } = await import("re2js");
+  engine ??= RE2JS;
+}
+
+/** The engine, loaded synchronously (the package's CommonJS build) when nothing loaded it yet. */
+function re2(): typeof RE2JSClass {
+  if (engine === null) {
+    const process = (globalThis as unknown as {
+      process: { getBuiltinModule(id: "module"): typeof import("node:module") };
+    }).process;
+    const require = process.getBuiltinModule("module").createRequire(import.meta.url);
+    engine = (require("re2js") as typeof import("re2js")).RE2JS;
+  }
+  return engine;
+}
 
 /** Longest pattern an admin query (`/stats?filter`, `/config_dump?name_regex`) may carry. */
 export const ADMIN_REGEX_MAX_LENGTH = 1024;
@@ -70,7 +109,7 @@ export function compileLinear(pattern: string, maxLength: number): LinearCompile
     return { ok: false, tooLong: true, error: tooLongMessage(pattern.length, maxLength) };
   }
   try {
-    const re = RE2JS.compile(pattern);
+    const re = re2().compile(pattern);
     return {
       ok: true,
       re: {
