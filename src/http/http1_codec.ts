@@ -315,7 +315,36 @@ export function responseHead(
   http10: boolean,
   close: boolean,
 ): ResponseHeadOut {
-  let text = statusLine(status);
+  let text = "";
+  const out = composeResponseHead(status, headers, bodyLength, method, http10, close, (s) => {
+    text += s;
+  });
+  out.text = text;
+  return out;
+}
+
+/** Status lines already made, by status code. */
+const statusLines = new Map<number, string>();
+
+/**
+ * {@linkcode responseHead} handing its text to `put` piece by piece (e.g. a
+ * {@linkcode HeadWriter}'s); the `text` of the answer is empty.
+ */
+export function composeResponseHead(
+  status: number,
+  headers: Headers,
+  bodyLength: number,
+  method: string,
+  http10: boolean,
+  close: boolean,
+  put: (s: string) => void,
+): ResponseHeadOut {
+  let line = statusLines.get(status);
+  if (line === undefined) {
+    line = statusLine(status);
+    if (statusLines.size < 1000) statusLines.set(status, line);
+  }
+  put(line);
   let declared = -1;
   let hasDate = false;
   headers.forEach((v, k) => {
@@ -330,33 +359,46 @@ export function responseHead(
       case "date":
         hasDate = true;
     }
-    text += k + ": " + v + "\r\n";
+    put(k);
+    put(": ");
+    put(v);
+    put("\r\n");
   });
-  if (!hasDate) text += "date: " + httpDate() + "\r\n";
+  if (!hasDate) {
+    put("date: ");
+    put(httpDate());
+    put("\r\n");
+  }
   const noBody = status < 200 || status === 204 || status === 304;
   let framing: BodyFraming = "none";
   let length = 0;
+  const contentLength = (n: number) => {
+    put("content-length: ");
+    put(String(n));
+    put("\r\n");
+  };
   if (method === "HEAD") {
     const n = bodyLength >= 0 ? bodyLength : declared;
-    if (n >= 0 && !noBody) text += "content-length: " + n + "\r\n";
+    if (n >= 0 && !noBody) contentLength(n);
   } else if (noBody) {
-    if (status === 304 && declared >= 0) text += "content-length: " + declared + "\r\n";
+    if (status === 304 && declared >= 0) contentLength(declared);
   } else if (bodyLength >= 0 || bodyLength === -2) {
     length = bodyLength === -2 ? 0 : bodyLength;
     framing = length > 0 ? "length" : "none";
-    text += "content-length: " + length + "\r\n";
+    contentLength(length);
   } else if (declared >= 0 && Number.isSafeInteger(declared)) {
     framing = "length";
     length = declared;
-    text += "content-length: " + declared + "\r\n";
+    contentLength(declared);
   } else if (http10) {
     framing = "close";
     close = true;
   } else {
     framing = "chunked";
-    text += "transfer-encoding: chunked\r\n";
+    put("transfer-encoding: chunked\r\n");
   }
-  if (close) text += "connection: close\r\n";
-  else if (http10) text += "connection: keep-alive\r\n";
-  return { text: text + "\r\n", framing, length };
+  if (close) put("connection: close\r\n");
+  else if (http10) put("connection: keep-alive\r\n");
+  put("\r\n");
+  return { text: "", framing, length };
 }

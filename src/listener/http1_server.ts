@@ -30,7 +30,7 @@ import {
   trailerSlot,
   trailersOf,
 } from "../http/trailers.ts";
-import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
+import { decodeHead, encodeHead, encodeHeadInto, headWriter } from "../http/head_bytes.ts";
 import {
   type CodecError,
   DOWNSTREAM_REMOTE_CLOSE,
@@ -41,12 +41,14 @@ import { localReply } from "../http/local_reply.ts";
 import { isGrpcRequest, toGrpcLocalReply } from "../http/grpc_local_reply.ts";
 import {
   type BodyFraming,
+  composeResponseHead,
   MAX_HEAD_BYTES,
   MAX_HEADERS,
   parseRequestHead,
   reasonPhrase,
   type RequestHead,
   responseHead,
+  type ResponseHeadOut,
 } from "../http/http1_codec.ts";
 import {
   countClose,
@@ -103,6 +105,9 @@ const CRLF = encoder.encode("\r\n");
 const LAST_CHUNK = encoder.encode("0\r\n\r\n");
 
 const noop = () => {};
+/** Room kept for a response head in the output buffer beside a body (most heads are smaller). */
+const HEAD_ROOM = 4096;
+const EMPTY = new Uint8Array(0);
 
 class ClientGone extends Error {}
 class MalformedBody extends Error {
@@ -698,21 +703,40 @@ async function writeResponse(
 ): Promise<boolean> {
   const body = res.body;
   const bytes = body instanceof Uint8Array ? body : null;
-  const h = responseHead(
-    res.status,
-    res.headers,
-    bytes !== null ? bytes.byteLength : body === null ? -2 : -1,
-    head.method,
-    head.http10,
-    close,
-  );
-  if (properCase) h.text = properCaseHead(h.text);
+  const bodyLength = bytes !== null ? bytes.byteLength : body === null ? -2 : -1;
+  // The head goes straight into the output buffer as bytes; as text only when it is respelled
+  // (Proper-Case) or does not fit.
+  let h: ResponseHeadOut | null = null;
+  let n = -1;
+  if (!properCase) {
+    // Room for the body too, so that head and body leave in one write.
+    const want = (bytes === null ? 0 : bytes.byteLength) + HEAD_ROOM;
+    if (c.out.length < want && want <= MAX_OUT) c.out = new Uint8Array(MAX_OUT);
+    const w = headWriter.reset(c.out);
+    h = composeResponseHead(
+      res.status,
+      res.headers,
+      bodyLength,
+      head.method,
+      head.http10,
+      close,
+      w.put,
+    );
+    n = w.pos;
+    w.reset(EMPTY);
+  }
+  if (h === null || n < 0) {
+    h = responseHead(res.status, res.headers, bodyLength, head.method, head.http10, close);
+    if (properCase) h.text = properCaseHead(h.text);
+  }
   let sent = 0;
   let how: ResponseEnd = "complete";
   try {
-    const total = h.text.length + (bytes === null ? 0 : bytes.byteLength);
-    if (c.out.length < total && total <= MAX_OUT) c.out = new Uint8Array(MAX_OUT);
-    const n = encodeHeadInto(h.text, c.out);
+    if (n < 0) {
+      const total = h.text.length + (bytes === null ? 0 : bytes.byteLength);
+      if (c.out.length < total && total <= MAX_OUT) c.out = new Uint8Array(MAX_OUT);
+      n = encodeHeadInto(h.text, c.out);
+    }
     if (h.framing === "none" || bytes !== null) {
       // The whole response is known: one write when it fits the output buffer.
       if (h.framing === "length" && bytes !== null) {

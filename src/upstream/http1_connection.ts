@@ -16,7 +16,8 @@
  * @module
  */
 import type { Transport } from "./transport.ts";
-import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
+import { decodeHead, encodeHead, encodeHeadInto, headWriter } from "../http/head_bytes.ts";
+import { composeHead, headText, type UpstreamRequest } from "./upstream_request.ts";
 import { lowerName } from "../http/header_map.ts";
 import { parseTrailerLine } from "../http/trailers.ts";
 
@@ -25,6 +26,7 @@ const MAX_TRAILERS = 100;
 
 /** Size of the per-connection buffer request heads are encoded into (larger heads allocate). */
 const HEAD_BUF = 8192;
+const EMPTY = new Uint8Array(0);
 
 /** A response status line and headers. */
 export interface ResponseHead {
@@ -81,6 +83,22 @@ function copyOut(src: Uint8Array, from: number, to: number): Uint8Array<ArrayBuf
 const CR = 13;
 const LF = 10;
 
+/** At most this many header fields of a response are remembered for the next one. */
+const MAX_REMEMBERED = 32;
+
+/** True when `text[from, to)` is `s`, compared in place. */
+function sameText(text: string, from: number, to: number, s: string): boolean {
+  return to - from === s.length && text.startsWith(s, from);
+}
+
+/**
+ * True for the characters `String.prototype.trim` removes that a head decoded one character
+ * per byte can hold: tab, LF, VT, FF, CR, space and no-break space (0xA0).
+ */
+function isTrimmed(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 160;
+}
+
 /** An HTTP/1.1 client connection. */
 export class Http1Connection {
   /** Requests sent on this connection. */
@@ -102,6 +120,10 @@ export class Http1Connection {
   #idleRead: Promise<number | null> | null = null;
   /** In the pool's idle set (not carrying a request). */
   #idle = false;
+  /** The previous response's header fields by place: their spellings and strings, reused. */
+  #fields: { raw: string; name: string; value: string }[] = [];
+  /** The previous response's reason phrase, reused when it repeats. */
+  #statusText = "";
   /**
    * The trailer fields of the last chunked response body read to its end (names lower-cased),
    * empty when it had none.
@@ -127,6 +149,19 @@ export class Http1Connection {
     const buf = this.#head ??= new Uint8Array(HEAD_BUF);
     const n = encodeHeadInto(text, buf);
     return this.writeAll(n >= 0 ? buf.subarray(0, n) : encodeHead(text));
+  }
+
+  /**
+   * Writes the head of request `r` with one write, its bytes composed straight into this
+   * connection's head buffer (no text made unless it does not fit).
+   */
+  writeRequestHead(r: UpstreamRequest): Promise<void> {
+    const buf = this.#head ??= new Uint8Array(HEAD_BUF);
+    const w = headWriter.reset(buf);
+    composeHead(r, w.put);
+    const n = w.pos;
+    w.reset(EMPTY);
+    return this.writeAll(n >= 0 ? buf.subarray(0, n) : encodeHead(headText(r)));
   }
 
   /**
@@ -264,7 +299,10 @@ export class Http1Connection {
       throw new ProtocolError("malformed status line");
     }
     const status = d0 * 100 + d1 * 10 + d2;
-    const statusText = eol > 13 ? text.slice(13, eol) : "";
+    let statusText = eol > 13 ? this.#statusText : "";
+    if (eol > 13 && !sameText(text, 13, eol, statusText)) {
+      statusText = this.#statusText = text.slice(13, eol);
+    }
     const headers: [string, string][] = [];
     let cl = -1;
     let chunked = false;
@@ -275,8 +313,28 @@ export class Http1Connection {
       if (end < 0) end = text.length;
       const c = text.indexOf(":", pos);
       if (c <= pos || c >= end) throw new ProtocolError("malformed header line");
-      const name = lowerName(text.slice(pos, c));
-      const value = text.slice(c + 1, end).trim();
+      // The value without the whitespace `trim` would remove.
+      let vs = c + 1;
+      let ve = end;
+      while (vs < ve && isTrimmed(text.charCodeAt(vs))) vs++;
+      while (ve > vs && isTrimmed(text.charCodeAt(ve - 1))) ve--;
+      // An upstream sends the same fields in the same order response after response: a name or
+      // value spelled as the previous response's field at this place is that string again.
+      const k = headers.length;
+      const f = this.#fields;
+      let name: string;
+      if (k < f.length && sameText(text, pos, c, f[k].raw)) name = f[k].name;
+      else {
+        const raw = text.slice(pos, c);
+        name = lowerName(raw);
+        if (k < MAX_REMEMBERED) f[k] = { raw, name, value: k < f.length ? f[k].value : "" };
+      }
+      let value: string;
+      if (k < f.length && sameText(text, vs, ve, f[k].value)) value = f[k].value;
+      else {
+        value = text.slice(vs, ve);
+        if (k < f.length) f[k].value = value;
+      }
       pos = end + 2;
       if (name === "content-length") {
         const n = decimal(value);
