@@ -20,6 +20,7 @@
  * @module
  */
 import { HeaderMap, lowerName } from "./header_map.ts";
+import { type FieldMemo, sameText } from "./field_memo.ts";
 import { type CodecError, requestFraming } from "./downstream_request.ts";
 
 /** Envoy's default `max_request_headers_kb`, in bytes. */
@@ -99,9 +100,10 @@ function bad(details: string, status: 400 | 431 = 400): RequestHead {
 
 /**
  * Parses a request head given as text (one character per byte, without the final empty line).
- * Never throws: a malformed head comes back with `error` set and `keepAlive` false.
+ * Never throws: a malformed head comes back with `error` set and `keepAlive` false. With `memo`
+ * (one per connection), strings that repeat the previous head's are that head's strings.
  */
-export function parseRequestHead(text: string): RequestHead {
+export function parseRequestHead(text: string, memo?: FieldMemo): RequestHead {
   let eol = text.indexOf("\r\n");
   if (eol < 0) eol = text.length;
   const sp1 = text.indexOf(" ");
@@ -109,8 +111,8 @@ export function parseRequestHead(text: string): RequestHead {
   if (sp1 <= 0 || sp2 < 0 || sp2 >= eol || !isToken(text, 0, sp1)) {
     return bad("malformed request line");
   }
-  const version = text.slice(sp2 + 1, eol);
-  const method = text.slice(0, sp1);
+  const version = sameText(text, sp2 + 1, eol, "HTTP/1.1") ? "HTTP/1.1" : text.slice(sp2 + 1, eol);
+  const method = memo === undefined ? text.slice(0, sp1) : memo.text(0, text, 0, sp1);
   if (version === "HTTP/2.0" && method === "PRI") {
     const r = bad("HTTP/2 connection preface");
     r.h2Preface = true;
@@ -119,7 +121,7 @@ export function parseRequestHead(text: string): RequestHead {
   const http10 = version === "HTTP/1.0";
   if (!http10 && version !== "HTTP/1.1") return bad("unsupported HTTP version");
   if (!isTarget(text, sp1 + 1, sp2)) return bad("malformed request target");
-  let path = text.slice(sp1 + 1, sp2);
+  let path = memo === undefined ? text.slice(sp1 + 1, sp2) : memo.text(1, text, sp1 + 1, sp2);
   let authority: string | null = null;
   if (method === "CONNECT") {
     // Authority form (RFC 9110 section 9.3.6): the target is the authority, there is no path.
@@ -141,7 +143,8 @@ export function parseRequestHead(text: string): RequestHead {
       : "/" + path.slice(slash);
     if (authority === "") return bad("malformed request target");
   }
-  const pairs: [string, string][] = [];
+  /** Names and values alternating (the header map's own list). */
+  const kv: string[] = [];
   let host: string | null = null;
   let hosts = 0;
   let cl: string | null = null;
@@ -165,9 +168,16 @@ export function parseRequestHead(text: string): RequestHead {
     while (vs < ve && (text.charCodeAt(vs) === 32 || text.charCodeAt(vs) === 9)) vs++;
     while (ve > vs && (text.charCodeAt(ve - 1) === 32 || text.charCodeAt(ve - 1) === 9)) ve--;
     if (!isFieldValue(text, vs, ve)) return bad("invalid character in header value");
-    if (pairs.length === MAX_HEADERS) return bad("too many headers", 431);
-    const name = lowerName(text.slice(pos, colon));
-    const value = text.slice(vs, ve);
+    if (kv.length === 2 * MAX_HEADERS) return bad("too many headers", 431);
+    let name: string;
+    let value: string;
+    if (memo === undefined) {
+      name = lowerName(text.slice(pos, colon));
+      value = text.slice(vs, ve);
+    } else {
+      name = memo.name(kv.length >> 1, text, pos, colon);
+      value = memo.value(kv.length >> 1, text, vs, ve);
+    }
     pos = end + 2;
     switch (name) {
       case "host":
@@ -190,7 +200,7 @@ export function parseRequestHead(text: string): RequestHead {
         }
         break;
     }
-    pairs.push([name, value]);
+    kv.push(name, value);
   }
   if (hosts > 1) return bad("multiple host headers");
   if (host === null && authority === null && !http10) return bad("missing host header");
@@ -206,7 +216,7 @@ export function parseRequestHead(text: string): RequestHead {
     method,
     path,
     authority: authority ?? host ?? "",
-    headers: new HeaderMap(pairs),
+    headers: HeaderMap.fromFlat(kv),
     http10,
     keepAlive: keepAlive && error === null,
     contentLength: typeof framing === "number" ? framing : 0,
@@ -323,6 +333,34 @@ export function responseHead(
   return out;
 }
 
+/** What the fields of the head being composed declared (heads are composed one at a time). */
+const fieldsOut = { declared: -1, hasDate: false };
+
+/** Puts one response field, or notes it (`content-length`, `date`) or drops it (hop-by-hop). */
+function putField(k: string, v: string, put: (s: string) => void): void {
+  switch (k) {
+    case "connection":
+    case "keep-alive":
+    case "transfer-encoding":
+      return;
+    case "content-length":
+      fieldsOut.declared = Number(v);
+      return;
+    case "date":
+      fieldsOut.hasDate = true;
+  }
+  put(k);
+  put(": ");
+  put(v);
+  put("\r\n");
+}
+
+function putContentLength(n: number, put: (s: string) => void): void {
+  put("content-length: ");
+  put(String(n));
+  put("\r\n");
+}
+
 /** Status lines already made, by status code. */
 const statusLines = new Map<number, string>();
 
@@ -345,26 +383,15 @@ export function composeResponseHead(
     if (statusLines.size < 1000) statusLines.set(status, line);
   }
   put(line);
-  let declared = -1;
-  let hasDate = false;
-  headers.forEach((v, k) => {
-    switch (k) {
-      case "connection":
-      case "keep-alive":
-      case "transfer-encoding":
-        return;
-      case "content-length":
-        declared = Number(v);
-        return;
-      case "date":
-        hasDate = true;
-    }
-    put(k);
-    put(": ");
-    put(v);
-    put("\r\n");
-  });
-  if (!hasDate) {
+  const f = fieldsOut;
+  f.declared = -1;
+  f.hasDate = false;
+  // A header map is read by index: no callback per head.
+  if (headers instanceof HeaderMap) {
+    for (let i = 0; i < headers.size; i++) putField(headers.nameAt(i), headers.valueAt(i), put);
+  } else headers.forEach((v, k) => putField(k, v, put));
+  const declared = f.declared;
+  if (!f.hasDate) {
     put("date: ");
     put(httpDate());
     put("\r\n");
@@ -372,24 +399,19 @@ export function composeResponseHead(
   const noBody = status < 200 || status === 204 || status === 304;
   let framing: BodyFraming = "none";
   let length = 0;
-  const contentLength = (n: number) => {
-    put("content-length: ");
-    put(String(n));
-    put("\r\n");
-  };
   if (method === "HEAD") {
     const n = bodyLength >= 0 ? bodyLength : declared;
-    if (n >= 0 && !noBody) contentLength(n);
+    if (n >= 0 && !noBody) putContentLength(n, put);
   } else if (noBody) {
-    if (status === 304 && declared >= 0) contentLength(declared);
+    if (status === 304 && declared >= 0) putContentLength(declared, put);
   } else if (bodyLength >= 0 || bodyLength === -2) {
     length = bodyLength === -2 ? 0 : bodyLength;
     framing = length > 0 ? "length" : "none";
-    contentLength(length);
+    putContentLength(length, put);
   } else if (declared >= 0 && Number.isSafeInteger(declared)) {
     framing = "length";
     length = declared;
-    contentLength(declared);
+    putContentLength(declared, put);
   } else if (http10) {
     framing = "close";
     close = true;

@@ -22,6 +22,7 @@
 import { lingerClose } from "./delayed_close.ts";
 import { properCaseHead } from "../http/header_case.ts";
 import { HeaderMap } from "../http/header_map.ts";
+import { FieldMemo } from "../http/field_memo.ts";
 import type { ProxyResponse, ResponseEnd } from "../http/proxy_response.ts";
 import {
   lastChunkWithTrailers,
@@ -302,6 +303,55 @@ class Http1ServerConn {
   }
 }
 
+/**
+ * The wait for a request's answer when timeouts may answer first: the handler's answer and the
+ * timeout's reply race, the first settles the wait. Made once per connection: its reactions are
+ * not closures per request. After a timeout answered, the connection closes once that reply is
+ * written, so the late answer of the handler never meets a later wait (`retired` makes sure).
+ */
+class AnswerRace {
+  /** The request waited for. */
+  req: DownstreamRequest | null = null;
+  /** A timeout answered it. */
+  late = false;
+  #resolve: ((r: ProxyResponse) => void) | null = null;
+  #reject: ((e: unknown) => void) | null = null;
+  /** A timeout answered once: no handler answer settles anything on this connection again. */
+  #retired = false;
+
+  /** The executor of the wait's promise. */
+  start = (resolve: (r: ProxyResponse) => void, reject: (e: unknown) => void): void => {
+    this.#resolve = resolve;
+    this.#reject = reject;
+  };
+
+  /** The handler answered. */
+  answered = (r: ProxyResponse): void => {
+    const f = this.#resolve;
+    if (f === null || this.#retired) return;
+    this.#resolve = this.#reject = null;
+    f(r);
+  };
+
+  /** The handler failed. */
+  failed = (e: unknown): void => {
+    const f = this.#reject;
+    if (f === null || this.#retired) return;
+    this.#resolve = this.#reject = null;
+    f(e);
+  };
+
+  /** A timeout answers with `r` (turned gRPC for a gRPC request), unless the wait is over. */
+  expire = (r: ProxyResponse): void => {
+    const f = this.#resolve;
+    const req = this.req;
+    if (f === null || req === null) return;
+    this.#resolve = this.#reject = null;
+    this.late = this.#retired = true;
+    f(isGrpcRequest(req.headers) ? toGrpcLocalReply(r, req.method === "HEAD") : r);
+  };
+}
+
 /** Where a connection is: between requests, reading a head, in the handler, writing, closed. */
 type Phase = "wait" | "head" | "handler" | "write" | "closed";
 const isClosed = (s: { phase: Phase }) => s.phase === "closed";
@@ -324,11 +374,14 @@ export async function serveHttp1(
   ctl: Http1Control,
 ): Promise<void> {
   const c = new Http1ServerConn(conn);
+  /** The previous request head's strings, reused when the next one repeats them. */
+  const memo = new FieldMemo();
   const maxHead = ctl.limits?.limits.requestHeadersBytes ?? MAX_HEAD_BYTES;
   const timers = ctl.limits ? new ConnectionTimers(ctl.limits.limits, ctl.limits.counters) : null;
   const st = { phase: "wait" as Phase };
   let body: RequestBody | null = null;
-  let expire: (res: ProxyResponse) => void = noop;
+  const race = new AnswerRace();
+  const expire = race.expire;
   /** The proxy closed the connection while a request was handled or answered. */
   let localActive = false;
   /** The request in flight was reset toward the client (counted once). */
@@ -450,7 +503,7 @@ export async function serveHttp1(
         head.error = { status: 431, details: "headers too large" };
         c.start = c.end;
       } else {
-        head = parseRequestHead(decodeHead(c.buf, c.start, he));
+        head = parseRequestHead(decodeHead(c.buf, c.start, he), memo);
         c.start = he + 4;
         if (head.error === null && ctl.limits) {
           const { limits, counters } = ctl.limits;
@@ -530,26 +583,13 @@ export async function serveHttp1(
         if (timers === null) res = await pending;
         else {
           // Whichever comes first answers: the handler, or a timeout through `expire`.
-          let settled = false;
-          let late = false;
-          res = await new Promise<ProxyResponse>((resolve, reject) => {
-            expire = (r) => {
-              if (settled) return;
-              settled = late = true;
-              resolve(isGrpcRequest(req.headers) ? toGrpcLocalReply(r, req.method === "HEAD") : r);
-            };
-            pending.then((r) => {
-              if (settled) return;
-              settled = true;
-              resolve(r);
-            }, (e) => {
-              if (settled) return;
-              settled = true;
-              reject(e);
-            });
-          });
-          expire = noop;
-          if (late) {
+          race.req = req;
+          race.late = false;
+          const answer = new Promise<ProxyResponse>(race.start);
+          pending.then(race.answered, race.failed);
+          res = await answer;
+          race.req = null;
+          if (race.late) {
             // A timeout answered first; the handler's answer is dropped when it comes.
             timedOut = true;
             pending.then((late) => {

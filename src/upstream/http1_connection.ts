@@ -18,7 +18,7 @@
 import type { Transport } from "./transport.ts";
 import { decodeHead, encodeHead, encodeHeadInto, headWriter } from "../http/head_bytes.ts";
 import { composeHead, headText, type UpstreamRequest } from "./upstream_request.ts";
-import { lowerName } from "../http/header_map.ts";
+import { FieldMemo } from "../http/field_memo.ts";
 import { parseTrailerLine } from "../http/trailers.ts";
 
 /** At most this many trailer fields after a chunked body (Envoy's default `max_headers_count`). */
@@ -83,14 +83,6 @@ function copyOut(src: Uint8Array, from: number, to: number): Uint8Array<ArrayBuf
 const CR = 13;
 const LF = 10;
 
-/** At most this many header fields of a response are remembered for the next one. */
-const MAX_REMEMBERED = 32;
-
-/** True when `text[from, to)` is `s`, compared in place. */
-function sameText(text: string, from: number, to: number, s: string): boolean {
-  return to - from === s.length && text.startsWith(s, from);
-}
-
 /**
  * True for the characters `String.prototype.trim` removes that a head decoded one character
  * per byte can hold: tab, LF, VT, FF, CR, space and no-break space (0xA0).
@@ -120,10 +112,8 @@ export class Http1Connection {
   #idleRead: Promise<number | null> | null = null;
   /** In the pool's idle set (not carrying a request). */
   #idle = false;
-  /** The previous response's header fields by place: their spellings and strings, reused. */
-  #fields: { raw: string; name: string; value: string }[] = [];
-  /** The previous response's reason phrase, reused when it repeats. */
-  #statusText = "";
+  /** The previous response's field strings, reused when they repeat. */
+  #memo = new FieldMemo();
   /**
    * The trailer fields of the last chunked response body read to its end (names lower-cased),
    * empty when it had none.
@@ -299,10 +289,7 @@ export class Http1Connection {
       throw new ProtocolError("malformed status line");
     }
     const status = d0 * 100 + d1 * 10 + d2;
-    let statusText = eol > 13 ? this.#statusText : "";
-    if (eol > 13 && !sameText(text, 13, eol, statusText)) {
-      statusText = this.#statusText = text.slice(13, eol);
-    }
+    const statusText = eol > 13 ? this.#memo.text(0, text, 13, eol) : "";
     const headers: [string, string][] = [];
     let cl = -1;
     let chunked = false;
@@ -318,23 +305,9 @@ export class Http1Connection {
       let ve = end;
       while (vs < ve && isTrimmed(text.charCodeAt(vs))) vs++;
       while (ve > vs && isTrimmed(text.charCodeAt(ve - 1))) ve--;
-      // An upstream sends the same fields in the same order response after response: a name or
-      // value spelled as the previous response's field at this place is that string again.
-      const k = headers.length;
-      const f = this.#fields;
-      let name: string;
-      if (k < f.length && sameText(text, pos, c, f[k].raw)) name = f[k].name;
-      else {
-        const raw = text.slice(pos, c);
-        name = lowerName(raw);
-        if (k < MAX_REMEMBERED) f[k] = { raw, name, value: k < f.length ? f[k].value : "" };
-      }
-      let value: string;
-      if (k < f.length && sameText(text, vs, ve, f[k].value)) value = f[k].value;
-      else {
-        value = text.slice(vs, ve);
-        if (k < f.length) f[k].value = value;
-      }
+      // An upstream sends the same fields in the same order response after response.
+      const name = this.#memo.name(headers.length, text, pos, c);
+      const value = this.#memo.value(headers.length, text, vs, ve);
       pos = end + 2;
       if (name === "content-length") {
         const n = decimal(value);
