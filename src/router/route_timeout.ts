@@ -149,11 +149,7 @@ export function withTimeoutHeaders(
   list: [string, string][],
   set: readonly [string, string][],
 ): [string, string][] {
-  if (set.length === 0) return list;
-  const out: [string, string][] = [];
-  for (let i = 0; i < list.length; i++) if (!replacedBy(list[i][0], set)) out.push(list[i]);
-  for (let i = 0; i < set.length; i++) out.push(set[i] as [string, string]);
-  return out;
+  return set.length === 0 ? list : putTimeoutHeaders(list.slice(), set);
 }
 
 /**
