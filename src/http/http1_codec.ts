@@ -20,7 +20,6 @@
  * @module
  */
 import { HeaderMap, lowerName } from "./header_map.ts";
-import { type FieldMemo, sameText } from "./field_memo.ts";
 import { type CodecError, requestFraming } from "./downstream_request.ts";
 
 /** Envoy's default `max_request_headers_kb`, in bytes. */
@@ -100,10 +99,9 @@ function bad(details: string, status: 400 | 431 = 400): RequestHead {
 
 /**
  * Parses a request head given as text (one character per byte, without the final empty line).
- * Never throws: a malformed head comes back with `error` set and `keepAlive` false. With `memo`
- * (one per connection), strings that repeat the previous head's are that head's strings.
+ * Never throws: a malformed head comes back with `error` set and `keepAlive` false.
  */
-export function parseRequestHead(text: string, memo?: FieldMemo): RequestHead {
+export function parseRequestHead(text: string): RequestHead {
   let eol = text.indexOf("\r\n");
   if (eol < 0) eol = text.length;
   const sp1 = text.indexOf(" ");
@@ -111,8 +109,8 @@ export function parseRequestHead(text: string, memo?: FieldMemo): RequestHead {
   if (sp1 <= 0 || sp2 < 0 || sp2 >= eol || !isToken(text, 0, sp1)) {
     return bad("malformed request line");
   }
-  const version = sameText(text, sp2 + 1, eol, "HTTP/1.1") ? "HTTP/1.1" : text.slice(sp2 + 1, eol);
-  const method = memo === undefined ? text.slice(0, sp1) : memo.text(0, text, 0, sp1);
+  const version = text.slice(sp2 + 1, eol);
+  const method = text.slice(0, sp1);
   if (version === "HTTP/2.0" && method === "PRI") {
     const r = bad("HTTP/2 connection preface");
     r.h2Preface = true;
@@ -121,7 +119,7 @@ export function parseRequestHead(text: string, memo?: FieldMemo): RequestHead {
   const http10 = version === "HTTP/1.0";
   if (!http10 && version !== "HTTP/1.1") return bad("unsupported HTTP version");
   if (!isTarget(text, sp1 + 1, sp2)) return bad("malformed request target");
-  let path = memo === undefined ? text.slice(sp1 + 1, sp2) : memo.text(1, text, sp1 + 1, sp2);
+  let path = text.slice(sp1 + 1, sp2);
   let authority: string | null = null;
   if (method === "CONNECT") {
     // Authority form (RFC 9110 section 9.3.6): the target is the authority, there is no path.
@@ -169,15 +167,8 @@ export function parseRequestHead(text: string, memo?: FieldMemo): RequestHead {
     while (ve > vs && (text.charCodeAt(ve - 1) === 32 || text.charCodeAt(ve - 1) === 9)) ve--;
     if (!isFieldValue(text, vs, ve)) return bad("invalid character in header value");
     if (kv.length === 2 * MAX_HEADERS) return bad("too many headers", 431);
-    let name: string;
-    let value: string;
-    if (memo === undefined) {
-      name = lowerName(text.slice(pos, colon));
-      value = text.slice(vs, ve);
-    } else {
-      name = memo.name(kv.length >> 1, text, pos, colon);
-      value = memo.value(kv.length >> 1, text, vs, ve);
-    }
+    const name = lowerName(text.slice(pos, colon));
+    const value = text.slice(vs, ve);
     pos = end + 2;
     switch (name) {
       case "host":

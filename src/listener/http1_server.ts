@@ -22,7 +22,6 @@
 import { lingerClose } from "./delayed_close.ts";
 import { properCaseHead } from "../http/header_case.ts";
 import { HeaderMap } from "../http/header_map.ts";
-import { FieldMemo } from "../http/field_memo.ts";
 import type { ProxyResponse, ResponseEnd } from "../http/proxy_response.ts";
 import {
   lastChunkWithTrailers,
@@ -374,8 +373,6 @@ export async function serveHttp1(
   ctl: Http1Control,
 ): Promise<void> {
   const c = new Http1ServerConn(conn);
-  /** The previous request head's strings, reused when the next one repeats them. */
-  const memo = new FieldMemo();
   const maxHead = ctl.limits?.limits.requestHeadersBytes ?? MAX_HEAD_BYTES;
   const timers = ctl.limits ? new ConnectionTimers(ctl.limits.limits, ctl.limits.counters) : null;
   const st = { phase: "wait" as Phase };
@@ -503,7 +500,7 @@ export async function serveHttp1(
         head.error = { status: 431, details: "headers too large" };
         c.start = c.end;
       } else {
-        head = parseRequestHead(decodeHead(c.buf, c.start, he), memo);
+        head = parseRequestHead(decodeHead(c.buf, c.start, he));
         c.start = he + 4;
         if (head.error === null && ctl.limits) {
           const { limits, counters } = ctl.limits;

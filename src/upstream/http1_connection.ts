@@ -18,7 +18,7 @@
 import type { Transport } from "./transport.ts";
 import { decodeHead, encodeHead, encodeHeadInto, headWriter } from "../http/head_bytes.ts";
 import { composeHead, headText, type UpstreamRequest } from "./upstream_request.ts";
-import { FieldMemo } from "../http/field_memo.ts";
+import { lowerName } from "../http/header_map.ts";
 import { parseTrailerLine } from "../http/trailers.ts";
 
 /** At most this many trailer fields after a chunked body (Envoy's default `max_headers_count`). */
@@ -112,8 +112,6 @@ export class Http1Connection {
   #idleRead: Promise<number | null> | null = null;
   /** In the pool's idle set (not carrying a request). */
   #idle = false;
-  /** The previous response's field strings, reused when they repeat. */
-  #memo = new FieldMemo();
   /**
    * The trailer fields of the last chunked response body read to its end (names lower-cased),
    * empty when it had none.
@@ -289,7 +287,7 @@ export class Http1Connection {
       throw new ProtocolError("malformed status line");
     }
     const status = d0 * 100 + d1 * 10 + d2;
-    const statusText = eol > 13 ? this.#memo.text(0, text, 13, eol) : "";
+    const statusText = eol > 13 ? text.slice(13, eol) : "";
     const headers: [string, string][] = [];
     let cl = -1;
     let chunked = false;
@@ -305,9 +303,8 @@ export class Http1Connection {
       let ve = end;
       while (vs < ve && isTrimmed(text.charCodeAt(vs))) vs++;
       while (ve > vs && isTrimmed(text.charCodeAt(ve - 1))) ve--;
-      // An upstream sends the same fields in the same order response after response.
-      const name = this.#memo.name(headers.length, text, pos, c);
-      const value = this.#memo.value(headers.length, text, vs, ve);
+      const name = lowerName(text.slice(pos, c));
+      const value = text.slice(vs, ve);
       pos = end + 2;
       if (name === "content-length") {
         const n = decimal(value);
