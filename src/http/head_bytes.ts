@@ -53,3 +53,38 @@ export function encodeHeadInto(s: string, into: Uint8Array): number {
   const r = encoder.encodeInto(s, into);
   return r.read === s.length && r.written === s.length ? r.written : -1;
 }
+
+/**
+ * Writes a head composed piece by piece straight into a byte buffer, one byte per character
+ * (the bytes {@linkcode encodeHead} makes of the whole text), without building the text.
+ * `put` is handed to the composer; `pos` is the bytes written, or -1 once a piece did not fit
+ * (then compose the text and use {@linkcode encodeHead}). Composition is synchronous, so one
+ * writer serves every head of the isolate ({@linkcode headWriter}).
+ */
+export class HeadWriter {
+  buf: Uint8Array = new Uint8Array(0);
+  pos = 0;
+
+  /** Starts a head at the beginning of `buf`. */
+  reset(buf: Uint8Array): this {
+    this.buf = buf;
+    this.pos = 0;
+    return this;
+  }
+
+  /** Appends the characters of `s` (each stored modulo 256, as `encodeHead` does). */
+  put = (s: string): void => {
+    let p = this.pos;
+    if (p < 0) return;
+    const b = this.buf;
+    if (p + s.length > b.length) {
+      this.pos = -1;
+      return;
+    }
+    for (let i = 0; i < s.length; i++) b[p++] = s.charCodeAt(i);
+    this.pos = p;
+  };
+}
+
+/** The isolate's head writer (heads are composed synchronously, one at a time). */
+export const headWriter: HeadWriter = new HeadWriter();

@@ -40,6 +40,16 @@ export class HeaderMap implements Headers {
     this.#kv = kv;
   }
 
+  /**
+   * A map taking `kv` as it is: lower-case names and values alternating (the caller gives the
+   * list up; no copy is made).
+   */
+  static fromFlat(kv: string[]): HeaderMap {
+    const h = new HeaderMap();
+    h.#kv = kv;
+    return h;
+  }
+
   /** Adds a field (keeps earlier ones of the same name). */
   append(name: string, value: string): void {
     this.#kv.push(lowerName(name), value);

@@ -141,7 +141,8 @@ export function parseRequestHead(text: string): RequestHead {
       : "/" + path.slice(slash);
     if (authority === "") return bad("malformed request target");
   }
-  const pairs: [string, string][] = [];
+  /** Names and values alternating (the header map's own list). */
+  const kv: string[] = [];
   let host: string | null = null;
   let hosts = 0;
   let cl: string | null = null;
@@ -165,7 +166,7 @@ export function parseRequestHead(text: string): RequestHead {
     while (vs < ve && (text.charCodeAt(vs) === 32 || text.charCodeAt(vs) === 9)) vs++;
     while (ve > vs && (text.charCodeAt(ve - 1) === 32 || text.charCodeAt(ve - 1) === 9)) ve--;
     if (!isFieldValue(text, vs, ve)) return bad("invalid character in header value");
-    if (pairs.length === MAX_HEADERS) return bad("too many headers", 431);
+    if (kv.length === 2 * MAX_HEADERS) return bad("too many headers", 431);
     const name = lowerName(text.slice(pos, colon));
     const value = text.slice(vs, ve);
     pos = end + 2;
@@ -190,7 +191,7 @@ export function parseRequestHead(text: string): RequestHead {
         }
         break;
     }
-    pairs.push([name, value]);
+    kv.push(name, value);
   }
   if (hosts > 1) return bad("multiple host headers");
   if (host === null && authority === null && !http10) return bad("missing host header");
@@ -206,7 +207,7 @@ export function parseRequestHead(text: string): RequestHead {
     method,
     path,
     authority: authority ?? host ?? "",
-    headers: new HeaderMap(pairs),
+    headers: HeaderMap.fromFlat(kv),
     http10,
     keepAlive: keepAlive && error === null,
     contentLength: typeof framing === "number" ? framing : 0,
@@ -315,48 +316,102 @@ export function responseHead(
   http10: boolean,
   close: boolean,
 ): ResponseHeadOut {
-  let text = statusLine(status);
-  let declared = -1;
-  let hasDate = false;
-  headers.forEach((v, k) => {
-    switch (k) {
-      case "connection":
-      case "keep-alive":
-      case "transfer-encoding":
-        return;
-      case "content-length":
-        declared = Number(v);
-        return;
-      case "date":
-        hasDate = true;
-    }
-    text += k + ": " + v + "\r\n";
+  let text = "";
+  const out = composeResponseHead(status, headers, bodyLength, method, http10, close, (s) => {
+    text += s;
   });
-  if (!hasDate) text += "date: " + httpDate() + "\r\n";
+  out.text = text;
+  return out;
+}
+
+/** What the fields of the head being composed declared (heads are composed one at a time). */
+const fieldsOut = { declared: -1, hasDate: false };
+
+/** Puts one response field, or notes it (`content-length`, `date`) or drops it (hop-by-hop). */
+function putField(k: string, v: string, put: (s: string) => void): void {
+  switch (k) {
+    case "connection":
+    case "keep-alive":
+    case "transfer-encoding":
+      return;
+    case "content-length":
+      fieldsOut.declared = Number(v);
+      return;
+    case "date":
+      fieldsOut.hasDate = true;
+  }
+  put(k);
+  put(": ");
+  put(v);
+  put("\r\n");
+}
+
+function putContentLength(n: number, put: (s: string) => void): void {
+  put("content-length: ");
+  put(String(n));
+  put("\r\n");
+}
+
+/** Status lines already made, by status code. */
+const statusLines = new Map<number, string>();
+
+/**
+ * {@linkcode responseHead} handing its text to `put` piece by piece (e.g. a
+ * {@linkcode HeadWriter}'s); the `text` of the answer is empty.
+ */
+export function composeResponseHead(
+  status: number,
+  headers: Headers,
+  bodyLength: number,
+  method: string,
+  http10: boolean,
+  close: boolean,
+  put: (s: string) => void,
+): ResponseHeadOut {
+  let line = statusLines.get(status);
+  if (line === undefined) {
+    line = statusLine(status);
+    if (statusLines.size < 1000) statusLines.set(status, line);
+  }
+  put(line);
+  const f = fieldsOut;
+  f.declared = -1;
+  f.hasDate = false;
+  // A header map is read by index: no callback per head.
+  if (headers instanceof HeaderMap) {
+    for (let i = 0; i < headers.size; i++) putField(headers.nameAt(i), headers.valueAt(i), put);
+  } else headers.forEach((v, k) => putField(k, v, put));
+  const declared = f.declared;
+  if (!f.hasDate) {
+    put("date: ");
+    put(httpDate());
+    put("\r\n");
+  }
   const noBody = status < 200 || status === 204 || status === 304;
   let framing: BodyFraming = "none";
   let length = 0;
   if (method === "HEAD") {
     const n = bodyLength >= 0 ? bodyLength : declared;
-    if (n >= 0 && !noBody) text += "content-length: " + n + "\r\n";
+    if (n >= 0 && !noBody) putContentLength(n, put);
   } else if (noBody) {
-    if (status === 304 && declared >= 0) text += "content-length: " + declared + "\r\n";
+    if (status === 304 && declared >= 0) putContentLength(declared, put);
   } else if (bodyLength >= 0 || bodyLength === -2) {
     length = bodyLength === -2 ? 0 : bodyLength;
     framing = length > 0 ? "length" : "none";
-    text += "content-length: " + length + "\r\n";
+    putContentLength(length, put);
   } else if (declared >= 0 && Number.isSafeInteger(declared)) {
     framing = "length";
     length = declared;
-    text += "content-length: " + declared + "\r\n";
+    putContentLength(declared, put);
   } else if (http10) {
     framing = "close";
     close = true;
   } else {
     framing = "chunked";
-    text += "transfer-encoding: chunked\r\n";
+    put("transfer-encoding: chunked\r\n");
   }
-  if (close) text += "connection: close\r\n";
-  else if (http10) text += "connection: keep-alive\r\n";
-  return { text: text + "\r\n", framing, length };
+  if (close) put("connection: close\r\n");
+  else if (http10) put("connection: keep-alive\r\n");
+  put("\r\n");
+  return { text: "", framing, length };
 }

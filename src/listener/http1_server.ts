@@ -30,7 +30,7 @@ import {
   trailerSlot,
   trailersOf,
 } from "../http/trailers.ts";
-import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
+import { decodeHead, encodeHead, encodeHeadInto, headWriter } from "../http/head_bytes.ts";
 import {
   type CodecError,
   DOWNSTREAM_REMOTE_CLOSE,
@@ -41,12 +41,14 @@ import { localReply } from "../http/local_reply.ts";
 import { isGrpcRequest, toGrpcLocalReply } from "../http/grpc_local_reply.ts";
 import {
   type BodyFraming,
+  composeResponseHead,
   MAX_HEAD_BYTES,
   MAX_HEADERS,
   parseRequestHead,
   reasonPhrase,
   type RequestHead,
   responseHead,
+  type ResponseHeadOut,
 } from "../http/http1_codec.ts";
 import {
   countClose,
@@ -103,6 +105,9 @@ const CRLF = encoder.encode("\r\n");
 const LAST_CHUNK = encoder.encode("0\r\n\r\n");
 
 const noop = () => {};
+/** Room kept for a response head in the output buffer beside a body (most heads are smaller). */
+const HEAD_ROOM = 4096;
+const EMPTY = new Uint8Array(0);
 
 class ClientGone extends Error {}
 class MalformedBody extends Error {
@@ -297,6 +302,55 @@ class Http1ServerConn {
   }
 }
 
+/**
+ * The wait for a request's answer when timeouts may answer first: the handler's answer and the
+ * timeout's reply race, the first settles the wait. Made once per connection: its reactions are
+ * not closures per request. After a timeout answered, the connection closes once that reply is
+ * written, so the late answer of the handler never meets a later wait (`retired` makes sure).
+ */
+class AnswerRace {
+  /** The request waited for. */
+  req: DownstreamRequest | null = null;
+  /** A timeout answered it. */
+  late = false;
+  #resolve: ((r: ProxyResponse) => void) | null = null;
+  #reject: ((e: unknown) => void) | null = null;
+  /** A timeout answered once: no handler answer settles anything on this connection again. */
+  #retired = false;
+
+  /** The executor of the wait's promise. */
+  start = (resolve: (r: ProxyResponse) => void, reject: (e: unknown) => void): void => {
+    this.#resolve = resolve;
+    this.#reject = reject;
+  };
+
+  /** The handler answered. */
+  answered = (r: ProxyResponse): void => {
+    const f = this.#resolve;
+    if (f === null || this.#retired) return;
+    this.#resolve = this.#reject = null;
+    f(r);
+  };
+
+  /** The handler failed. */
+  failed = (e: unknown): void => {
+    const f = this.#reject;
+    if (f === null || this.#retired) return;
+    this.#resolve = this.#reject = null;
+    f(e);
+  };
+
+  /** A timeout answers with `r` (turned gRPC for a gRPC request), unless the wait is over. */
+  expire = (r: ProxyResponse): void => {
+    const f = this.#resolve;
+    const req = this.req;
+    if (f === null || req === null) return;
+    this.#resolve = this.#reject = null;
+    this.late = this.#retired = true;
+    f(isGrpcRequest(req.headers) ? toGrpcLocalReply(r, req.method === "HEAD") : r);
+  };
+}
+
 /** Where a connection is: between requests, reading a head, in the handler, writing, closed. */
 type Phase = "wait" | "head" | "handler" | "write" | "closed";
 const isClosed = (s: { phase: Phase }) => s.phase === "closed";
@@ -323,7 +377,8 @@ export async function serveHttp1(
   const timers = ctl.limits ? new ConnectionTimers(ctl.limits.limits, ctl.limits.counters) : null;
   const st = { phase: "wait" as Phase };
   let body: RequestBody | null = null;
-  let expire: (res: ProxyResponse) => void = noop;
+  const race = new AnswerRace();
+  const expire = race.expire;
   /** The proxy closed the connection while a request was handled or answered. */
   let localActive = false;
   /** The request in flight was reset toward the client (counted once). */
@@ -525,26 +580,13 @@ export async function serveHttp1(
         if (timers === null) res = await pending;
         else {
           // Whichever comes first answers: the handler, or a timeout through `expire`.
-          let settled = false;
-          let late = false;
-          res = await new Promise<ProxyResponse>((resolve, reject) => {
-            expire = (r) => {
-              if (settled) return;
-              settled = late = true;
-              resolve(isGrpcRequest(req.headers) ? toGrpcLocalReply(r, req.method === "HEAD") : r);
-            };
-            pending.then((r) => {
-              if (settled) return;
-              settled = true;
-              resolve(r);
-            }, (e) => {
-              if (settled) return;
-              settled = true;
-              reject(e);
-            });
-          });
-          expire = noop;
-          if (late) {
+          race.req = req;
+          race.late = false;
+          const answer = new Promise<ProxyResponse>(race.start);
+          pending.then(race.answered, race.failed);
+          res = await answer;
+          race.req = null;
+          if (race.late) {
             // A timeout answered first; the handler's answer is dropped when it comes.
             timedOut = true;
             pending.then((late) => {
@@ -698,21 +740,40 @@ async function writeResponse(
 ): Promise<boolean> {
   const body = res.body;
   const bytes = body instanceof Uint8Array ? body : null;
-  const h = responseHead(
-    res.status,
-    res.headers,
-    bytes !== null ? bytes.byteLength : body === null ? -2 : -1,
-    head.method,
-    head.http10,
-    close,
-  );
-  if (properCase) h.text = properCaseHead(h.text);
+  const bodyLength = bytes !== null ? bytes.byteLength : body === null ? -2 : -1;
+  // The head goes straight into the output buffer as bytes; as text only when it is respelled
+  // (Proper-Case) or does not fit.
+  let h: ResponseHeadOut | null = null;
+  let n = -1;
+  if (!properCase) {
+    // Room for the body too, so that head and body leave in one write.
+    const want = (bytes === null ? 0 : bytes.byteLength) + HEAD_ROOM;
+    if (c.out.length < want && want <= MAX_OUT) c.out = new Uint8Array(MAX_OUT);
+    const w = headWriter.reset(c.out);
+    h = composeResponseHead(
+      res.status,
+      res.headers,
+      bodyLength,
+      head.method,
+      head.http10,
+      close,
+      w.put,
+    );
+    n = w.pos;
+    w.reset(EMPTY);
+  }
+  if (h === null || n < 0) {
+    h = responseHead(res.status, res.headers, bodyLength, head.method, head.http10, close);
+    if (properCase) h.text = properCaseHead(h.text);
+  }
   let sent = 0;
   let how: ResponseEnd = "complete";
   try {
-    const total = h.text.length + (bytes === null ? 0 : bytes.byteLength);
-    if (c.out.length < total && total <= MAX_OUT) c.out = new Uint8Array(MAX_OUT);
-    const n = encodeHeadInto(h.text, c.out);
+    if (n < 0) {
+      const total = h.text.length + (bytes === null ? 0 : bytes.byteLength);
+      if (c.out.length < total && total <= MAX_OUT) c.out = new Uint8Array(MAX_OUT);
+      n = encodeHeadInto(h.text, c.out);
+    }
     if (h.framing === "none" || bytes !== null) {
       // The whole response is known: one write when it fits the output buffer.
       if (h.framing === "length" && bytes !== null) {

@@ -72,7 +72,7 @@ import {
 import { type HcmOptions, normalizeRequestPath, parseHcmOptions } from "./hcm_options.ts";
 import { upstreamHeaders } from "../http/request_headers.ts";
 import { pickWeighted } from "../router/route_action.ts";
-import { finalTimeout, timeoutHeaders, withTimeoutHeaders } from "../router/route_timeout.ts";
+import { finalTimeout, putTimeoutHeaders, timeoutHeaders } from "../router/route_timeout.ts";
 import {
   DEFAULT_ROUTER_FILTER,
   parseRouterFilter,
@@ -716,7 +716,8 @@ export class HttpConnectionManager {
       hold.ur = ur;
       hold.cluster = cluster;
     }
-    ur.headers = withTimeoutHeaders(
+    // The list was made for this request just above: the timeout headers go in in place.
+    ur.headers = putTimeoutHeaders(
       ur.headers,
       timeoutHeaders(0, timeouts, !rf.suppressEnvoyHeaders),
     );

@@ -318,6 +318,23 @@ function findHost(rc: RouteConfig, host: string): VirtualHost | null {
  * against the host without its port, then wildcards against host and port, then `*`.
  */
 export function selectVirtualHost(rc: RouteConfig, authority: string): VirtualHost | null {
+  // A route table serves few authorities: each one's answer is kept (a bounded number of them).
+  let seen = chosenHosts.get(rc);
+  if (seen === undefined) chosenHosts.set(rc, seen = new Map());
+  const known = seen.get(authority);
+  if (known !== undefined) return known;
+  const vh = lookupVirtualHost(rc, authority);
+  if (seen.size >= MAX_CHOSEN_HOSTS) seen.clear();
+  seen.set(authority, vh);
+  return vh;
+}
+
+/** At most this many authorities' virtual hosts are kept per route table. */
+const MAX_CHOSEN_HOSTS = 256;
+/** The virtual host each authority selected, per route table (tables are never changed). */
+const chosenHosts = new WeakMap<RouteConfig, Map<string, VirtualHost | null>>();
+
+function lookupVirtualHost(rc: RouteConfig, authority: string): VirtualHost | null {
   const host = authority.toLowerCase();
   const e = rc.exact.get(host);
   if (e) return e;

@@ -67,8 +67,8 @@ function ms(v: string | null): number | null {
 
 /** The first spelling present (the value and whether any was). */
 function read(h: Headers, names: readonly string[]): string | null {
-  for (const n of names) {
-    const v = h.get(n);
+  for (let i = 0; i < names.length; i++) {
+    const v = h.get(names[i]);
     if (v !== null) return v;
   }
   return null;
@@ -111,9 +111,25 @@ export function finalTimeout(
 }
 
 /**
+ * The last list holding only an expected-timeout header: most requests of a route send the
+ * same value, so the same list serves them.
+ */
+let lastExpected: readonly (readonly [string, string])[] = [];
+let lastExpectedMs = 0;
+
+/** The list of one expected-timeout header for `ms` (shared: never changed in place). */
+function expectedOnly(ms: number): [string, string][] {
+  if (ms !== lastExpectedMs || lastExpected.length === 0) {
+    lastExpectedMs = ms;
+    lastExpected = [[EXPECTED_TIMEOUT_HEADER, String(ms)]];
+  }
+  return lastExpected as [string, string][];
+}
+
+/**
  * The timeout headers of an attempt sent `elapsedMs` after the first: the expected timeout
  * (when `insertExpected`) and, for `t.grpcTimeout`, `grpc-timeout`. Empty when there is no
- * limit.
+ * limit. The list and its pairs may be shared between calls: callers never change them.
  */
 export function timeoutHeaders(
   elapsedMs: number,
@@ -125,10 +141,20 @@ export function timeoutHeaders(
   if (t.globalMs > 0) {
     expected = elapsedMs >= t.globalMs ? 1 : Math.min(expected, t.globalMs - elapsedMs);
   }
+  if (insertExpected && !t.grpcTimeout) return expectedOnly(expected);
   const out: [string, string][] = [];
   if (insertExpected) out.push([EXPECTED_TIMEOUT_HEADER, String(expected)]);
   if (t.grpcTimeout) out.push(["grpc-timeout", formatGrpcTimeout(expected)]);
   return out;
+}
+
+/** True when a header named `k` is replaced by the timeout headers `set`. */
+function replacedBy(k: string, set: readonly [string, string][]): boolean {
+  for (let i = 0; i < set.length; i++) {
+    const n = set[i][0];
+    if (k === n || (n === EXPECTED_TIMEOUT_HEADER && k === EXPECTED[0])) return true;
+  }
+  return false;
 }
 
 /** `list` with the timeout headers replaced by `set` (the same list when there is nothing to do). */
@@ -136,8 +162,23 @@ export function withTimeoutHeaders(
   list: [string, string][],
   set: readonly [string, string][],
 ): [string, string][] {
+  return set.length === 0 ? list : putTimeoutHeaders(list.slice(), set);
+}
+
+/**
+ * {@linkcode withTimeoutHeaders} on a list the caller owns: changed in place (the headers
+ * replaced removed, `set` appended) and returned, without a copy.
+ */
+export function putTimeoutHeaders(
+  list: [string, string][],
+  set: readonly [string, string][],
+): [string, string][] {
   if (set.length === 0) return list;
-  const names = new Set<string>(set.map(([k]) => k));
-  if (names.has(EXPECTED_TIMEOUT_HEADER)) names.add(EXPECTED[0]);
-  return [...list.filter(([k]) => !names.has(k)), ...set];
+  let w = 0;
+  for (let r = 0; r < list.length; r++) {
+    if (!replacedBy(list[r][0], set)) list[w++] = list[r];
+  }
+  list.length = w;
+  for (let i = 0; i < set.length; i++) list.push(set[i] as [string, string]);
+  return list;
 }

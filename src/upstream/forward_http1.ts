@@ -15,7 +15,7 @@ import type { Host } from "./host.ts";
 import { EofError, type Http1Connection, ProtocolError } from "./http1_connection.ts";
 import { type AcquireHandle, type Http1Pool, OverflowError } from "./http1_pool.ts";
 import { localReply, resetBody, type ResetReason, UPSTREAM_TIMEOUT } from "../http/local_reply.ts";
-import { headText, type UpstreamAttempt, type UpstreamRequest } from "./upstream_request.ts";
+import type { UpstreamAttempt, UpstreamRequest } from "./upstream_request.ts";
 import { buildResponseHeaders } from "../http/response_headers.ts";
 import type { Deadline } from "./deadline_queue.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
@@ -250,7 +250,6 @@ export async function forwardHttp1(
       ex.bodyReader?.cancel().catch(() => {});
     }, ex.t0);
   }
-  const head = headText(r);
   for (let attempt = 0;; attempt++) {
     try {
       // An idle connection is taken without a promise; otherwise wait for one.
@@ -279,7 +278,7 @@ export async function forwardHttp1(
     const reused = conn.requests > 0;
     conn.requests++;
     try {
-      await conn.writeHead(head);
+      await conn.writeRequestHead(r);
       if (r.body) await writeBody(conn, r, pool, cluster.effective.http1Trailers === true, ex);
       ex.bodyReader = null;
       if (!ex.maxDuration && !ex.aborted) ex.sent = true;

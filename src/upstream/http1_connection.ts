@@ -16,7 +16,8 @@
  * @module
  */
 import type { Transport } from "./transport.ts";
-import { decodeHead, encodeHead, encodeHeadInto } from "../http/head_bytes.ts";
+import { decodeHead, encodeHead, encodeHeadInto, headWriter } from "../http/head_bytes.ts";
+import { composeHead, headText, type UpstreamRequest } from "./upstream_request.ts";
 import { lowerName } from "../http/header_map.ts";
 import { parseTrailerLine } from "../http/trailers.ts";
 
@@ -25,6 +26,7 @@ const MAX_TRAILERS = 100;
 
 /** Size of the per-connection buffer request heads are encoded into (larger heads allocate). */
 const HEAD_BUF = 8192;
+const EMPTY = new Uint8Array(0);
 
 /** A response status line and headers. */
 export interface ResponseHead {
@@ -81,6 +83,14 @@ function copyOut(src: Uint8Array, from: number, to: number): Uint8Array<ArrayBuf
 const CR = 13;
 const LF = 10;
 
+/**
+ * True for the characters `String.prototype.trim` removes that a head decoded one character
+ * per byte can hold: tab, LF, VT, FF, CR, space and no-break space (0xA0).
+ */
+function isTrimmed(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 160;
+}
+
 /** An HTTP/1.1 client connection. */
 export class Http1Connection {
   /** Requests sent on this connection. */
@@ -127,6 +137,19 @@ export class Http1Connection {
     const buf = this.#head ??= new Uint8Array(HEAD_BUF);
     const n = encodeHeadInto(text, buf);
     return this.writeAll(n >= 0 ? buf.subarray(0, n) : encodeHead(text));
+  }
+
+  /**
+   * Writes the head of request `r` with one write, its bytes composed straight into this
+   * connection's head buffer (no text made unless it does not fit).
+   */
+  writeRequestHead(r: UpstreamRequest): Promise<void> {
+    const buf = this.#head ??= new Uint8Array(HEAD_BUF);
+    const w = headWriter.reset(buf);
+    composeHead(r, w.put);
+    const n = w.pos;
+    w.reset(EMPTY);
+    return this.writeAll(n >= 0 ? buf.subarray(0, n) : encodeHead(headText(r)));
   }
 
   /**
@@ -275,8 +298,13 @@ export class Http1Connection {
       if (end < 0) end = text.length;
       const c = text.indexOf(":", pos);
       if (c <= pos || c >= end) throw new ProtocolError("malformed header line");
+      // The value without the whitespace `trim` would remove.
+      let vs = c + 1;
+      let ve = end;
+      while (vs < ve && isTrimmed(text.charCodeAt(vs))) vs++;
+      while (ve > vs && isTrimmed(text.charCodeAt(ve - 1))) ve--;
       const name = lowerName(text.slice(pos, c));
-      const value = text.slice(c + 1, end).trim();
+      const value = text.slice(vs, ve);
       pos = end + 2;
       if (name === "content-length") {
         const n = decimal(value);

@@ -69,15 +69,39 @@ export interface UpstreamRequest {
  * character per byte; `encodeHead` of `src/http/head_bytes.ts` makes the bytes).
  */
 export function headText(r: UpstreamRequest): string {
-  let h = r.method + " " + r.path + " HTTP/1.1\r\nhost: " + r.authority + "\r\n";
+  let h = "";
+  composeHead(r, (s) => {
+    h += s;
+  });
+  return h;
+}
+
+/**
+ * {@linkcode headText} handed to `put` piece by piece (e.g. a `HeadWriter`'s, which writes the
+ * bytes without making the text).
+ */
+export function composeHead(r: UpstreamRequest, put: (s: string) => void): void {
+  put(r.method);
+  put(" ");
+  put(r.path);
+  put(" HTTP/1.1\r\nhost: ");
+  put(r.authority);
+  put("\r\n");
   const hs = r.headers;
-  for (let i = 0; i < hs.length; i++) h += hs[i][0] + ": " + hs[i][1] + "\r\n";
-  if (r.body !== null) {
-    h += r.contentLength >= 0
-      ? "content-length: " + r.contentLength + "\r\n"
-      : "transfer-encoding: chunked\r\n";
-  } else if (r.method === "POST" || r.method === "PUT" || r.method === "PATCH") {
-    h += "content-length: 0\r\n";
+  for (let i = 0; i < hs.length; i++) {
+    put(hs[i][0]);
+    put(": ");
+    put(hs[i][1]);
+    put("\r\n");
   }
-  return h + "\r\n";
+  if (r.body !== null) {
+    if (r.contentLength >= 0) {
+      put("content-length: ");
+      put(String(r.contentLength));
+      put("\r\n");
+    } else put("transfer-encoding: chunked\r\n");
+  } else if (r.method === "POST" || r.method === "PUT" || r.method === "PATCH") {
+    put("content-length: 0\r\n");
+  }
+  put("\r\n");
 }
