@@ -61,7 +61,8 @@ export const ENUMS: ReadonlyMap<string, EnumRow> = new Map(
 interface MessageIndex {
   byName: ReadonlyMap<string, FieldRow>;
   required: readonly FieldRow[];
-  requiredGroups: ReadonlySet<string>;
+  /** The groups one of whose members must be set, each once, in table order. */
+  requiredGroups: readonly string[];
 }
 
 const INDEX = new Map<string, MessageIndex>();
@@ -73,7 +74,7 @@ function indexOf(message: string): MessageIndex {
   ix = {
     byName: new Map(rows.map((r) => [r.field, r])),
     required: rows.filter((r) => r.required),
-    requiredGroups: new Set(rows.filter((r) => r.groupRequired).map((r) => r.group!)),
+    requiredGroups: [...new Set(rows.filter((r) => r.groupRequired).map((r) => r.group!))],
   };
   INDEX.set(message, ix);
   return ix;
@@ -259,9 +260,12 @@ function checkField(row: FieldRow, v: unknown, path: string, ctx: SchemaContext)
       ctx.errors.push({ path, rule: row.id, message: `expected a list, got ${show(v)}` });
       return undefined;
     }
-    return v.map((x, i) => checkElement(row, x, `${path}[${i}]`, ctx)).filter((x) =>
-      x !== undefined
-    );
+    const out: unknown[] = [];
+    for (let i = 0; i < v.length; i++) {
+      const y = checkElement(row, v[i], `${path}[${i}]`, ctx);
+      if (y !== undefined) out.push(y);
+    }
+    return out;
   }
   if (row.cardinality === "map") {
     if (!isObject(v)) {

@@ -99,12 +99,20 @@ function findRowAt(dotted: string): { message: string; row: FieldRow } | undefin
 
 /** Operand value of a dotted path, with the row's default when unset. */
 function operand(c: Obj, dotted: string): unknown {
-  const parts = dotted.split(".");
   const hit = rowAt(dotted);
   if (!hit) return at(c, dotted);
-  const parent = parts.length > 1 ? at(c, parts.slice(0, -1).join(".")) : c;
-  return valueOf(hit.message, isObject(parent) ? parent : undefined, parts[parts.length - 1]);
+  let split = SPLITS.get(dotted);
+  if (!split) {
+    const parts = dotted.split(".");
+    split = { parent: parts.length > 1 ? parts.slice(0, -1).join(".") : null, last: parts.at(-1)! };
+    SPLITS.set(dotted, split);
+  }
+  const parent = split.parent === null ? c : at(c, split.parent);
+  return valueOf(hit.message, isObject(parent) ? parent : undefined, split.last);
 }
+
+/** Each operand path's parent path (null at the top) and last key, split once. */
+const SPLITS = new Map<string, { parent: string | null; last: string }>();
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 function isIp(s: string): boolean {
