@@ -261,11 +261,13 @@ function checkField(row: FieldRow, v: unknown, path: string, ctx: SchemaContext)
       return undefined;
     }
     const out: unknown[] = [];
+    let same = true;
     for (let i = 0; i < v.length; i++) {
       const y = checkElement(row, v[i], `${path}[${i}]`, ctx);
       if (y !== undefined) out.push(y);
+      if (y !== v[i]) same = false;
     }
-    return out;
+    return same ? v : out;
   }
   if (row.cardinality === "map") {
     if (!isObject(v)) {
@@ -273,18 +275,22 @@ function checkField(row: FieldRow, v: unknown, path: string, ctx: SchemaContext)
       return undefined;
     }
     const out: Record<string, unknown> = {};
+    let same = true;
     for (const [k, x] of Object.entries(v)) {
       const y = checkElement(row, x, `${path}.${k}`, ctx);
       if (y !== undefined) out[k] = y;
+      if (y !== x) same = false;
     }
-    return out;
+    return same ? v : out;
   }
   return checkElement(row, v, path, ctx);
 }
 
 /**
  * Checks `value` against the rows of `message`; pushes every error to `ctx.errors` and returns
- * the normalized object (fields that failed are left out).
+ * the normalized object (fields that failed are left out). When normalizing changes nothing (no
+ * key renamed or left out, every value the same), that is `value` itself: a bootstrap's
+ * clusters are then not held twice (the same holds for lists and maps, in `checkField`).
  */
 export function validateMessage(
   message: string,
@@ -298,14 +304,20 @@ export function validateMessage(
   // Built only for messages that have exclusivity groups or required fields.
   let groups: Map<string, FieldRow[]> | undefined;
   const present = required.length > 0 ? new Set<string>() : undefined;
+  /** Every key so far kept as it is, with the same value. */
+  let same = true;
   for (const rawKey in value) {
-    if (!Object.hasOwn(value, rawKey)) continue;
+    if (!Object.hasOwn(value, rawKey)) {
+      same = false;
+      continue;
+    }
     const v = value[rawKey];
     let row = byName.get(rawKey);
     const key = row ? rawKey : camelToSnake(rawKey);
     if (!row && key !== rawKey) row = byName.get(key);
     if (row && present && isSet(v)) present.add(key);
     const p = `${path}.${rawKey}`;
+    if (!row || !isSet(v) || key !== rawKey) same = false;
     if (!row) {
       if (ctx.allowUnknown) ctx.onUnknown?.(p);
       else {
@@ -333,11 +345,13 @@ export function validateMessage(
               members[0].field
             } is already set (group ${row.group})`,
         });
+        same = false;
         continue;
       }
     }
     const y = checkField(row, v, p, ctx);
     if (y !== undefined) out[key] = y;
+    if (y !== v) same = false;
   }
   for (const r of required) {
     if (!present!.has(r.field)) {
@@ -358,7 +372,7 @@ export function validateMessage(
       });
     }
   }
-  return out;
+  return same ? value : out;
 }
 
 /** Cluster rule rows that cite an exclusivity group, by group: their ID and message win. */
