@@ -301,9 +301,9 @@ export function validateMessage(
   const rows = MESSAGES.get(message) ?? [];
   const { byName, required, requiredGroups } = indexOf(message);
   const out: Record<string, unknown> = {};
-  // Built only for messages that have exclusivity groups or required fields.
-  let groups: Map<string, FieldRow[]> | undefined;
-  const present = required.length > 0 ? new Set<string>() : undefined;
+  // The exclusivity groups met so far, each with its first member (few per message).
+  let groups: string[] | undefined;
+  let firsts: FieldRow[] | undefined;
   /** Every key so far kept as it is, with the same value. */
   let same = true;
   for (const rawKey in value) {
@@ -315,7 +315,6 @@ export function validateMessage(
     let row = byName.get(rawKey);
     const key = row ? rawKey : camelToSnake(rawKey);
     if (!row && key !== rawKey) row = byName.get(key);
-    if (row && present && isSet(v)) present.add(key);
     const p = `${path}.${rawKey}`;
     if (!row || !isSet(v) || key !== rawKey) same = false;
     if (!row) {
@@ -331,18 +330,20 @@ export function validateMessage(
     }
     if (!isSet(v)) continue;
     if (row.group) {
-      groups ??= new Map();
-      const members = groups.get(row.group) ?? [];
-      members.push(row);
-      groups.set(row.group, members);
-      if (members.length > 1) {
+      groups ??= [];
+      firsts ??= [];
+      const g = groups.indexOf(row.group);
+      if (g < 0) {
+        groups.push(row.group);
+        firsts.push(row);
+      } else {
         const cited = GROUP_RULES.get(row.group);
         ctx.errors.push({
           path: p,
           rule: cited?.id ?? row.id,
           message: cited?.message ??
             `only one of ${groupMembers(rows, row.group)} may be set, and ${
-              members[0].field
+              firsts[g].field
             } is already set (group ${row.group})`,
         });
         same = false;
@@ -354,7 +355,7 @@ export function validateMessage(
     if (y !== v) same = false;
   }
   for (const r of required) {
-    if (!present!.has(r.field)) {
+    if (!isPresent(value, r.field, byName)) {
       ctx.errors.push({
         path: `${path}.${r.field}`,
         rule: r.id,
@@ -363,7 +364,7 @@ export function validateMessage(
     }
   }
   for (const g of requiredGroups) {
-    if (!groups?.has(g)) {
+    if (!groups?.includes(g)) {
       const first = rows.find((r) => r.group === g)!;
       ctx.errors.push({
         path,
@@ -373,6 +374,23 @@ export function validateMessage(
     }
   }
   return same ? value : out;
+}
+
+/**
+ * True when a key of `value` names `field` (as it is, or in its lowerCamelCase spelling when
+ * that is no field of its own) with a set value: what makes a required field present.
+ */
+function isPresent(
+  value: Record<string, unknown>,
+  field: string,
+  byName: ReadonlyMap<string, FieldRow>,
+): boolean {
+  if (Object.hasOwn(value, field) && isSet(value[field])) return true;
+  for (const rawKey in value) {
+    if (!Object.hasOwn(value, rawKey) || byName.has(rawKey)) continue;
+    if (camelToSnake(rawKey) === field && isSet(value[rawKey])) return true;
+  }
+  return false;
 }
 
 /** Cluster rule rows that cite an exclusivity group, by group: their ID and message win. */
