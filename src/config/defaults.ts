@@ -91,7 +91,9 @@ export function withDefaults(message: string, o: Obj): JsonObject {
   const out: Obj = { ...o };
   for (const r of MESSAGES.get(message) ?? []) {
     if ((out[r.field] === undefined || out[r.field] === null) && r.default !== undefined) {
-      out[r.field] = structuredClone(r.default);
+      const d = r.default;
+      // Only an object default needs its own copy (a primitive is a value already).
+      out[r.field] = typeof d === "object" && d !== null ? structuredClone(d) : d;
     }
   }
   return out as JsonObject;

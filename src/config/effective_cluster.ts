@@ -149,6 +149,14 @@ function socketOf(addr: unknown): { address: string; port: number; resolver?: st
   return pipe ? { address: String(pipe.path ?? ""), port: 0 } : null;
 }
 
+/** A member's `envoy.lb` then `proxy.lb` filter metadata, merged (no spread when both unset). */
+function lbMetadata(fm: Obj): JsonObject {
+  const envoy = obj(fm["envoy.lb"]);
+  const proxy = obj(fm["proxy.lb"]);
+  if (envoy === undefined && proxy === undefined) return {};
+  return { ...(envoy ?? {}), ...(proxy ?? {}) } as JsonObject;
+}
+
 /** The members of a cluster, from `load_assignment` or else the deprecated `hosts`. */
 export function hostsOf(c: Obj, type: DiscoveryType): EffectiveHost[] {
   const dns = type === "STRICT_DNS" || type === "LOGICAL_DNS";
@@ -178,10 +186,7 @@ export function hostsOf(c: Obj, type: DiscoveryType): EffectiveHost[] {
           region: String(loc.region ?? ""),
           zone: String(loc.zone ?? ""),
           sub_zone: String(loc.sub_zone ?? ""),
-          metadata: {
-            ...(obj(fm["envoy.lb"]) ?? {}),
-            ...(obj(fm["proxy.lb"]) ?? {}),
-          } as JsonObject,
+          metadata: lbMetadata(fm),
         };
         const lw = valueOf("endpoint.LocalityLbEndpoints", obj(lle), "load_balancing_weight");
         if (typeof lw === "number") host.localityWeight = lw;
@@ -453,7 +458,9 @@ export function effectiveCluster(
   const sink: TlsErrorSink = onTlsError ?? ((path, message, rule) => {
     throw new ConfigLoadError([{ path, rule, message }]);
   });
-  const out: EffectiveCluster = {
+  // Built in key order without object spreads (a spread makes V8 build the object property by
+  // property in its slow path: a third of this function's time at 10,000 clusters).
+  const out = {
     name,
     statName: alt.replaceAll(":", "_"),
     type,
@@ -464,64 +471,68 @@ export function effectiveCluster(
       valueOf(C, c, "max_requests_per_connection") as number,
     upstreamIdleTimeoutMs: limits.idleTimeoutMs,
     maxConnectionDurationMs: limits.maxConnectionDurationMs,
-    ...(limits.maxStreamDurationMs > 0 ? { maxStreamDurationMs: limits.maxStreamDurationMs } : {}),
-    ...(limits.maxHeadersCount !== MAX_HEADERS_COUNT
-      ? { maxHeadersCount: limits.maxHeadersCount }
-      : {}),
-    hosts: hostsOf(c, type),
-    thresholds: thresholdsOf(c),
-    http2: http.http2 !== undefined,
-    http2Settings: http2SettingsOf(http.http2),
-    http1Trailers: http1TrailersOf(c),
-    protocolSelection: http.useDownstream ? "USE_DOWNSTREAM_PROTOCOL" : "USE_CONFIGURED_PROTOCOL",
-    ...(http.auto ? { alpnAuto: true } : {}),
-    tls: effectiveTls(c, sink, secrets),
-    upstreamBind: bindOf(c, bootstrapBind),
-    tcpKeepalive: keepaliveOf(c),
-    dnsRefreshRateMs: valueOf(C, c, "dns_refresh_rate") as number,
-    respectDnsTtl: valueOf(C, c, "respect_dns_ttl") as boolean,
-    dnsLookupFamily: valueOf(C, c, "dns_lookup_family") as EffectiveCluster["dnsLookupFamily"],
-    cleanupIntervalMs: valueOf(C, c, "cleanup_interval") as number,
-    healthyPanicThreshold: Math.floor(
-      valueOf("Cluster.CommonLbConfig", common, "healthy_panic_threshold") as number,
-    ),
-    updateMergeWindowMs: valueOf("Cluster.CommonLbConfig", common, "update_merge_window") as number,
-    ignoreNewHostsUntilFirstHc: valueOf(
-      "Cluster.CommonLbConfig",
-      common,
-      "ignore_new_hosts_until_first_hc",
-    ) as boolean,
-    ringHash: {
-      minimumRingSize: valueOf("Cluster.RingHashLbConfig", ring, "minimum_ring_size") as number,
-      maximumRingSize: valueOf("Cluster.RingHashLbConfig", ring, "maximum_ring_size") as number,
-      hashFunction: valueOf("Cluster.RingHashLbConfig", ring, "hash_function") as string,
-    },
-    leastRequest: {
-      choiceCount: valueOf(
-        "Cluster.LeastRequestLbConfig",
-        obj(c.least_request_lb_config),
-        "choice_count",
-      ) as number,
-    },
-    useHttpHeader: valueOf(
-      "Cluster.OriginalDstLbConfig",
-      obj(c.original_dst_lb_config),
-      "use_http_header",
-    ) as boolean,
-    healthChecks: (Array.isArray(c.health_checks) ? c.health_checks : []).map(obj).filter((
-      x,
-    ): x is Obj => !!x).map((h) => withDefaults("core.HealthCheck", h)),
-    outlierDetection: obj(c.outlier_detection)
-      ? withDefaults("cluster.OutlierDetection", obj(c.outlier_detection)!)
-      : null,
-    closeConnectionsOnHostHealthFailure: valueOf(
-      C,
-      c,
-      "close_connections_on_host_health_failure",
-    ) as boolean,
-    drainConnectionsOnHostRemoval: valueOf(C, c, "drain_connections_on_host_removal") as boolean,
-    config: cluster,
+  } as EffectiveCluster;
+  if (limits.maxStreamDurationMs > 0) out.maxStreamDurationMs = limits.maxStreamDurationMs;
+  if (limits.maxHeadersCount !== MAX_HEADERS_COUNT) out.maxHeadersCount = limits.maxHeadersCount;
+  out.hosts = hostsOf(c, type);
+  out.thresholds = thresholdsOf(c);
+  out.http2 = http.http2 !== undefined;
+  out.http2Settings = http2SettingsOf(http.http2);
+  out.http1Trailers = http1TrailersOf(c);
+  out.protocolSelection = http.useDownstream
+    ? "USE_DOWNSTREAM_PROTOCOL"
+    : "USE_CONFIGURED_PROTOCOL";
+  if (http.auto) out.alpnAuto = true;
+  out.tls = effectiveTls(c, sink, secrets);
+  out.upstreamBind = bindOf(c, bootstrapBind);
+  out.tcpKeepalive = keepaliveOf(c);
+  out.dnsRefreshRateMs = valueOf(C, c, "dns_refresh_rate") as number;
+  out.respectDnsTtl = valueOf(C, c, "respect_dns_ttl") as boolean;
+  out.dnsLookupFamily = valueOf(C, c, "dns_lookup_family") as EffectiveCluster["dnsLookupFamily"];
+  out.cleanupIntervalMs = valueOf(C, c, "cleanup_interval") as number;
+  out.healthyPanicThreshold = Math.floor(
+    valueOf("Cluster.CommonLbConfig", common, "healthy_panic_threshold") as number,
+  );
+  out.updateMergeWindowMs = valueOf(
+    "Cluster.CommonLbConfig",
+    common,
+    "update_merge_window",
+  ) as number;
+  out.ignoreNewHostsUntilFirstHc = valueOf(
+    "Cluster.CommonLbConfig",
+    common,
+    "ignore_new_hosts_until_first_hc",
+  ) as boolean;
+  out.ringHash = {
+    minimumRingSize: valueOf("Cluster.RingHashLbConfig", ring, "minimum_ring_size") as number,
+    maximumRingSize: valueOf("Cluster.RingHashLbConfig", ring, "maximum_ring_size") as number,
+    hashFunction: valueOf("Cluster.RingHashLbConfig", ring, "hash_function") as string,
   };
+  out.leastRequest = {
+    choiceCount: valueOf(
+      "Cluster.LeastRequestLbConfig",
+      obj(c.least_request_lb_config),
+      "choice_count",
+    ) as number,
+  };
+  out.useHttpHeader = valueOf(
+    "Cluster.OriginalDstLbConfig",
+    obj(c.original_dst_lb_config),
+    "use_http_header",
+  ) as boolean;
+  out.healthChecks = (Array.isArray(c.health_checks) ? c.health_checks : []).map(obj).filter((
+    x,
+  ): x is Obj => !!x).map((h) => withDefaults("core.HealthCheck", h));
+  out.outlierDetection = obj(c.outlier_detection)
+    ? withDefaults("cluster.OutlierDetection", obj(c.outlier_detection)!)
+    : null;
+  out.closeConnectionsOnHostHealthFailure = valueOf(
+    C,
+    c,
+    "close_connections_on_host_health_failure",
+  ) as boolean;
+  out.drainConnectionsOnHostRemoval = valueOf(C, c, "drain_connections_on_host_removal") as boolean;
+  out.config = cluster;
   if (customType !== undefined) out.customType = customType;
   return out;
 }

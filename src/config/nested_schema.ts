@@ -61,7 +61,8 @@ export const ENUMS: ReadonlyMap<string, EnumRow> = new Map(
 interface MessageIndex {
   byName: ReadonlyMap<string, FieldRow>;
   required: readonly FieldRow[];
-  requiredGroups: ReadonlySet<string>;
+  /** The groups one of whose members must be set, each once, in table order. */
+  requiredGroups: readonly string[];
 }
 
 const INDEX = new Map<string, MessageIndex>();
@@ -73,7 +74,7 @@ function indexOf(message: string): MessageIndex {
   ix = {
     byName: new Map(rows.map((r) => [r.field, r])),
     required: rows.filter((r) => r.required),
-    requiredGroups: new Set(rows.filter((r) => r.groupRequired).map((r) => r.group!)),
+    requiredGroups: [...new Set(rows.filter((r) => r.groupRequired).map((r) => r.group!))],
   };
   INDEX.set(message, ix);
   return ix;
@@ -259,9 +260,14 @@ function checkField(row: FieldRow, v: unknown, path: string, ctx: SchemaContext)
       ctx.errors.push({ path, rule: row.id, message: `expected a list, got ${show(v)}` });
       return undefined;
     }
-    return v.map((x, i) => checkElement(row, x, `${path}[${i}]`, ctx)).filter((x) =>
-      x !== undefined
-    );
+    const out: unknown[] = [];
+    let same = true;
+    for (let i = 0; i < v.length; i++) {
+      const y = checkElement(row, v[i], `${path}[${i}]`, ctx);
+      if (y !== undefined) out.push(y);
+      if (y !== v[i]) same = false;
+    }
+    return same ? v : out;
   }
   if (row.cardinality === "map") {
     if (!isObject(v)) {
@@ -269,18 +275,22 @@ function checkField(row: FieldRow, v: unknown, path: string, ctx: SchemaContext)
       return undefined;
     }
     const out: Record<string, unknown> = {};
+    let same = true;
     for (const [k, x] of Object.entries(v)) {
       const y = checkElement(row, x, `${path}.${k}`, ctx);
       if (y !== undefined) out[k] = y;
+      if (y !== x) same = false;
     }
-    return out;
+    return same ? v : out;
   }
   return checkElement(row, v, path, ctx);
 }
 
 /**
  * Checks `value` against the rows of `message`; pushes every error to `ctx.errors` and returns
- * the normalized object (fields that failed are left out).
+ * the normalized object (fields that failed are left out). When normalizing changes nothing (no
+ * key renamed or left out, every value the same), that is `value` itself: a bootstrap's
+ * clusters are then not held twice (the same holds for lists and maps, in `checkField`).
  */
 export function validateMessage(
   message: string,
@@ -291,17 +301,22 @@ export function validateMessage(
   const rows = MESSAGES.get(message) ?? [];
   const { byName, required, requiredGroups } = indexOf(message);
   const out: Record<string, unknown> = {};
-  // Built only for messages that have exclusivity groups or required fields.
-  let groups: Map<string, FieldRow[]> | undefined;
-  const present = required.length > 0 ? new Set<string>() : undefined;
+  // The exclusivity groups met so far, each with its first member (few per message).
+  let groups: string[] | undefined;
+  let firsts: FieldRow[] | undefined;
+  /** Every key so far kept as it is, with the same value. */
+  let same = true;
   for (const rawKey in value) {
-    if (!Object.hasOwn(value, rawKey)) continue;
+    if (!Object.hasOwn(value, rawKey)) {
+      same = false;
+      continue;
+    }
     const v = value[rawKey];
     let row = byName.get(rawKey);
     const key = row ? rawKey : camelToSnake(rawKey);
     if (!row && key !== rawKey) row = byName.get(key);
-    if (row && present && isSet(v)) present.add(key);
     const p = `${path}.${rawKey}`;
+    if (!row || !isSet(v) || key !== rawKey) same = false;
     if (!row) {
       if (ctx.allowUnknown) ctx.onUnknown?.(p);
       else {
@@ -315,28 +330,32 @@ export function validateMessage(
     }
     if (!isSet(v)) continue;
     if (row.group) {
-      groups ??= new Map();
-      const members = groups.get(row.group) ?? [];
-      members.push(row);
-      groups.set(row.group, members);
-      if (members.length > 1) {
+      groups ??= [];
+      firsts ??= [];
+      const g = groups.indexOf(row.group);
+      if (g < 0) {
+        groups.push(row.group);
+        firsts.push(row);
+      } else {
         const cited = GROUP_RULES.get(row.group);
         ctx.errors.push({
           path: p,
           rule: cited?.id ?? row.id,
           message: cited?.message ??
             `only one of ${groupMembers(rows, row.group)} may be set, and ${
-              members[0].field
+              firsts[g].field
             } is already set (group ${row.group})`,
         });
+        same = false;
         continue;
       }
     }
     const y = checkField(row, v, p, ctx);
     if (y !== undefined) out[key] = y;
+    if (y !== v) same = false;
   }
   for (const r of required) {
-    if (!present!.has(r.field)) {
+    if (!isPresent(value, r.field, byName)) {
       ctx.errors.push({
         path: `${path}.${r.field}`,
         rule: r.id,
@@ -345,7 +364,7 @@ export function validateMessage(
     }
   }
   for (const g of requiredGroups) {
-    if (!groups?.has(g)) {
+    if (!groups?.includes(g)) {
       const first = rows.find((r) => r.group === g)!;
       ctx.errors.push({
         path,
@@ -354,7 +373,24 @@ export function validateMessage(
       });
     }
   }
-  return out;
+  return same ? value : out;
+}
+
+/**
+ * True when a key of `value` names `field` (as it is, or in its lowerCamelCase spelling when
+ * that is no field of its own) with a set value: what makes a required field present.
+ */
+function isPresent(
+  value: Record<string, unknown>,
+  field: string,
+  byName: ReadonlyMap<string, FieldRow>,
+): boolean {
+  if (Object.hasOwn(value, field) && isSet(value[field])) return true;
+  for (const rawKey in value) {
+    if (!Object.hasOwn(value, rawKey) || byName.has(rawKey)) continue;
+    if (camelToSnake(rawKey) === field && isSet(value[rawKey])) return true;
+  }
+  return false;
 }
 
 /** Cluster rule rows that cite an exclusivity group, by group: their ID and message win. */

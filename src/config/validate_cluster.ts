@@ -63,6 +63,19 @@ interface RuleInput {
   name: string;
   type: DiscoveryType;
   policy: string;
+  /** `upstreamHttpOf(c)` and `connectionLimitsOf(c)`, read once by the rules that need them. */
+  http?: ReturnType<typeof upstreamHttpOf>;
+  limits?: ReturnType<typeof connectionLimitsOf>;
+}
+
+/** The cluster's upstream HTTP options (read once per cluster). */
+function httpOf(i: RuleInput): ReturnType<typeof upstreamHttpOf> {
+  return i.http ??= upstreamHttpOf(i.c);
+}
+
+/** The cluster's connection limits (read once per cluster). */
+function limitsOf(i: RuleInput): ReturnType<typeof connectionLimitsOf> {
+  return i.limits ??= connectionLimitsOf(i.c);
 }
 
 /** Reads a dotted path (`lb_subset_config.locality_weight_aware`) of a normalized cluster. */
@@ -99,12 +112,20 @@ function findRowAt(dotted: string): { message: string; row: FieldRow } | undefin
 
 /** Operand value of a dotted path, with the row's default when unset. */
 function operand(c: Obj, dotted: string): unknown {
-  const parts = dotted.split(".");
   const hit = rowAt(dotted);
   if (!hit) return at(c, dotted);
-  const parent = parts.length > 1 ? at(c, parts.slice(0, -1).join(".")) : c;
-  return valueOf(hit.message, isObject(parent) ? parent : undefined, parts[parts.length - 1]);
+  let split = SPLITS.get(dotted);
+  if (!split) {
+    const parts = dotted.split(".");
+    split = { parent: parts.length > 1 ? parts.slice(0, -1).join(".") : null, last: parts.at(-1)! };
+    SPLITS.set(dotted, split);
+  }
+  const parent = split.parent === null ? c : at(c, split.parent);
+  return valueOf(hit.message, isObject(parent) ? parent : undefined, split.last);
 }
+
+/** Each operand path's parent path (null at the top) and last key, split once. */
+const SPLITS = new Map<string, { parent: string | null; last: string }>();
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 function isIp(s: string): boolean {
@@ -184,7 +205,7 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
     }
   },
   "grpc-health-check-needs-http2"(i, row, err) {
-    if (upstreamHttpOf(i.c).http2 !== undefined) return;
+    if (httpOf(i).http2 !== undefined) return;
     const hcs = Array.isArray(i.c.health_checks) ? i.c.health_checks : [];
     hcs.forEach((h, k) => {
       if (isObject(h) && isSet(h.grpc_health_check)) {
@@ -233,7 +254,7 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
     http2Range(i, ["max_concurrent_streams"], 1, row, err);
   },
   "common-http-protocol-options-values"(i, row, err) {
-    const { options: o, path } = connectionLimitsOf(i.c);
+    const { options: o, path } = limitsOf(i);
     if (o === undefined) return;
     const bad = (field: string, what: string, v: unknown) =>
       err(`${path}.${field}`, fill(row, { field, what, value: show(v) }));
@@ -256,7 +277,7 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
     }
   },
   "max-requests-per-connection-once"(i, row, err) {
-    const limits = connectionLimitsOf(i.c);
+    const limits = limitsOf(i);
     if (limits.maxRequestsPerConnection === undefined) return;
     if (isSet(i.c.max_requests_per_connection)) {
       err(`${limits.path}.max_requests_per_connection`, row.message);
@@ -274,7 +295,7 @@ function http2Range(
   row: ClusterRuleRow,
   err: (path: string, message: string) => void,
 ): void {
-  const { http2: o, http2Path } = upstreamHttpOf(i.c);
+  const { http2: o, http2Path } = httpOf(i);
   if (!isObject(o)) return;
   for (const f of fields) {
     const raw = o[f];
@@ -287,15 +308,33 @@ function http2Range(
   }
 }
 
-/** Applies one rule row to one cluster. */
-function applyRule(row: ClusterRuleRow, i: RuleInput, push: (e: ConfigError) => void): void {
-  const err = (p: string, m: string) =>
-    push({ path: p ? `${i.path}.${p}` : i.path, rule: row.id, message: m });
+/** Reports the errors of one cluster under the ID of the rule row being applied. */
+interface Reporter {
+  row: ClusterRuleRow | null;
+  /** Reports `message` at `path`, relative to the cluster (`""`: the cluster itself). */
+  readonly report: (path: string, message: string) => void;
+}
+
+/** The reporter of the cluster `i`'s errors (one per cluster, not one per rule). */
+function reporter(i: RuleInput, push: (e: ConfigError) => void): Reporter {
+  const r: Reporter = {
+    row: null,
+    report: (p, m) => push({ path: p ? `${i.path}.${p}` : i.path, rule: r.row!.id, message: m }),
+  };
+  return r;
+}
+
+/**
+ * Applies one rule row to one cluster; `err` reports at a path relative to the cluster under
+ * `row`'s ID (one reporter per cluster: {@linkcode reporter}).
+ */
+function applyRule(row: ClusterRuleRow, i: RuleInput, err: Reporter): void {
+  err.row = row;
   const r = row.rule;
   switch (r.kind) {
     case "requires-policy":
       if (isSet(i.c[r.field]) && !r.policies.includes(i.policy)) {
-        err(r.field, fill(row, { policy: i.policy, field: r.field }));
+        err.report(r.field, fill(row, { policy: i.policy, field: r.field }));
       }
       return;
     case "unique-name": // across clusters: see validateClusters
@@ -304,7 +343,7 @@ function applyRule(row: ClusterRuleRow, i: RuleInput, push: (e: ConfigError) => 
       const hosts = i.c.hosts;
       const has = isSet(i.c.load_assignment) || (Array.isArray(hosts) && hosts.length > 0);
       if (r.types.includes(i.type) && !has && !isAggregate(i.c)) {
-        err("load_assignment", fill(row, { type: i.type, name: i.name }));
+        err.report("load_assignment", fill(row, { type: i.type, name: i.name }));
       }
       return;
     }
@@ -313,54 +352,54 @@ function applyRule(row: ClusterRuleRow, i: RuleInput, push: (e: ConfigError) => 
       const max = operand(i.c, r.max);
       const relevant = isSet(at(i.c, r.min)) || isSet(at(i.c, r.max));
       if (relevant && typeof min === "number" && typeof max === "number" && min > max) {
-        err(r.min, fill(row, { min, max }));
+        err.report(r.min, fill(row, { min, max }));
       }
       return;
     }
     case "type-policy":
       if (i.type === r.type && !r.policies.includes(i.policy)) {
-        err("lb_policy", fill(row, { policy: i.policy, type: i.type, name: i.name }));
+        err.report("lb_policy", fill(row, { policy: i.policy, type: i.type, name: i.name }));
       }
       return;
     case "policy-type":
       if (i.policy === r.policy && !r.types.includes(i.type) && !isAggregate(i.c)) {
-        err("lb_policy", fill(row, { policy: i.policy, type: i.type, name: i.name }));
+        err.report("lb_policy", fill(row, { policy: i.policy, type: i.type, name: i.name }));
       }
       return;
     case "type-requires":
       if (i.type === r.type && !isSet(i.c[r.field])) {
-        err("", fill(row, { name: i.name, field: r.field }));
+        err.report("", fill(row, { name: i.name, field: r.field }));
       }
       return;
     case "group": // enforced with every other group by the schema check (nested_schema.ts)
       return;
     case "policy-forbids":
       if (isSet(i.c[r.field]) && r.policies.includes(i.policy)) {
-        err(r.field, fill(row, { policy: i.policy, name: i.name }));
+        err.report(r.field, fill(row, { policy: i.policy, name: i.name }));
       }
       return;
     case "requires-field": {
       const v = at(i.c, r.field);
       if (isSet(v) && v !== false && !isSet(at(i.c, r.requires))) {
-        err(r.field, fill(row, { name: i.name }));
+        err.report(r.field, fill(row, { name: i.name }));
       }
       return;
     }
     case "max-items": {
       const v = i.c[r.field];
-      if (Array.isArray(v) && v.length > r.max) err(r.field, fill(row, { name: i.name }));
+      if (Array.isArray(v) && v.length > r.max) err.report(r.field, fill(row, { name: i.name }));
       return;
     }
     case "custom-type": {
       const name = at(i.c, "cluster_type.name");
       if (typeof name === "string" && !r.names.some((n) => n.name === name)) {
-        err("cluster_type.name", fill(row, { value: name }));
+        err.report("cluster_type.name", fill(row, { value: name }));
       }
       return;
     }
     case "semantic": {
       const check = SEMANTIC[r.name as SemanticName];
-      check(i, row, err);
+      check(i, row, err.report);
       return;
     }
   }
@@ -427,7 +466,8 @@ export function validateClusters(
     for (const e of healthCheckErrors(c.health_checks)) {
       errors.push({ path: `${path}.${e.path}`, rule: e.rule, message: e.message });
     }
-    for (const row of CLUSTER_RULES) applyRule(row, input, push);
+    const err = reporter(input, push);
+    for (const row of CLUSTER_RULES) applyRule(row, input, err);
     if (unique && name) {
       if (seen.has(name)) {
         errors.push({ path: `${path}.name`, rule: unique.id, message: fill(unique, { name }) });

@@ -21,6 +21,7 @@
  */
 // @ts-types="@types/js-yaml"
 import yaml from "js-yaml";
+import { NOT_SUBSET, readBlockSubset } from "./yaml_block_subset.ts";
 
 /** Limits of alias use in one YAML text. */
 export interface YamlLimits {
@@ -66,6 +67,9 @@ export function loadYamlBounded(
   limits: Partial<YamlLimits> = {},
   schema: yaml.Schema = yaml.CORE_SCHEMA,
 ): unknown {
+  // Most bootstraps are plain block YAML, read without js-yaml (and without aliases to count).
+  const plain = readBlockSubset(text, schema);
+  if (plain !== NOT_SUBSET) return plain;
   // An alias is written `*name`: a text without `*` has none, so nothing needs watching.
   if (!text.includes("*")) return yaml.load(text, { schema });
   const max = { ...YAML_LIMITS, ...limits };

@@ -40,7 +40,7 @@ export class HistogramImpl extends NamedStat implements Histogram {
   #active: LogLinearCounts | null = null;
   /** The last completed interval; the shared empty counts when it had no values. */
   #interval: LogLinearCounts = EMPTY;
-  /** Everything flushed since start. */
+  /** Everything flushed since start; only ever added to (it may share a closed interval's bins). */
   readonly cumulative: LogLinearCounts = new LogLinearCounts();
 
   /**
@@ -83,7 +83,8 @@ export class HistogramImpl extends NamedStat implements Histogram {
     const done = this.#active;
     this.#active = null;
     this.#interval = done ?? EMPTY;
-    if (done !== null) this.cumulative.addFrom(done);
+    // The closed interval is only read from now on, and cumulative is only added to.
+    if (done !== null) this.cumulative.addFrom(done, true);
   }
 
   /** True when nothing was flushed yet: the text form prints `No recorded values`. */

@@ -126,12 +126,16 @@ export class LogLinearCounts {
     this.#bins = bump(this.#bins, (e - MIN_EXP) * DECADE_BINS + m - 10, 1);
   }
 
-  /** Adds every bin of `other` into this one. */
-  addFrom(other: LogLinearCounts): void {
+  /**
+   * Adds every bin of `other` into this one. With `closed` (`other` is never changed again, and
+   * this one is only ever added to, as a histogram's cumulative counts are), an empty one takes
+   * `other`'s bins without a copy: adding makes a new list, nothing changes a taken one.
+   */
+  addFrom(other: LogLinearCounts, closed = false): void {
     if (other.count === 0) return;
     this.#zero += other.#zero;
     const a = this.#bins, b = other.#bins;
-    if (b !== null) this.#bins = a === null ? b.slice() : mergeBins(a, b);
+    if (b !== null) this.#bins = a === null ? (closed ? b : b.slice()) : mergeBins(a, b);
     this.count += other.count;
     this.sum += other.sum;
     if (!(other.min >= this.min)) this.min = other.min;
