@@ -31,11 +31,25 @@ export async function waitForAddress(
 ): Promise<{ address: string | null; failure: string | null; exited: boolean }> {
   let exited: Deno.CommandStatus | null = null;
   child.status.then((s) => exited = s);
-  for (let waited = 0; waited < ms && exited === null; waited += 100) {
+  // The file's directory is listed before the file is read: a read of a file not yet written
+  // throws, and building that error on every poll of every start costs the suite's process
+  // more than the listing.
+  const slash = file.lastIndexOf("/");
+  const dir = slash > 0 ? file.slice(0, slash) : slash === 0 ? "/" : ".";
+  const name = file.slice(slash + 1);
+  const written = async () => {
     try {
-      const a = (await Deno.readTextFile(file)).trim();
-      if (/:\d+$/.test(a)) return { address: a, failure: null, exited: false };
-    } catch { /* not written yet */ }
+      for await (const e of Deno.readDir(dir)) if (e.name === name) return true;
+    } catch { /* no such directory: nothing written */ }
+    return false;
+  };
+  for (let waited = 0; waited < ms && exited === null; waited += 100) {
+    if (await written()) {
+      try {
+        const a = (await Deno.readTextFile(file)).trim();
+        if (/:\d+$/.test(a)) return { address: a, failure: null, exited: false };
+      } catch { /* removed meanwhile */ }
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   const s = exited as Deno.CommandStatus | null;

@@ -40,40 +40,60 @@ const MAX_FILLERS = 8192;
  * @throws Error when the queue did not fill (a platform that accepts without a backlog limit)
  */
 export async function startBlackhole(): Promise<Blackhole> {
+  const hole = openBlackhole();
+  await hole.filled;
+  return hole;
+}
+
+/**
+ * Opens a blackhole on 127.0.0.1 with a free port and fills its accept queue in the background,
+ * so that a caller can use the port (write it into a bootstrap, start a target) while the queue
+ * fills: the fill ends with a connect that does not complete within a second.
+ *
+ * @returns the blackhole at once; `filled` resolves when its queue is full (and rejects, the
+ *   listener closed, when it did not fill)
+ */
+export function openBlackhole(): Blackhole & { readonly filled: Promise<void> } {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   const fillers: Deno.Conn[] = [];
   const pending: Promise<unknown>[] = [];
   const abort = new AbortController();
-  const timers = new Set<ReturnType<typeof setTimeout>>();
+  // Pending waits, ended early (resolved) by close.
+  const timers = new Map<ReturnType<typeof setTimeout>, () => void>();
   const wait = (ms: number) =>
     new Promise<void>((resolve) => {
       const t = setTimeout(() => {
         timers.delete(t);
         resolve();
       }, ms);
-      timers.add(t);
+      timers.set(t, resolve);
     });
-  let full = false;
-  while (!full && fillers.length < MAX_FILLERS) {
-    const attempt = Deno.connect({ hostname: "127.0.0.1", port, signal: abort.signal });
-    const kept = attempt.then((c) => void fillers.push(c), () => {});
-    const won = await Promise.race([kept.then(() => "connected" as const), wait(1000)]);
-    if (won !== "connected") {
-      full = true;
-      pending.push(kept);
-    }
-  }
-  if (!full) {
-    listener.close();
-    for (const c of fillers) c.close();
-    throw new Error(`the accept queue of 127.0.0.1:${port} did not fill`);
-  }
   let closed = false;
+  const fill = async () => {
+    let full = false;
+    while (!full && !closed && fillers.length < MAX_FILLERS) {
+      const attempt = Deno.connect({ hostname: "127.0.0.1", port, signal: abort.signal });
+      const kept = attempt.then((c) => closed ? c.close() : void fillers.push(c), () => {});
+      const won = await Promise.race([kept.then(() => "connected" as const), wait(1000)]);
+      if (won !== "connected") {
+        full = true;
+        pending.push(kept);
+      }
+    }
+    if (!full && !closed) {
+      await close();
+      throw new Error(`the accept queue of 127.0.0.1:${port} did not fill`);
+    }
+  };
   const close = async () => {
     if (closed) return;
     closed = true;
-    for (const t of timers) clearTimeout(t);
+    for (const [t, resolve] of timers) {
+      clearTimeout(t);
+      resolve();
+    }
+    timers.clear();
     abort.abort();
     listener.close();
     for (const c of fillers) {
@@ -88,11 +108,14 @@ export async function startBlackhole(): Promise<Blackhole> {
       } catch { /* already closed */ }
     }
   };
+  const filled = fill();
+  filled.catch(() => {}); // a caller that closes first does not await it
   return {
     port,
     get fillers() {
       return fillers.length;
     },
+    filled,
     wait,
     close,
     [Symbol.asyncDispose]: close,

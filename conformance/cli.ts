@@ -17,6 +17,7 @@ import type { TaggedRule } from "../spec/mod.ts";
 import { parseRunnerArgs, USAGE, UsageError } from "./args.ts";
 import type { RunnerArgs } from "./args.ts";
 import { buildCases } from "./cases/mod.ts";
+import { validatePlanned } from "./cases/cluster_validate.ts";
 import { CommandClient } from "./command_client.ts";
 import {
   expectationFor,
@@ -142,6 +143,14 @@ export async function runConformance(argv: readonly string[], io = defaultIo): P
     probe,
     strict: args.strict,
     concurrency: args.concurrency,
+    prepare: async (cmd) => {
+      const dir = await Deno.makeTempDir({ prefix: "conformance-" });
+      try {
+        await validatePlanned({ command: cmd.fork(), tempDir: () => Promise.resolve(dir) });
+      } finally {
+        await Deno.remove(dir, { recursive: true }).catch(() => {});
+      }
+    },
     onPlan: (plan) => progress.start(plan),
     onProgress: (done, total, c, r) => progress.update(done, total, c, r),
   });

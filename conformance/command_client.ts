@@ -43,10 +43,23 @@ export class CommandClient {
     this.#timeoutMs = timeoutMs;
   }
 
-  /** A runner of the same command with its own log, aborted by `signal`. */
-  fork(signal?: AbortSignal): CommandClient {
+  /**
+   * True for a rehearsal's client (see `rehearse` in `runner.ts`): it runs nothing, so a case
+   * run with it only tells what it would run.
+   */
+  readonly rehearsal: boolean = false;
+
+  /**
+   * A runner of the same command with its own log, aborted by `signal`.
+   *
+   * @param signal aborts its runs
+   * @param rehearsal a client that runs nothing: {@linkcode CommandClient.run} and
+   *   {@linkcode CommandClient.spawn} throw {@linkcode NotRun} (a rehearsal's client stays one)
+   */
+  fork(signal?: AbortSignal, rehearsal = this.rehearsal): CommandClient {
     const c = new CommandClient(this.#argv, this.#timeoutMs);
     if (signal) c.signal = signal;
+    if (rehearsal) (c as { rehearsal: boolean }).rehearsal = true;
     return c;
   }
 
@@ -72,6 +85,7 @@ export class CommandClient {
     if (this.#argv === null) {
       throw new NotRun("no --command was given: behaviour rules need the binary");
     }
+    if (this.rehearsal) throw new NotRun("a rehearsal starts nothing");
     const argv = [...this.#argv, ...args];
     const line = shellJoin(argv);
     this.log.push(line);
@@ -95,6 +109,7 @@ export class CommandClient {
     if (this.#argv === null) {
       throw new NotRun("no --command was given: command-line rules need the binary");
     }
+    if (this.rehearsal) throw new NotRun("a rehearsal runs nothing");
     const argv = [...this.#argv, ...args];
     const line = shellJoin(argv);
     this.log.push(line);

@@ -2,7 +2,9 @@
  * Runs cases against a target and turns case outcomes into one result per rule. Read-only cases
  * against the server run first (a few at a time), then mutating ones one by one (each undoes its
  * change), then the destructive ones, only with `destructive`. Read-only command-line cases share
- * nothing with the server and run beside all of these in a pool of their own. A rule ends with its cases combined by `STATUS_ORDER`.
+ * nothing with the server and run beside all of these in a pool of their own; given `prepare`,
+ * they are first rehearsed (run against clients that reach nothing) so that work they share can
+ * be done ahead in fewer processes. A rule ends with its cases combined by `STATUS_ORDER`.
  *
  * @example
  * ```ts
@@ -28,6 +30,8 @@ import type { Expectation } from "./expectations.ts";
 import { missingFixture, probeTarget } from "./probe.ts";
 import type { ProbeResult } from "./probe.ts";
 import { CaseFailure, NotApplicable, NotRun, STATUS_ORDER } from "./types.ts";
+import type { CommandClient } from "./command_client.ts";
+import { HttpClient } from "./http_client.ts";
 import type { Case, CaseContext, CaseResult, Phase, RuleResult, Status } from "./types.ts";
 
 /** Inputs of a run: the clients, profile, variant and fast-check settings every case gets, and more. */
@@ -55,6 +59,12 @@ export interface RunOptions
   commandConcurrency?: number;
   /** A not-checked rule that the expectations do not list is unexpected (`--strict`). */
   strict?: boolean;
+  /**
+   * Does ahead what a rehearsal of the read-only command-line cases planned ({@linkcode rehearse}:
+   * e.g. the validations they expect to be accepted, checked together in a few runs), before those
+   * cases run for real. Without it there is no rehearsal.
+   */
+  prepare?: (command: CommandClient) => Promise<void>;
 }
 
 const PHASES: readonly Phase[] = ["read", "mutating", "destructive"];
@@ -244,6 +254,46 @@ export async function runCase(
   return result;
 }
 
+/**
+ * Runs cases with clients that reach nothing (a rehearsal): the command client runs no process
+ * and the HTTP client has no base URL, so a case goes only as far as it can without the target.
+ * Shared helpers a case calls on the way may note what it will need (`validate` in
+ * `cases/cluster_validate.ts` notes the bootstraps it expects to be accepted), so that
+ * {@linkcode RunOptions.prepare} can do that work ahead in fewer runs. Outcomes are discarded;
+ * each case has `ms` at most.
+ *
+ * @param cases the cases to rehearse
+ * @param opts the run's options
+ * @param features the target's optional features
+ * @param ms the longest a case's rehearsal may take
+ * @example
+ * ```ts
+ * import { rehearse } from "./runner.ts";
+ * import { HttpClient } from "./http_client.ts";
+ * import { CommandClient } from "./command_client.ts";
+ * import { profile } from "./profile.ts";
+ * await rehearse([], {
+ *   rules: [], cases: [], http: new HttpClient(null), command: new CommandClient(null),
+ *   profile: profile("seed"), variant: "new", seed: 1, numRuns: 10, timeoutMs: 1000,
+ *   destructive: false, expectations: [],
+ * }, new Set());
+ * ```
+ */
+export async function rehearse(
+  cases: readonly Case[],
+  opts: RunOptions,
+  features: ReadonlySet<string>,
+  ms = 2000,
+): Promise<void> {
+  const quiet: RunOptions = {
+    ...opts,
+    http: new HttpClient(null),
+    command: opts.command.fork(undefined, true),
+    timeoutMs: ms,
+  };
+  for (const c of cases) await runCase(c, quiet, features);
+}
+
 function classify(e: unknown): { status: Status; message: string; counterexample?: string } {
   if (e instanceof NotApplicable) return { status: "NOT_APPLICABLE", message: e.message };
   if (e instanceof NotRun) return { status: "NOT_RUN", message: e.message };
@@ -316,7 +366,14 @@ export async function runSuite(opts: RunOptions): Promise<RuleResult[]> {
   // the server waits for all.
   await Promise.all([
     pool(serving, processes),
-    pool(commandReads, processes),
+    (async () => {
+      if (opts.prepare && opts.command.available) {
+        const runnable = commandReads.filter((c) => gate(c, opts, probe, rulesById) === null);
+        await rehearse(runnable, opts, probe.features);
+        await opts.prepare(opts.command);
+      }
+      await pool(commandReads, processes);
+    })(),
     (async () => {
       await pool(httpReads, width);
       for (const c of mutating) await one(c);

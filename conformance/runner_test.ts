@@ -7,7 +7,7 @@ import { HttpClient } from "./http_client.ts";
 import { profile } from "./profile.ts";
 import type { ProbeResult } from "./probe.ts";
 import { planCases, runSuite } from "./runner.ts";
-import { CaseFailure, NotApplicable } from "./types.ts";
+import { CaseFailure, NotApplicable, NotRun } from "./types.ts";
 import { summarize } from "./summary.ts";
 import type { Case, CaseContext } from "./types.ts";
 
@@ -434,4 +434,41 @@ Deno.test("runner concurrency: cases that serve traffic run in a pool of their o
   assert.equal(servingAtOnce, 2, "serving cases did not fill their pool of 2, or overfilled it");
   assert.equal(commandsAtOnce, 2, "other command-line cases did not fill their pool of 2");
   assert.ok(mixed, "the serving cases waited for the other command-line cases");
+});
+
+Deno.test("runner rehearsal: with prepare, the command-line cases first run against clients that reach nothing, then prepare runs, then the cases run for real", async () => {
+  const seen: string[] = [];
+  const cmd = (id: string): Case => ({
+    id,
+    title: id,
+    rules: ["admin.general.a"],
+    target: "command",
+    phase: "read",
+    run: async (ctx) => {
+      seen.push(`${id} ${ctx.command.rehearsal ? "rehearsal" : "real"}`);
+      await ctx.command.run(["--version"]);
+    },
+  });
+  const results = await runSuite({
+    ...options([rule("admin.general.a")], [cmd("c1"), cmd("c2")]),
+    command: new CommandClient([Deno.execPath(), "--version"]),
+    timeoutMs: 20_000,
+    prepare: (command) => {
+      assert.equal(command.rehearsal, false);
+      seen.push("prepare");
+      return Promise.resolve();
+    },
+  });
+  assert.deepEqual(seen.slice(0, 3), ["c1 rehearsal", "c2 rehearsal", "prepare"]);
+  assert.deepEqual(seen.slice(3).sort(), ["c1 real", "c2 real"]);
+  // The rehearsal's NotRun is not the outcome: the real runs pass.
+  assert.equal(results[0].status, "PASS");
+});
+
+Deno.test("runner rehearsal: a rehearsal's client runs and starts nothing", async () => {
+  const c = new CommandClient([Deno.execPath(), "--version"]).fork(undefined, true);
+  assert.equal(c.rehearsal, true);
+  assert.equal(c.fork().rehearsal, true);
+  await assert.rejects(c.run(["--version"]), NotRun);
+  assert.throws(() => c.spawn([]), NotRun);
 });

@@ -16,7 +16,7 @@
  * @module
  */
 import { type Case, CaseFailure } from "../types.ts";
-import { startBlackhole } from "../blackhole.ts";
+import { openBlackhole } from "../blackhole.ts";
 import {
   hostStat,
   httpBootstrap,
@@ -35,21 +35,30 @@ const TIMEOUTS: readonly Behaviour[] = [
       "connect_timeout ends a connect that never completes: with 0.25s the request is answered 503 while one sent earlier to a cluster with 30s still waits",
     rules: ["cluster.fields.connect-timeout", "admin.resources.host-stat.cx_connect_fail"],
     async run(ctx) {
-      const hole = await startBlackhole();
+      // The blackhole's queue fills while the target starts: the target connects to it only
+      // when a request comes.
+      const hole = openBlackhole();
       ctx.onUndo(() => hole.close());
       const member = [{ port: hole.port }];
       const host = `127.0.0.1:${hole.port}`;
-      const { admin, traffic } = await serveBootstrap(
-        ctx,
-        (port) =>
-          httpBootstrap(port, [
-            { prefix: "/short", cluster: "short" },
-            { prefix: "/", cluster: "long" },
-          ], [
-            originCluster("short", member, { connect_timeout: "0.25s" }),
-            originCluster("long", member, { connect_timeout: "30s" }),
-          ]),
-      );
+      const [{ admin, traffic }] = await Promise.all([
+        serveBootstrap(
+          ctx,
+          (port) =>
+            httpBootstrap(port, [
+              { prefix: "/short", cluster: "short" },
+              { prefix: "/", cluster: "long" },
+            ], [
+              originCluster("short", member, { connect_timeout: "0.25s" }),
+              originCluster("long", member, { connect_timeout: "30s" }),
+            ]),
+        ),
+        hole.filled,
+      ]);
+      // Undos run latest first: the blackhole closes before the target is stopped, so the
+      // target's pending connect fails at its next SYN rather than holding its shutdown (which
+      // would wait out the stop's grace period).
+      ctx.onUndo(() => hole.close());
       let longEnded = "";
       // The held request is checked while it waits, then abandoned: its 30 s connect timeout
       // (or the client's own limit) would only keep the case waiting.

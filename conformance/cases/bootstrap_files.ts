@@ -41,6 +41,9 @@ export function baseCluster(name = "conformance_cluster"): Obj {
 
 let serial = 0;
 
+/** One temporary directory per case for its bootstraps (each a file of its own in it). */
+const dirs = new WeakMap<CaseContext, Promise<string>>();
+
 /**
  * Writes a bootstrap as JSON in the case's temporary directory.
  *
@@ -49,7 +52,9 @@ let serial = 0;
  * @returns the file path
  */
 export async function writeBootstrap(ctx: CaseContext, bootstrap: Obj): Promise<string> {
-  const dir = await ctx.tempDir();
+  let made = dirs.get(ctx);
+  if (made === undefined) dirs.set(ctx, made = ctx.tempDir());
+  const dir = await made;
   const file = `${dir}/bootstrap_${++serial}.json`;
   await Deno.writeTextFile(file, JSON.stringify(bootstrap, null, 1));
   return file;

@@ -44,7 +44,8 @@ import type { Obj } from "./bootstrap_files.ts";
 import { existing } from "./util.ts";
 import type { BuildInput } from "./util.ts";
 
-const validate = (ctx: CaseContext, clusters: Obj[]) => validateAll(ctx, clusters);
+const validate = (ctx: CaseContext, clusters: Obj[], expected?: 0 | 1) =>
+  validateAll(ctx, clusters, expected);
 const accepted = (ctx: CaseContext, c: Obj, what: string) => acceptedAll(ctx, [c], what);
 const rejected = (ctx: CaseContext, good: Obj, bad: Obj, what: string) =>
   rejectedAll(ctx, [good], [bad], what);
@@ -90,7 +91,7 @@ function messageCases(m: string, paths: Map<string, Step[]>, input: BuildInput):
         const all = Object.fromEntries(
           defaulted.filter((f) => !f.group).map((f) => [f.field, f.default]),
         );
-        const r = await validate(ctx, [place(at.cluster, at.steps, all)]);
+        const r = await validate(ctx, [place(at.cluster, at.steps, all)], 0);
         if (passes(r)) return;
         for (const f of defaulted.filter((x) => !x.group)) {
           await accepted(

@@ -153,7 +153,7 @@ function badValues(f: Field, key: string): Sample[] {
 
 /** Fails unless `cluster` is accepted, once `control` (the same without the field) is. */
 async function acceptedGiven(ctx: CaseContext, control: Obj, cluster: Obj, what: string) {
-  const r = await validate(ctx, [control]);
+  const r = await validate(ctx, [control], 0);
   if (r.code !== 0) {
     throw new NotApplicable(
       `the cluster without ${what} is itself rejected, so its acceptance proves nothing: ` +
