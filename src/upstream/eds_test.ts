@@ -85,6 +85,16 @@ async function withEds(
   }
 }
 
+/**
+ * Replaces the EDS file by a rename into place: the watch sees one change and reads the file
+ * once (an in-place write may be seen as a truncation and a write, two reads).
+ */
+async function replaceFile(e: Env, text: string) {
+  const tmp = join(e.dir, "next.tmp");
+  await Deno.writeTextFile(tmp, text);
+  await Deno.rename(tmp, e.file);
+}
+
 /** Waits (bounded) until `cond` holds; file events arrive asynchronously. */
 async function until(cond: () => boolean, what: string) {
   for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
@@ -230,8 +240,8 @@ for (
 ) {
   Deno.test(`cluster.fields.eds-cluster-config: ${what} is refused and the previous hosts stay`, async () => {
     await withEds(response("v1", [{ port: 1001 }]), async (e) => {
-      await Deno.writeTextFile(e.file, text);
-      await e.cm.eds("web")!.refresh();
+      await replaceFile(e, text);
+      await until(() => e.stat("update_attempt") === 2, "the second update");
       assert.equal(e.stat(counter), 1);
       assert.equal(e.stat("update_attempt"), 2);
       assert.equal(e.stat("update_success"), 1);
@@ -281,8 +291,8 @@ Deno.test("cli.options.reject-unknown-dynamic-fields: an update with unknown fie
 
 Deno.test("cli.options.reject-unknown-dynamic-fields: a rejected update keeps the previous hosts", async () => {
   await withEds(response("v1", [{ port: 1001 }]), async (e) => {
-    await Deno.writeTextFile(e.file, UNKNOWN);
-    await e.cm.eds("web")!.refresh();
+    await replaceFile(e, UNKNOWN);
+    await until(() => e.stat("update_attempt") === 2, "the second update");
     assert.equal(e.stat("update_rejected"), 1);
     assert.deepEqual(e.cm.get("web")!.hosts().map((h) => h.port), [1001]);
   }, { options: { reject_unknown_dynamic_fields: true } });
