@@ -14,7 +14,7 @@ const BIG = 300_000;
  */
 async function h2Origin(): Promise<{ port: number; close(): Promise<void> }> {
   const server = http2.createServer();
-  server.on("stream", (st, h) => {
+  server.on("stream", (st: http2.ServerHttp2Stream, h: http2.IncomingHttpHeaders) => {
     const path = h[":path"];
     if (path === "/small") {
       st.respond({ ":status": 200, "content-length": "2048" });
