@@ -88,12 +88,11 @@ export async function forwardHttp2(
     ex.response(res.status, res.headers);
     const h = buildResponseHeaders(res.headers, ex.t0);
     let body = res.body;
-    const st = res.stream;
     // A route timeout after the response head is not counted as a timeout (as in Envoy).
-    st.once("close", () => ex.finish());
+    res.onClose(() => ex.finish());
     // A head that ended the stream (a gRPC trailers-only answer) has no body to wait for.
     if (res.status === 204 || res.status === 304 || r.method === "HEAD" || res.endStream) {
-      body?.cancel().catch(() => {});
+      if (body instanceof ReadableStream) body.cancel().catch(() => {});
       body = null;
     }
     return { status: res.status, headers: h, body, trailers: res.trailers };

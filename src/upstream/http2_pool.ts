@@ -49,12 +49,15 @@ const MAX_STREAMS = 2147483647;
 export interface H2Response {
   status: number;
   headers: [string, string][];
-  body: ReadableStream<Uint8Array> | null;
+  /** The body: all of it when it came whole with the head, else a stream. */
+  body: Uint8Array | ReadableStream<Uint8Array> | null;
   stream: http2.ClientHttp2Stream;
   /** The response trailers, filled when they arrive (before the body ends). */
   trailers: TrailerSlot;
   /** The response head ended the stream (no body, no trailers: a gRPC trailers-only answer). */
   endStream?: boolean;
+  /** Runs `fn` once the stream has closed (at once when it already has). */
+  onClose(fn: () => void): void;
 }
 
 /** HTTP/2 sessions of one host. */
@@ -254,6 +257,8 @@ export class Http2Pool {
     requestTrailers?: TrailerSlot,
   ): Promise<H2Response> {
     const current = await this.#session();
+    /** Run once the stream has closed (see `H2Response.onClose`). */
+    const closeWaiters: (() => void)[] = [];
     let ended = false;
     const end = () => {
       if (ended) return;
@@ -265,6 +270,7 @@ export class Http2Pool {
         else this.#idleFrom(current);
       }
       this.#wake();
+      for (const fn of closeWaiters.splice(0)) fn();
     };
     const max = this.cluster.maxRequestsPerConnection;
     if (max > 0 && current.streams >= max) {
@@ -294,22 +300,33 @@ export class Http2Pool {
     onStream(st);
     if (body) pump(body, st);
     let endStream = false;
+    let headed = false;
+    let early: EarlyBody | null = null;
     const resHeaders = await new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
       st.once("response", (h: http2.IncomingHttpHeaders, flags: number) => {
+        headed = true;
         endStream = (flags & 1) !== 0;
+        // What arrives before the head is handed on is kept: a small body often comes whole
+        // with its head, and then goes on as bytes rather than as a stream.
+        if (!endStream) early = collectEarly(st);
         resolve(h);
       });
       st.once("error", reject);
-      st.once("close", () => reject(new Error("stream reset before headers")));
+      // The reason is made only when it is needed: an Error captures a stack.
+      closeWaiters.push(() => {
+        if (!headed) reject(new Error("stream reset before headers"));
+      });
     });
     const status = Number(resHeaders[":status"]);
+    const onClose = (fn: () => void) => ended ? fn() : void closeWaiters.push(fn);
     return {
       status,
       headers: headerList(resHeaders),
-      body: toWeb(st),
+      body: wholeBody(st, early, resHeaders, trailers) ?? toWeb(st, early, onClose),
       stream: st,
       trailers,
       endStream,
+      onClose,
     };
   }
 
@@ -327,8 +344,10 @@ export class Http2Pool {
 /** The fields of an HTTP/2 header block, pseudo-headers left out. */
 function headerList(h: http2.IncomingHttpHeaders): [string, string][] {
   const list: [string, string][] = [];
-  for (const [k, v] of Object.entries(h)) {
-    if (k.startsWith(":") || v === undefined) continue;
+  for (const k in h) {
+    const v = h[k];
+    // 58: ":" (a pseudo-header)
+    if (k.charCodeAt(0) === 58 || v === undefined) continue;
     if (Array.isArray(v)) { for (const x of v) list.push([k, x]); }
     else list.push([k, String(v)]);
   }
@@ -359,7 +378,63 @@ async function pump(body: ReadableStream<Uint8Array>, st: http2.ClientHttp2Strea
   }
 }
 
-function toWeb(st: http2.ClientHttp2Stream): ReadableStream<Uint8Array> {
+/** Body pieces that arrived between a response head and the hand-over of its body. */
+interface EarlyBody {
+  chunks: Uint8Array[];
+  size: number;
+  /** Stops collecting (the body's own reader takes over). */
+  stop(): void;
+}
+
+/** Above this many early bytes the stream pauses until its body is read. */
+const EARLY_LIMIT = 65536;
+
+/** Collects the body pieces of `st` from its response head on. */
+function collectEarly(st: http2.ClientHttp2Stream): EarlyBody {
+  const e: EarlyBody = { chunks: [], size: 0, stop: () => st.off("data", onData) };
+  const onData = (d: Uint8Array) => {
+    e.chunks.push(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
+    e.size += d.byteLength;
+    if (e.size >= EARLY_LIMIT) st.pause();
+  };
+  st.on("data", onData);
+  return e;
+}
+
+/**
+ * The whole body as bytes when all of it arrived with the head: the stream has ended without
+ * trailers and the body has the declared `content-length` (so the downstream framing is the
+ * same as for a streamed body). Else null (the body streams).
+ */
+function wholeBody(
+  st: http2.ClientHttp2Stream,
+  early: EarlyBody | null,
+  h: http2.IncomingHttpHeaders,
+  trailers: TrailerSlot,
+): Uint8Array | null {
+  if (early === null || !st.readableEnded || trailers.headers !== null) return null;
+  const declared = h["content-length"];
+  if (declared === undefined || Number(declared) !== early.size) return null;
+  early.stop();
+  if (early.chunks.length === 1) return early.chunks[0];
+  const out = new Uint8Array(early.size);
+  let at = 0;
+  for (const c of early.chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The body of `st` as a stream, starting with the `early` pieces; `onClose` runs a function once
+ * the stream has closed (at once when it closed before this body was made).
+ */
+function toWeb(
+  st: http2.ClientHttp2Stream,
+  early: EarlyBody | null,
+  onClose: (fn: () => void) => void,
+): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(ctrl) {
       const end = () => {
@@ -367,21 +442,26 @@ function toWeb(st: http2.ClientHttp2Stream): ReadableStream<Uint8Array> {
           ctrl.close();
         } catch { /* already closed */ }
       };
+      if (early !== null) {
+        early.stop();
+        for (const c of early.chunks) ctrl.enqueue(c);
+      }
       // A headers-only response (END_STREAM on HEADERS) may have ended before this body was
       // made; a stream that closes after a reset without an end errors the body.
       if (st.readableEnded) return end();
-      st.on("data", (d: Uint8Array) => {
-        ctrl.enqueue(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
-        if ((ctrl.desiredSize ?? 0) <= 0) st.pause();
-      });
-      st.once("end", end);
-      st.once("close", () => {
+      const closed = () => {
         if (st.readableEnded) return end();
         if (st.rstCode === HTTP2.get().constants.NGHTTP2_NO_ERROR) return;
         try {
           ctrl.error(new Error(`stream reset (code ${st.rstCode})`));
         } catch { /* already closed */ }
+      };
+      st.on("data", (d: Uint8Array) => {
+        ctrl.enqueue(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
+        if ((ctrl.desiredSize ?? 0) <= 0) st.pause();
       });
+      st.once("end", end);
+      onClose(closed);
       st.once("error", (e: Error) => {
         try {
           ctrl.error(e);
