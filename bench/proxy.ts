@@ -112,6 +112,15 @@ export function benchBootstrap(listen: number, origin: number): string {
   });
 }
 
+/**
+ * `deno run` arguments for the proxy of the tree at `tree` (ending in `/`) on bootstrap `cfg` with
+ * one worker and the `proxy` task's flags: what the benchmarks run.
+ */
+export function oneWorkerProxyArgs(tree: string, cfg: string): string[] {
+  const flags = proxyRunFlags(new URL(`file://${tree}`));
+  return ["run", ...flags, `${tree}mod.ts`, "-c", cfg, "-l", "error", "--concurrency", "1"];
+}
+
 async function rssKb(pid: number): Promise<number> {
   try {
     const s = await Deno.readTextFile(`/proc/${pid}/status`);
@@ -147,17 +156,7 @@ async function rssRun(seconds: number, dir: string, label: string): Promise<void
   const cfg = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(cfg, benchBootstrap(listen, origin.addr.port));
   const proxy = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...proxyRunFlags(new URL(`file://${dir}/`)),
-      `${dir}/mod.ts`,
-      "-c",
-      cfg,
-      "-l",
-      "error",
-      "--concurrency",
-      "1",
-    ],
+    args: oneWorkerProxyArgs(`${dir}/`, cfg),
     stdout: "null",
     stderr: "null",
   }).spawn();

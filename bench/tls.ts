@@ -14,6 +14,7 @@
  * @module
  */
 import { benchBootstrap } from "./proxy.ts";
+import { median, waitPort } from "./wrk_runs.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const certs = `${root}fixtures/tls/`;
@@ -92,18 +93,6 @@ function tlsBootstrap(listen: number, origin: number): string {
   return JSON.stringify(b);
 }
 
-async function waitPort(port: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
-
 async function wrk(port: number, seconds: number, conns: number): Promise<number> {
   const out = await new Deno.Command("wrk", {
     args: ["-t1", `-c${conns}`, `-d${seconds}s`, `https://127.0.0.1:${port}/`],
@@ -114,8 +103,6 @@ async function wrk(port: number, seconds: number, conns: number): Promise<number
   if (/Non-2xx|Socket errors: connect [1-9]/.test(text)) console.error(text);
   return Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0);
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 if (import.meta.main) {
   await ensurePackages();

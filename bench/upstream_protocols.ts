@@ -18,9 +18,8 @@
  * ```
  * @module
  */
-import { ensurePackages } from "./proxy.ts";
+import { ensurePackages, oneWorkerProxyArgs } from "./proxy.ts";
 import { groupCpuSeconds, median, runWrk, waitPort, type WrkFigures } from "./wrk_runs.ts";
-import { proxyRunFlags } from "../tools/proxy_run_flags.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const certs = `${root}fixtures/tls/`;
@@ -260,18 +259,7 @@ if (import.meta.main) {
       await add(name, 19487 + 2 * i, (ports) => {
         const cfg = `${dir}/${name}.json`;
         Deno.writeTextFileSync(cfg, proxyBootstrap(ports));
-        return [
-          Deno.execPath(),
-          "run",
-          ...proxyRunFlags(new URL(`file://${tree}`)),
-          `${tree}mod.ts`,
-          "-c",
-          cfg,
-          "-l",
-          "error",
-          "--concurrency",
-          "1",
-        ];
+        return [Deno.execPath(), ...oneWorkerProxyArgs(tree, cfg)];
       });
     }
     // Warm-up: connections, TLS sessions and the JIT.
