@@ -209,7 +209,12 @@ export function detachProgram(fd: number): SteeringResult {
  * `pin.address`:`pin.port`.
  */
 export function pinGroup(pin: ReuseportPin): SteeringResult {
-  const [fd] = listeningDescriptors(pin.address, pin.port);
-  if (fd === undefined) return { ok: false, reason: "no listening socket of this process there" };
-  return attachProgram(fd, pinProgram(pin.index));
+  // The program is the group's, set through any of its sockets: another worker of this process
+  // may be closing its own socket of the group meanwhile (EBADF), so each one is tried in turn.
+  let result: SteeringResult = { ok: false, reason: "no listening socket of this process there" };
+  for (const fd of listeningDescriptors(pin.address, pin.port)) {
+    result = attachProgram(fd, pinProgram(pin.index));
+    if (result.ok) break;
+  }
+  return result;
 }
