@@ -25,7 +25,6 @@ import { CommandLineError, parseCommandLine, requireConfig } from "../config/arg
 import { usage, VARIANT_ENV } from "../config/usage.ts";
 import { hotRestartVersion, versionOutput } from "../server/version.ts";
 import type { Logging } from "../server/logger.ts";
-import { loadLinearRegex } from "../platform/re2.ts";
 
 /** The program name shown in usage and `--version`. */
 export const PROGRAM = "proxy";
@@ -124,9 +123,6 @@ export async function main(args: string[]): Promise<number> {
     }
     // A .pb / .pb_text bootstrap is decoded with the protobuf runtime, loaded on demand.
     if (needsProtobuf(null, options.config_path)) await PROTOBUF.load();
-    // The linear-time regex engine is loaded ahead when the configuration may hold a pattern
-    // (a binary bootstrap names no field); otherwise on first use, if any (src/platform/re2.ts).
-    if (await mayHoldRegex(options.config_path, options.config_yaml)) await loadLinearRegex();
     const v = options.mode === "serve"
       ? validate.validateConfiguration(options, logging, true, parsed.given)
       : await validate.validateLoadingParts(options, logging, parsed.given);
@@ -167,30 +163,5 @@ export async function main(args: string[]): Promise<number> {
     return await server.finished;
   } finally {
     logging.close();
-  }
-}
-
-/**
- * Whether a configuration may hold a regular expression: its file (unless binary) or
- * `--config-yaml` mentions `regex` or `re2`. An unreadable file says no (loading reports it).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { mayHoldRegex } from "./main.ts";
- * assert.equal(await mayHoldRegex("", "static_resources: {}"), false);
- * assert.equal(await mayHoldRegex("", "{safe_regex: {regex: a}}"), true);
- * assert.equal(await mayHoldRegex("bootstrap.pb", ""), true);
- * ```
- */
-export async function mayHoldRegex(configPath: string, configYaml: string): Promise<boolean> {
-  const mentions = (text: string) => /regex|re2/i.test(text);
-  if (mentions(configYaml)) return true;
-  if (configPath === "") return false;
-  if (/\.pb$/i.test(configPath)) return true;
-  try {
-    return mentions(await Deno.readTextFile(configPath));
-  } catch {
-    return false;
   }
 }

@@ -704,7 +704,7 @@ export class HttpConnectionManager {
       contentLength: m.body === null ? 0 : m.contentLength,
       trailers: m.body === null ? undefined : m.trailers,
       timeoutMs: timeouts.globalMs,
-      ...(timeouts.timeoutStatus === 504 ? {} : { timeoutStatus: timeouts.timeoutStatus }),
+      timeoutStatus: timeouts.timeoutStatus,
       priority: a.priority,
       downstreamH2: m.h2,
       downstreamLocal: conn.localAddr,

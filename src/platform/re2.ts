@@ -6,9 +6,8 @@
  * compiling is linear in the pattern but not cheap (about 30 ms for 1,000 literal characters).
  *
  * The engine (some 330 KB of JavaScript, about 4 MiB of a process's memory) is loaded on first
- * use, so a configuration without a pattern never holds it: {@linkcode loadLinearRegex} loads it
- * ahead (the command line does so when the configuration mentions a regex), and
- * {@linkcode compileLinear} called before that loads the package's CommonJS build synchronously.
+ * use, so a configuration without a pattern never holds it: the first {@linkcode compileLinear}
+ * loads the package's CommonJS build synchronously.
  *
  * @example
  * ```ts
@@ -22,29 +21,10 @@
  */
 import type { RE2JS as RE2JSClass } from "re2js";
 
-/** The engine's entry point, once loaded (by either path). */
+/** The engine's entry point, once loaded. */
 let engine: typeof RE2JSClass | null = null;
 
-/**
- * Loads the engine ahead of its first use (its ES module build); resolves at once when it is
- * loaded. Optional: {@linkcode compileLinear} loads it itself when this has not run.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { compileLinear, loadLinearRegex } from "./re2.ts";
- * await loadLinearRegex();
- * const r = compileLinear("^a+$", 10);
- * assert.ok(r.ok && r.re.fullMatch("aaa"));
- * ```
- */
-export async function loadLinearRegex(): Promise<void> {
-  if (engine !== null) return;
-  const { RE2JS } = await import("re2js");
-  engine ??= RE2JS;
-}
-
-/** The engine, loaded synchronously (the package's CommonJS build) when nothing loaded it yet. */
+/** The engine, loaded synchronously (the package's CommonJS build) on first use. */
 function re2(): typeof RE2JSClass {
   if (engine === null) {
     const process = (globalThis as unknown as {

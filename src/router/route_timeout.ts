@@ -111,25 +111,9 @@ export function finalTimeout(
 }
 
 /**
- * The last list holding only an expected-timeout header: most requests of a route send the
- * same value, so the same list serves them.
- */
-let lastExpected: readonly (readonly [string, string])[] = [];
-let lastExpectedMs = 0;
-
-/** The list of one expected-timeout header for `ms` (shared: never changed in place). */
-function expectedOnly(ms: number): [string, string][] {
-  if (ms !== lastExpectedMs || lastExpected.length === 0) {
-    lastExpectedMs = ms;
-    lastExpected = [[EXPECTED_TIMEOUT_HEADER, String(ms)]];
-  }
-  return lastExpected as [string, string][];
-}
-
-/**
  * The timeout headers of an attempt sent `elapsedMs` after the first: the expected timeout
  * (when `insertExpected`) and, for `t.grpcTimeout`, `grpc-timeout`. Empty when there is no
- * limit. The list and its pairs may be shared between calls: callers never change them.
+ * limit.
  */
 export function timeoutHeaders(
   elapsedMs: number,
@@ -141,7 +125,6 @@ export function timeoutHeaders(
   if (t.globalMs > 0) {
     expected = elapsedMs >= t.globalMs ? 1 : Math.min(expected, t.globalMs - elapsedMs);
   }
-  if (insertExpected && !t.grpcTimeout) return expectedOnly(expected);
   const out: [string, string][] = [];
   if (insertExpected) out.push([EXPECTED_TIMEOUT_HEADER, String(expected)]);
   if (t.grpcTimeout) out.push(["grpc-timeout", formatGrpcTimeout(expected)]);
