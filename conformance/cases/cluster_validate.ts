@@ -63,8 +63,9 @@ export async function validate(
   const key = keyOf(ctx, clusters);
   if (ctx.command.rehearsal) {
     if (expected === 0 && !memo.has(key)) {
-      const list = planned.get(ctx.command.key) ?? [];
-      planned.set(ctx.command.key, [...list, structuredClone(clusters)]);
+      let list = planned.get(ctx.command.key);
+      if (list === undefined) planned.set(ctx.command.key, list = []);
+      list.push(structuredClone(clusters));
     }
     return { code: expected ?? 0, stdout: "", stderr: "", line: "" };
   }
