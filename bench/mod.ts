@@ -114,6 +114,12 @@ export const BENCHMARKS: Readonly<
     flags: [],
     measures: "req/s, p50/p99 and RSS beside nginx and haproxy, interleaved, with ratios",
   },
+  alloc: {
+    script: "alloc_profile.ts",
+    flags: [],
+    measures:
+      "bytes the proxy allocates per request under wrk, in all and per function (--promoted: what outlives the young generation)",
+  },
 };
 
 async function main(args: string[]): Promise<number> {

@@ -19,6 +19,7 @@
  * ```
  * @module
  */
+import type { StreamReset } from "./stream_reset.ts";
 import type { DynamicMetadata } from "./dynamic_metadata.ts";
 import type { FilterState } from "./filter_state.ts";
 import type { TrailerSlot } from "./trailers.ts";
@@ -98,7 +99,7 @@ export interface DownstreamRequest extends MatchInput {
    * closed before the answer, reason {@linkcode DOWNSTREAM_REMOTE_CLOSE}), or by the overload
    * manager.
    */
-  signal?: AbortSignal;
+  signal?: StreamReset;
   /**
    * Once the stream has ended early, whether its client went away: reset the stream
    * ({@linkcode DOWNSTREAM_REMOTE_RESET}) or closed its connection; null when it did not (codecs

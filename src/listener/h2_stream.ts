@@ -23,6 +23,7 @@ import {
   type DownstreamRequest,
 } from "../http/downstream_request.ts";
 import { HeaderMap } from "../http/header_map.ts";
+import { StreamReset } from "../http/stream_reset.ts";
 import type { ProxyResponse, ResponseEnd } from "../http/proxy_response.ts";
 import { trailerSlot, trailersOf } from "../http/trailers.ts";
 
@@ -110,8 +111,8 @@ export function streamRequest(
     else if (k === "content-length") cl = v;
     pairs.push([k, v]);
   }
-  const ctl = new AbortController();
-  const abort = () => ctl.abort();
+  const ctl = new StreamReset();
+  const abort = () => ctl.reset();
   st.once("aborted", abort);
   st.once("close", () => {
     // Any code but NO_ERROR (0) is a reset.
@@ -134,9 +135,9 @@ export function streamRequest(
     h2: true,
     error: null,
     trailers,
-    signal: ctl.signal,
+    signal: ctl,
     clientGone: () =>
-      ctl.signal.aborted ? (conn.open ? DOWNSTREAM_REMOTE_RESET : DOWNSTREAM_REMOTE_CLOSE) : null,
+      ctl.aborted ? (conn.open ? DOWNSTREAM_REMOTE_RESET : DOWNSTREAM_REMOTE_CLOSE) : null,
     reset: () => {
       resetStream(st);
     },

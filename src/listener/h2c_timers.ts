@@ -28,6 +28,7 @@ import type { DownstreamRequest } from "../http/downstream_request.ts";
 import { localReply } from "../http/local_reply.ts";
 import { isGrpcRequest, toGrpcLocalReply } from "../http/grpc_local_reply.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
+import type { StreamReset } from "../http/stream_reset.ts";
 import type { DownstreamLimits, LimitCounters } from "./downstream_limits.ts";
 import { ConnectionTimers, type TimerKind } from "./downstream_timers.ts";
 import { FrameWalker, GOAWAY_NOTICE, goawayFrame } from "./h2_frames.ts";
@@ -188,7 +189,7 @@ export async function serveTimedStream(
   req: DownstreamRequest,
   run: (req: DownstreamRequest) => Promise<ProxyResponse>,
   lim: TimedLimits,
-  gone?: AbortSignal,
+  gone?: StreamReset,
 ): Promise<ProxyResponse> {
   const l = lim.limits;
   const timers = new ConnectionTimers({
@@ -209,7 +210,7 @@ export async function serveTimedStream(
   // A route's `idle_timeout` replaces the stream idle timeout, as on HTTP/1.1.
   req = { ...req, setIdleTimeout: (ms) => timers.setStreamIdleTimeout(ms) };
   // A stream the client reset (or a connection gone) times nothing out.
-  gone?.addEventListener("abort", () => timers.stop(), { once: true });
+  gone?.onReset(() => timers.stop());
   if (req.body !== null) {
     req = {
       ...req,

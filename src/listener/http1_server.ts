@@ -22,6 +22,7 @@
 import { lingerClose } from "./delayed_close.ts";
 import { properCaseHead } from "../http/header_case.ts";
 import { HeaderMap } from "../http/header_map.ts";
+import { StreamReset } from "../http/stream_reset.ts";
 import type { ProxyResponse, ResponseEnd } from "../http/proxy_response.ts";
 import {
   lastChunkWithTrailers,
@@ -403,7 +404,7 @@ export async function serveHttp1(
     } catch { /* closed */ }
   };
   /** Aborts the request in flight (its `signal`), when there is one. */
-  let inFlight: AbortController | null = null;
+  let inFlight: StreamReset | null = null;
   // The client went away while its request was handled or answered: as Envoy on a remote close
   // with an active stream, the stream is reset (its upstream attempt with it) and counted.
   const onGone = () => {
@@ -416,7 +417,7 @@ export async function serveHttp1(
       n.rqRxReset.inc();
     }
     closeNow();
-    inFlight?.abort(DOWNSTREAM_REMOTE_CLOSE);
+    inFlight?.reset(DOWNSTREAM_REMOTE_CLOSE);
     if (p === "write") c.abortBody();
   };
   const setIdleTimeout = timers === null
@@ -542,7 +543,7 @@ export async function serveHttp1(
         }
       }
       if (body === null) timers?.requestDone();
-      const ac = new AbortController();
+      const ac = new StreamReset();
       inFlight = ac;
       resetSent = false;
       const rb = body;
@@ -566,7 +567,7 @@ export async function serveHttp1(
         upgrade: upgradable ? () => raw ??= rawStream(c) : undefined,
         setIdleTimeout,
         filterState: undefined,
-        signal: ac.signal,
+        signal: ac,
         reset: closeNow,
         clientGone: undefined,
         account: undefined,

@@ -32,6 +32,7 @@ import type { DownstreamRequest } from "../http/downstream_request.ts";
 import type { MemoryAccounts } from "../http/memory_account.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import { HeaderMap } from "../http/header_map.ts";
+import { StreamReset } from "../http/stream_reset.ts";
 
 /** The error that cuts a body reset by the overload manager. */
 const RESET = "stream reset by the overload manager";
@@ -46,21 +47,21 @@ export async function accountedStream(
   run: (req: DownstreamRequest) => Promise<ProxyResponse>,
   counted: () => void,
 ): Promise<ProxyResponse> {
-  const ctl = new AbortController();
+  const ctl = new StreamReset();
   let answered = false;
   let fire: (v: null) => void = () => {};
   const reset = new Promise<null>((r) => fire = r);
   let cut: ((e: Error) => void) | null = null;
   const account = accounts.open(() => {
     counted();
-    ctl.abort();
+    ctl.reset();
     if (!answered) {
       req.reset?.();
       fire(null);
     } else cut?.(new Error(RESET));
   });
   req.account = account;
-  req.signal = req.signal === undefined ? ctl.signal : AbortSignal.any([req.signal, ctl.signal]);
+  req.signal = req.signal === undefined ? ctl : StreamReset.any(req.signal, ctl);
   const pending = run(req);
   const res = await Promise.race([pending, reset]);
   if (res === null) {

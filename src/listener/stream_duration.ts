@@ -35,6 +35,7 @@ import { localReply } from "../http/local_reply.ts";
 import type { MaxStreamDuration } from "../router/max_stream_duration.ts";
 import { formatGrpcTimeout, parseGrpcTimeout } from "../http/grpc_timeout.ts";
 import { isGrpcRequest } from "../http/grpc_local_reply.ts";
+import { StreamReset } from "../http/stream_reset.ts";
 
 /** Envoy's local reply body when the stream duration limit passes. */
 export const DURATION_TIMEOUT_BODY = "downstream duration timeout";
@@ -49,7 +50,7 @@ export const DURATION_TIMEOUT_DETAILS = "max_duration_timeout";
  * Stops the limit of a stream, by the abort signal the limit gave it: a stream an internal
  * redirect recreates (its request copied, signal included) starts afresh, as in Envoy.
  */
-const limits = new WeakMap<AbortSignal, () => void>();
+const limits = new WeakMap<StreamReset, () => void>();
 
 /**
  * The duration limit (ms) of a stream on a route whose `max_stream_duration` is `route` (null:
@@ -95,10 +96,10 @@ export async function limitStreamDuration(
   run: (req: DownstreamRequest) => Promise<ProxyResponse>,
   fired: () => void,
 ): Promise<ProxyResponse> {
-  const ctl = new AbortController();
+  const ctl = new StreamReset();
   const gone = req.signal;
   if (gone !== undefined) limits.get(gone)?.();
-  req.signal = gone === undefined ? ctl.signal : AbortSignal.any([gone, ctl.signal]);
+  req.signal = gone === undefined ? ctl : StreamReset.any(gone, ctl);
   let complete = req.body === null;
   if (req.body !== null) req.body = watchEnd(req.body, () => complete = true);
   let answered = false;
@@ -111,12 +112,12 @@ export async function limitStreamDuration(
     fired();
     // The status is settled before the abort, which may end the request body.
     const status = complete ? 504 : 408;
-    ctl.abort();
+    ctl.reset();
     if (!answered) expire(status);
     else cut?.(new Error(DURATION_TIMEOUT_BODY));
   }, Math.min(MAX_TIMER_MS, Math.max(0, ms)));
   const stop = () => clearTimeout(timer);
-  gone?.addEventListener("abort", stop, { once: true });
+  gone?.onReset(stop);
   limits.set(req.signal, stop);
   const pending = run(req);
   let res: ProxyResponse | number;

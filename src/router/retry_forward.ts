@@ -24,6 +24,7 @@ import type { UpstreamRequest } from "../upstream/upstream_request.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import type { MatchInput } from "../http/downstream_request.ts";
 import type { MemoryAccount } from "../http/memory_account.ts";
+import type { StreamReset } from "../http/stream_reset.ts";
 import { localReply, UPSTREAM_TIMEOUT } from "../http/local_reply.ts";
 import { NO_RETRY_POLICY, type RetryPolicy } from "./retry_policy.ts";
 import { shadowHost } from "./mirror_policy.ts";
@@ -52,7 +53,7 @@ export interface RetryOptions {
   /** Clusters that get a shadow copy of the request (already drawn by their fraction). */
   shadows?: readonly { cluster: Cluster; hostSuffix: boolean }[];
   /** Aborts when the downstream stream is reset: the attempt in flight is reset upstream. */
-  gone?: AbortSignal;
+  gone?: StreamReset;
   /** The stream's buffer account, charged by the request body kept for retries and shadows. */
   account?: MemoryAccount;
   /**
@@ -139,7 +140,7 @@ export function forwardWithRetries(
       ur.headers = ur.headers.filter(([k]) => !CONSUMED_HEADERS.has(k));
     }
     // A downstream reset still resets the one attempt upstream.
-    o.gone?.addEventListener("abort", () => ur.attempt?.abort(), { once: true });
+    o.gone?.onReset(() => ur.attempt?.abort());
     return cluster.forward(ur).then((res) => {
       if (o.attemptCountInResponse) res.headers.set(ATTEMPT_COUNT_HEADER, "1");
       return { res, flags: [], attempts: 1 };
@@ -184,7 +185,7 @@ async function forwardAttempts(
   const gone = o.gone;
   let current: UpstreamRequest = ur;
   if (gone !== undefined) {
-    gone.addEventListener("abort", () => current.attempt?.abort(), { once: true });
+    gone.onReset(() => current.attempt?.abort());
   }
   if (state === null && perTry === 0 && idleMs === 0 && !o.attemptCountInRequest) {
     ur.headers = headers;

@@ -113,6 +113,12 @@ export class Http1Connection {
   /** In the pool's idle set (not carrying a request). */
   #idle = false;
   /**
+   * When the pool last put this connection in its idle set (performance clock), for the idle
+   * timeout; a field rather than a pool-side map, so a request's round trip through the pool
+   * allocates nothing.
+   */
+  idleSince = 0;
+  /**
    * The trailer fields of the last chunked response body read to its end (names lower-cased),
    * empty when it had none.
    */

@@ -61,7 +61,6 @@ export class Http1Pool {
   /** Per connection, what its idle read calls when the connection goes away (made once). */
   #goneOf = new WeakMap<Http1Connection, (remote: boolean) => void>();
   /** When each idle connection became idle; one sweep timer closes those idle too long. */
-  #idleSince = new Map<Http1Connection, number>();
   #sweep: ReturnType<typeof setTimeout> | undefined;
   /** Every connection's `max_connection_duration` timer. */
   #durationTimers = new Map<Http1Connection, ReturnType<typeof setTimeout>>();
@@ -92,7 +91,6 @@ export class Http1Pool {
     while (this.#idle.length > 0) {
       const c = this.#idle.pop()!;
       if (c.closed) continue;
-      this.#idleSince.delete(c);
       c.take();
       return c;
     }
@@ -238,7 +236,7 @@ export class Http1Pool {
       c.watchIdle(this.#idleGone(c));
       const t = this.cluster.upstreamIdleTimeoutMs;
       if (t > 0) {
-        this.#idleSince.set(c, now ?? performance.now());
+        c.idleSince = now ?? performance.now();
         this.#sweep ??= setTimeout(() => this.#sweepIdle(), t);
       }
     }
@@ -253,11 +251,11 @@ export class Http1Pool {
     const t = this.cluster.upstreamIdleTimeoutMs;
     const now = performance.now();
     let next = Infinity;
-    for (const [c, since] of [...this.#idleSince]) {
-      if (now - since >= t) {
+    for (const c of [...this.#idle]) {
+      if (now - c.idleSince >= t) {
         this.stats.cx_idle_timeout.inc();
         this.destroy(c, true);
-      } else next = Math.min(next, since + t - now);
+      } else next = Math.min(next, c.idleSince + t - now);
     }
     if (next !== Infinity) this.#sweep = setTimeout(() => this.#sweepIdle(), next);
   }
@@ -275,7 +273,6 @@ export class Http1Pool {
   destroy(c: Http1Connection, local: boolean): void {
     if (!this.#all.delete(c)) return;
     clearTimeout(this.#durationTimers.get(c));
-    this.#idleSince.delete(c);
     this.#durationTimers.delete(c);
     this.#countBytes(c);
     c.close();
