@@ -1,7 +1,7 @@
 /**
- * Proxy benchmark: our proxy, nginx and haproxy in front of the same local nginx origin,
- * measured interleaved in one run with `wrk` by `bench/proxy_peers.sh` (a copy of the shared
- * peer arrangement), then an RSS-flatness run of our proxy under constant load (run with its
+ * Proxy benchmark: our proxy (with its `deno task proxy` flags), nginx and haproxy in front of
+ * the same local nginx origin, measured interleaved in one run with `wrk` by
+ * `bench/proxy_peers.sh` (a copy of the shared peer arrangement), then an RSS-flatness run of our proxy under constant load (run with its
  * `deno task proxy` flags, and the baseline's after it when there is one). Missing Debian
  * packages (nginx, haproxy, wrk) are installed with apt-get. Bounded to about three minutes.
  *
@@ -121,6 +121,12 @@ export function oneWorkerProxyArgs(tree: string, cfg: string): string[] {
   return ["run", ...flags, `${tree}mod.ts`, "-c", cfg, "-l", "error", "--concurrency", "1"];
 }
 
+/** `exec deno <args>` for `bash -c`, each argument single-quoted. */
+function shellCommand(args: string[]): string {
+  const q = (a: string) => `'${a.replaceAll("'", `'\\''`)}'`;
+  return `exec ${q(Deno.execPath())} ${args.map(q).join(" ")}`;
+}
+
 async function rssKb(pid: number): Promise<number> {
   try {
     const s = await Deno.readTextFile(`/proc/${pid}/status`);
@@ -222,12 +228,11 @@ if (import.meta.main) {
     PEERS: "direct nginx-w1 haproxy-t1",
     CANDIDATE_NAME: "proxyspec",
     // One worker, as the peers run one (nginx-w1, haproxy-t1): the figures are per worker.
-    CANDIDATE_CMD:
-      `exec "${Deno.execPath()}" run -A "${root}mod.ts" -c "${cfg}" -l error --concurrency 1`,
+    // Each build runs with its own `proxy` task's flags, as `deno task start` runs it.
+    CANDIDATE_CMD: shellCommand(oneWorkerProxyArgs(root, cfg)),
     ...(baseline === undefined ? {} : {
       CANDIDATE2_NAME: "baseline",
-      CANDIDATE2_CMD:
-        `exec "${Deno.execPath()}" run -A "${baseline}/mod.ts" -c "${baselineCfg}" -l error --concurrency 1`,
+      CANDIDATE2_CMD: shellCommand(oneWorkerProxyArgs(`${baseline}/`, baselineCfg)),
     }),
     ROUNDS: String(rounds),
     DURATION: String(duration),

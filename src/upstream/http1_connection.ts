@@ -38,6 +38,9 @@ export interface ResponseHead {
   close: boolean;
 }
 
+/** The first size of a connection's read buffer (the pool's `bufferSize` bounds its growth). */
+const INITIAL_BUFFER = 16 * 1024;
+
 /** Malformed upstream response, or one larger than the buffer allows. */
 export class ProtocolError extends Error {
   /** Creates the error. */
@@ -101,6 +104,10 @@ export class Http1Connection {
   rxBytes = 0;
   txBytes = 0;
   #buf: Uint8Array<ArrayBuffer>;
+  /** The buffer grows up to this many bytes (see the constructor). */
+  readonly #max: number;
+  /** The last read filled the buffer: the next one gets a larger buffer (up to `#max`). */
+  #filled = false;
   #head: Uint8Array | null = null;
   #start = 0;
   #end = 0;
@@ -130,9 +137,16 @@ export class Http1Connection {
    */
   maxHeaders = MAX_TRAILERS;
 
-  /** Wraps a connected transport; `bufferSize` bounds read-ahead and the response head size. */
+  /**
+   * Wraps a connected transport; `bufferSize` bounds read-ahead and the response head size. The
+   * buffer starts at 16 KiB (or `bufferSize` when smaller) and doubles up to `bufferSize` when a
+   * response needs it (a head that does not fit, reads that fill it): a pool of connections
+   * carrying small answers keeps small buffers, one carrying large bodies reads them in large
+   * pieces.
+   */
   constructor(readonly transport: Transport, bufferSize: number) {
-    this.#buf = new Uint8Array(bufferSize);
+    this.#max = bufferSize;
+    this.#buf = new Uint8Array(Math.min(bufferSize, INITIAL_BUFFER));
   }
 
   /**
@@ -227,22 +241,42 @@ export class Http1Connection {
       if (n === null) throw new EofError();
       this.#end += n;
       this.rxBytes += n;
+      this.#filled = this.#end === this.#buf.length;
       return true;
     });
   }
 
   async #read(): Promise<boolean> {
     if (this.#start > 0 && this.#start === this.#end) this.#start = this.#end = 0;
+    if (this.#filled) {
+      this.#filled = false;
+      this.#grow();
+    }
     if (this.#end === this.#buf.length) {
-      if (this.#start === 0) return false; // full
-      this.#buf.copyWithin(0, this.#start, this.#end);
-      this.#end -= this.#start;
-      this.#start = 0;
+      if (this.#start === 0) {
+        if (!this.#grow()) return false; // full at the limit
+      } else {
+        this.#buf.copyWithin(0, this.#start, this.#end);
+        this.#end -= this.#start;
+        this.#start = 0;
+      }
     }
     const n = await this.transport.read(this.#buf.subarray(this.#end));
     if (n === null) throw new EofError();
     this.#end += n;
     this.rxBytes += n;
+    this.#filled = this.#end === this.#buf.length;
+    return true;
+  }
+
+  /** Doubles the buffer (up to `#max`), its unread bytes moved to the front; false at the limit. */
+  #grow(): boolean {
+    if (this.#buf.length >= this.#max) return false;
+    const b = new Uint8Array(Math.min(this.#max, this.#buf.length * 2));
+    b.set(this.#buf.subarray(this.#start, this.#end));
+    this.#end -= this.#start;
+    this.#start = 0;
+    this.#buf = b;
     return true;
   }
 

@@ -119,3 +119,19 @@ Deno.test("upstream http1 parser: a head larger than the buffer is refused", asy
   const c = new Http1Connection(new Script(enc.encode(wire), [4096]), 16384);
   await assert.rejects(() => c.readHead("GET"), /too large/);
 });
+
+Deno.test("upstream http1 parser: the buffer grows to its limit on demand: a 40 KB head fits a 64 KiB limit, a 70 KB one does not, and large bodies arrive whole", async () => {
+  const head = (n: number) => "HTTP/1.1 200 OK\r\nx-big: " + "a".repeat(n) + "\r\n";
+  const body = new Uint8Array(300_000).map((_, i) => i % 251);
+  const wire = new Uint8Array([
+    ...enc.encode(head(40000) + `content-length: ${body.length}\r\n\r\n`),
+    ...body,
+  ]);
+  // Pieces larger than the first buffer: a read that fills it makes the next buffer larger.
+  const c = new Http1Connection(new Script(wire, [4096, 70000]), 65536);
+  const h = await c.readHead("GET");
+  assert.equal(h.headers[0][1].length, 40000);
+  assert.deepEqual(await readAll(c), body);
+  const big = new Http1Connection(new Script(enc.encode(head(70000) + "\r\n"), [8192]), 65536);
+  await assert.rejects(() => big.readHead("GET"), /too large/);
+});
