@@ -97,7 +97,17 @@ export interface Http1Control {
   trailers?: boolean;
 }
 
-const INITIAL_BUFFER = 16 * 1024;
+/**
+ * The first sizes of a connection's buffers: most request heads fit 4 KiB and most answers'
+ * heads (with a small body) 8 KiB, and an idle keep-alive connection holds no more than that.
+ * The read buffer grows when a head needs it (up to `max_request_headers_kb`) and to
+ * {@linkcode BODY_BUFFER} when a request body is read; the output buffer when an answer needs it
+ * (up to {@linkcode MAX_OUT}).
+ */
+const HEAD_BUFFER = 4 * 1024;
+const OUT_BUFFER = 8 * 1024;
+/** A request body is read in pieces of up to this many bytes (or the buffer's size if larger). */
+const BODY_BUFFER = 16 * 1024;
 /** Responses up to this size (head and body) go out in one write. */
 const MAX_OUT = 64 * 1024;
 const encoder = new TextEncoder();
@@ -119,10 +129,10 @@ class MalformedBody extends Error {
 
 /** The connection state of one downstream HTTP/1.1 connection. */
 class Http1ServerConn {
-  buf = new Uint8Array(INITIAL_BUFFER);
+  buf = new Uint8Array(HEAD_BUFFER);
   start = 0;
   end = 0;
-  out = new Uint8Array(INITIAL_BUFFER);
+  out = new Uint8Array(OUT_BUFFER);
   /** Told of every read or write (stream activity). */
   activity: () => void = noop;
   /** Counts bytes read and written, when set. */
@@ -195,6 +205,19 @@ class Http1ServerConn {
     }
     return false;
   };
+
+  /**
+   * Makes the read buffer at least `size` bytes, its unread bytes moved to the front; not while
+   * the early read of {@linkcode Http1ServerConn.watch} owns it.
+   */
+  reserve(size: number): void {
+    if (this.buf.length >= size || this.#early !== null) return;
+    const b = new Uint8Array(size);
+    b.set(this.buf.subarray(this.start, this.end));
+    this.end -= this.start;
+    this.start = 0;
+    this.buf = b;
+  }
 
   /** Reads more bytes; false at end of stream. Grows the buffer up to `max` when full. */
   fill(max: number, ahead = Infinity): Promise<boolean> {
@@ -731,6 +754,13 @@ async function writeSwitched(c: Http1ServerConn, res: ProxyResponse, line: strin
  * Writes `res`; true when the connection may serve another request. Reports the end to
  * `res.onEnd`.
  */
+/** An output buffer for `want` bytes: `out`'s size doubled until it fits (at most MAX_OUT). */
+function outBuffer(out: Uint8Array, want: number): Uint8Array<ArrayBuffer> {
+  let n = out.length;
+  while (n < want) n *= 2;
+  return new Uint8Array(Math.min(n, MAX_OUT));
+}
+
 async function writeResponse(
   c: Http1ServerConn,
   res: ProxyResponse,
@@ -749,7 +779,7 @@ async function writeResponse(
   if (!properCase) {
     // Room for the body too, so that head and body leave in one write.
     const want = (bytes === null ? 0 : bytes.byteLength) + HEAD_ROOM;
-    if (c.out.length < want && want <= MAX_OUT) c.out = new Uint8Array(MAX_OUT);
+    if (c.out.length < want && want <= MAX_OUT) c.out = outBuffer(c.out, want);
     const w = headWriter.reset(c.out);
     h = composeResponseHead(
       res.status,
@@ -772,7 +802,7 @@ async function writeResponse(
   try {
     if (n < 0) {
       const total = h.text.length + (bytes === null ? 0 : bytes.byteLength);
-      if (c.out.length < total && total <= MAX_OUT) c.out = new Uint8Array(MAX_OUT);
+      if (c.out.length < total && total <= MAX_OUT) c.out = outBuffer(c.out, total);
       n = encodeHeadInto(h.text, c.out);
     }
     if (h.framing === "none" || bytes !== null) {
@@ -910,6 +940,7 @@ class RequestBody {
 
   async #more(): Promise<void> {
     const c = this.c;
+    c.reserve(BODY_BUFFER);
     if (!await c.fill(c.buf.length, c.readAhead)) throw new Error("client closed during the body");
   }
 

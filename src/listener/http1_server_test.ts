@@ -317,6 +317,29 @@ Deno.test("listener http1 codec: three pipelined requests in one write are answe
   });
 });
 
+Deno.test("listener http1 codec: buffers grow as requests need: a 50 KiB head and a pipelined one after it, then answers of 5 KB, 40 KB and 100 B on the same connection", async () => {
+  await withProxy(async (p, seen) => {
+    await withRaw(p, async (c) => {
+      const big = "x-big: " + "b".repeat(50 * 1024) + "\r\n";
+      await c.send(
+        "GET /first HTTP/1.1\r\nhost: a\r\n" + big + "\r\n" +
+          "GET /second HTTP/1.1\r\nhost: a\r\n\r\n",
+      );
+      assert.equal(dec.decode((await c.response()).body), "/first");
+      assert.equal(dec.decode((await c.response()).body), "/second");
+      assert.equal(seen[0].headers["x-big"].length, 50 * 1024);
+      for (const n of [5000, 40000, 100]) {
+        const body = pattern(n, n & 0xff);
+        await c.send(`POST /echo HTTP/1.1\r\nhost: a\r\ncontent-length: ${n}\r\n\r\n`);
+        await c.send(body);
+        const r = await c.response();
+        assert.equal(r.status, 200);
+        assert.deepEqual(r.body, body);
+      }
+    });
+  });
+});
+
 Deno.test("listener http1 codec: more than 60 KiB of headers gets 431 and the connection closes", async () => {
   await withProxy(async (p, seen) => {
     await withRaw(p, async (c) => {
