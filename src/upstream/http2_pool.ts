@@ -6,7 +6,11 @@
  * streams at once (`http2_protocol_options`, also sent in its SETTINGS; the upstream's own
  * SETTINGS lower it): a stream that finds every session full opens another session, or waits
  * for a free stream when the `max_connections` circuit breaker allows no more, as Envoy's pool
- * does. Streams are limited by the cluster's `max_requests`.
+ * does. Streams are limited by the cluster's `max_requests`. A session's connection window is
+ * `initial_connection_window_size`, Envoy's 256 MiB when unset (never the 64 KiB of HTTP/2's
+ * initial window: with that, 32 streams of 2 KiB in flight used it up and the upstream waited for
+ * a WINDOW_UPDATE); each stream's window stays `initial_stream_window_size` (64 KiB when unset),
+ * so a stream whose body is not read still holds back its upstream.
  *
  * @example Not run: it needs an upstream server to connect to (`pool`, HTTP/2).
  * ```ts ignore
@@ -44,6 +48,9 @@ interface Session {
 
 /** The largest stream count HTTP/2 allows (Envoy's default `max_concurrent_streams`). */
 const MAX_STREAMS = 2147483647;
+
+/** Envoy's default `initial_connection_window_size` (256 MiB). */
+const DEFAULT_CONNECTION_WINDOW = 268435456;
 
 /** An HTTP/2 response head and body. */
 export interface H2Response {
@@ -135,8 +142,9 @@ export class Http2Pool {
       }, this.cluster.connectTimeoutMs);
       sess.once("connect", () => {
         clearTimeout(timer);
-        const cw = this.cluster.http2Settings?.initialConnectionWindowSize;
-        if (cw !== undefined) sess.setLocalWindowSize(cw);
+        sess.setLocalWindowSize(
+          this.cluster.http2Settings?.initialConnectionWindowSize ?? DEFAULT_CONNECTION_WINDOW,
+        );
         connected = true;
         s.cx_connect_ms.record(performance.now() - t0);
         resolve();
