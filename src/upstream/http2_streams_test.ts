@@ -3,6 +3,7 @@ import { Store } from "../stats/store.ts";
 import { ClusterManager } from "./cluster_manager.ts";
 import { forwardResponse, testCluster, testRequest } from "./test_cluster.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
+import type { ServerHttp2Stream } from "node:http2";
 
 /**
  * An h2c origin that holds every request until `release()` and counts how many it holds at
@@ -101,7 +102,7 @@ Deno.test("cluster http2_protocol_options: without initial_connection_window_siz
   const http2 = (await import("node:http2")).default;
   const seen: { window?: number; streamWindow?: number } = {};
   const server = http2.createServer();
-  server.on("stream", (stream) => {
+  server.on("stream", (stream: ServerHttp2Stream) => {
     seen.window = stream.session!.state.remoteWindowSize;
     seen.streamWindow = stream.session!.remoteSettings.initialWindowSize;
     stream.respond({ ":status": 200 });
