@@ -74,6 +74,19 @@ for (const http2 of [false, true]) {
     });
   });
 
+  Deno.test(`cluster.fields.common-http-protocol-options: idle_timeout counts from the last request: an upstream ${proto} connection used again before it ran out stays open`, async () => {
+    await withCluster({ http2, upstreamIdleTimeoutMs: 1000 }, async (get, counter) => {
+      assert.equal(await get(), "ok");
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(await get(), "ok");
+      // 1.1 s after the first request, 0.6 s after the second: still open.
+      await new Promise((r) => setTimeout(r, 600));
+      assert.equal(counter("cx_idle_timeout"), 0);
+      await until(() => counter("cx_idle_timeout") === 1, "the idle connection timed out");
+      assert.equal(counter("cx_total"), 1);
+    });
+  });
+
   Deno.test(`cluster.fields.common-http-protocol-options: max_connection_duration lets the ${proto} request in flight finish, then the connection closes and the next request opens another`, async () => {
     await withCluster({ http2, maxConnectionDurationMs: 50 }, async (get, counter, o) => {
       o.holdNext();

@@ -15,6 +15,7 @@ import type { Host } from "./host.ts";
 import { abandoned, Exchange } from "./forward_http1.ts";
 import { ConnectError } from "./transport.ts";
 import type { UpstreamRequest } from "./upstream_request.ts";
+import type { H2Response } from "./http2_pool.ts";
 import { buildResponseHeaders } from "../http/response_headers.ts";
 import type { ProxyResponse } from "../http/proxy_response.ts";
 
@@ -25,6 +26,9 @@ import type { ProxyResponse } from "../http/proxy_response.ts";
  */
 const CANCEL = 0x8;
 
+/** Why the wait for a response head ended before it. */
+type Early = "timeout" | "abort" | "duration";
+
 /** Forwards `r` to `host` over HTTP/2. Never rejects. */
 export async function forwardHttp2(
   cluster: Cluster,
@@ -34,14 +38,18 @@ export async function forwardHttp2(
   const pool = cluster.h2Pool(host, r.priority);
   const ex = new Exchange(cluster, host, r);
   let stream: http2.ClientHttp2Stream | null = null;
-  let rejectTimeout: ((why: "timeout" | "abort" | "duration") => void) | null = null;
-  const timedOut = new Promise<"timeout" | "abort" | "duration">((resolve) => {
-    rejectTimeout = resolve;
+  // The response head, or why the wait for it ended early: one promise settled by whichever
+  // comes first (the stream's head or failure, a timeout, an abort, max_stream_duration).
+  let settle!: (v: H2Response | Early) => void;
+  let fail!: (e: unknown) => void;
+  const outcome = new Promise<H2Response | Early>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
   });
   // A reset by the router (the per-try idle timeout, a downstream reset): RST_STREAM CANCEL.
   ex.onAbort = () => {
     stream?.close(CANCEL);
-    rejectTimeout!("abort");
+    settle("abort");
   };
   if (r.timeoutMs > 0) {
     ex.deadline = cluster.deadlines.add(r.timeoutMs, () => {
@@ -50,7 +58,7 @@ export async function forwardHttp2(
         cluster.stats.rq_tx_reset.inc();
         stream.close(CANCEL);
       } else stream?.close();
-      rejectTimeout!("timeout");
+      settle("timeout");
     });
   }
   const headers: Record<string, string | string[]> = {
@@ -67,7 +75,7 @@ export async function forwardHttp2(
   }
   if (r.body && r.contentLength >= 0) headers["content-length"] = String(r.contentLength);
   try {
-    const req = pool.request(headers, r.body, (s) => {
+    pool.request(headers, r.body, (s) => {
       stream = s;
       if (ex.aborted) s.close(CANCEL);
       else if (cluster.effective.maxStreamDurationMs !== undefined) {
@@ -75,13 +83,12 @@ export async function forwardHttp2(
         ex.onMaxDuration = () => {
           ex.sent = s.writableEnded;
           s.close(CANCEL);
-          if (!ex.answered) rejectTimeout!("duration");
+          if (!ex.answered) settle("duration");
         };
         ex.streamStarted();
       }
-    }, r.trailers);
-    req.catch(() => {});
-    const res = await Promise.race([req, timedOut]);
+    }, r.trailers).then(settle, fail);
+    const res = await outcome;
     if (res === "abort") return abandoned();
     if (res === "duration") return ex.maxDurationReply();
     if (res === "timeout") return ex.timeout();

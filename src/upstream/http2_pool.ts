@@ -6,7 +6,11 @@
  * streams at once (`http2_protocol_options`, also sent in its SETTINGS; the upstream's own
  * SETTINGS lower it): a stream that finds every session full opens another session, or waits
  * for a free stream when the `max_connections` circuit breaker allows no more, as Envoy's pool
- * does. Streams are limited by the cluster's `max_requests`.
+ * does. Streams are limited by the cluster's `max_requests`. A session's connection window is
+ * `initial_connection_window_size`, Envoy's 256 MiB when unset (never the 64 KiB of HTTP/2's
+ * initial window: with that, 32 streams of 2 KiB in flight used it up and the upstream waited for
+ * a WINDOW_UPDATE); each stream's window stays `initial_stream_window_size` (64 KiB when unset),
+ * so a stream whose body is not read still holds back its upstream.
  *
  * @example Not run: it needs an upstream server to connect to (`pool`, HTTP/2).
  * ```ts ignore
@@ -36,14 +40,23 @@ interface Session {
   dead: boolean;
   /** Takes no new streams (its `max_requests_per_connection` or duration is used up). */
   retired: boolean;
-  /** Runs while no stream is open (`idle_timeout`). */
+  /**
+   * Armed while no stream is open (`idle_timeout`); left armed when a stream opens, it looks
+   * again when it runs (`idleSince`), so a session that is busy and idle by turns does not set
+   * a timer per stream.
+   */
   idle?: ReturnType<typeof setTimeout>;
+  /** When its last stream ended (`performance.now()`). */
+  idleSince: number;
   /** Runs from the open (`max_connection_duration`). */
   duration?: ReturnType<typeof setTimeout>;
 }
 
 /** The largest stream count HTTP/2 allows (Envoy's default `max_concurrent_streams`). */
 const MAX_STREAMS = 2147483647;
+
+/** Envoy's default `initial_connection_window_size` (256 MiB). */
+const DEFAULT_CONNECTION_WINDOW = 268435456;
 
 /** An HTTP/2 response head and body. */
 export interface H2Response {
@@ -108,6 +121,7 @@ export class Http2Pool {
       streams: 0,
       active: 0,
       openedAt: t0,
+      idleSince: t0,
       ready: Promise.resolve(),
       dead: false,
       retired: false,
@@ -135,8 +149,9 @@ export class Http2Pool {
       }, this.cluster.connectTimeoutMs);
       sess.once("connect", () => {
         clearTimeout(timer);
-        const cw = this.cluster.http2Settings?.initialConnectionWindowSize;
-        if (cw !== undefined) sess.setLocalWindowSize(cw);
+        sess.setLocalWindowSize(
+          this.cluster.http2Settings?.initialConnectionWindowSize ?? DEFAULT_CONNECTION_WINDOW,
+        );
         connected = true;
         s.cx_connect_ms.record(performance.now() - t0);
         resolve();
@@ -197,16 +212,25 @@ export class Http2Pool {
     return false;
   }
 
-  /** Starts the idle timer of a session without streams (`idle_timeout`). */
+  /** Starts the idle time of a session without streams (`idle_timeout`). */
   #idleFrom(rec: Session): void {
     const t = this.cluster.upstreamIdleTimeoutMs;
     if (t <= 0) return;
-    clearTimeout(rec.idle);
-    rec.idle = setTimeout(() => {
-      if (rec.active > 0 || rec.dead) return;
-      this.stats.cx_idle_timeout.inc();
-      this.#retire(rec);
-    }, t);
+    rec.idleSince = performance.now();
+    rec.idle ??= setTimeout(() => this.#idleCheck(rec, t), t);
+  }
+
+  /** Retires `rec` when it has been without streams for `t` ms; else waits for the rest. */
+  #idleCheck(rec: Session, t: number): void {
+    rec.idle = undefined;
+    if (rec.active > 0 || rec.dead) return;
+    const left = rec.idleSince + t - performance.now();
+    if (left > 0) {
+      rec.idle = setTimeout(() => this.#idleCheck(rec, t), Math.ceil(left));
+      return;
+    }
+    this.stats.cx_idle_timeout.inc();
+    this.#retire(rec);
   }
 
   /** Takes no new streams on `rec`; closes it (GOAWAY) once its streams are done. */
@@ -237,7 +261,6 @@ export class Http2Pool {
       if (rec !== null) {
         rec.streams++;
         rec.active++;
-        clearTimeout(rec.idle);
         return rec;
       }
       this.stats.cx_overflow.inc();
@@ -257,8 +280,10 @@ export class Http2Pool {
     requestTrailers?: TrailerSlot,
   ): Promise<H2Response> {
     const current = await this.#session();
-    /** Run once the stream has closed (see `H2Response.onClose`). */
-    const closeWaiters: (() => void)[] = [];
+    /** Run once the stream has closed (see `H2Response.onClose`); made on first use. */
+    let closeWaiters: (() => void)[] | null = null;
+    /** Rejects the wait for the response head while it lasts. */
+    let headFailed: ((e: Error) => void) | null = null;
     let ended = false;
     const end = () => {
       if (ended) return;
@@ -270,7 +295,9 @@ export class Http2Pool {
         else this.#idleFrom(current);
       }
       this.#wake();
-      for (const fn of closeWaiters.splice(0)) fn();
+      // The reason is made only when it is needed: an Error captures a stack.
+      if (headFailed !== null) headFailed(new Error("stream reset before headers"));
+      if (closeWaiters !== null) { for (const fn of closeWaiters.splice(0)) fn(); }
     };
     const max = this.cluster.maxRequestsPerConnection;
     if (max > 0 && current.streams >= max) {
@@ -292,33 +319,31 @@ export class Http2Pool {
       // No trailers came after all: an empty set ends the stream with an empty DATA frame.
       st.once("wantTrailers", () => st.sendTrailers(headerRecord(requestTrailers.headers)));
     }
-    st.once("close", end);
+    // Each of these events comes once per stream: plain listeners, without the wrapper and the
+    // removal of `once`.
+    st.on("close", end);
     const trailers = trailerSlot();
-    st.once("trailers", (t: http2.IncomingHttpHeaders) => {
+    st.on("trailers", (t: http2.IncomingHttpHeaders) => {
       trailers.headers = trailersOf(headerList(t));
     });
     onStream(st);
     if (body) pump(body, st);
     let endStream = false;
-    let headed = false;
     let early: EarlyBody | null = null;
     const resHeaders = await new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
-      st.once("response", (h: http2.IncomingHttpHeaders, flags: number) => {
-        headed = true;
+      headFailed = reject;
+      st.on("response", (h: http2.IncomingHttpHeaders, flags: number) => {
+        headFailed = null;
         endStream = (flags & 1) !== 0;
         // What arrives before the head is handed on is kept: a small body often comes whole
         // with its head, and then goes on as bytes rather than as a stream.
         if (!endStream) early = collectEarly(st);
         resolve(h);
       });
-      st.once("error", reject);
-      // The reason is made only when it is needed: an Error captures a stack.
-      closeWaiters.push(() => {
-        if (!headed) reject(new Error("stream reset before headers"));
-      });
+      st.on("error", reject);
     });
     const status = Number(resHeaders[":status"]);
-    const onClose = (fn: () => void) => ended ? fn() : void closeWaiters.push(fn);
+    const onClose = (fn: () => void) => ended ? fn() : void (closeWaiters ??= []).push(fn);
     return {
       status,
       headers: headerList(resHeaders),

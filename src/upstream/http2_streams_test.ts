@@ -3,6 +3,7 @@ import { Store } from "../stats/store.ts";
 import { ClusterManager } from "./cluster_manager.ts";
 import { forwardResponse, testCluster, testRequest } from "./test_cluster.ts";
 import type { EffectiveCluster } from "../config/effective_cluster.ts";
+import type { ServerHttp2Stream } from "node:http2";
 
 /**
  * An h2c origin that holds every request until `release()` and counts how many it holds at
@@ -95,4 +96,29 @@ Deno.test("cluster.rules.http2-max-concurrent-streams-in-range: with max_connect
   assert.equal(origin.seen, 3);
   assert.equal(store.counter("cluster.h2.upstream_cx_http2_total").value(), 1);
   assert.ok(store.counter("cluster.h2.upstream_cx_overflow").value() >= 1);
+});
+
+Deno.test("cluster http2_protocol_options: without initial_connection_window_size an upstream connection's window is Envoy's default (256 MiB); the stream window stays 65535", async () => {
+  const http2 = (await import("node:http2")).default;
+  const seen: { window?: number; streamWindow?: number } = {};
+  const server = http2.createServer();
+  server.on("stream", (stream: ServerHttp2Stream) => {
+    seen.window = stream.session!.state.remoteWindowSize;
+    seen.streamWindow = stream.session!.remoteSettings.initialWindowSize;
+    stream.respond({ ":status": 200 });
+    stream.end("ok");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as { port: number }).port;
+  const c = testCluster("h2", [["127.0.0.1", port]], { http2: true });
+  const cm = new ClusterManager([c], { stats: new Store() });
+  try {
+    const r = await forwardResponse(cm.get("h2")!, testRequest({ path: "/" }));
+    assert.equal(await r.text(), "ok");
+    assert.equal(seen.window, 268435456);
+    assert.equal(seen.streamWindow, 65535);
+  } finally {
+    await cm.close();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
 });
