@@ -1,8 +1,8 @@
 /**
  * The server: builds the stats store, the logger, the runtime, the cluster manager, the listener
  * manager and (through the {@linkcode AdminPlugin} the layer above passes in) the admin listener,
- * runs the server state (PRE_INITIALIZING →
- * INITIALIZING → LIVE, DRAINING while health checks are failed or during shutdown), refreshes the
+ * runs the server state (PRE_INITIALIZING ->
+ * INITIALIZING -> LIVE, DRAINING while health checks are failed or during shutdown), refreshes the
  * `server.*` stats on every stats flush, and shuts down cleanly on `/quitquitquit`, SIGTERM or
  * SIGINT (exit 0). SIGUSR1 reopens the logs. The PID is logged at start-up, so operators signal
  * the right process (under `npx`, the parent is Node.js); a Deno other than 2.9.1 is warned about.
