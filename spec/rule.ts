@@ -167,7 +167,7 @@ export interface OptionRow extends Rule {
   /** How `/server_info` renders the field: duration fields such as `drain_time` print `600s`. */
   fieldKind?: "string" | "integer" | "boolean" | "duration-s" | "duration-ms" | "uint64-string";
   /** How an option value maps to the `/server_info` field value when they differ
-   * (`--mode serve` → `"Serve"`). */
+   * (`--mode serve` -> `"Serve"`). */
   fieldValues?: Readonly<Record<string, string>>;
   /** Meaning in the older variant, when it differs. */
   meaningV2?: string;

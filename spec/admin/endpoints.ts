@@ -772,7 +772,7 @@ export const ENDPOINTS = [
         "/stats?filter=regex | filter: regular expression | Stats whose names match, partial match by default; anchors `^` and `$` give full match; combinable with usedonly.",
     },
     envoy:
-      "Real Envoy names the runtime key `envoy.reloadable_features.admin_stats_filter_use_re2` and, before ≈v1.25, used std::regex (ECMAScript) by default.",
+      "Real Envoy names the runtime key `envoy.reloadable_features.admin_stats_filter_use_re2` and, before \u2248v1.25, used std::regex (ECMAScript) by default.",
     check: "black-box",
     method: "GET",
     path: "/stats",

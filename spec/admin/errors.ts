@@ -22,7 +22,7 @@ export const ERRORS = [
     statement: "A mutating path requested with GET answers HTTP 400 and has no effect.",
     cite: { section: "Errors", quote: "Mutating path requested with GET | HTTP 400, no effect" },
     envoy:
-      "Real Envoy (since ≈v1.11) answers 405 with the body `Method GET not allowed, POST required.`.",
+      "Real Envoy (since \u2248v1.11) answers 405 with the body `Method GET not allowed, POST required.`.",
     check: "black-box",
     condition: "Mutating path requested with GET",
     result: "HTTP 400, no effect",

@@ -36,7 +36,7 @@ export const ADMIN_GENERAL = [
       quote: "A GET sent to a mutating path has no effect and the response is HTTP 400.",
     },
     envoy:
-      "Real Envoy (since ≈v1.11, PR #6436) answers 405 Method Not Allowed with the body `Method GET not allowed, POST required.`; its documentation still says 400.",
+      "Real Envoy (since \u2248v1.11, PR #6436) answers 405 Method Not Allowed with the body `Method GET not allowed, POST required.`; its documentation still says 400.",
     check: "black-box",
   },
   {

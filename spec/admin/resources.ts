@@ -200,7 +200,7 @@ export const ADMIN_RESOURCES = [
         "success_rate | Double | Request success rate 0 to 100; -1 when the request volume in the interval is too low to compute it",
     },
     envoy:
-      "Real Envoy prints doubles with fmt `{}`: `-1.0` in ≈v1.20–v1.23 builds, `-1` in newer ones.",
+      "Real Envoy prints doubles with fmt `{}`: `-1.0` in \u2248v1.20\u2013v1.23 builds, `-1` in newer ones.",
     check: "black-box",
     resource: "/clusters",
     name: "success_rate",

@@ -210,7 +210,7 @@ export const STATS_SHAPES = [
       quote: "The default engine is a linear-time regular expression engine",
     },
     envoy:
-      "Real Envoy uses RE2 (since ≈v1.25) and answers 400 `Invalid re2 regex` to an invalid filter; older versions used std::regex.",
+      "Real Envoy uses RE2 (since \u2248v1.25) and answers 400 `Invalid re2 regex` to an invalid filter; older versions used std::regex.",
     check: "black-box",
     format: "any",
   },

@@ -102,7 +102,7 @@ function hostname(): string {
 
 const addr = (a: Deno.NetAddr) => hostPort(a.hostname, a.port);
 
-/** Envoy's response flags: the short form (`%RESPONSE_FLAGS%`) → the long one (`_LONG`). */
+/** Envoy's response flags: the short form (`%RESPONSE_FLAGS%`) -> the long one (`_LONG`). */
 export const RESPONSE_FLAG_NAMES = {
   LH: "FailedLocalHealthCheck",
   UH: "NoHealthyUpstream",
@@ -361,7 +361,7 @@ export function compileFormat(format: string, path: string, opts: FormatOptions 
 }
 
 /**
- * Compiles a JSON format (an object of key → format string or nested object). A value that is
+ * Compiles a JSON format (an object of key -> format string or nested object). A value that is
  * one operator alone keeps its type (numbers stay numbers); numbers and booleans given as such
  * (`typed_json_format`) are written as given.
  */

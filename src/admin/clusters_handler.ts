@@ -3,7 +3,7 @@
  * `envoy.admin.v3.Clusters` with proto3 default omission.
  *
  * Text: first `version_info::static` (or `version_info::<last CDS version>`; the specification
- * keeps this line, Envoy ≥1.12 dropped it), then per cluster the circuit-breaker thresholds per
+ * keeps this line, Envoy >=1.12 dropped it), then per cluster the circuit-breaker thresholds per
  * priority, `added_via_api`, and per host every per-host stat sorted by name followed by
  * `hostname`, `healthy` (the specification's name for the health string), `health_flags` (Envoy's
  * name for the same string), `weight`, `region`, `zone`, `sub_zone`, `canary`, `priority`,

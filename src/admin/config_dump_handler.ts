@@ -5,9 +5,9 @@
  * (bootstrap, clusters, [endpoints with `include_eds`], listeners, scoped routes, routes,
  * secrets), each packed with its `type.googleapis.com/envoy.admin.v3.*` type. Query parameters
  * (an empty value counts as absent, as newer Envoy): `mask` (FieldMask applied to each dump),
- * `resource` (the elements of one repeated field, each packed with its own type; unknown → 404
- * `<r> not found in config dump`; not repeated → 400), `resource`+`mask` (mask per element),
- * `name_regex` (full match against each resource's name; invalid → 400). Private keys and
+ * `resource` (the elements of one repeated field, each packed with its own type; unknown -> 404
+ * `<r> not found in config dump`; not repeated -> 400), `resource`+`mask` (mask per element),
+ * `name_regex` (full match against each resource's name; invalid -> 400). Private keys and
  * passwords are redacted. The JSON is streamed in slices with event-loop turns between them
  * (`json_stream.ts`), so a huge dump does not hold up `/ready` or proxied traffic.
  *

@@ -1,5 +1,5 @@
 /**
- * `/logging` (Envoy ≥1.22 behaviour): no parameter lists the loggers; `level=<l>` sets all;
+ * `/logging` (Envoy >=1.22 behaviour): no parameter lists the loggers; `level=<l>` sets all;
  * `<logger>=<l>` sets one; `paths=a=l,b=l` (the specification's form) or `paths=a:l,b:l` (Envoy's)
  * sets several (all validated before any is applied).
  * Errors answer 400 with `error: <why>`, the usage, the level names and the logger listing.

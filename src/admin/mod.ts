@@ -16,12 +16,9 @@ import type { AdminHandle, AdminPlugin } from "../server/server.ts";
 import type { ServerContext } from "../server/context.ts";
 import { flushIntervalMs } from "../server/flush_timer.ts";
 import { startAdminListener } from "./admin_listener.ts";
-import { ADMIN_HANDLERS } from "./handlers.ts";
-import { closeHystrixStreams, hystrixFlush } from "./hystrix_handler.ts";
-import { stopProfilers } from "./profiling_handler.ts";
+import { ADMIN_HANDLERS, HYSTRIX, PROFILING, TAP } from "./handlers.ts";
 import { createAdminRouter } from "./router.ts";
 import { adminRequestGuard } from "./request_guard.ts";
-import { detachTap } from "./tap_handler.ts";
 import { loggedAdminRoute, parseAdminAccessLogs } from "../access_log/admin_access_log.ts";
 import { AccessLogFiles } from "../access_log/access_log_file.ts";
 import { parseHeaderMatcher } from "../router/header_matcher.ts";
@@ -47,15 +44,16 @@ async function start(server: ServerContext): Promise<AdminHandle | null> {
   if (listener) local = { ...local, port: listener.port };
   server.onShutdown(() => files.close());
   const windowMs = flushIntervalMs(server.bootstrap);
-  // After the flush has closed the histogram intervals.
-  const detachHystrix = server.stats.onFlush(() =>
-    queueMicrotask(() => hystrixFlush(server, windowMs))
-  );
+  // After the flush has closed the histogram intervals. The hystrix, tap and profiling modules
+  // load on their endpoint's first request: until then there is no stream, tap or profiler.
+  const detachHystrix = server.stats.onFlush(() => {
+    if (HYSTRIX.loaded) queueMicrotask(() => HYSTRIX.get().hystrixFlush(server, windowMs));
+  });
   server.onShutdown(async () => {
     detachHystrix();
-    closeHystrixStreams(server);
-    detachTap(server);
-    await stopProfilers(server);
+    if (HYSTRIX.loaded) HYSTRIX.get().closeHystrixStreams(server);
+    if (TAP.loaded) TAP.get().detachTap(server);
+    if (PROFILING.loaded) await PROFILING.get().stopProfilers(server);
   });
   return listener;
 }

@@ -3,7 +3,7 @@
  * The CPU profile (`.cpuprofile` JSON, for Chrome DevTools) is written to `admin.profile_path`
  * when the profiler stops; the heap profiler is V8's sampling heap profiler, written to
  * `<profile_path>.heapprofile`. Answers and error texts follow Envoy's: missing or bad `enable`
- * → 400 `?enable=<y|n>\n`; heap profiler already started / not started → 400.
+ * -> 400 `?enable=<y|n>\n`; heap profiler already started / not started -> 400.
  *
  * @example Not run: it starts the CPU profiler of a running server (`req`, `server`).
  * ```ts ignore

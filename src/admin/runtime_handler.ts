@@ -1,7 +1,7 @@
 /**
  * `/runtime` (layers in order; every key with its per-layer values and final value, keys sorted
  * as Envoy's Struct output prints them) and `/runtime_modify` (sets keys in the admin layer; an
- * empty value deletes an admin override only; no parameters → 400 usage; no admin layer → 503
+ * empty value deletes an admin override only; no parameters -> 400 usage; no admin layer -> 503
  * `No admin layer specified`). Parameters may also come as a form body (the router reads it).
  *
  * @example

@@ -51,7 +51,7 @@ export function commandLineOptions(options: Options): Record<string, Json> {
         break;
       default: {
         const text = Array.isArray(v) ? v.map(String) : v === null ? "" : String(v ?? "");
-        // Enumerated options render as their proto enum names (`serve` → `Serve`).
+        // Enumerated options render as their proto enum names (`serve` -> `Serve`).
         out[row.field] = typeof text === "string" && row.fieldValues?.[text] || text;
       }
     }

@@ -2,9 +2,9 @@
  * `/tap` (POST; only when a tap filter is configured with `admin_config`): the body is a YAML or
  * JSON `TapRequest {config_id, tap_config}`; a valid request attaches a streaming answer to which
  * every trace of that tap configuration is written as one JSON line, until the client detaches.
- * Error texts are Envoy's (400): no body → `/tap requires a JSON/YAML body`; unknown id →
- * `Unknown config id '<id>'. No extension has registered with this id.`; a second stream →
- * `An attached /tap admin stream already exists. Detach it.`; an invalid request → the reason.
+ * Error texts are Envoy's (400): no body -> `/tap requires a JSON/YAML body`; unknown id ->
+ * `Unknown config id '<id>'. No extension has registered with this id.`; a second stream ->
+ * `An attached /tap admin stream already exists. Detach it.`; an invalid request -> the reason.
  *
  * The proxy core publishes traces with {@linkcode publishTap}.
  *

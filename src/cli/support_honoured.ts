@@ -68,7 +68,7 @@ const FILTERS = "src/listener/http_filters_test.ts";
 const HCM_OPTS = "src/listener/hcm_options_test.ts";
 const ADMIN_LOG = "src/access_log/admin_access_log_test.ts";
 
-/** Honoured field (`<message>.<field>`) → `[test file from the repository root, test name]`. */
+/** Honoured field (`<message>.<field>`) -> `[test file from the repository root, test name]`. */
 export const HONOURED: Readonly<Record<string, readonly [string, string]>> = {
   "core.HealthCheck.timeout": [
     `${UP}health_check/health_checker_test.ts`,

@@ -67,7 +67,7 @@ export interface ParsedCommandLine {
 const MAX_UINT32 = 4294967295;
 
 /**
- * The `Options` key of a row: long name without dashes, `-` → `_`.
+ * The `Options` key of a row: long name without dashes, `-` -> `_`.
  *
  * @example
  * ```ts

@@ -3,12 +3,12 @@
  * passed its checks. The v2 spellings stay readable beside the v3 ones where the cluster
  * validator and config_dump need them:
  *
- * - Cluster `hosts` → `load_assignment` (unless set; `hosts` is kept);
- * - Cluster `tls_context` → `transport_socket` named `envoy.transport_sockets.tls` (unless set;
+ * - Cluster `hosts` -> `load_assignment` (unless set; `hosts` is kept);
+ * - Cluster `tls_context` -> `transport_socket` named `envoy.transport_sockets.tls` (unless set;
  *   `tls_context` is kept); FilterChain `tls_context` likewise (downstream);
- * - filter and listener filter `config` (Struct) → `typed_config` (the well-known filters get
+ * - filter and listener filter `config` (Struct) -> `typed_config` (the well-known filters get
  *   their v3 type, others a `udpa.type.v1.TypedStruct` holding the Struct);
- * - the deprecated `runtime` → `layered_runtime` with Envoy's layers `base`, `root`, `override`,
+ * - the deprecated `runtime` -> `layered_runtime` with Envoy's layers `base`, `root`, `override`,
  *   `admin`.
  *
  * @example
@@ -24,7 +24,7 @@ import { isJsonObject as isObj } from "./values.ts";
 
 const list = (v: Json | undefined): JsonObject[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
-/** `config` (Struct) → `typed_config`, also inside an HTTP connection manager's http_filters. */
+/** `config` (Struct) -> `typed_config`, also inside an HTTP connection manager's http_filters. */
 function upgradeFilter(f: JsonObject): JsonObject {
   if (!isObj(f.config) || f.typed_config !== undefined) return f;
   const { config, ...rest } = f;

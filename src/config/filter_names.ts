@@ -19,7 +19,7 @@
  */
 import { CLUSTER_RULES, row } from "../../spec/mod.ts";
 
-/** v2 short names (without prefix) → v3 names (without prefix). */
+/** v2 short names (without prefix) -> v3 names (without prefix). */
 const LEGACY: Readonly<Record<string, string>> = {
   http_connection_manager: "filters.network.http_connection_manager",
   tcp_proxy: "filters.network.tcp_proxy",
@@ -37,7 +37,7 @@ const LEGACY: Readonly<Record<string, string>> = {
   metrics_service: "stat_sinks.metrics_service",
 };
 
-/** v3 names (without prefix) → the type of their typed configuration. */
+/** v3 names (without prefix) -> the type of their typed configuration. */
 export const TYPE_URLS: Readonly<Record<string, string>> = {
   "filters.network.http_connection_manager":
     "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
@@ -149,7 +149,7 @@ export const EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * The canonical spelling of an extension category (`envoy.filters.http` → `proxy.filters.http`).
+ * The canonical spelling of an extension category (`envoy.filters.http` -> `proxy.filters.http`).
  *
  * @example
  * ```ts

@@ -88,7 +88,7 @@ export function isLevelName(s: string): boolean {
 }
 
 /**
- * The level a name stands for (`warn` → `warning`); throws on an unknown name.
+ * The level a name stands for (`warn` -> `warning`); throws on an unknown name.
  *
  * @example
  * ```ts

@@ -1,8 +1,8 @@
 /**
  * The schema interpreter behind the Cluster validator: it indexes the `cluster.fields`,
  * `cluster.objects` and `cluster.enums` tables by message name and checks one JSON object
- * against the rows of its message — value kinds, cardinality, enums, ranges, required fields,
- * exclusivity groups (and required oneofs), unknown fields — recursing into every nested message
+ * against the rows of its message -- value kinds, cardinality, enums, ranges, required fields,
+ * exclusivity groups (and required oneofs), unknown fields -- recursing into every nested message
  * the tables describe. A message type without rows is opaque: only its object shape is checked.
  * It returns a normalized copy (snake_case keys, canonical enum names, invalid fields dropped)
  * so that cross-field rules and defaults read well-formed values only.

@@ -1,6 +1,6 @@
 /**
  * The parsed command line: one typed object. Every key is an option's long name without its
- * leading dashes, with `-` turned into `_` (`--drain-time-s` → `drain_time_s`), so the key of
+ * leading dashes, with `-` turned into `_` (`--drain-time-s` -> `drain_time_s`), so the key of
  * every row of `spec/cli/options.ts` is derived, not restated. `/server_info` renders
  * `command_line_options` from these values through the rows' `field` column.
  *

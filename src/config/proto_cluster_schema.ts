@@ -39,7 +39,7 @@ const PERCENT = "envoy.type.Percent";
 const DOUBLEV = "google.protobuf.DoubleValue";
 
 /**
- * The full proto name of a table type name (`core.Address` → `envoy.api.v2.core.Address`).
+ * The full proto name of a table type name (`core.Address` -> `envoy.api.v2.core.Address`).
  *
  * @example
  * ```ts
@@ -162,7 +162,7 @@ export const PROTO_MESSAGES: Readonly<Record<string, MessageDesc>> = {
 };
 
 /**
- * The type URL's message name (`type.googleapis.com/envoy.api.v2.Cluster` → `envoy.api.v2.Cluster`).
+ * The type URL's message name (`type.googleapis.com/envoy.api.v2.Cluster` -> `envoy.api.v2.Cluster`).
  *
  * @example
  * ```ts

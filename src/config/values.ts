@@ -70,7 +70,7 @@ export function parseDuration(v: unknown): Parsed<number> {
 }
 
 /**
- * Formats milliseconds as a proto3 JSON Duration string (`1500` → `"1.500s"`, `5000` → `"5s"`).
+ * Formats milliseconds as a proto3 JSON Duration string (`1500` -> `"1.500s"`, `5000` -> `"5s"`).
  *
  * @example
  * ```ts

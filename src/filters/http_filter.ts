@@ -137,7 +137,7 @@ function virtualHosts(rc: RouteConfig): Set<VirtualHost> {
 
 /**
  * Compiles the per-route configuration of every route of `rc` with the factory of its name
- * (`byName`: canonical filter name → factory). A name no factory of this build has, or one
+ * (`byName`: canonical filter name -> factory). A name no factory of this build has, or one
  * whose filter has no per-route configuration, is an error at its path; so is a part the
  * connection manager's configured filters of that factory (`configured`) would not use.
  */

@@ -1,7 +1,7 @@
 /**
  * `header_key_format: proper_case_words` for HTTP/1.1 responses: each header name is written
  * with its first letter, and every letter after a non-letter, in upper case
- * (`x-request-id` → `X-Request-Id`), as Envoy does.
+ * (`x-request-id` -> `X-Request-Id`), as Envoy does.
  *
  * @example
  * ```ts

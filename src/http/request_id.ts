@@ -1,6 +1,6 @@
 /**
  * `x-request-id` values: random (version 4) UUIDs made from a pool of random bytes filled 4 KiB
- * at a time by the system's secure generator, turned into text through a byte → hex table, so a
+ * at a time by the system's secure generator, turned into text through a byte -> hex table, so a
  * request costs no call into the runtime.
  *
  * @example

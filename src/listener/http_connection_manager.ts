@@ -137,7 +137,7 @@ export interface HcmConfig {
   limits: DownstreamLimits;
   /** Forwarding and trust: x-forwarded-for, internal addresses. */
   forwarding: ForwardingConfig;
-  /** `upgrade_configs`: upgrade type → enabled. */
+  /** `upgrade_configs`: upgrade type -> enabled. */
   upgrades?: UpgradeConfigs;
   /** The other HTTP filters, in order (`src/filters/http_filters.ts`). */
   filters?: ConfiguredFilter[];

@@ -23,7 +23,7 @@ export const CPUSET_FILES: readonly string[] = [
 ];
 
 /**
- * The number of CPUs in a Linux CPU list (`0-3,8,10-11` → 7); `null` when it is malformed.
+ * The number of CPUs in a Linux CPU list (`0-3,8,10-11` -> 7); `null` when it is malformed.
  *
  * @example
  * ```ts

@@ -12,7 +12,7 @@
  * - while the parent drains, {@linkcode spreadProgram} sends every new connection to one of the
  *   child's sockets (P + random mod C), so the parent's accept queues only empty;
  * - just before the parent closes its sockets, {@linkcode pinProgram} sends them all to index
- *   P: with C ≥ P that slot holds a child's socket through every close, whatever their order,
+ *   P: with C >= P that slot holds a child's socket through every close, whatever their order,
  *   until no parent socket is left (then it is past the end: the hash, over the child's only);
  * - once the parent's sockets have left, the child detaches the program and the kernel's hash
  *   spreads over its sockets again.

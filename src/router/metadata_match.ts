@@ -19,7 +19,7 @@
 import type { Json, JsonObject } from "../config/bootstrap_types.ts";
 import { type Errors, fail, isObject } from "../config/config_values.ts";
 
-/** Criteria: key → value. */
+/** Criteria: key -> value. */
 export type MetadataMatch = Readonly<Record<string, Json>>;
 
 /** The namespaces read, Envoy's first so the specification's wins. */

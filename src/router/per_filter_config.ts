@@ -1,6 +1,6 @@
 /**
  * Per-route filter configuration as written on virtual hosts and routes: `typed_per_filter_config`
- * (v3, filter name → `Any`), `per_filter_config` (v2, filter name → `Struct`) and the `cors`
+ * (v3, filter name -> `Any`), `per_filter_config` (v2, filter name -> `Struct`) and the `cors`
  * policy of a virtual host or route action (kept under the CORS filter's name). A route's map is
  * its virtual host's with the route's own entries over it (the most specific wins, as in Envoy).
  * Names are kept in their canonical `proxy.` spelling; the HTTP filters compile the values.
@@ -28,7 +28,7 @@ export interface PerFilterEntry {
   disabled?: boolean;
 }
 
-/** Canonical filter name → its per-route entry. */
+/** Canonical filter name -> its per-route entry. */
 export type PerFilterMap = Map<string, PerFilterEntry>;
 
 const CORS = "proxy.filters.http.cors";

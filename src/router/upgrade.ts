@@ -26,7 +26,7 @@ import { localReply, NO_HEALTHY_UPSTREAM, resetBody } from "../http/local_reply.
 import type { ProxyResponse } from "../http/proxy_response.ts";
 import { parseConnectConfig } from "./connect_config.ts";
 
-/** Upgrade type (lower case) → enabled. */
+/** Upgrade type (lower case) -> enabled. */
 export type UpgradeConfigs = ReadonlyMap<string, boolean>;
 
 /** Parses `upgrade_configs` of the connection manager (`route` false) or of a route. */

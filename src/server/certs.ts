@@ -61,7 +61,7 @@ function sans(text: string | undefined): Record<string, string>[] {
   });
 }
 
-/** Reads a `DataSource` (`filename`, `inline_string`, `inline_bytes`) → [path, PEM]. */
+/** Reads a `DataSource` (`filename`, `inline_string`, `inline_bytes`) -> [path, PEM]. */
 function dataSource(ds: JsonObject | undefined): [string, string] | null {
   if (!ds) return null;
   try {

@@ -27,7 +27,7 @@ export interface RuntimeView {
 
 /** Loggers (`/logging`). */
 export interface LoggingView {
-  /** Logger name → level, in registry order. */
+  /** Logger name -> level, in registry order. */
   loggers(): ReadonlyArray<[string, string]>;
   /** Writes one line from `component` at `level` (dropped below the component's level). */
   log(component: string, level: string, message: string): void;

@@ -2,11 +2,11 @@
  * The child's side of steering a hot restart's new connections (`src/platform/reuseport_steering.ts`):
  * once its listeners are bound, for each listening address it shares with its parent it counts
  * its own sockets (C) and the group's (from `/proc/net/tcp{,6}`); the parent's are the first
- * P = group − C, since they joined before. It attaches a program that sends every new
+ * P = group - C, since they joined before. It attaches a program that sends every new
  * connection to one of its own (P + random mod C), so the parent's accept queues get nothing
  * new and empty while the parent keeps accepting through its drain, and it asks the parent
  * (`drain` message, `pins`) to pin the group to index P just before the parent's sockets close
- * (only with C ≥ P: see the platform module). Once the group holds only its own sockets, it
+ * (only with C >= P: see the platform module). Once the group holds only its own sockets, it
  * detaches the program and the kernel's hash spreads new connections over its workers again.
  *
  * Where a step fails (no FFI, not Linux, an old kernel) it logs a warning and that listener
@@ -41,7 +41,7 @@ type Steered = GroupAddress;
 /** The child's steering of every listener it shares with its parent. */
 export class ChildSteering {
   readonly #steered: Steered[] = [];
-  /** Pins the parent applies before closing its sockets (groups where C ≥ P). */
+  /** Pins the parent applies before closing its sockets (groups where C >= P). */
   readonly pins: ReuseportPin[] = [];
 
   private constructor(readonly log: (level: string, msg: string) => void) {}

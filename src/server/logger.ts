@@ -248,7 +248,7 @@ export function createLogging(options: Options, settings: LoggingSettings = {}):
   };
   const OFF = rank("off");
   const INFO = rank("info");
-  /** Level name → rank, `warn` included: one lookup on the hot path. */
+  /** Level name -> rank, `warn` included: one lookup on the hot path. */
   const ranks = new Map<string, number>([...LOG_LEVELS.map((l, i) => [l, i] as const)]);
   ranks.set("warn", rank("warning"));
   const enabled = (component: string, level: string): boolean => {

@@ -4,7 +4,7 @@
  * (empty: no RTDS client) and one admin layer that `/runtime_modify` writes to.
  *
  * Layers come from `layered_runtime.layers` in order. A `layered_runtime` with no layers is a
- * single admin layer (Envoy's `InitialImpl`). Without `layered_runtime`, Envoy v1.14–v1.17
+ * single admin layer (Envoy's `InitialImpl`). Without `layered_runtime`, Envoy v1.14-v1.17
  * translated the deprecated v2 `runtime` block (absent: empty) into a static layer `base`, disk
  * layers `root` and `override` when `symlink_root` is set, and an admin layer `admin`; this
  * implementation does the same (newer Envoy builds no layers at all then, so `/runtime_modify`

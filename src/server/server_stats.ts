@@ -48,7 +48,7 @@ export interface ServerStatsSource {
   hotRestartEpoch?: number;
   totalConnections?: number;
   parentConnections?: number;
-  /** Days until the first certificate expires; absent when there are none (shows 2³²−1). */
+  /** Days until the first certificate expires; absent when there are none (shows 2³²-1). */
   daysUntilFirstCertExpiring?: number;
   /** The `--version` string (`<sha>/<release>/...`) or `stats_server_version_override`. */
   version?: string | number;

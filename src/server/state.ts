@@ -1,6 +1,6 @@
 /**
  * The server state, derived as Envoy's `serverState` does from the init managers: Uninitialized
- * → PRE_INITIALIZING, Initializing (some target not ready) → INITIALIZING, Initialized → LIVE,
+ * -> PRE_INITIALIZING, Initializing (some target not ready) -> INITIALIZING, Initialized -> LIVE,
  * shown as DRAINING while health checks are failed by `/healthcheck/fail` or the server is
  * draining. The `server.state` gauge holds the `ServerInfo.State` number
  * (`SERVER_STATE_NUMBERS` in `src/stats/server_stats.ts`).

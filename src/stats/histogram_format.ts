@@ -109,7 +109,7 @@ function jsonNumber(v: number): string {
 }
 
 /**
- * `{"name":…,"values":[{"interval":…,"cumulative":…},…]}` (NaN as `null`).
+ * `{"name":...,"values":[{"interval":...,"cumulative":...},...]}` (NaN as `null`).
  *
  * @example
  * ```ts
@@ -132,7 +132,7 @@ export function jsonQuantiles(h: HistogramImpl): string {
 }
 
 /**
- * `{"name":…,"buckets":[{"upper_bound":…,"interval":…,"cumulative":…},…]}`.
+ * `{"name":...,"buckets":[{"upper_bound":...,"interval":...,"cumulative":...},...]}`.
  *
  * @example
  * ```ts

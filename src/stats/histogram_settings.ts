@@ -13,7 +13,7 @@
  */
 import { row, STATS_SHAPES } from "../../spec/mod.ts";
 
-/** Quantiles (percent) of the text form, from `admin.stats_shapes.text-quantiles` (`P99.9` → 99.9). */
+/** Quantiles (percent) of the text form, from `admin.stats_shapes.text-quantiles` (`P99.9` -> 99.9). */
 export const TEXT_QUANTILES: readonly number[] = row(
   STATS_SHAPES,
   "admin.stats_shapes.text-quantiles",

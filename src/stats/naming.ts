@@ -64,7 +64,7 @@ export function prometheusName(extractedName: string): string {
 }
 
 /**
- * Escapes a label value for the text exposition format: `\` → `\\`, `"` → `\"`, newline → `\n`.
+ * Escapes a label value for the text exposition format: `\` -> `\\`, `"` -> `\"`, newline -> `\n`.
  *
  * @example
  * ```ts

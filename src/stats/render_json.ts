@@ -1,7 +1,7 @@
 /**
  * The JSON form of `/stats` (`format=json`): `{"stats":[...]}` with text readouts (string
  * values), then counters and gauges sorted by name (numbers), then, only when at least one
- * histogram is shown, one last element `{"histograms":…}`: quantiles
+ * histogram is shown, one last element `{"histograms":...}`: quantiles
  * (`supported_quantiles`, `computed_quantiles`) or, with `histogram_buckets`, an array of
  * `{name, buckets}`. Compact, as real Envoy writes it. Yields chunks.
  *

@@ -3,7 +3,7 @@
  * Families are grouped per type (counters, gauges, text readouts with `text_readouts`,
  * histograms) and sorted by name, members by stat name; every family has one `# HELP` and one
  * `# TYPE` line; untagged samples print `{}` as real Envoy does. Histograms use the cumulative
- * view: `_bucket{…,le="…"}` for every bound and `+Inf`, `_sum`, `_count`. A family name already
+ * view: `_bucket{...,le="..."}` for every bound and `+Inf`, `_sum`, `_count`. A family name already
  * used by another type is skipped with a comment line, so the output stays valid. Yields chunks.
  *
  * @example
@@ -71,8 +71,8 @@ function* families<T extends NamedStat & { used: boolean }>(
 
 /**
  * The lines of one histogram: `_bucket` per bound and `+Inf`, `_sum`, `_count`. What every
- * histogram shares is made once per render: each bound's `le="…"} ` text, each bound's whole
- * tail for a count of 0 (`le="…"} 0` and the newline, most lines of most histograms), and the
+ * histogram shares is made once per render: each bound's `le="..."} ` text, each bound's whole
+ * tail for a count of 0 (`le="..."} 0` and the newline, most lines of most histograms), and the
  * array the cumulative counts are written into.
  */
 function histogramSampler(bounds: readonly number[]): Sampler<HistogramImpl> {

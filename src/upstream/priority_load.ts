@@ -192,7 +192,7 @@ function plan(hosts: readonly Host[], panicThreshold: number): Plan {
 
 /**
  * The hosts a balancer chooses among for one request: a priority level is drawn by its load (from
- * `random`, 0 ≤ x < 1), then its healthy hosts, its degraded hosts, or all its hosts when it is in
+ * `random`, 0 <= x < 1), then its healthy hosts, its degraded hosts, or all its hosts when it is in
  * panic. Empty when no host may be chosen.
  */
 export function candidateHosts(

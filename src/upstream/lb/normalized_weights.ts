@@ -20,7 +20,7 @@ export interface NormalizedWeights {
   max: number;
 }
 
-/** Locality (`region/zone/sub_zone`) → its `load_balancing_weight`, for locality weighting. */
+/** Locality (`region/zone/sub_zone`) -> its `load_balancing_weight`, for locality weighting. */
 export type LocalityWeights = ReadonlyMap<string, number>;
 
 const localityOf = (h: Host) => `${h.region}/${h.zone}/${h.sub_zone}`;

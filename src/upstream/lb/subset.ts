@@ -42,7 +42,7 @@ export interface SubsetConfig {
   scaleLocalityWeight: boolean;
 }
 
-/** A route's `metadata_match` criteria: key → value, from the `proxy.lb` / `envoy.lb` namespace. */
+/** A route's `metadata_match` criteria: key -> value, from the `proxy.lb` / `envoy.lb` namespace. */
 export type MetadataMatch = Readonly<Record<string, Json>>;
 
 /** Envoy's subset statistics (`lb_subsets_*`), kept across rebuilds of the balancer. */
@@ -101,7 +101,7 @@ const keySet = (keys: readonly string[]) => JSON.stringify([...new Set(keys)].so
 /** Balances over the subset a request's metadata criteria select. */
 export class SubsetLoadBalancer implements LoadBalancer {
   readonly #subsets = new Map<string, LoadBalancer>();
-  /** Selector key sets (sorted) → the selector's own fallback, or null. */
+  /** Selector key sets (sorted) -> the selector's own fallback, or null. */
   readonly #selectors = new Map<string, SubsetFallback | null>();
   readonly #any: LoadBalancer;
   readonly #default: LoadBalancer | null;

@@ -8,7 +8,7 @@
  *   local-origin failures in a row eject the host at once. Without the split, a connect failure
  *   counts as a 503 and a timeout as a 504.
  * - Every `interval`: ejected hosts whose time is up return (`base_ejection_time` × back-off,
- *   capped by `max_ejection_time`, plus jitter); success-rate ejection (mean − stdev ×
+ *   capped by `max_ejection_time`, plus jitter); success-rate ejection (mean - stdev ×
  *   `success_rate_stdev_factor`/1000 over hosts with `success_rate_request_volume` requests, when
  *   at least `success_rate_minimum_hosts` qualify) and failure-percentage ejection
  *   (`failure_percentage_threshold`) run; hosts not ejected for an interval lower their back-off.
@@ -69,7 +69,7 @@ export interface OutlierTarget {
 /** Options (tests fix time and randomness). */
 export interface OutlierOptions {
   now?: () => number;
-  /** 0 ≤ x < 1. */
+  /** 0 <= x < 1. */
   random?: () => number;
   /** False: no interval timer (tests call {@linkcode OutlierDetector.runInterval}). */
   timer?: boolean;
