@@ -66,7 +66,7 @@ export function* renderJson(store: Store, opts: RenderOptions): Generator<string
               JSON.stringify(JSON_QUANTILES)
             },"computed_quantiles":[`);
       } else buf += ",";
-      buf += mode ? jsonBuckets(h, store.bucketBounds, mode) : jsonQuantiles(h);
+      buf += mode ? jsonBuckets(h, store.bucketBounds, mode) : jsonQuantiles(h, quote(h));
     }
     if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
   }
