@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { Store } from "./store.ts";
 import { renderPrometheus } from "./render_prometheus.ts";
 import { extractTags } from "./tag_extraction.ts";
-import { labelText } from "./prometheus_index.ts";
+import { type Family, labelText } from "./prometheus_index.ts";
+import type { NamedStat } from "./stat_name.ts";
 import { prometheusName } from "./naming.ts";
 
 const LEAVES = ["upstream_rq_total", "upstream_rq_200", "upstream_rq_5xx", "upstream_cx_active"];
@@ -82,12 +83,12 @@ Deno.test("admin.endpoints.stats-prometheus: a cluster family visited block by b
   store.scope("cluster").scope("svc-7").counter("aaa_first").inc();
   store.settle(Infinity, true);
   let groups = 0;
-  for (const index of [store.prometheus.counters, store.prometheus.gauges]) {
-    for (const fam of index.families()) {
+  const check = <T extends NamedStat>(families: readonly Family<T>[]) => {
+    for (const fam of families) {
       const part = fam.members.soleGroup();
       if (part === undefined) continue;
       groups++;
-      const visited = [];
+      const visited: T[] = [];
       for (const b of part.blocks) {
         for (let l = 0; l < part.leaves.length; l++) {
           const m = part.member(b, l);
@@ -96,7 +97,9 @@ Deno.test("admin.endpoints.stats-prometheus: a cluster family visited block by b
       }
       assert.deepEqual(visited, fam.members.sorted(), fam.name);
     }
-  }
+  };
+  check(store.prometheus.counters.families());
+  check(store.prometheus.gauges.families());
   assert.ok(groups >= 5, `${groups} cluster families`);
 });
 
