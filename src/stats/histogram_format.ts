@@ -104,12 +104,14 @@ export function bucketSummary(h: HistogramImpl, bounds: readonly number[], mode:
   return out;
 }
 
+/** A number as JSON writes it (`String(v)` for a finite number), `null` otherwise. */
 function jsonNumber(v: number): string {
-  return Number.isFinite(v) ? JSON.stringify(v) : "null";
+  return Number.isFinite(v) ? "" + v : "null";
 }
 
 /**
- * `{"name":...,"values":[{"interval":...,"cumulative":...},...]}` (NaN as `null`).
+ * `{"name":...,"values":[{"interval":...,"cumulative":...},...]}` (NaN as `null`). `quotedName` is the
+ * name as a JSON string, for a caller that has it already (the JSON render quotes names by part).
  *
  * @example
  * ```ts
@@ -122,13 +124,15 @@ function jsonNumber(v: number): string {
  * );
  * ```
  */
-export function jsonQuantiles(h: HistogramImpl): string {
+export function jsonQuantiles(h: HistogramImpl, quotedName = JSON.stringify(h.name)): string {
   const iv = h.interval.quantiles(JSON_FRACTIONS);
   const cv = h.cumulative.quantiles(JSON_FRACTIONS);
-  const values = iv.map((v, k) =>
-    `{"interval":${jsonNumber(v)},"cumulative":${jsonNumber(cv[k])}}`
-  );
-  return `{"name":${JSON.stringify(h.name)},"values":[${values.join(",")}]}`;
+  let out = '{"name":' + quotedName + ',"values":[';
+  for (let k = 0; k < iv.length; k++) {
+    out += (k === 0 ? '{"interval":' : ',{"interval":') + jsonNumber(iv[k]) + ',"cumulative":' +
+      jsonNumber(cv[k]) + "}";
+  }
+  return out + "]}";
 }
 
 /**

@@ -56,6 +56,9 @@ export interface LogLinearSnapshot {
 /** Bins per decade: mantissas 10..99. */
 const DECADE_BINS = 90;
 
+/** The bins of counts with none outside the zero bin. */
+const NO_BINS: readonly number[] = [];
+
 /**
  * `bins` (`key, count` pairs, ascending keys; null when empty) with `n` added to the bin `key`,
  * inserted in order when it is new. (A function, not a private method: a class with private
@@ -206,19 +209,31 @@ export class LogLinearCounts {
   quantiles(qs: readonly number[]): number[] {
     const out = qs.map(() => Number.NaN);
     if (this.count === 0) return out;
-    const targets = qs.map((q) => q * this.count);
+    const n = qs.length, total = this.count, min = this.min, max = this.max;
     let i = 0;
-    while (i < qs.length && qs[i] <= 0) out[i++] = this.min;
+    while (i < n && qs[i] <= 0) out[i++] = min;
+    // The bins in ascending order (as forEachBin gives them, the zero bin first), walked
+    // without a callback: a JSON render asks this of every histogram twice.
+    const zero = this.#zero;
+    const bins = this.#bins ?? NO_BINS;
     let below = 0;
-    this.forEachBin((lower, upper, count) => {
+    for (let j = zero > 0 ? -2 : 0; j < bins.length && i < n; j += 2) {
+      let lower = 0, upper = 0, count = zero;
+      if (j >= 0) {
+        const d = Math.floor(bins[j] / DECADE_BINS);
+        const m = bins[j] - d * DECADE_BINS + 10;
+        lower = edge(m, d + MIN_EXP);
+        upper = edge(m + 1, d + MIN_EXP);
+        count = bins[j + 1];
+      }
       const upto = below + count;
-      while (i < qs.length && targets[i] <= upto) {
-        const v = lower + ((targets[i] - below) / count) * (upper - lower);
-        out[i++] = Math.min(this.max, Math.max(this.min, v));
+      while (i < n && qs[i] * total <= upto) {
+        const v = lower + ((qs[i] * total - below) / count) * (upper - lower);
+        out[i++] = Math.min(max, Math.max(min, v));
       }
       below = upto;
-    });
-    while (i < qs.length) out[i++] = this.max;
+    }
+    while (i < n) out[i++] = max;
     for (let k = qs.length - 1; k >= 0 && qs[k] >= 1; k--) out[k] = this.max;
     return out;
   }

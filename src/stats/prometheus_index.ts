@@ -187,25 +187,62 @@ export class FamilyMembers<T extends NamedStat> {
     return out;
   }
 
-  /**
-   * The stats of `leaves` in the blocks of `group`: block by block (head order), each block's
-   * in leaf order, which is name order. Blocks built alike hold a leaf at the same index, so
-   * the index found in one block is tried first in the next.
-   */
+  /** The stats of `leaves` in the blocks of `group`, listed (see {@linkcode GroupPart}). */
   #groupPart(group: ClusterBlocks<T>, leaves: readonly string[]): T[] {
-    const blocks = group.sorted();
-    const guess = leaves.map(() => -1);
+    const part = new GroupPart(group.sorted(), leaves);
     const out: T[] = [];
-    for (let i = 0; i < blocks.length; i++) {
-      const b = blocks[i];
+    for (const b of part.blocks) {
       for (let l = 0; l < leaves.length; l++) {
-        const leaf = leaves[l];
-        let at = guess[l];
-        if (at < 0 || at >= b.size || b.leafAt(at) !== leaf) guess[l] = at = b.indexOf(leaf);
-        if (at >= 0) out.push(b.at(at));
+        const stat = part.member(b, l);
+        if (stat !== undefined) out.push(stat);
       }
     }
     return out;
+  }
+
+  /**
+   * The members as one group's part, when that is all they are (the usual case of a cluster
+   * family: no stat listed one by one, one group), so a render can visit them block by block
+   * as {@linkcode FamilyMembers.sorted} would list them, without the list; undefined otherwise.
+   */
+  soleGroup(): GroupPart<T> | undefined {
+    if (this.listed.size !== 0 || this.#parts.size !== 1) return undefined;
+    for (const [group, leaves] of this.#parts) return new GroupPart(group.sorted(), leaves);
+    return undefined;
+  }
+}
+
+/**
+ * The stats of `leaves` in `blocks` (one group, head order): block by block, each block's in
+ * leaf order, which is name order. Blocks built alike hold a leaf at the same index, so the index
+ * found in one block is tried first in the next.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LeafTable, LeafTemplate } from "./leaf_table.ts";
+ * import { GroupPart } from "./prometheus_index.ts";
+ * const t = new LeafTable<string>(new LeafTemplate(), "cluster.a.");
+ * t.add("x", "stat x");
+ * const part = new GroupPart([t], ["w", "x"]);
+ * assert.equal(part.member(t, 0), undefined);
+ * assert.equal(part.member(t, 1), "stat x");
+ * ```
+ */
+export class GroupPart<T> {
+  #guess: Int32Array;
+
+  /** A part of `blocks` (sorted by head) and `leaves` (sorted). */
+  constructor(readonly blocks: readonly KeyedBlock<T>[], readonly leaves: readonly string[]) {
+    this.#guess = new Int32Array(leaves.length).fill(-1);
+  }
+
+  /** The stat of leaf number `l` in block `b`, if `b` has one. */
+  member(b: KeyedBlock<T>, l: number): T | undefined {
+    const leaf = this.leaves[l];
+    let at = this.#guess[l];
+    if (at < 0 || at >= b.size || b.leafAt(at) !== leaf) this.#guess[l] = at = b.indexOf(leaf);
+    return at >= 0 ? b.at(at) : undefined;
   }
 }
 

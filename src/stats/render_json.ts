@@ -18,6 +18,7 @@ import type { Store } from "./store.ts";
 import { chunkDue, type RenderOptions, selects } from "./render_options.ts";
 import { jsonBuckets, jsonQuantiles } from "./histogram_format.ts";
 import { JSON_QUANTILES } from "./histogram_settings.ts";
+import { jsonNameQuoter } from "./json_name.ts";
 
 /**
  * Renders the JSON form of `/stats` as chunks.
@@ -37,14 +38,19 @@ export function* renderJson(store: Store, opts: RenderOptions): Generator<string
   let first = true;
   let visited = 0;
   const sep = () => (first ? (first = false, "") : ",");
+  const quote = jsonNameQuoter();
   for (const t of store.sortedTextReadouts()) {
     if (selects(opts, t)) {
-      buf += `${sep()}{"name":${JSON.stringify(t.name)},"value":${JSON.stringify(t.value())}}`;
+      buf += `${sep()}{"name":${quote(t)},"value":${JSON.stringify(t.value())}}`;
     }
     if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
   }
   for (const s of store.sortedNumeric()) {
-    if (selects(opts, s)) buf += `${sep()}{"name":${JSON.stringify(s.name)},"value":${s.value()}}`;
+    if (selects(opts, s)) {
+      // One element per stat, the most of the body: written without a closure or a template.
+      buf += (first ? '{"name":' : ',{"name":') + quote(s) + ',"value":' + s.value() + "}";
+      first = false;
+    }
     if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
   }
   const mode = opts.histogramBuckets;
@@ -60,7 +66,7 @@ export function* renderJson(store: Store, opts: RenderOptions): Generator<string
               JSON.stringify(JSON_QUANTILES)
             },"computed_quantiles":[`);
       } else buf += ",";
-      buf += mode ? jsonBuckets(h, store.bucketBounds, mode) : jsonQuantiles(h);
+      buf += mode ? jsonBuckets(h, store.bucketBounds, mode) : jsonQuantiles(h, quote(h));
     }
     if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
   }

@@ -47,23 +47,44 @@ function* families<T extends NamedStat & { used: boolean }>(
 ): Generator<string> {
   let buf = "";
   let visited = 0;
-  for (const fam of list) {
-    let header = false;
-    for (const m of fam.members.sorted()) {
-      if (selects(opts, m)) {
-        if (!header) {
-          header = true;
-          const prior = emitted.get(fam.name);
-          if (prior !== undefined) {
-            buf += `# ${fam.name}: skipped ${kind} stats, the name is already a ${prior}\n`;
-            break;
-          }
-          emitted.set(fam.name, kind);
-          buf += `# HELP ${fam.name} ${helpText(fam.extractedName)}\n# TYPE ${fam.name} ${kind}\n`;
-        }
-        buf += sample(fam.name, m.promLabels ?? "", m);
+  let fam = list[0];
+  let header = false;
+  /** Adds `m`'s lines (and the family's header first); false when the family is skipped. */
+  const add = (m: T): boolean => {
+    if (!selects(opts, m)) return true;
+    if (!header) {
+      header = true;
+      const prior = emitted.get(fam.name);
+      if (prior !== undefined) {
+        buf += `# ${fam.name}: skipped ${kind} stats, the name is already a ${prior}\n`;
+        return false;
       }
-      if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
+      emitted.set(fam.name, kind);
+      buf += `# HELP ${fam.name} ${helpText(fam.extractedName)}\n# TYPE ${fam.name} ${kind}\n`;
+    }
+    buf += sample(fam.name, m.promLabels ?? "", m);
+    return true;
+  };
+  for (fam of list) {
+    header = false;
+    const part = fam.members.soleGroup();
+    if (part === undefined) {
+      for (const m of fam.members.sorted()) {
+        if (!add(m)) break;
+        if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
+      }
+      continue;
+    }
+    // A cluster family: each stat is read while its block was just looked at, not through a
+    // list of the family made first (the blocks are far apart in memory; one pass, not two).
+    const { blocks, leaves } = part;
+    blocks: for (const b of blocks) {
+      for (let l = 0; l < leaves.length; l++) {
+        const m = part.member(b, l);
+        if (m === undefined) continue;
+        if (!add(m)) break blocks;
+        if (chunkDue(buf.length, ++visited)) yield buf, buf = "";
+      }
     }
   }
   if (buf !== "") yield buf;
