@@ -389,3 +389,6 @@ scope.onmessage = (e: MessageEvent<ToWorker>) => {
     console.error(`worker: ${err instanceof Error ? err.message : err}`);
   });
 };
+// The main thread holds its messages until now (a message that arrives while this module graph
+// is still being evaluated finds no handler and is lost: see `worker_mailbox.ts`).
+post({ type: "loaded" });

@@ -168,6 +168,8 @@ export type ListenerCopy = Omit<ListenerView, "stopped"> & { stopped: boolean };
 
 /** Messages from a worker to the main thread. */
 export type FromWorker =
+  /** The worker's message handler is set: messages sent before could have been lost. */
+  | { type: "loaded" }
   | { type: "ready"; listeners: ListenerCopy[] }
   | { type: "failed"; message: string }
   | {

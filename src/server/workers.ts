@@ -63,6 +63,7 @@ import {
   type ServerFlags,
   type ToWorker,
 } from "./worker_protocol.ts";
+import { WorkerMailbox } from "./worker_mailbox.ts";
 
 /** How long the main thread waits for a worker's answer before going on without it. */
 export const WORKER_ANSWER_MS = 5_000;
@@ -92,6 +93,8 @@ interface Waiting {
 /** The data-plane workers. */
 export class WorkerPool implements ListenerManagerView {
   readonly #workers: (Worker | null)[] = [];
+  /** Each worker's messages, held until it says its handler is set (see `worker_mailbox.ts`). */
+  readonly #mailboxes = new Map<Worker, WorkerMailbox<ToWorker>>();
   #views: ListenerView[];
   #stopped = new Set<TrafficDirection | "ALL">();
   readonly #importer: WorkerStatsImporter;
@@ -161,9 +164,13 @@ export class WorkerPool implements ListenerManagerView {
     }
     // The workers load their modules while the main thread starts its clusters.
     for (let i = 0; i < count; i++) {
-      this.#workers.push(
-        new Worker(new URL("./worker_main.ts", import.meta.url), { type: "module" }),
-      );
+      const w = new Worker(new URL("./worker_main.ts", import.meta.url), { type: "module" });
+      this.#mailboxes.set(w, new WorkerMailbox<ToWorker>(w));
+      // Replaced by the start's handler, which opens the mailbox too if this has not yet.
+      w.onmessage = (e: MessageEvent<FromWorker>) => {
+        if (e.data.type === "loaded") this.#mailboxes.get(w)?.open();
+      };
+      this.#workers.push(w);
     }
   }
 
@@ -230,7 +237,8 @@ export class WorkerPool implements ListenerManagerView {
       };
       w.onmessage = (e: MessageEvent<FromWorker>) => {
         const m = e.data;
-        if (m.type === "ready") resolve(m.listeners);
+        if (m.type === "loaded") this.#mailboxes.get(w)?.open();
+        else if (m.type === "ready") resolve(m.listeners);
         else if (m.type === "failed") reject(new Error(m.message));
         else this.#answer(index, m);
       };
@@ -317,7 +325,9 @@ export class WorkerPool implements ListenerManagerView {
   }
 
   #post(w: Worker, m: ToWorker): void {
-    w.postMessage(m);
+    const box = this.#mailboxes.get(w);
+    if (box) box.post(m);
+    else w.postMessage(m);
   }
 
   /** Sends `m` to every running worker. */
