@@ -18,6 +18,7 @@
  */
 
 import { benchBootstrap, oneWorkerProxyArgs } from "./proxy.ts";
+import { waitPort } from "./wrk_runs.ts";
 
 function arg(name: string, def: string): string {
   const i = Deno.args.indexOf(`--${name}`);
@@ -78,6 +79,7 @@ class Inspector {
   }
 }
 
+/** Polls `f` until it gives a value (about 10 s at most). */
 async function waitFor<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
   for (let i = 0; i < 200; i++) {
     try {
@@ -109,10 +111,7 @@ if (import.meta.main) {
   const proxy = new Deno.Command(Deno.execPath(), { args, stdout: "null", stderr: "null" })
     .spawn();
   try {
-    await waitFor("the proxy", async () => {
-      (await Deno.connect({ hostname: "127.0.0.1", port: listen })).close();
-      return true;
-    });
+    await waitPort(listen);
     const wsUrl = await waitFor("the inspector", async () => {
       const list = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
       return list[0]?.webSocketDebuggerUrl as string | undefined;

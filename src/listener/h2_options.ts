@@ -20,26 +20,9 @@
  * @module
  */
 import { type Errors, fail, isObject, unwrap } from "../config/config_values.ts";
+import { H2_DEFAULTS, type H2Options } from "../http/h2_defaults.ts";
 
-/** The SETTINGS and windows of a downstream HTTP/2 connection. */
-export interface H2Options {
-  /** SETTINGS_MAX_CONCURRENT_STREAMS: streams a client may have open at once. */
-  maxConcurrentStreams: number;
-  /** SETTINGS_INITIAL_WINDOW_SIZE: each stream's receive window. */
-  initialStreamWindowSize: number;
-  /** The connection's receive window (raised by a WINDOW_UPDATE on stream 0). */
-  initialConnectionWindowSize: number;
-  /** SETTINGS_HEADER_TABLE_SIZE: the HPACK table the client may use toward the proxy. */
-  hpackTableSize: number;
-}
-
-/** Envoy's defaults (`protocol.proto`, `Http2ProtocolOptions`). */
-export const H2_DEFAULTS: Readonly<H2Options> = Object.freeze({
-  maxConcurrentStreams: 2147483647,
-  initialStreamWindowSize: 268435456,
-  initialConnectionWindowSize: 268435456,
-  hpackTableSize: 4096,
-});
+export { H2_DEFAULTS, type H2Options };
 
 const RANGES = {
   max_concurrent_streams: ["maxConcurrentStreams", 1, 2147483647],

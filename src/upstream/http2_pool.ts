@@ -27,6 +27,7 @@ import type { ClusterStats } from "./cluster_stats.ts";
 import type { Host } from "./host.ts";
 import { ConnectError } from "./transport.ts";
 import { type TrailerSlot, trailerSlot, trailersOf } from "../http/trailers.ts";
+import { H2_DEFAULTS } from "../http/h2_defaults.ts";
 
 /** One open session and its stream counts. */
 interface Session {
@@ -54,9 +55,6 @@ interface Session {
 
 /** The largest stream count HTTP/2 allows (Envoy's default `max_concurrent_streams`). */
 const MAX_STREAMS = 2147483647;
-
-/** Envoy's default `initial_connection_window_size` (256 MiB). */
-const DEFAULT_CONNECTION_WINDOW = 268435456;
 
 /** An HTTP/2 response head and body. */
 export interface H2Response {
@@ -150,7 +148,8 @@ export class Http2Pool {
       sess.once("connect", () => {
         clearTimeout(timer);
         sess.setLocalWindowSize(
-          this.cluster.http2Settings?.initialConnectionWindowSize ?? DEFAULT_CONNECTION_WINDOW,
+          this.cluster.http2Settings?.initialConnectionWindowSize ??
+            H2_DEFAULTS.initialConnectionWindowSize,
         );
         connected = true;
         s.cx_connect_ms.record(performance.now() - t0);
