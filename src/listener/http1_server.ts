@@ -750,10 +750,6 @@ async function writeSwitched(c: Http1ServerConn, res: ProxyResponse, line: strin
   }
 }
 
-/**
- * Writes `res`; true when the connection may serve another request. Reports the end to
- * `res.onEnd`.
- */
 /** An output buffer for `want` bytes: `out`'s size doubled until it fits (at most MAX_OUT). */
 function outBuffer(out: Uint8Array, want: number): Uint8Array<ArrayBuffer> {
   let n = out.length;
@@ -761,6 +757,10 @@ function outBuffer(out: Uint8Array, want: number): Uint8Array<ArrayBuffer> {
   return new Uint8Array(Math.min(n, MAX_OUT));
 }
 
+/**
+ * Writes `res`; true when the connection may serve another request. Reports the end to
+ * `res.onEnd`.
+ */
 async function writeResponse(
   c: Http1ServerConn,
   res: ProxyResponse,

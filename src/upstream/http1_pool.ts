@@ -60,7 +60,7 @@ export class Http1Pool {
   #counted = new WeakMap<Http1Connection, [number, number]>();
   /** Per connection, what its idle read calls when the connection goes away (made once). */
   #goneOf = new WeakMap<Http1Connection, (remote: boolean) => void>();
-  /** When each idle connection became idle; one sweep timer closes those idle too long. */
+  /** One sweep timer closes the connections idle too long (each holds its `idleSince`). */
   #sweep: ReturnType<typeof setTimeout> | undefined;
   /** Every connection's `max_connection_duration` timer. */
   #durationTimers = new Map<Http1Connection, ReturnType<typeof setTimeout>>();
