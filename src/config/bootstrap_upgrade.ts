@@ -50,12 +50,15 @@ function tlsSocket(ctx: JsonObject, kind: "Upstream" | "Downstream"): JsonObject
   };
 }
 
+/** A v2 cluster in the internal form: itself when it has nothing to upgrade (most have not). */
 function upgradeCluster(c: JsonObject): JsonObject {
+  const hosts = Array.isArray(c.hosts) && c.load_assignment === undefined ? c.hosts : undefined;
+  if (!hosts && !(isObj(c.tls_context) && c.transport_socket === undefined)) return c;
   const out: JsonObject = { ...c };
-  if (Array.isArray(c.hosts) && c.load_assignment === undefined) {
+  if (hosts) {
     out.load_assignment = {
       cluster_name: typeof c.name === "string" ? c.name : "",
-      endpoints: [{ lb_endpoints: c.hosts.map((address) => ({ endpoint: { address } })) }],
+      endpoints: [{ lb_endpoints: hosts.map((address) => ({ endpoint: { address } })) }],
     };
   }
   if (isObj(c.tls_context) && c.transport_socket === undefined) {

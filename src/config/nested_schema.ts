@@ -211,22 +211,76 @@ export function rangeError(row: FieldRow, n: number): string | null {
   return null;
 }
 
-/** Checks one element (not an array) of a field; returns its normalized form or undefined. */
-function checkElement(row: FieldRow, v: unknown, path: string, ctx: SchemaContext): unknown {
-  const err = (message: string, rule = row.id) => {
-    ctx.errors.push({ path, rule, message });
-    return undefined;
-  };
-  if (row.kind === "message") {
-    if (!isObject(v)) return err(`expected an object (${row.type}), got ${show(v)}`);
-    return MESSAGES.has(row.type ?? "") ? validateMessage(row.type!, v, path, ctx) : v;
+/** Value kinds parsed to an unsigned number (the rows' `uint32`, `UInt64Value`, ...). */
+const UNSIGNED: ReadonlySet<string> = new Set(["uint32", "uint64", "UInt32Value", "UInt64Value"]);
+
+/** Value kinds parsed to a number that a row's range applies to. */
+const NUMERIC: ReadonlySet<string> = new Set([
+  ...UNSIGNED,
+  "duration",
+  "Percent",
+  "double",
+  "int64",
+]);
+
+/**
+ * The path of a field's value: `key` under `base`, `base.key` for a field or map key and
+ * `base[key]` for a list index. Built only when needed (an error, a nested message): most values
+ * are valid scalars, whose paths would be garbage.
+ */
+function pathOf(base: string, key: string | number): string {
+  return typeof key === "number" ? `${base}[${key}]` : `${base}.${key}`;
+}
+
+/** Reports an error at `key` under `base`; answers undefined (the value is left out). */
+function reject(
+  ctx: SchemaContext,
+  base: string,
+  key: string | number,
+  rule: string,
+  message: string,
+): undefined {
+  ctx.errors.push({ path: pathOf(base, key), rule, message });
+  return undefined;
+}
+
+/**
+ * Checks one element (not an array) of a field, at `key` under `base` (see {@linkcode pathOf});
+ * returns its normalized form or undefined.
+ */
+function checkElement(
+  row: FieldRow,
+  v: unknown,
+  base: string,
+  key: string | number,
+  ctx: SchemaContext,
+): unknown {
+  const kind = row.kind;
+  if (kind === "message") {
+    if (!isObject(v)) {
+      return reject(ctx, base, key, row.id, `expected an object (${row.type}), got ${show(v)}`);
+    }
+    return MESSAGES.has(row.type ?? "") ? validateMessage(row.type!, v, pathOf(base, key), ctx) : v;
   }
-  if (row.kind === "enum") {
+  if (kind === "enum") {
     const e = ENUMS.get(row.enum ?? "");
-    if (!e) return err(`no enumeration ${row.enum} in the tables`);
+    if (!e) return reject(ctx, base, key, row.id, `no enumeration ${row.enum} in the tables`);
     const { names, numbers } = enumValues(e);
     const p = parseEnum(v, names, numbers);
-    return p.ok ? p.value : err(`${p.error} (${e.name})`, e.id);
+    return p.ok ? p.value : reject(ctx, base, key, e.id, `${p.error} (${e.name})`);
+  }
+  // A string is its own value (parseScalar's answer, without building it).
+  if (kind === "string" && typeof v === "string") {
+    if (row.required && v === "") {
+      return reject(
+        ctx,
+        base,
+        key,
+        row.id,
+        "value must not be empty (value length must be at least 1 bytes)",
+      );
+    }
+    return v;
   }
   const p = parseScalar(row, v);
   if (!p.ok) {
@@ -235,41 +289,56 @@ function checkElement(row: FieldRow, v: unknown, path: string, ctx: SchemaContex
     const max = row.range?.max;
     if (
       max !== undefined && typeof v === "number" && Number.isInteger(v) && v < 0 &&
-      row.kind.toLowerCase().startsWith("uint")
-    ) return err(`value must be inside range [${row.range?.min ?? 0}, ${max}] (got ${v})`);
-    return err(p.error);
+      UNSIGNED.has(kind)
+    ) {
+      return reject(
+        ctx,
+        base,
+        key,
+        row.id,
+        `value must be inside range [${row.range?.min ?? 0}, ${max}] (got ${v})`,
+      );
+    }
+    return reject(ctx, base, key, row.id, p.error);
   }
-  const n = row.kind === "duration" || row.kind === "Percent" ||
-      row.kind.toLowerCase().startsWith("uint") || row.kind === "double" || row.kind === "int64"
-    ? p.value as number
-    : null;
-  if (n !== null) {
-    const re = rangeError(row, n);
-    if (re) return err(re);
-  }
-  if (row.kind === "string" && row.required && v === "") {
-    return err("value must not be empty (value length must be at least 1 bytes)");
+  if (row.range !== undefined && NUMERIC.has(kind)) {
+    const re = rangeError(row, p.value as number);
+    if (re) return reject(ctx, base, key, row.id, re);
   }
   return v;
 }
 
-/** Checks one field value with its cardinality; returns the normalized value or undefined. */
-function checkField(row: FieldRow, v: unknown, path: string, ctx: SchemaContext): unknown {
+/**
+ * Checks one field value, `key` of the message at `base`, with its cardinality; returns the
+ * normalized value or undefined.
+ */
+function checkField(
+  row: FieldRow,
+  v: unknown,
+  base: string,
+  key: string,
+  ctx: SchemaContext,
+): unknown {
   if (row.cardinality === "repeated") {
+    const path = `${base}.${key}`;
     if (!Array.isArray(v)) {
       ctx.errors.push({ path, rule: row.id, message: `expected a list, got ${show(v)}` });
       return undefined;
     }
-    const out: unknown[] = [];
-    let same = true;
+    // The normalized list, made at the first item not kept as it is (until then `v` is it).
+    let out: unknown[] | undefined;
     for (let i = 0; i < v.length; i++) {
-      const y = checkElement(row, v[i], `${path}[${i}]`, ctx);
+      const y = checkElement(row, v[i], path, i, ctx);
+      if (out === undefined) {
+        if (y === v[i]) continue;
+        out = v.slice(0, i);
+      }
       if (y !== undefined) out.push(y);
-      if (y !== v[i]) same = false;
     }
-    return same ? v : out;
+    return out ?? v;
   }
   if (row.cardinality === "map") {
+    const path = `${base}.${key}`;
     if (!isObject(v)) {
       ctx.errors.push({ path, rule: row.id, message: `expected a map (object), got ${show(v)}` });
       return undefined;
@@ -277,13 +346,13 @@ function checkField(row: FieldRow, v: unknown, path: string, ctx: SchemaContext)
     const out: Record<string, unknown> = {};
     let same = true;
     for (const [k, x] of Object.entries(v)) {
-      const y = checkElement(row, x, `${path}.${k}`, ctx);
+      const y = checkElement(row, x, path, k, ctx);
       if (y !== undefined) out[k] = y;
       if (y !== x) same = false;
     }
     return same ? v : out;
   }
-  return checkElement(row, v, path, ctx);
+  return checkElement(row, v, base, key, ctx);
 }
 
 /**
@@ -300,28 +369,28 @@ export function validateMessage(
 ): Record<string, unknown> {
   const rows = MESSAGES.get(message) ?? [];
   const { byName, required, requiredGroups } = indexOf(message);
-  const out: Record<string, unknown> = {};
+  // The normalized object, made at the first key not kept as it is (until then `value` is it).
+  let out: Record<string, unknown> | undefined;
+  /** How many keys, all kept as they are, were met before `out` was made. */
+  let kept = 0;
   // The exclusivity groups met so far, each with its first member (few per message).
   let groups: string[] | undefined;
   let firsts: FieldRow[] | undefined;
-  /** Every key so far kept as it is, with the same value. */
-  let same = true;
   for (const rawKey in value) {
     if (!Object.hasOwn(value, rawKey)) {
-      same = false;
+      out ??= keptKeys(value, kept);
       continue;
     }
     const v = value[rawKey];
     let row = byName.get(rawKey);
     const key = row ? rawKey : camelToSnake(rawKey);
     if (!row && key !== rawKey) row = byName.get(key);
-    const p = `${path}.${rawKey}`;
-    if (!row || !isSet(v) || key !== rawKey) same = false;
+    if (!row || !isSet(v) || key !== rawKey) out ??= keptKeys(value, kept);
     if (!row) {
-      if (ctx.allowUnknown) ctx.onUnknown?.(p);
+      if (ctx.allowUnknown) ctx.onUnknown?.(`${path}.${rawKey}`);
       else {
         ctx.errors.push({
-          path: p,
+          path: `${path}.${rawKey}`,
           rule: unknownFieldRule(),
           message: `unknown field "${rawKey}" in ${message} (Cannot find field.)`,
         });
@@ -339,20 +408,26 @@ export function validateMessage(
       } else {
         const cited = GROUP_RULES.get(row.group);
         ctx.errors.push({
-          path: p,
+          path: `${path}.${rawKey}`,
           rule: cited?.id ?? row.id,
           message: cited?.message ??
             `only one of ${groupMembers(rows, row.group)} may be set, and ${
               firsts[g].field
             } is already set (group ${row.group})`,
         });
-        same = false;
+        out ??= keptKeys(value, kept);
         continue;
       }
     }
-    const y = checkField(row, v, p, ctx);
+    const y = checkField(row, v, path, rawKey, ctx);
+    if (out === undefined) {
+      if (y === v) {
+        kept++;
+        continue;
+      }
+      out = keptKeys(value, kept);
+    }
     if (y !== undefined) out[key] = y;
-    if (y !== v) same = false;
   }
   for (const r of required) {
     if (!isPresent(value, r.field, byName)) {
@@ -373,7 +448,19 @@ export function validateMessage(
       });
     }
   }
-  return same ? value : out;
+  return out ?? value;
+}
+
+/** A copy of the first `n` keys of `value` (own keys all, met in order), with their values. */
+function keptKeys(value: Record<string, unknown>, n: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (n === 0) return out;
+  let i = 0;
+  for (const k in value) {
+    out[k] = value[k];
+    if (++i === n) break;
+  }
+  return out;
 }
 
 /**

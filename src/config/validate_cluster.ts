@@ -138,28 +138,44 @@ function isIp(s: string): boolean {
   }
 }
 
-/** Member addresses with their paths (for semantic rules). */
-function memberAddresses(c: Obj): { path: string; addr: Obj }[] {
-  const out: { path: string; addr: Obj }[] = [];
+/**
+ * A member address of a cluster: `load_assignment.endpoints[i].lb_endpoints[j].endpoint.address`,
+ * or `hosts[i]` when `j` is -1 (its path, {@linkcode memberPath}, is built only for an error).
+ */
+interface Member {
+  addr: Obj;
+  i: number;
+  j: number;
+}
+
+/** The path of a member address, relative to its cluster. */
+function memberPath(m: Member): string {
+  return m.j < 0
+    ? `hosts[${m.i}]`
+    : `load_assignment.endpoints[${m.i}].lb_endpoints[${m.j}].endpoint.address`;
+}
+
+/** Member addresses, with where they are (for semantic rules). */
+function memberAddresses(c: Obj): Member[] {
+  const out: Member[] = [];
   const la = c.load_assignment;
   if (isObject(la)) {
-    (Array.isArray(la.endpoints) ? la.endpoints : []).forEach((lle, i) => {
+    const lles = Array.isArray(la.endpoints) ? la.endpoints : [];
+    for (let i = 0; i < lles.length; i++) {
+      const lle = lles[i];
       const lbs = isObject(lle) && Array.isArray(lle.lb_endpoints) ? lle.lb_endpoints : [];
-      lbs.forEach((lbe, j) => {
-        const a = at(lbe as Obj, "endpoint.address");
-        if (isObject(a)) {
-          out.push({
-            path: `load_assignment.endpoints[${i}].lb_endpoints[${j}].endpoint.address`,
-            addr: a,
-          });
-        }
-      });
-    });
+      for (let j = 0; j < lbs.length; j++) {
+        const a = at(lbs[j] as Obj, "endpoint.address");
+        if (isObject(a)) out.push({ addr: a, i, j });
+      }
+    }
     return out;
   }
-  (Array.isArray(c.hosts) ? c.hosts : []).forEach((h, i) => {
-    if (isObject(h)) out.push({ path: `hosts[${i}]`, addr: h });
-  });
+  const hosts = Array.isArray(c.hosts) ? c.hosts : [];
+  for (let i = 0; i < hosts.length; i++) {
+    const h = hosts[i];
+    if (isObject(h)) out.push({ addr: h, i, j: -1 });
+  }
   return out;
 }
 
@@ -190,7 +206,7 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
     if (i.type !== "LOGICAL_DNS") return;
     for (const m of memberAddresses(i.c)) {
       if (isSet(at(m.addr, "socket_address.resolver_name"))) {
-        err(`${m.path}.socket_address.resolver_name`, row.message);
+        err(`${memberPath(m)}.socket_address.resolver_name`, row.message);
       }
     }
   },
@@ -200,7 +216,7 @@ const SEMANTIC: Record<SemanticName, Semantic> = {
       const sa = m.addr.socket_address;
       if (!isObject(sa) || typeof sa.address !== "string" || isSet(sa.resolver_name)) continue;
       if (!isIp(sa.address)) {
-        err(`${m.path}.socket_address.address`, fill(row, { address: sa.address }));
+        err(`${memberPath(m)}.socket_address.address`, fill(row, { address: sa.address }));
       }
     }
   },

@@ -54,6 +54,8 @@ export function parseDuration(v: unknown): Parsed<number> {
   if (typeof v !== "string") {
     return fail(`expected a duration string such as "5s" or "0.25s", got ${show(v)}`);
   }
+  const known = DURATIONS.get(v);
+  if (known !== undefined) return ok(known);
   const m = DURATION.exec(v);
   if (!m) {
     return fail(
@@ -66,8 +68,13 @@ export function parseDuration(v: unknown): Parsed<number> {
   if (seconds > MAX_DURATION_S) return fail(`duration ${show(v)} is out of range`);
   const nanos = m[3] ? Number(m[3].padEnd(9, "0")) : 0;
   const ms = seconds * 1000 + nanos / 1e6;
+  if (DURATIONS.size >= 1024) DURATIONS.clear(); // bounded: the texts are the input's
+  DURATIONS.set(v, m[1] ? -ms : ms);
   return ok(m[1] ? -ms : ms);
 }
+
+/** Valid Duration texts met, in milliseconds: a configuration repeats a few ("0.25s", "5s"). */
+const DURATIONS = new Map<string, number>();
 
 /**
  * Formats milliseconds as a proto3 JSON Duration string (`1500` -> `"1.500s"`, `5000` -> `"5s"`).
@@ -97,6 +104,10 @@ export function formatDuration(ms: number): string {
 
 function parseUnsigned(v: unknown, bits: 32 | 64): Parsed<number> {
   const type = bits === 32 ? "TYPE_UINT32" : "TYPE_UINT64";
+  // The common case, a non-negative safe integer within the type, needs no BigInt.
+  if (
+    typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && (bits === 64 || v <= 4294967295)
+  ) return ok(v + 0); // -0 is 0, as Number(BigInt(-0)) is
   const max = bits === 32 ? 4294967295n : 18446744073709551615n;
   let big: bigint;
   if (typeof v === "number") {

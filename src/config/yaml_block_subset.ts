@@ -94,7 +94,11 @@ class SeenTexts {
   /** True when `slot` holds the (non-empty) text from `from` to `end`. */
   has(t: string, from: number, end: number, slot: number): boolean {
     const raw = this.raws[slot];
-    return raw.length === end - from && raw !== "" && t.startsWith(raw, from);
+    const n = raw.length;
+    if (n !== end - from || n === 0) return false;
+    // Compared in place, character by character (most texts are a few characters long).
+    for (let k = 0; k < n; k++) if (raw.charCodeAt(k) !== t.charCodeAt(from + k)) return false;
+    return true;
   }
 
   /** Puts `raw` and its value in `slot`. */
