@@ -108,13 +108,20 @@ export function aggregateConfigProblems(c: Obj): [string, string][] {
 export function aggregateGraphProblems(
   clusters: readonly Obj[],
 ): { index: number; path: string; kind: "unknown" | "loop"; detail: string }[] {
-  const byName = new Map<string, Obj>();
-  for (const c of clusters) if (typeof c.name === "string") byName.set(c.name, c);
+  // Made at the first aggregate met (most configurations have none).
+  let byName: Map<string, Obj> | undefined;
+  const named = (): Map<string, Obj> => {
+    if (byName) return byName;
+    byName = new Map();
+    for (const c of clusters) if (typeof c.name === "string") byName.set(c.name, c);
+    return byName;
+  };
   const out: { index: number; path: string; kind: "unknown" | "loop"; detail: string }[] = [];
   clusters.forEach((c, index) => {
     const targets = aggregateTargets(c);
     if (targets === null || typeof c.name !== "string") return;
     const self = c.name;
+    const byName = named();
     const raw = obj(obj(c.cluster_type)?.typed_config)?.clusters;
     const list: unknown[] = Array.isArray(raw) ? raw : [];
     list.forEach((t, i) => {

@@ -38,8 +38,11 @@ export function valueOf(message: string, o: Obj | undefined, field: string): unk
   const parsed = set === undefined || set === null ? undefined : parseKind(row.kind, set, row.enum);
   if (parsed !== undefined) return parsed;
   if (row.default === undefined) return undefined;
-  if (!DEFAULTS.has(row)) DEFAULTS.set(row, parseKind(row.kind, row.default, row.enum));
-  return DEFAULTS.get(row);
+  const known = DEFAULTS.get(row);
+  if (known !== undefined || DEFAULTS.has(row)) return known;
+  const d = parseKind(row.kind, row.default, row.enum);
+  DEFAULTS.set(row, d);
+  return d;
 }
 
 /** Each row's default in its kind's unit, parsed on first use. */

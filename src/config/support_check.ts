@@ -140,9 +140,18 @@ function plain(v: unknown, kind?: string): unknown {
 }
 
 function accepted(f: FieldSupport, v: unknown): boolean {
-  const got = JSON.stringify(plain(v, f.kind));
-  return f.accepts.some((a) => JSON.stringify(plain(a, f.kind)) === got);
+  let accepts = ACCEPTS.get(f);
+  if (!accepts) {
+    ACCEPTS.set(
+      f,
+      accepts = new Set(f.accepts.map((a) => JSON.stringify(plain(a, f.kind)))),
+    );
+  }
+  return accepts.has(JSON.stringify(plain(v, f.kind)));
 }
+
+/** Each field's accepted values in {@linkcode accepted}'s form, made once (the rows do not change). */
+const ACCEPTS = new WeakMap<FieldSupport, ReadonlySet<string | undefined>>();
 
 /** Transport socket names that select TLS, and the plain one. */
 const TLS_SOCKETS = /^(envoy\.|proxy\.)?(transport_sockets\.)?tls$/;
@@ -194,9 +203,9 @@ function walk(
     let f = lookup(message, rawKey);
     if ((f === null || f === "unlisted") && key !== rawKey) f = lookup(message, key);
     if (f === null) continue;
-    const at = `${path}.${rawKey}`;
+    // The field's path, built when something is reported or walked (most fields are leaves).
     if (f === "unlisted") {
-      out.push({ path: at, rule: "", message: refusal(key) });
+      out.push({ path: `${path}.${rawKey}`, rule: "", message: refusal(key) });
       continue;
     }
     if (
@@ -206,12 +215,12 @@ function walk(
       continue; // The aggregate cluster's ClusterConfig (checked with the cluster rules).
     }
     if (f.support === "refused" || (f.support === "default-only" && !accepted(f, v))) {
-      out.push({ path: at, rule: f.id, message: refusal(key, f.note) });
+      out.push({ path: `${path}.${rawKey}`, rule: f.id, message: refusal(key, f.note) });
       continue;
     }
     const special = SPECIAL_FIELDS.get(message)?.get(key);
     if (special) {
-      special(value, v, at, out);
+      special(value, v, `${path}.${rawKey}`, out);
       continue;
     }
     let type = f.type;
@@ -220,6 +229,7 @@ function walk(
       if (!type) continue;
     }
     if (!type) continue;
+    const at = `${path}.${rawKey}`;
     if (Array.isArray(v)) {
       v.forEach((x, i) => {
         if (isObject(x)) walk(type!, x, `${at}[${i}]`, out);

@@ -241,6 +241,7 @@ export function parseEnum(
   numbers: readonly number[],
 ): Parsed<string> {
   if (typeof v === "string") {
+    if (canonicalNames(names).has(v)) return ok(v); // no case to fold
     const upper = v.toUpperCase();
     const hit = names.find((n) => n === upper);
     if (hit) return ok(hit);
@@ -250,6 +251,21 @@ export function parseEnum(
   }
   return fail(`unknown value ${show(v)}; expected one of ${names.join(", ")}`);
 }
+
+/**
+ * The names of a list that are their own upper case (not empty): a value spelled so is that
+ * name, as the case-folding search would find (made once per list).
+ */
+function canonicalNames(names: readonly string[]): ReadonlySet<string> {
+  let set = CANONICAL.get(names);
+  if (!set) {
+    set = new Set(names.filter((n) => n !== "" && n === n.toUpperCase()));
+    CANONICAL.set(names, set);
+  }
+  return set;
+}
+
+const CANONICAL = new WeakMap<readonly string[], ReadonlySet<string>>();
 
 /** True for a plain JSON object (not null, not an array). */
 export function isObject(v: unknown): v is Record<string, unknown> {
