@@ -86,6 +86,7 @@ function checkLoaded(
   const mine = new Set<string>();
   const { errors } = checkConfigurationWith(parts, options, load.bootstrap, {
     given,
+    keepClusters: false, // only the errors are wanted here
     onUnknown: (p) => {
       if (mine.has(p)) return;
       mine.add(p);

@@ -64,6 +64,43 @@ const BOOTSTRAPS: Record<string, Obj> = {
   },
   overload: { overload_manager: { actions: [{ name: "bogus" }] } },
   "unknown fields": { static_resources: { clusters: [cluster("a", { bogus: 1 })] }, bogus: 2 },
+  // Valid clusters this build cannot honour: checked one at a time by the lean check (which
+  // keeps no effective clusters), all at once by the full one.
+  "unsupported settings": {
+    cluster_manager: {
+      local_cluster_name: "nope",
+      upstream_bind_config: { source_address: { address: "not-an-ip", port_value: 0 } },
+    },
+    static_resources: {
+      clusters: [
+        cluster("a"),
+        cluster("b", {
+          upstream_bind_config: {
+            source_address: { socket_address: { address: "1.2.3.4", port_value: 7 } },
+          },
+        }),
+        cluster("c", { respect_dns_ttl: true, extension_protocol_options: { x: {} } }),
+        cluster("d", {
+          type: "STRICT_DNS",
+          dns_resolvers: [{ socket_address: { address: "1.1.1.1", port_value: 53 } }],
+        }),
+        cluster("e", {
+          health_checks: [{
+            timeout: "1s",
+            interval: "1s",
+            unhealthy_threshold: 1,
+            healthy_threshold: 1,
+            http_health_check: { path: "/", codec_client_type: "HTTP3" },
+          }],
+        }),
+        cluster("f", { type: "ORIGINAL_DST", lb_policy: "CLUSTER_PROVIDED" }),
+      ],
+    },
+  },
+  "local cluster defined": {
+    cluster_manager: { local_cluster_name: "b" },
+    static_resources: { clusters: [cluster("a"), cluster("b", { respect_dns_ttl: true })] },
+  },
 };
 
 for (const [name, b] of Object.entries(BOOTSTRAPS)) {
@@ -83,6 +120,16 @@ for (const [name, b] of Object.entries(BOOTSTRAPS)) {
         const full = validateConfiguration(options, logging, false, given, ALL_CHECK_PARTS);
         const lean = await validateLoadingParts(options, logging, given);
         assert.deepEqual(lean.errors.map(formatConfigError), full.errors.map(formatConfigError));
+        if (name === "unsupported settings") {
+          // Each cluster without its own bind is told of the bootstrap's, in cluster order.
+          const paths = lean.errors.map((e) => e.path);
+          assert.equal(
+            paths.filter((p) => p.startsWith("cluster_manager.upstream_bind")).length,
+            5,
+          );
+          assert.ok(paths.includes("static_resources.clusters[3].dns_resolvers"));
+          assert.equal(paths.at(-1), "cluster_manager.local_cluster_name");
+        }
         assert.deepEqual(lean.unknownFields, full.unknownFields);
       } finally {
         logging.close();

@@ -52,6 +52,14 @@ export interface ValidateOptions {
   bindConfig?: unknown;
   /** SDS secrets the clusters' TLS contexts refer to (`static_resources.secrets`). */
   secrets?: SecretStore;
+  /**
+   * Called with each valid cluster in effective form, and its index, as soon as it is made.
+   * With `keep: false` the effective clusters are not collected (`clusters` comes back empty),
+   * so a caller that only checks them holds one at a time, not thousands.
+   */
+  onEffective?: (cluster: EffectiveCluster, index: number) => void;
+  /** Collect the effective clusters in the result (unset: true). */
+  keep?: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -441,7 +449,10 @@ function checkAppliesTo(i: RuleInput, push: (e: ConfigError) => void): void {
   }
 }
 
-/** Validates clusters; returns every error found and the effective clusters. */
+/**
+ * Validates clusters; returns every error found and the effective clusters (unless `keep` is
+ * false; see {@linkcode ValidateOptions}).
+ */
 export function validateClusters(
   clusters: readonly unknown[],
   opts: ValidateOptions,
@@ -453,6 +464,7 @@ export function validateClusters(
   const seen = new Map<string, number>();
   const normalized: { c: Obj; path: string }[] = [];
   const unique = row(CLUSTER_RULES, "cluster.rules.unique-name");
+  const keep = opts.keep ?? true;
   if (!Array.isArray(clusters)) {
     errors.push({
       path: opts.path,
@@ -496,7 +508,9 @@ export function validateClusters(
       opts.bindConfig,
       opts.secrets,
     );
-    if (errors.length === before) out.push(eff);
+    if (errors.length !== before) return;
+    if (keep) out.push(eff);
+    opts.onEffective?.(eff, idx);
   });
   errors.push(...aggregateErrors(normalized, opts.path === "static_resources.clusters"));
   return { errors, clusters: out };

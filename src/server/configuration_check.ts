@@ -51,6 +51,12 @@ export interface CheckSettings {
    * taken as given, except that an unset-looking `--concurrency` above 1 runs one worker.
    */
   given?: ReadonlySet<string>;
+  /**
+   * False when the caller needs no effective clusters (`--mode validate`): unless the xDS
+   * clients are given (they take the clusters), each valid cluster is checked as it is made and
+   * then dropped, and `clusters` comes back empty. The errors are the same.
+   */
+  keepClusters?: boolean;
 }
 
 /**
@@ -190,12 +196,27 @@ export function checkConfigurationWith(
   const sr = (bootstrap.static_resources ?? {}) as { clusters?: unknown[]; listeners?: unknown[] };
   const rawClusters = (sr.clusters ?? []) as JsonObject[];
   const secrets = new SecretStore((bootstrap.static_resources as JsonObject | undefined)?.secrets);
+  const localName = bootstrap.cluster_manager?.local_cluster_name;
+  // Kept or not (`keepClusters`), each valid cluster meets the same checks, in the same order.
+  const stream = settings.keepClusters === false && parts.XdsClients === undefined;
+  const streamed = { support: [] as ConfigError[], eds: false, local: [] as { name: string }[] };
   const result = validateClusters(rawClusters, {
     secrets,
     path: "static_resources.clusters",
     allowUnknown: allowsUnknownStaticFields(options),
     onUnknown: settings.onUnknown,
     bindConfig: bootstrap.cluster_manager?.upstream_bind_config,
+    keep: !stream,
+    onEffective: stream
+      ? (c, i) => {
+        // Used only when no cluster has an error (as checkClusterSupport below).
+        for (const e of checkClusterSupport([c], "static_resources.clusters", i)) {
+          streamed.support.push(e);
+        }
+        if (c.type === "EDS") streamed.eds = true;
+        if (c.name === localName) streamed.local.push({ name: c.name });
+      }
+      : undefined,
   });
   const errors: ConfigError[] = [...result.errors];
   const names = new Set(
@@ -216,11 +237,9 @@ export function checkConfigurationWith(
       ads: (bootstrap.dynamic_resources as JsonObject | undefined)?.ads_config,
     });
   if (result.errors.length === 0) {
-    errors.push(...checkClusterSupport(result.clusters));
-    errors.push(
-      ...checkLocalCluster(bootstrap.cluster_manager?.local_cluster_name, result.clusters),
-    );
-    if (result.clusters.some((c) => c.type === "EDS")) {
+    errors.push(...(stream ? streamed.support : checkClusterSupport(result.clusters)));
+    errors.push(...checkLocalCluster(localName, stream ? streamed.local : result.clusters));
+    if (stream ? streamed.eds : result.clusters.some((c) => c.type === "EDS")) {
       errors.push(...edsXdsErrors(result.clusters, "static_resources.clusters", xds()));
     }
   }

@@ -28,17 +28,20 @@ import type { XdsClients } from "./xds_clients.ts";
  * Settings of valid clusters that this core cannot honour yet, as errors with paths: every field
  * the rows' support column refuses (`support_check.ts`), then the values of honoured fields this
  * core has no implementation of (a load balancing policy, a discovery type, an EDS source).
- * `path` is the clusters array (`static_resources.clusters`).
+ * `path` is the clusters array (`static_resources.clusters`), `first` the index there of
+ * `clusters[0]` (the clusters may be checked one at a time: what is said of one cluster depends
+ * on that cluster alone).
  */
 export function checkClusterSupport(
   clusters: readonly EffectiveCluster[],
   path = "static_resources.clusters",
+  first = 0,
 ): ConfigError[] {
   const errors: ConfigError[] = [];
   const refused = new Set<string>();
   const rows = new Set<ConfigError>();
   clusters.forEach((c, i) => {
-    const at = `${path}[${i}]`;
+    const at = `${path}[${first + i}]`;
     for (const e of clusterSupportErrors([c.config], path)) {
       const p = at + e.path.slice(`${path}[0]`.length);
       refused.add(p);
