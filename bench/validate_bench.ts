@@ -6,8 +6,8 @@
  * mode. Target: 1 s end to end. With `--baseline <checkout>`, the end-to-end runs
  * alternate between this tree and that checkout of the project (another revision), and the
  * ratio of their CPU times (user plus system, less disturbed by other load than wall time) is
- * printed. Every figure is printed with the load average, since the machine may be shared. A
- * report, not a test.
+ * printed, of the best runs and of the medians. Every figure is printed with the load average,
+ * since the machine may be shared. A report, not a test.
  *
  * Run: `deno run -A bench/validate_bench.ts [clusters] [--baseline <dir>] [--rounds <n>]`.
  *
@@ -100,6 +100,22 @@ export function childCpuMs(out: string): number {
   return Math.round((Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000);
 }
 
+/**
+ * The median of some figures (the lower middle one of an even count).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { median } from "./validate_bench.ts";
+ * assert.equal(median([3, 1, 2]), 2);
+ * assert.equal(median([4, 1, 3, 2]), 2);
+ * ```
+ */
+export function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
 /** The 1-minute load average and the CPU count, for printing beside a figure. */
 export function loadNote(): string {
   return `load ${Deno.loadavg()[0].toFixed(2)} on ${navigator.hardwareConcurrency} CPUs`;
@@ -143,6 +159,7 @@ if (import.meta.main) {
     }
     const trees = baseline ? [["this tree", here], ["baseline", baseline]] : [["this tree", here]];
     const best = new Map<string, { ms: number; cpuMs: number }>();
+    const all = new Map<string, { ms: number[]; cpuMs: number[] }>();
     for (let round = 1; round <= rounds; round++) {
       for (const [label, root] of trees) {
         const e2e = await endToEnd(file, root);
@@ -159,6 +176,10 @@ if (import.meta.main) {
         );
         const b = best.get(label) ?? { ms: Infinity, cpuMs: Infinity };
         best.set(label, { ms: Math.min(b.ms, e2e.ms), cpuMs: Math.min(b.cpuMs, e2e.cpuMs) });
+        const runs = all.get(label) ?? { ms: [], cpuMs: [] };
+        runs.ms.push(e2e.ms);
+        runs.cpuMs.push(e2e.cpuMs);
+        all.set(label, runs);
       }
     }
     const mine = best.get("this tree");
@@ -177,6 +198,19 @@ if (import.meta.main) {
         } ms wall, ${base.cpuMs} ms CPU; CPU ratio this/baseline ${
           (mine.cpuMs / base.cpuMs).toFixed(2)
         }, wall ratio ${(mine.ms / base.ms).toFixed(2)}`,
+      );
+    }
+    // Medians too: on a shared machine one lucky round makes a best, not a trend.
+    const m = all.get("this tree");
+    const b = all.get("baseline");
+    if (m && b) {
+      const [mw, mc, bw, bc] = [median(m.ms), median(m.cpuMs), median(b.ms), median(b.cpuMs)];
+      console.log(
+        `medians: this tree ${mw.toFixed(0)} ms wall, ${mc} ms CPU; baseline ${
+          bw.toFixed(0)
+        } ms wall, ${bc} ms CPU; CPU ratio ${(mc / bc).toFixed(2)}, wall ratio ${
+          (mw / bw).toFixed(2)
+        }`,
       );
     }
   } finally {
