@@ -106,7 +106,7 @@ if (import.meta.main) {
   const inspectPort = 19392;
   const cfg = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(cfg, benchBootstrap(listen, origin.addr.port));
-  const args = oneWorkerProxyArgs(tree, cfg);
+  const args = await oneWorkerProxyArgs(tree, cfg);
   args.splice(1, 0, `--inspect=127.0.0.1:${inspectPort}`);
   const proxy = new Deno.Command(Deno.execPath(), { args, stdout: "null", stderr: "null" })
     .spawn();

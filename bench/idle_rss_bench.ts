@@ -6,7 +6,7 @@
  * `--concurrency` (the hardware threads: one isolate per worker plus the main thread's) and with
  * `--concurrency 1`. With `--baseline <checkout>`, the same figures for another checkout of the
  * project (another revision) are measured interleaved with this tree's. Each checkout's proxy
- * runs with the flags of its own `deno task proxy` (`tools/proxy_run_flags.ts`). Target: 70 MiB
+ * runs as its own `deno task proxy` runs it, flags and entry (`tools/proxy_run_flags.ts`). Target: 70 MiB
  * idle. A report, not a test.
  *
  * Run: `deno run -A bench/idle_rss_bench.ts [--rounds <n>] [--settle <s>] [--baseline <dir>]`.
@@ -22,7 +22,7 @@
  * @module
  */
 import { loadNote } from "./load_note.ts";
-import { proxyRunFlags } from "../tools/proxy_run_flags.ts";
+import { proxyRunArgs } from "../tools/proxy_run_flags.ts";
 
 /** The bootstrap text with the admin's and the listeners' ports set to 0 (any free port). */
 export function portsToZero(yaml: string): string {
@@ -114,18 +114,17 @@ if (import.meta.main) {
     ]];
     const trees = baseline ? [["this tree", here], ["baseline", baseline]] : [["this tree", here]];
     for (const [label, root] of trees) {
-      const mod = `${root}/mod.ts`;
       // Each checkout runs as its `deno task proxy` does (tools/proxy_run_flags.ts).
-      const flags = proxyRunFlags(new URL(`file://${root}/`));
-      console.log(`${label}: deno run ${flags.join(" ")} mod.ts`);
+      const run = await proxyRunArgs(new URL(`file://${root}/`));
+      console.log(`${label}: deno ${run.join(" ").replaceAll(`${root}/`, "")}`);
       cases.push([
         `${label}, default concurrency`,
-        ["run", ...flags, mod, "-c", bootstrap],
+        [...run, "-c", bootstrap],
         liveLine,
       ]);
       cases.push([
         `${label}, --concurrency 1`,
-        ["run", ...flags, mod, "-c", bootstrap, "--concurrency", "1"],
+        [...run, "-c", bootstrap, "--concurrency", "1"],
         liveLine,
       ]);
     }

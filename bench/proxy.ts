@@ -1,13 +1,13 @@
 /**
- * Proxy benchmark: our proxy (with its `deno task proxy` flags), nginx and haproxy in front of
+ * Proxy benchmark: our proxy (run as `deno task proxy` runs it), nginx and haproxy in front of
  * the same local nginx origin, measured interleaved in one run with `wrk` by
- * `bench/proxy_peers.sh` (a copy of the shared peer arrangement), then an RSS-flatness run of our proxy under constant load (run with its
- * `deno task proxy` flags, and the baseline's after it when there is one). Missing Debian
+ * `bench/proxy_peers.sh` (a copy of the shared peer arrangement), then an RSS-flatness run of our proxy under constant load (and the
+ * baseline's after it when there is one). Missing Debian
  * packages (nginx, haproxy, wrk) are installed with apt-get. Bounded to about three minutes.
  *
  * Run: `deno run -A bench/proxy.ts [--rounds 2] [--duration 5] [--rss-seconds 60]
  * [--baseline DIR]`. With `--baseline DIR` (a checkout of another revision, e.g. made with
- * `git worktree add`), that revision's `mod.ts` runs as a second candidate (`baseline`) in the
+ * `git worktree add`), that revision's proxy runs as a second candidate (`baseline`) in the
  * same interleaved run, so two builds are compared beside the same peers.
  * Targets (one worker each, issue 19): req/s at 64 connections at least 0.85x nginx's (column
  * `xngx_w1`), CPU per request at most 1.4x nginx's (`cpu_us/r`), p50 at one connection at most
@@ -21,7 +21,7 @@
  * @module
  */
 
-import { proxyRunFlags } from "../tools/proxy_run_flags.ts";
+import { proxyRunArgs } from "../tools/proxy_run_flags.ts";
 
 const here = new URL(".", import.meta.url).pathname;
 const root = new URL("..", import.meta.url).pathname;
@@ -113,12 +113,13 @@ export function benchBootstrap(listen: number, origin: number): string {
 }
 
 /**
- * `deno run` arguments for the proxy of the tree at `tree` (ending in `/`) on bootstrap `cfg` with
- * one worker and the `proxy` task's flags: what the benchmarks run.
+ * `deno` arguments for the proxy of the tree at `tree` (ending in `/`) on bootstrap `cfg` with
+ * one worker, run as its `proxy` task runs it (its flags; its bundle, built when stale): what the
+ * benchmarks run.
  */
-export function oneWorkerProxyArgs(tree: string, cfg: string): string[] {
-  const flags = proxyRunFlags(new URL(`file://${tree}`));
-  return ["run", ...flags, `${tree}mod.ts`, "-c", cfg, "-l", "error", "--concurrency", "1"];
+export async function oneWorkerProxyArgs(tree: string, cfg: string): Promise<string[]> {
+  const run = await proxyRunArgs(new URL(`file://${tree}`));
+  return [...run, "-c", cfg, "-l", "error", "--concurrency", "1"];
 }
 
 /** `exec deno <args>` for `bash -c`, each argument single-quoted. */
@@ -162,7 +163,7 @@ async function rssRun(seconds: number, dir: string, label: string): Promise<void
   const cfg = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(cfg, benchBootstrap(listen, origin.addr.port));
   const proxy = new Deno.Command(Deno.execPath(), {
-    args: oneWorkerProxyArgs(`${dir}/`, cfg),
+    args: await oneWorkerProxyArgs(`${dir}/`, cfg),
     stdout: "null",
     stderr: "null",
   }).spawn();
@@ -229,10 +230,10 @@ if (import.meta.main) {
     CANDIDATE_NAME: "proxyspec",
     // One worker, as the peers run one (nginx-w1, haproxy-t1): the figures are per worker.
     // Each build runs with its own `proxy` task's flags, as `deno task start` runs it.
-    CANDIDATE_CMD: shellCommand(oneWorkerProxyArgs(root, cfg)),
+    CANDIDATE_CMD: shellCommand(await oneWorkerProxyArgs(root, cfg)),
     ...(baseline === undefined ? {} : {
       CANDIDATE2_NAME: "baseline",
-      CANDIDATE2_CMD: shellCommand(oneWorkerProxyArgs(`${baseline}/`, baselineCfg)),
+      CANDIDATE2_CMD: shellCommand(await oneWorkerProxyArgs(`${baseline}/`, baselineCfg)),
     }),
     ROUNDS: String(rounds),
     DURATION: String(duration),

@@ -256,10 +256,11 @@ if (import.meta.main) {
     const candidates: [string, string][] = [["proxyspec", root]];
     if (baseline) candidates.push(["baseline", `${baseline.replace(/\/$/, "")}/`]);
     for (const [i, [name, tree]] of candidates.entries()) {
+      const cfg = `${dir}/${name}.json`;
+      const args = await oneWorkerProxyArgs(tree, cfg);
       await add(name, 19487 + 2 * i, (ports) => {
-        const cfg = `${dir}/${name}.json`;
         Deno.writeTextFileSync(cfg, proxyBootstrap(ports));
-        return [Deno.execPath(), ...oneWorkerProxyArgs(tree, cfg)];
+        return [Deno.execPath(), ...args];
       });
     }
     // Warm-up: connections, TLS sessions and the JIT.

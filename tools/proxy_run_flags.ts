@@ -1,7 +1,9 @@
 /**
- * The Deno flags the proxy runs with, in one place: those of the `proxy` task in `deno.json`
- * (between `deno run` and `mod.ts`). `deno task start` and the idle memory benchmark start the
- * proxy with them, so what is measured is what runs. The task passes `--no-code-cache`: V8's
+ * How the proxy runs, in one place: as the `proxy` task in `deno.json` runs it, its Deno flags
+ * (between its last `deno run` and the entry) and its entry: `mod.ts`, or the bundle
+ * `.build/serve/mod.js` (`tools/bundle.ts`, which the task builds first when stale). `deno task
+ * start` and the benchmarks start the proxy of a checkout this way, so what is measured is what
+ * runs; a checkout from before the bundle runs its `mod.ts`. The task passes `--no-code-cache`: V8's
  * code cache deserializes the bytecode of every function an earlier run compiled, which keeps
  * about 3 MiB more resident in an idle isolate (measured on the default bootstrap) for a start-up
  * that is at most a few hundred milliseconds faster.
@@ -13,6 +15,17 @@
  * so the optimizing compiler's working memory comes from the main malloc arena and is reused,
  * not from the arenas of background threads that keep it resident (about 10 MiB under load;
  * no CPU cost per request that the same runs could see, since after warm-up little is compiled).
+ * `--invocation-count-for-maglev=3000` (V8's default 400; TurboFan's is 3000) keeps start-up
+ * from compiling anything: reading the bootstrap and the bundle's module set-up called a few
+ * functions (js-yaml's scanner, the bundle's name helper) often enough for Maglev, whose first
+ * compilation faults in about 2.3 MiB of the runtime's compiler code that an idle proxy then
+ * keeps resident (72.8 to 70.4 MiB idle, three runs each). Under traffic the request path's
+ * functions reach either count within a fraction of a second.
+ * `--heap-growing-percent=50` fixes the old generation's growth between full collections at 1.5x
+ * what the last one left: V8 picks the factor from its collection speed, up to 4x for a small and
+ * fast heap, so a proxy with 15 MiB live let garbage pile up to 40-55 MiB before collecting
+ * (`/memory` under `wrk -c64`; RSS 98-127 MiB over 30 s runs, 94-99 with the fixed factor, four
+ * runs each; CPU per request the same within the runs' noise).
  *
  * @example
  * ```ts
@@ -20,26 +33,64 @@
  * import { proxyRunFlags, runFlagsOf } from "./proxy_run_flags.ts";
  * assert.deepEqual(runFlagsOf("deno run -A --no-code-cache mod.ts"), ["-A", "--no-code-cache"]);
  * assert.deepEqual(runFlagsOf("something else"), ["-A"]);
+ * assert.deepEqual(
+ *   runEntryOf("deno run -A tools/bundle.ts --quiet && deno run -A --no-code-cache .build/serve/mod.js"),
+ *   ".build/serve/mod.js",
+ * );
+ * assert.equal(runEntryOf("deno run -A mod.ts"), "mod.ts");
  * assert.ok(proxyRunFlags().includes("-A"));
  * ```
  * @module
  */
 
-/** The flags of a `deno run <flags> mod.ts` task line (`-A` when it is not one). */
+/** The last `deno run <flags> <entry>` of a task line, the entry being `mod.ts` or `mod.js`. */
+const RUN_LINE = /\bdeno run\s+((?:-\S+\s+)*)(\S*\bmod\.[jt]s)\b(?![\s\S]*\bdeno run\b)/;
+
+/** The flags of a task line's `deno run <flags> mod.ts` (`-A` when it is not one). */
 export function runFlagsOf(task: string): string[] {
-  const m = /\bdeno run\s+(.*?)\s*\bmod\.ts\b/.exec(task);
+  const m = RUN_LINE.exec(task);
   const flags = m ? m[1].split(/\s+/).filter((f) => f !== "") : [];
   return flags.length > 0 ? flags : ["-A"];
 }
 
-/** The flags of the `proxy` task of the `deno.json` in `root` (this checkout by default). */
-export function proxyRunFlags(root: URL = new URL("..", import.meta.url)): string[] {
-  let task = "";
+/** The entry a task line runs (root-relative; `mod.ts` when it is not a `deno run` line). */
+export function runEntryOf(task: string): string {
+  return RUN_LINE.exec(task)?.[2] ?? "mod.ts";
+}
+
+function proxyTask(root: URL): string {
   try {
     const json = JSON.parse(Deno.readTextFileSync(new URL("deno.json", root)));
-    task = typeof json?.tasks?.proxy === "string" ? json.tasks.proxy : "";
+    return typeof json?.tasks?.proxy === "string" ? json.tasks.proxy : "";
   } catch {
-    // no readable deno.json: the plain flags
+    return ""; // no readable deno.json: the plain flags
   }
-  return runFlagsOf(task);
+}
+
+const HERE = new URL("..", import.meta.url);
+
+/** The flags of the `proxy` task of the `deno.json` in `root` (this checkout by default). */
+export function proxyRunFlags(root: URL = HERE): string[] {
+  return runFlagsOf(proxyTask(root));
+}
+
+/**
+ * `deno` arguments that start the proxy of the checkout at `root` (a directory URL) as its
+ * `proxy` task does: `run`, the flags, the entry's path; the proxy's own arguments follow. When
+ * the entry is a bundle, it is built first if stale (by the checkout's `tools/bundle.ts`).
+ */
+export async function proxyRunArgs(root: URL = HERE): Promise<string[]> {
+  const task = proxyTask(root);
+  const entry = runEntryOf(task);
+  if (entry.endsWith(".js")) {
+    const built = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL("tools/bundle.ts", root).pathname, "--quiet"],
+      cwd: root.pathname,
+      stdin: "null",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).output();
+    if (!built.success) throw new Error(`building the bundle of ${root.pathname} failed`);
+  }
+  return ["run", ...runFlagsOf(task), new URL(entry, root).pathname];
 }

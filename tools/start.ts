@@ -13,7 +13,7 @@
  * @module
  */
 
-import { proxyRunFlags } from "./proxy_run_flags.ts";
+import { proxyRunArgs } from "./proxy_run_flags.ts";
 
 const root = new URL("..", import.meta.url);
 const here = (p: string) => new URL(p, root).pathname;
@@ -40,7 +40,7 @@ export async function start(config = "fixtures/default.yaml"): Promise<number> {
   const children: Child[] = [
     spawn("origin-1", ["run", "-A", here("tools/demo_origin.ts"), "10001", "origin-1"]),
     spawn("origin-2", ["run", "-A", here("tools/demo_origin.ts"), "10002", "origin-2"]),
-    spawn("proxy", ["run", ...proxyRunFlags(), here("mod.ts"), "-c", here(config)]),
+    spawn("proxy", [...await proxyRunArgs(), "-c", here(config)]),
   ];
   let stopping = false;
   const stop = () => {

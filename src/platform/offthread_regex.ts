@@ -15,6 +15,7 @@
  * @module
  */
 import type { RegexAnswer } from "./regex_worker.ts";
+import { entryUrl } from "./entry_url.ts";
 
 /**
  * How long the ECMAScript stats filter's evaluation may take once the worker has started, in
@@ -42,7 +43,7 @@ export function matchOffThread(
   names: readonly string[],
   deadlineMs: number = OFFTHREAD_REGEX_DEADLINE_MS,
 ): Promise<OffThreadResult> {
-  const worker = new Worker(new URL("./regex_worker.ts", import.meta.url), { type: "module" });
+  const worker = new Worker(entryUrl("src/platform/regex_worker.ts"), { type: "module" });
   return new Promise<OffThreadResult>((resolve) => {
     const giveUp = (ms: number, what: string) =>
       setTimeout(() => {

@@ -43,14 +43,16 @@ export async function waitFor<T>(
 }
 
 /**
- * Starts `deno run -A mod.ts -c <bootstrap> <args>` (with `env` added) and waits (at most
- * `waitMs`) for its admin address and for `/ready` to say LIVE; `bootstrap` is written as JSON to a temporary file.
+ * Starts `deno run -A mod.ts -c <bootstrap> <args>` (with `env` added; `mod`: another entry, such
+ * as the bundle's) and waits (at most `waitMs`) for its admin address and for `/ready` to say
+ * LIVE; `bootstrap` is written as JSON to a temporary file.
  */
 export async function startProxyProcess(
   bootstrap: unknown,
   args: string[] = [],
   env: Record<string, string> = {},
   waitMs = 30_000,
+  mod: string = MOD,
 ): Promise<ProxyProcess> {
   const dir = await Deno.makeTempDir({ prefix: "proxyspec_proc_" });
   await Deno.writeTextFile(`${dir}/bootstrap.json`, JSON.stringify(bootstrap));
@@ -58,7 +60,7 @@ export async function startProxyProcess(
     args: [
       "run",
       "-A",
-      MOD,
+      mod,
       "-c",
       `${dir}/bootstrap.json`,
       "--admin-address-path",

@@ -64,6 +64,7 @@ import {
   type ToWorker,
 } from "./worker_protocol.ts";
 import { WorkerMailbox } from "./worker_mailbox.ts";
+import { entryUrl } from "../platform/entry_url.ts";
 
 /** How long the main thread waits for a worker's answer before going on without it. */
 export const WORKER_ANSWER_MS = 5_000;
@@ -164,7 +165,7 @@ export class WorkerPool implements ListenerManagerView {
     }
     // The workers load their modules while the main thread starts its clusters.
     for (let i = 0; i < count; i++) {
-      const w = new Worker(new URL("./worker_main.ts", import.meta.url), { type: "module" });
+      const w = new Worker(entryUrl("src/server/worker_main.ts"), { type: "module" });
       this.#mailboxes.set(w, new WorkerMailbox<ToWorker>(w));
       // Replaced by the start's handler, which opens the mailbox too if this has not yet.
       w.onmessage = (e: MessageEvent<FromWorker>) => {

@@ -1,0 +1,42 @@
+/**
+ * Where a module that is started on its own (a worker's entry) is, whether this process runs the
+ * TypeScript sources or the bundle `tools/bundle.ts` builds. From the sources, a module's URL is
+ * its path under the project root. In a bundle, the code of many modules shares a few chunk files
+ * in the bundle's directory (`.build/<name>/`), so `new URL("./worker_main.ts", import.meta.url)`
+ * names a file that is not there; the bundle has each entry at the same path under its own
+ * directory, as `.js`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { entryUrlFrom } from "./entry_url.ts";
+ * assert.equal(
+ *   entryUrlFrom("file:///p/src/platform/entry_url.ts", "src/server/worker_main.ts").href,
+ *   "file:///p/src/server/worker_main.ts",
+ * );
+ * assert.equal(
+ *   entryUrlFrom("file:///p/.build/serve/chunk-AB12.js", "src/server/worker_main.ts").href,
+ *   "file:///p/.build/serve/src/server/worker_main.js",
+ * );
+ * ```
+ * @module
+ */
+
+/** The bundle's directory in a bundled module's URL: `<root>/.build/<name>/`. */
+const BUNDLE_DIR = /^(.*\/\.build\/[^/]+\/)/;
+
+/**
+ * The URL of the entry module `path` (relative to the project root, as a source: `src/...ts`)
+ * for code whose own module URL is `here`: the source when `here` is one (this module sits two
+ * directories below the root), else the bundle's `.js` of the same path.
+ */
+export function entryUrlFrom(here: string, path: string): URL {
+  const bundle = here.endsWith(".ts") ? null : BUNDLE_DIR.exec(here);
+  if (bundle) return new URL(path.replace(/\.ts$/, ".js"), bundle[1]);
+  return new URL(`../../${path}`, here);
+}
+
+/** {@linkcode entryUrlFrom} for this process: as it runs, from the sources or a bundle. */
+export function entryUrl(path: string): URL {
+  return entryUrlFrom(import.meta.url, path);
+}
