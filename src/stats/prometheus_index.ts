@@ -410,6 +410,11 @@ export class PrometheusIndex<T extends NamedStat> {
     return this.#families.settle(max);
   }
 
+  /** Whether new members wait to be sorted (see {@linkcode PrometheusIndex.settle}). */
+  get pending(): boolean {
+    return this.#dirtyGroups.size > 0 || this.#dirty.size > 0;
+  }
+
   /** The families in name order (a snapshot; see {@linkcode SortedIndex.sorted}). */
   families(): readonly Family<T>[] {
     return this.#families.sorted();

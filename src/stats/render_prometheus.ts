@@ -89,7 +89,7 @@ function closedLabels(cache: RenderCache, blocks: readonly StatBlock[]): string[
 }
 
 /** Blocks whose values are read between two chances for the stream to pause. */
-const READ_STEP = 256;
+const READ_STEP = 64;
 
 /**
  * The values of `part`'s group, read (in steps, yielding `""` between them) unless this render

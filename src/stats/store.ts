@@ -300,6 +300,14 @@ export class Store implements Scope {
     if (prometheus !== false) {
       const p = this.prometheus;
       steps.push(
+        // Ranking the heads (one sort of them all, about as much work as sorting that many
+        // items) ends a step when the budget is smaller, so that it and the sorting it speeds up
+        // are not one long stretch between two event-loop turns.
+        () => {
+          if (!this.#unranked || !Object.values(p).some((ix) => ix.pending)) return true;
+          this.rankHeads();
+          return this.#heads.size < budget;
+        },
         () => p.texts.settle(budget),
         () => p.counters.settle(budget),
         () => p.gauges.settle(budget),
