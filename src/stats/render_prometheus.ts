@@ -75,17 +75,21 @@ interface RenderCache {
    * Each block's cluster label followed by `} `, per block array of a group (a cluster's label
    * is its stats' whole label text unless they have labels of their own).
    */
-  closes: Map<readonly StatBlock[], string[]>;
+  closes: Map<readonly StatBlock[], Array<string | undefined>>;
   /** The values of a group's counters or gauges (see `group_values.ts`). */
   values: Map<ClusterBlocks<never>, GroupValues>;
 }
 
-function closedLabels(cache: RenderCache, blocks: readonly StatBlock[]): string[] {
+/** The closed cluster labels of `blocks`, each made when a family of this render first needs it. */
+function closedLabels(cache: RenderCache, blocks: readonly StatBlock[]): Array<string | undefined> {
   let closes = cache.closes.get(blocks);
-  if (closes === undefined) {
-    cache.closes.set(blocks, closes = blocks.map((b) => flat(b.promCluster!, "} ")));
-  }
+  if (closes === undefined) cache.closes.set(blocks, closes = new Array(blocks.length));
   return closes;
+}
+
+/** Block number `bi`'s cluster label followed by `} `. */
+function closedLabel(closes: Array<string | undefined>, b: StatBlock, bi: number): string {
+  return closes[bi] ??= flat(b.promCluster!, "} ");
 }
 
 /** Blocks whose values are read between two chances for the stream to pause. */
@@ -172,7 +176,7 @@ function* families<T extends NamedStat & { used: boolean }>(
           if (state === NO_STAT) continue;
           if (!started && !begin(fam)) break blocks;
           if (state === CLUSTER_LABEL) {
-            buf += numericLine(open, closes[bi], read.values.values[cell]);
+            buf += numericLine(open, closedLabel(closes, b, bi), read.values.values[cell]);
           } else {
             const m = part.member(b, l)!, labels = m.promLabels!;
             buf += sample(name, open, labels, `${labels}} `, m);
@@ -183,7 +187,7 @@ function* families<T extends NamedStat & { used: boolean }>(
           if (every || selects(opts, m)) {
             if (!started && !begin(fam)) break blocks;
             if (labelPairOf(b, m.index) < 0) {
-              buf += sample(name, open, b.promCluster!, closes[bi], m);
+              buf += sample(name, open, b.promCluster!, closedLabel(closes, b, bi), m);
             } else {
               const labels = m.promLabels!;
               buf += sample(name, open, labels, `${labels}} `, m);
@@ -195,6 +199,8 @@ function* families<T extends NamedStat & { used: boolean }>(
     }
   }
   if (buf !== "") yield buf;
+  // The groups of one type are not listed by families of another.
+  cache.values.clear();
 }
 
 /**
