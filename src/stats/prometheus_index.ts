@@ -76,6 +76,8 @@ function byHead(a: StatBlock, b: StatBlock): number {
 export class ClusterBlocks<T> {
   #sorted: KeyedBlock<T>[] = [];
   #pending: KeyedBlock<T>[] = [];
+  /** The leaves families list from this group, in the order they were first seen. */
+  readonly leaves: string[] = [];
 
   /** An empty group; `ranker`, when given, brings every block's `rank` up to date. */
   constructor(readonly ranker?: () => void) {}
@@ -207,7 +209,9 @@ export class FamilyMembers<T extends NamedStat> {
    */
   soleGroup(): GroupPart<T> | undefined {
     if (this.listed.size !== 0 || this.#parts.size !== 1) return undefined;
-    for (const [group, leaves] of this.#parts) return new GroupPart(group.sorted(), leaves);
+    for (const [group, leaves] of this.#parts) {
+      return new GroupPart(group.sorted(), leaves, group);
+    }
     return undefined;
   }
 }
@@ -232,8 +236,12 @@ export class FamilyMembers<T extends NamedStat> {
 export class GroupPart<T> {
   #guess: Int32Array;
 
-  /** A part of `blocks` (sorted by head) and `leaves` (sorted). */
-  constructor(readonly blocks: readonly KeyedBlock<T>[], readonly leaves: readonly string[]) {
+  /** A part of `blocks` (sorted by head) and `leaves` (sorted), of `group` when given. */
+  constructor(
+    readonly blocks: readonly KeyedBlock<T>[],
+    readonly leaves: readonly string[],
+    readonly group?: ClusterBlocks<T>,
+  ) {
     this.#guess = new Int32Array(leaves.length).fill(-1);
   }
 
@@ -402,6 +410,11 @@ export class PrometheusIndex<T extends NamedStat> {
     return this.#families.settle(max);
   }
 
+  /** Whether new members wait to be sorted (see {@linkcode PrometheusIndex.settle}). */
+  get pending(): boolean {
+    return this.#dirtyGroups.size > 0 || this.#dirty.size > 0;
+  }
+
   /** The families in name order (a snapshot; see {@linkcode SortedIndex.sorted}). */
   families(): readonly Family<T>[] {
     return this.#families.sorted();
@@ -474,7 +487,10 @@ export class PrometheusIndex<T extends NamedStat> {
       part = t === undefined ? null : { fam: this.#family(t.name), labels: labelText(t.tags) };
       leaves.set(leaf, part);
       // Every block of the group lists its stat of this leaf in the family from now on.
-      if (part !== null) part.fam.members.addGroup(group, leaf);
+      if (part !== null) {
+        part.fam.members.addGroup(group, leaf);
+        group.leaves.push(leaf);
+      }
     }
     if (part === null) return undefined;
     // The leaf's own labels (shared by every cluster) are kept; the cluster's label is joined

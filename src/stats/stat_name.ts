@@ -94,15 +94,10 @@ export abstract class NamedStat {
     const b = this.block;
     const cluster = b.promCluster;
     if (cluster === undefined) return b.labels?.[this.index];
-    const pairs = b.labelPairs;
-    if (pairs != null) {
-      const i = this.index;
-      for (let k = 0; k < pairs.length; k += 2) {
-        if (pairs[k] === i) return pairs[k + 1] as string;
-        if (pairs[k] === ~i) return `${pairs[k + 1]},${cluster}`;
-      }
-    }
-    return cluster;
+    const k = labelPairOf(b, this.index);
+    if (k < 0) return cluster;
+    const pairs = b.labelPairs!;
+    return pairs[k] === this.index ? pairs[k + 1] as string : `${pairs[k + 1]},${cluster}`;
   }
 
   set promLabels(text: string | undefined) {
@@ -136,20 +131,45 @@ export abstract class NamedStat {
 }
 
 /**
+ * Where the label pair of the stat at `index` of a cluster's block `b` (`b.promCluster` set) is in
+ * `b.labelPairs`, or -1 when the stat carries the cluster's label alone. At the position found,
+ * `index` means the text that follows is the stat's whole label text, `~index` that it comes
+ * before the cluster's label (see {@linkcode NamedStat.promLabels}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LeafTable, LeafTemplate } from "./leaf_table.ts";
+ * import { labelPairOf } from "./stat_name.ts";
+ * const t = new LeafTable<string>(new LeafTemplate(), "cluster.web.");
+ * t.promCluster = 'proxy_cluster_name="web"';
+ * t.labelPairs = [~1, 'proxy_response_code="200"'];
+ * assert.equal(labelPairOf(t, 0), -1);
+ * assert.equal(labelPairOf(t, 1), 0);
+ * ```
+ */
+export function labelPairOf(b: StatBlock, index: number): number {
+  const pairs = b.labelPairs;
+  if (pairs == null) return -1;
+  for (let k = 0; k < pairs.length; k += 2) {
+    if (pairs[k] === index || pairs[k] === ~index) return k;
+  }
+  return -1;
+}
+
+/**
  * Records `key, text` in `b`'s label pairs, replacing the entry of the stat at index `i` if
  * there is one. (A function, not a private method: a class with private methods gives each of
  * its instances one more slot, and a store has a million stats.)
  */
 function setPair(b: StatBlock, i: number, key: number, text: string): void {
-  const pairs = b.labelPairs ?? [];
-  for (let k = 0; k < pairs.length; k += 2) {
-    if (pairs[k] === i || pairs[k] === ~i) {
-      pairs[k] = key;
-      pairs[k + 1] = text;
-      return;
-    }
+  const k = labelPairOf(b, i);
+  if (k >= 0) {
+    b.labelPairs![k] = key;
+    b.labelPairs![k + 1] = text;
+    return;
   }
-  b.labelPairs = appended(appended(pairs, key), text);
+  b.labelPairs = appended(appended(b.labelPairs ?? [], key), text);
 }
 
 /**

@@ -22,6 +22,7 @@ import { NameTrie, type TrieBlock } from "./name_trie.ts";
 import { newSharedLabels, PrometheusIndex } from "./prometheus_index.ts";
 import { DEFAULT_BUCKETS } from "./histogram_settings.ts";
 import { LeafTable, LeafTemplate } from "./leaf_table.ts";
+import { SteppedSort } from "./stepped_sort.ts";
 
 /** Options of a {@linkcode Store}. */
 export interface StoreOptions {
@@ -47,6 +48,10 @@ export type Settles = boolean | "only";
 
 /** Index work between two event-loop turns, in milliseconds (see `Store.settleFor`). */
 export const SETTLE_SLICE_MS = 8;
+
+function byHeadName(a: StatHead, b: StatHead): number {
+  return a.head < b.head ? -1 : a.head > b.head ? 1 : 0;
+}
 
 function join(prefix: string, name: string): string {
   return prefix === "" ? name : name === "" ? prefix : `${prefix}.${name}`;
@@ -119,6 +124,8 @@ export class Store implements Scope {
   #labels = newSharedLabels();
   /** Heads were added since blocks were last ranked. */
   #unranked = false;
+  /** A ranking under way (see {@linkcode Store.settle}): the heads and their sort. */
+  #ranking: { heads: StatHead[]; sort: SteppedSort } | null = null;
   /** Sets every block's rank (see {@linkcode Store.rankHeads}). */
   #ranker = () => this.rankHeads();
   /** Prometheus families per type. */
@@ -160,10 +167,34 @@ export class Store implements Scope {
    */
   rankHeads(): void {
     if (!this.#unranked) return;
+    this.#ranking = null;
+    const heads = [...this.#heads.values()];
+    this.#setRanks(heads, heads.map((_, i) => i).sort((a, b) => byHeadName(heads[a], heads[b])));
+  }
+
+  /**
+   * Does about `budget` moves of ranking the heads ({@linkcode Store.rankHeads} in steps, so
+   * that sorting the 30,000 heads of 10,000 clusters is not one long stretch); true when done.
+   * A sort under way is begun again when heads were added since.
+   */
+  #rankStep(budget: number): boolean {
+    if (!this.#unranked) return true;
+    let r = this.#ranking;
+    if (r === null || r.heads.length !== this.#heads.size) {
+      const heads = [...this.#heads.values()];
+      r = this.#ranking = { heads, sort: new SteppedSort(heads.map((h) => h.head)) };
+    }
+    if (!r.sort.step(budget)) return false;
+    this.#ranking = null;
+    this.#setRanks(r.heads, r.sort.perm);
+    return true;
+  }
+
+  /** Gives the blocks of `heads[order[r]]` rank `r`. */
+  #setRanks(heads: readonly StatHead[], order: ArrayLike<number>): void {
     this.#unranked = false;
-    const heads = [...this.#heads.keys()].sort();
-    for (let r = 0; r < heads.length; r++) {
-      const h = this.#heads.get(heads[r])!;
+    for (let r = 0; r < order.length; r++) {
+      const h = heads[order[r]];
       if (h.counters !== undefined) h.counters.rank = r;
       if (h.gauges !== undefined) h.gauges.rank = r;
       if (h.histograms !== undefined) h.histograms.rank = r;
@@ -300,6 +331,14 @@ export class Store implements Scope {
     if (prometheus !== false) {
       const p = this.prometheus;
       steps.push(
+        // Ranking the heads is done in steps of its own before the sorting it speeds up, so
+        // that neither is one long stretch between two event-loop turns.
+        () => {
+          if (!this.#unranked || !Object.values(p).some((ix) => ix.pending)) return true;
+          // Done, it still ends its step when the budget is smaller than the heads (the last
+          // merge and giving each block its rank are about that many items).
+          return this.#rankStep(budget) && this.#heads.size < budget;
+        },
         () => p.texts.settle(budget),
         () => p.counters.settle(budget),
         () => p.gauges.settle(budget),
