@@ -20,6 +20,7 @@ import { Host } from "../src/upstream/host.ts";
 import { Cluster } from "../src/upstream/cluster.ts";
 import { testCluster, testRequest } from "../src/upstream/test_cluster.ts";
 import { toResponse } from "../src/http/proxy_response.ts";
+import { waitPort } from "./wrk_runs.ts";
 
 function arg(name: string, def: number): number {
   const i = Deno.args.indexOf(`--${name}`);
@@ -39,18 +40,6 @@ for (const port of JSON.parse(Deno.args[0])) {
 }
 `;
 
-async function waitListening(port: number): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const cpuMs = () => {
   const u = process.cpuUsage();
@@ -69,7 +58,7 @@ const origin = new Deno.Command(Deno.execPath(), {
   stderr: "inherit",
 }).spawn();
 try {
-  for (const p of ports) await waitListening(p);
+  for (const p of ports) await waitPort(p, 30);
 
   // 1. Health checking 1,000 hosts every second.
   const store = new Store();

@@ -12,6 +12,8 @@
  * @module
  */
 
+import { waitPort } from "./wrk_runs.ts";
+
 function arg(name: string, def: number): number {
   const i = Deno.args.indexOf(`--${name}`);
   return i >= 0 ? Number(Deno.args[i + 1]) : def;
@@ -78,18 +80,6 @@ function bootstrap(listen: number, origins: number[], policy: string): string {
   });
 }
 
-async function waitListening(port: number): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
-
 /** wrk with a Lua script giving each request its own x-user value. */
 async function wrk(port: number, seconds: number, conns: number, script: string): Promise<number> {
   const o = await new Deno.Command("wrk", {
@@ -126,7 +116,7 @@ const origin = new Deno.Command(Deno.execPath(), {
 }).spawn();
 const proxies: { policy: string; port: number; child: Deno.ChildProcess }[] = [];
 try {
-  for (const port of originPorts) await waitListening(port);
+  for (const port of originPorts) await waitPort(port, 30);
   const mod = new URL("../mod.ts", import.meta.url).pathname;
   for (const policy of ["ROUND_ROBIN", "RING_HASH"]) {
     const port = freePort();
@@ -138,7 +128,7 @@ try {
       stderr: "null",
     }).spawn();
     proxies.push({ policy, port, child });
-    await waitListening(port);
+    await waitPort(port, 30);
   }
   const results = new Map<string, number[]>();
   for (const p of proxies) await wrk(p.port, 1, conns, `${dir}/users.lua`); // warm up

@@ -53,9 +53,9 @@ export async function runWrk(url: string, seconds: number, connections: number) 
   return figures;
 }
 
-/** Resolves once something accepts connections on 127.0.0.1:`port` (about 10 s at most). */
-export async function waitPort(port: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+/** Resolves once something accepts connections on 127.0.0.1:`port` (`seconds` at most, about). */
+export async function waitPort(port: number, seconds = 10): Promise<void> {
+  for (let i = 0; i < seconds * 20; i++) {
     try {
       (await Deno.connect({ hostname: "127.0.0.1", port })).close();
       return;

@@ -69,6 +69,18 @@ import { entryUrl } from "../platform/entry_url.ts";
 /** How long the main thread waits for a worker's answer before going on without it. */
 export const WORKER_ANSWER_MS = 5_000;
 
+/**
+ * How long start-up waits for a worker to say its listeners are ready before start-up fails
+ * with every worker stopped; a warning names the worker after {@linkcode WORKER_START_WARN_MS}.
+ * Without a bound, a worker that never starts would leave the server INITIALIZING for good. The
+ * bound is far above a real start: loading the modules and building the worker's copy of the
+ * configuration took minutes at 10,000 clusters with two workers on a busy 2-core machine.
+ */
+export const WORKER_START_MS = 600_000;
+
+/** When start-up warns that a worker has not started yet. */
+export const WORKER_START_WARN_MS = 10_000;
+
 /** What the pool needs of the server. */
 export interface WorkerPoolDeps {
   options: Options;
@@ -84,6 +96,10 @@ export interface WorkerPoolDeps {
   syncIntervalMs?: number;
   /** The overload manager's state the workers read and feed (`overload_share.ts`). */
   overload?: OverloadShare;
+  /** The workers' module (default: the proxy's `worker_main.ts`; tests give others). */
+  workerModule?: URL;
+  /** Bounds of the wait for each worker's start (defaults {@linkcode WORKER_START_MS}, ...). */
+  startMs?: { warn: number; fail: number };
 }
 
 interface Waiting {
@@ -164,8 +180,9 @@ export class WorkerPool implements ListenerManagerView {
       });
     }
     // The workers load their modules while the main thread starts its clusters.
+    const workerModule = deps.workerModule ?? entryUrl("src/server/worker_main.ts");
     for (let i = 0; i < count; i++) {
-      const w = new Worker(entryUrl("src/server/worker_main.ts"), { type: "module" });
+      const w = new Worker(workerModule, { type: "module" });
       this.#mailboxes.set(w, new WorkerMailbox<ToWorker>(w));
       // Replaced by the start's handler, which opens the mailbox too if this has not yet.
       w.onmessage = (e: MessageEvent<FromWorker>) => {
@@ -230,7 +247,19 @@ export class WorkerPool implements ListenerManagerView {
       if (c.addedViaApi) dynamic.push(this.#clusterCopy(c));
       else hosts[c.name] = { hosts: hostCopies(c.hosts()), initialized: c.initialized };
     }
-    return new Promise((resolve, reject) => {
+    const bounds = this.deps.startMs ?? { warn: WORKER_START_WARN_MS, fail: WORKER_START_MS };
+    let warn: ReturnType<typeof setTimeout> | undefined;
+    let fail: ReturnType<typeof setTimeout> | undefined;
+    return new Promise<ListenerCopy[]>((resolve, reject) => {
+      warn = setTimeout(() => {
+        this.deps.log(
+          "warning",
+          `worker ${index} has not started after ${bounds.warn} ms; waiting up to ${bounds.fail} ms`,
+        );
+      }, bounds.warn);
+      fail = setTimeout(() => {
+        reject(new Error(`worker ${index} did not start within ${bounds.fail} ms`));
+      }, bounds.fail);
       w.onerror = (e) => {
         e.preventDefault();
         this.#died(index, e.message);
@@ -257,6 +286,9 @@ export class WorkerPool implements ListenerManagerView {
         overload: this.deps.overload?.cells,
         routes: this.#routes?.current() ?? {},
       });
+    }).finally(() => {
+      clearTimeout(warn);
+      clearTimeout(fail);
     });
   }
 
