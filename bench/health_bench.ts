@@ -58,7 +58,7 @@ const origin = new Deno.Command(Deno.execPath(), {
   stderr: "inherit",
 }).spawn();
 try {
-  for (const p of ports) await waitPort(p, 30);
+  for (const p of ports) await waitPort(p, { seconds: 30 });
 
   // 1. Health checking 1,000 hosts every second.
   const store = new Store();

@@ -116,7 +116,7 @@ const origin = new Deno.Command(Deno.execPath(), {
 }).spawn();
 const proxies: { policy: string; port: number; child: Deno.ChildProcess }[] = [];
 try {
-  for (const port of originPorts) await waitPort(port, 30);
+  for (const port of originPorts) await waitPort(port, { seconds: 30 });
   const mod = new URL("../mod.ts", import.meta.url).pathname;
   for (const policy of ["ROUND_ROBIN", "RING_HASH"]) {
     const port = freePort();
@@ -128,7 +128,7 @@ try {
       stderr: "null",
     }).spawn();
     proxies.push({ policy, port, child });
-    await waitPort(port, 30);
+    await waitPort(port, { seconds: 30 });
   }
   const results = new Map<string, number[]>();
   for (const p of proxies) await wrk(p.port, 1, conns, `${dir}/users.lua`); // warm up

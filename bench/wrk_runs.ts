@@ -53,9 +53,12 @@ export async function runWrk(url: string, seconds: number, connections: number) 
   return figures;
 }
 
-/** Resolves once something accepts connections on 127.0.0.1:`port` (`seconds` at most, about). */
-export async function waitPort(port: number, seconds = 10): Promise<void> {
-  for (let i = 0; i < seconds * 20; i++) {
+/**
+ * Resolves once something accepts connections on 127.0.0.1:`port` (`seconds` at most, about;
+ * default 10). The bound is an option, so `ports.map(waitPort)` keeps the default.
+ */
+export async function waitPort(port: number, opts: { seconds?: number } = {}): Promise<void> {
+  for (let i = 0; i < (opts.seconds ?? 10) * 20; i++) {
     try {
       (await Deno.connect({ hostname: "127.0.0.1", port })).close();
       return;
