@@ -244,7 +244,7 @@ if (import.meta.main) {
       peers.push({ name, ports, process });
       await Promise.all(PROTOCOLS.map((p) => waitPort(ports[p])));
     };
-    await Promise.all(Object.values(ORIGIN).map(waitPort));
+    await Promise.all(Object.values(ORIGIN).map((p) => waitPort(p)));
     await add("nginx", 19483, (ports) => {
       Deno.writeTextFileSync(`${dir}/nginx.conf`, nginxConf(dir, ports));
       return ["nginx", "-c", `${dir}/nginx.conf`, "-p", dir, "-g", "daemon off;"];
