@@ -25,6 +25,12 @@ Deno.test("bundle: built, then fresh; the proxy runs from it with its workers, m
     assert.equal(first.built, true);
     const again = await ensureBundle({ out });
     assert.equal(again.built, false, "a second build of the same tree found the first fresh");
+    // Paths relative to a module (`new URL("../../", import.meta.url)`) hold in the chunks, two
+    // levels below the root as the sources' modules are; the entries deeper down must have none.
+    for (const entry of ["src/server/worker_main.js", "src/platform/regex_worker.js"]) {
+      const text = await Deno.readTextFile(new URL(entry, first.dir));
+      assert.ok(!text.includes("import.meta.url"), `${entry} resolves paths from its own URL`);
+    }
 
     const p = await startProxyProcess(
       proxyBootstrap(origin.addr.port),
