@@ -34,6 +34,7 @@
  */
 
 import * as esbuild from "esbuild";
+import { WORKER_ENTRIES } from "../src/platform/entry_url.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -41,11 +42,7 @@ const ROOT = new URL("../", import.meta.url);
 export const BUNDLE_DIR = ".build/serve";
 
 /** The modules started on their own: the proxy and its workers' entries. */
-export const BUNDLE_ENTRIES: readonly string[] = [
-  "mod.ts",
-  "src/server/worker_main.ts",
-  "src/platform/regex_worker.ts",
-];
+export const BUNDLE_ENTRIES: readonly string[] = ["mod.ts", ...Object.values(WORKER_ENTRIES)];
 
 /**
  * esbuild's options: ES modules split into shared chunks (a lazily imported module stays lazy);
@@ -214,6 +211,10 @@ if (import.meta.main) {
   const quiet = flag("--quiet");
   const o = args.indexOf("--out");
   const out = o >= 0 ? args.splice(o, 2)[1] : undefined;
+  if (o >= 0 && (out === undefined || out.startsWith("--"))) {
+    console.error("tools/bundle.ts: --out needs a directory (.build/<name>)");
+    Deno.exit(2);
+  }
   if (args.length > 0) {
     console.error(`tools/bundle.ts: unknown argument ${args[0]}`);
     Deno.exit(2);

@@ -22,6 +22,17 @@
  * @module
  */
 
+/**
+ * The modules started on their own as workers, by name, as root-relative sources: the bundle
+ * (`tools/bundle.ts`) builds each as an entry, {@linkcode entryUrl} finds it.
+ */
+export const WORKER_ENTRIES = {
+  /** A data-plane worker (`--concurrency` above 1). */
+  workerMain: "src/server/worker_main.ts",
+  /** The off-thread evaluation of an ECMAScript stats filter. */
+  regexWorker: "src/platform/regex_worker.ts",
+} as const;
+
 /** The bundle's directory in a bundled module's URL: `<root>/.build/<name>/`. */
 const BUNDLE_DIR = /^(.*\/\.build\/[^/]+\/)/;
 
@@ -36,7 +47,7 @@ export function entryUrlFrom(here: string, path: string): URL {
   return new URL(`../../${path}`, here);
 }
 
-/** {@linkcode entryUrlFrom} for this process: as it runs, from the sources or a bundle. */
-export function entryUrl(path: string): URL {
-  return entryUrlFrom(import.meta.url, path);
+/** The URL of worker entry `name` for this process: as it runs, from the sources or a bundle. */
+export function entryUrl(name: keyof typeof WORKER_ENTRIES): URL {
+  return entryUrlFrom(import.meta.url, WORKER_ENTRIES[name]);
 }

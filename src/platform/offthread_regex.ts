@@ -43,7 +43,7 @@ export function matchOffThread(
   names: readonly string[],
   deadlineMs: number = OFFTHREAD_REGEX_DEADLINE_MS,
 ): Promise<OffThreadResult> {
-  const worker = new Worker(entryUrl("src/platform/regex_worker.ts"), { type: "module" });
+  const worker = new Worker(entryUrl("regexWorker"), { type: "module" });
   return new Promise<OffThreadResult>((resolve) => {
     const giveUp = (ms: number, what: string) =>
       setTimeout(() => {

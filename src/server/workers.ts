@@ -180,7 +180,7 @@ export class WorkerPool implements ListenerManagerView {
       });
     }
     // The workers load their modules while the main thread starts its clusters.
-    const workerModule = deps.workerModule ?? entryUrl("src/server/worker_main.ts");
+    const workerModule = deps.workerModule ?? entryUrl("workerMain");
     for (let i = 0; i < count; i++) {
       const w = new Worker(workerModule, { type: "module" });
       this.#mailboxes.set(w, new WorkerMailbox<ToWorker>(w));
