@@ -114,6 +114,12 @@ export const BENCHMARKS: Readonly<
     flags: [],
     measures: "req/s, p50/p99 and RSS beside nginx and haproxy, interleaved, with ratios",
   },
+  ab: {
+    script: "proxy_ab.ts",
+    flags: [],
+    measures:
+      "two or more builds (checkouts or Deno flags) in turns of short runs; CPU per request as paired ratios to the first, req/s, p99, RSS",
+  },
   alloc: {
     script: "alloc_profile.ts",
     flags: [],

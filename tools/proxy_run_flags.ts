@@ -14,7 +14,10 @@
  * end larger); `--no-concurrent-recompilation` optimizes functions on the isolate's own thread,
  * so the optimizing compiler's working memory comes from the main malloc arena and is reused,
  * not from the arenas of background threads that keep it resident (about 10 MiB under load;
- * no CPU cost per request that the same runs could see, since after warm-up little is compiled).
+ * no CPU cost per request that the same runs could see, since after warm-up little is compiled;
+ * `deno task bench ab` put it at 0.92x the CPU of background compilation and 8 MiB less RSS). The
+ * price is latency while functions get hot: a compilation stalls every connection, so the first
+ * seconds of load after start-up had p99s of 40-80 ms against 16-18 with background compilation.
  * `--invocation-count-for-maglev=3000` (V8's default 400; TurboFan's is 3000) keeps start-up
  * from compiling anything: reading the bootstrap and the bundle's module set-up called a few
  * functions (js-yaml's scanner, the bundle's name helper) often enough for Maglev, whose first
