@@ -13,6 +13,8 @@
  * h.set("Server", "proxy");
  * assert.equal(h.get("x-b"), "1, 3");
  * assert.deepEqual([...h.keys()], ["x-b", "x-a", "x-b", "server"]);
+ * assert.equal(h.hasNamePrefix("x-"), true);
+ * assert.equal(h.hasNamePrefix("x-envoy-", "x-proxy-"), false);
  * ```
  * @module
  */
@@ -78,6 +80,18 @@ export class HeaderMap implements Headers {
       if (kv[i] === n) out = out === null ? kv[i + 1] : `${out}, ${kv[i + 1]}`;
     }
     return out;
+  }
+
+  /**
+   * True when some field's name starts with `prefix` or `other` (lower-case): one pass that lets
+   * a caller skip looking up each of a family of names, e.g. the `x-envoy-` control headers.
+   */
+  hasNamePrefix(prefix: string, other: string = prefix): boolean {
+    const kv = this.#kv;
+    for (let i = 0; i < kv.length; i += 2) {
+      if (kv[i].startsWith(prefix) || kv[i].startsWith(other)) return true;
+    }
+    return false;
   }
 
   /** Every `set-cookie` value. */

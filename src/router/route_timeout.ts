@@ -33,6 +33,7 @@
  * @module
  */
 import { formatGrpcTimeout } from "../http/grpc_timeout.ts";
+import { HeaderMap } from "../http/header_map.ts";
 import { isGrpcRequest } from "../http/grpc_local_reply.ts";
 import { grpcGlobalTimeoutMs, type GrpcTimeoutRoute } from "./grpc_route_timeout.ts";
 
@@ -87,6 +88,12 @@ export function finalTimeout(
   const grpcTimeout = route.maxGrpcTimeoutMs !== null && isGrpcRequest(h);
   let globalMs = grpcTimeout ? grpcGlobalTimeoutMs(route, h) : route.timeoutMs;
   let perTryMs = routePerTryMs;
+  // Every header read below is an x-envoy- or x-proxy- one: one pass over a HeaderMap tells
+  // when none is there.
+  if (h instanceof HeaderMap && !h.hasNamePrefix("x-envoy-", "x-proxy-")) {
+    if (globalMs !== 0 && perTryMs >= globalMs) perTryMs = 0;
+    return { globalMs, perTryMs, grpcTimeout, timeoutStatus: 504 };
+  }
   const expected = respectExpected ? read(h, EXPECTED) : null;
   if (expected !== null) globalMs = ms(expected) ?? globalMs;
   else {
