@@ -1,7 +1,7 @@
 /**
  * Builds side by side: two or more proxy builds (checkouts, or one checkout with other Deno
  * flags) forward to one nginx origin, each with one worker, and take turns under `wrk -t2 -c64`
- * in short runs, many rounds, the order reversed every other round. Each round's CPU per request
+ * in short runs (`wrk -t1` at one connection), many rounds, the order reversed every other round. Each round's CPU per request
  * of a build is divided by the first build's in the same round, and the median of those paired
  * ratios is printed: on a machine whose speed drifts by a quarter within a minute (the 2-core
  * development VM), the ratio of runs seconds apart holds where figures from separate runs do
@@ -101,11 +101,20 @@ const TICK_US = 10_000; // a clock tick is 1/100 s on Linux
 
 async function wrk(port: number, seconds: number, conns: number) {
   const out = await new Deno.Command("wrk", {
-    args: ["-t2", `-c${conns}`, `-d${seconds}s`, "--latency", `http://127.0.0.1:${port}/`],
+    // wrk needs a connection per thread.
+    args: [
+      `-t${Math.min(2, conns)}`,
+      `-c${conns}`,
+      `-d${seconds}s`,
+      "--latency",
+      `http://127.0.0.1:${port}/`,
+    ],
     stdout: "piped",
   }).output();
   const text = new TextDecoder().decode(out.stdout);
-  return { ...parseWrk(text), requests: Number(/(\d+) requests in/.exec(text)?.[1] ?? 0) };
+  const requests = Number(/(\d+) requests in/.exec(text)?.[1] ?? 0);
+  if (requests === 0) throw new Error(`wrk on port ${port} made no requests:\n${text}`);
+  return { ...parseWrk(text), requests };
 }
 
 async function main(args: string[]): Promise<void> {

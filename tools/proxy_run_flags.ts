@@ -29,6 +29,13 @@
  * fast heap, so a proxy with 15 MiB live let garbage pile up to 40-55 MiB before collecting
  * (`/memory` under `wrk -c64`; RSS 98-127 MiB over 30 s runs, 94-99 with the fixed factor, four
  * runs each; CPU per request the same within the runs' noise).
+ * `--no-memory-reducer` keeps V8 from collecting and shrinking the heap when the process goes
+ * quiet: each burst of traffic after a quiet spell then paid for it in latency. Four 5-s
+ * `wrk -c64` runs 15 s apart, twice: p99 of 18-47 ms in the runs after the first with it, 5-9 ms
+ * without; `deno task bench proxy`'s interleaved runs, p99 at 64 connections 14.7 ms against
+ * 27.5, the CPU per request the same (`deno task bench ab`: 0.975x). Idle RSS after start-up is
+ * the same (68.5 against 68.8 MiB); what it costs is that a proxy idle after a burst stays at
+ * the size the burst left (99 MiB 40 s after a 10-s run, 80 with the reducer).
  *
  * @example
  * ```ts
