@@ -1,9 +1,9 @@
 /**
  * Builds side by side: two or more proxy builds (checkouts, or one checkout with other Deno
  * flags) forward to one nginx origin, each with one worker, and take turns under `wrk -t2 -c64`
- * in short runs (`wrk -t1` at one connection), many rounds, the order reversed every other round. Each round's CPU per request
- * of a build is divided by the first build's in the same round, and the median of those paired
- * ratios is printed: on a machine whose speed drifts by a quarter within a minute (the 2-core
+ * (`-t1` at one connection) in short runs, many rounds, the order reversed every other round.
+ * Each round's CPU per request of a build is divided by the first build's in the same round, and
+ * the median of those paired ratios is printed: on a machine whose speed drifts by a quarter within a minute (the 2-core
  * development VM), the ratio of runs seconds apart holds where figures from separate runs do
  * not. Also printed: medians of req/s, CPU per request split into user and system time, p99, and
  * the largest RSS seen after a run.
