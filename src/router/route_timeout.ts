@@ -88,32 +88,30 @@ export function finalTimeout(
   const grpcTimeout = route.maxGrpcTimeoutMs !== null && isGrpcRequest(h);
   let globalMs = grpcTimeout ? grpcGlobalTimeoutMs(route, h) : route.timeoutMs;
   let perTryMs = routePerTryMs;
-  // Every header read below is an x-envoy- or x-proxy- one: one pass over a HeaderMap tells
-  // when none is there.
-  if (h instanceof HeaderMap && !h.hasNamePrefix("x-envoy-", "x-proxy-")) {
-    if (globalMs !== 0 && perTryMs >= globalMs) perTryMs = 0;
-    return { globalMs, perTryMs, grpcTimeout, timeoutStatus: 504 };
-  }
-  const expected = respectExpected ? read(h, EXPECTED) : null;
-  if (expected !== null) globalMs = ms(expected) ?? globalMs;
-  else {
-    const g = read(h, GLOBAL);
-    if (g !== null) {
-      globalMs = ms(g) ?? globalMs;
-      for (const n of GLOBAL) h.delete(n);
+  let timeoutStatus: 504 | 204 = 504;
+  // Every header read here is an x-envoy- or x-proxy- one: one pass over a HeaderMap tells
+  // when none is there (the usual request).
+  if (!(h instanceof HeaderMap) || h.hasNamePrefix("x-envoy-", "x-proxy-")) {
+    const expected = respectExpected ? read(h, EXPECTED) : null;
+    if (expected !== null) globalMs = ms(expected) ?? globalMs;
+    else {
+      const g = read(h, GLOBAL);
+      if (g !== null) {
+        globalMs = ms(g) ?? globalMs;
+        for (const n of GLOBAL) h.delete(n);
+      }
+    }
+    const p = read(h, PER_TRY);
+    if (p !== null) {
+      perTryMs = ms(p) ?? perTryMs;
+      for (const n of PER_TRY) h.delete(n);
+    }
+    if (read(h, ALT_RESPONSE) !== null) {
+      timeoutStatus = 204;
+      for (const n of ALT_RESPONSE) h.delete(n);
     }
   }
-  const p = read(h, PER_TRY);
-  if (p !== null) {
-    perTryMs = ms(p) ?? perTryMs;
-    for (const n of PER_TRY) h.delete(n);
-  }
   if (globalMs !== 0 && perTryMs >= globalMs) perTryMs = 0;
-  let timeoutStatus: 504 | 204 = 504;
-  if (read(h, ALT_RESPONSE) !== null) {
-    timeoutStatus = 204;
-    for (const n of ALT_RESPONSE) h.delete(n);
-  }
   return { globalMs, perTryMs, grpcTimeout, timeoutStatus };
 }
 
