@@ -22,6 +22,13 @@
  */
 
 import { proxyRunArgs } from "../tools/proxy_run_flags.ts";
+import { processTicks, rssKb } from "./wrk_runs.ts";
+
+/** The user and system CPU ticks of process `pid` so far. */
+function cpuTicks(pid: number): number {
+  const t = processTicks(pid);
+  return t.user + t.sys;
+}
 
 const here = new URL(".", import.meta.url).pathname;
 const root = new URL("..", import.meta.url).pathname;
@@ -128,27 +135,6 @@ function shellCommand(args: string[]): string {
   return `exec ${q(Deno.execPath())} ${args.map(q).join(" ")}`;
 }
 
-async function rssKb(pid: number): Promise<number> {
-  try {
-    const s = await Deno.readTextFile(`/proc/${pid}/status`);
-    return Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
-
-/** The user and system CPU time of process `pid` so far, in clock ticks (0 when gone). */
-async function cpuTicks(pid: number): Promise<number> {
-  try {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-    // Fields after the command name (which may hold spaces): utime and stime are 14th and 15th.
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(f[11]) + Number(f[12]);
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * Runs the proxy of checkout `dir` alone against a Deno origin for `seconds` under wrk and
  * samples its RSS; prints its CPU time per request too. The proxy runs with the flags of that
@@ -181,11 +167,11 @@ async function rssRun(seconds: number, dir: string, label: string): Promise<void
       stdout: "piped",
     }).spawn();
     const samples: number[] = [];
-    const ticks0 = await cpuTicks(proxy.pid);
-    const timer = setInterval(async () => samples.push(await rssKb(proxy.pid)), 5000);
+    const ticks0 = cpuTicks(proxy.pid);
+    const timer = setInterval(() => samples.push(rssKb(proxy.pid)), 5000);
     const out = new TextDecoder().decode((await wrk.output()).stdout);
     clearInterval(timer);
-    const ticks = await cpuTicks(proxy.pid) - ticks0;
+    const ticks = cpuTicks(proxy.pid) - ticks0;
     const rps = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
     const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
     const mb = samples.map((k) => (k / 1024).toFixed(1));

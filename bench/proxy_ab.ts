@@ -30,7 +30,7 @@
  */
 
 import { benchBootstrap, ensurePackages } from "./proxy.ts";
-import { median, parseWrk, waitPort } from "./wrk_runs.ts";
+import { median, parseWrk, processTicks, rssKb, waitPort } from "./wrk_runs.ts";
 import { proxyRunArgs } from "../tools/proxy_run_flags.ts";
 
 /** One build: its label, its checkout, and Deno flags replacing its `proxy` task's (or null). */
@@ -56,18 +56,6 @@ export function parseBuild(spec: string): Build {
 /** The median over rounds of `other[i] / first[i]`, to three decimals. */
 export function pairedRatio(first: readonly number[], other: readonly number[]): number {
   return Math.round(median(other.map((x, i) => x / first[i])) * 1000) / 1000;
-}
-
-/** User and system CPU ticks of process `pid` (all its threads). */
-function cpuTicks(pid: number): { user: number; sys: number } {
-  const s = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
-  return { user: Number(f[11]), sys: Number(f[12]) };
-}
-
-function rssMiB(pid: number): number {
-  const s = Deno.readTextFileSync(`/proc/${pid}/status`);
-  return Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0) / 1024;
 }
 
 /** The origin: nginx answering 2,048 bytes to every request, keep-alive, one worker. */
@@ -152,8 +140,8 @@ async function main(args: string[]): Promise<void> {
       await Deno.writeTextFile(cfg, benchBootstrap(port, originPort));
       const root = new URL(`file://${await Deno.realPath(b.dir)}/`);
       const run = await proxyRunArgs(root);
-      const entry = run.findIndex((a) => /(^|\/)mod\.[jt]s$/.test(a));
-      const argv = b.flags === null ? run : ["run", ...b.flags, ...run.slice(entry)];
+      // proxyRunArgs ends with the entry; other flags replace the ones before it.
+      const argv = b.flags === null ? run : ["run", ...b.flags, run[run.length - 1]];
       console.log(`${b.name}: deno ${argv.join(" ")}`);
       const child = new Deno.Command(Deno.execPath(), {
         args: [...argv, "-c", cfg, "-l", "error", "--concurrency", "1"],
@@ -166,16 +154,16 @@ async function main(args: string[]): Promise<void> {
     }
     for (let r = 0; r < rounds; r++) {
       for (const b of r % 2 === 0 ? running : [...running].reverse()) {
-        const t0 = cpuTicks(b.child.pid);
+        const t0 = processTicks(b.child.pid);
         const w = await wrk(b.port, seconds, conns);
-        const t1 = cpuTicks(b.child.pid);
+        const t1 = processTicks(b.child.pid);
         const n = Math.max(1, w.requests);
         b.user.push((t1.user - t0.user) * TICK_US / n);
         b.sys.push((t1.sys - t0.sys) * TICK_US / n);
         b.us.push(b.user.at(-1)! + b.sys.at(-1)!);
         b.rps.push(w.rps);
         b.p99.push(w.p99Ms);
-        b.rss = Math.max(b.rss, rssMiB(b.child.pid));
+        b.rss = Math.max(b.rss, rssKb(b.child.pid) / 1024);
       }
     }
   } finally {

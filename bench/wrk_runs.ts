@@ -71,6 +71,28 @@ export async function waitPort(port: number, opts: { seconds?: number } = {}): P
 
 const TICKS_PER_S = 100; // USER_HZ on Linux
 
+/** User and system CPU clock ticks (1/100 s) of process `pid` so far, all its threads (0 when gone). */
+export function processTicks(pid: number): { user: number; sys: number } {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    // After the command name's closing parenthesis: utime and stime are the 14th and 15th fields.
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { user: Number(f[11]), sys: Number(f[12]) };
+  } catch {
+    return { user: 0, sys: 0 };
+  }
+}
+
+/** The resident set of process `pid` in KiB (0 when gone). */
+export function rssKb(pid: number): number {
+  try {
+    const s = Deno.readTextFileSync(`/proc/${pid}/status`);
+    return Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
 /** User and system CPU seconds used so far by every live process of process group `pgid`. */
 export function groupCpuSeconds(pgid: number): number {
   let ticks = 0;

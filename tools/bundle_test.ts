@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { ensureBundle } from "./bundle.ts";
+import { WORKER_ENTRIES } from "../src/platform/entry_url.ts";
 import {
   listenerPort,
   proxyBootstrap,
@@ -27,7 +28,8 @@ Deno.test("bundle: built, then fresh; the proxy runs from it with its workers, m
     assert.equal(again.built, false, "a second build of the same tree found the first fresh");
     // Paths relative to a module (`new URL("../../", import.meta.url)`) hold in the chunks, two
     // levels below the root as the sources' modules are; the entries deeper down must have none.
-    for (const entry of ["src/server/worker_main.js", "src/platform/regex_worker.js"]) {
+    for (const source of Object.values(WORKER_ENTRIES)) {
+      const entry = source.replace(/\.ts$/, ".js");
       const text = await Deno.readTextFile(new URL(entry, first.dir));
       assert.ok(!text.includes("import.meta.url"), `${entry} resolves paths from its own URL`);
     }
