@@ -6,9 +6,12 @@
  * packages (nginx, haproxy, wrk) are installed with apt-get. Bounded to about three minutes.
  *
  * Run: `deno run -A bench/proxy.ts [--rounds 2] [--duration 5] [--rss-seconds 60]
- * [--baseline DIR]`. With `--baseline DIR` (a checkout of another revision, e.g. made with
+ * [--baseline DIR | --floor]`. With `--baseline DIR` (a checkout of another revision, e.g. made with
  * `git worktree add`), that revision's proxy runs as a second candidate (`baseline`) in the
- * same interleaved run, so two builds are compared beside the same peers.
+ * same interleaved run, so two builds are compared beside the same peers. With `--floor`
+ * instead, the second candidate is `deno-floor` (`bench/deno_floor.ts`, run with the proxy task's
+ * flags): the least a Deno program does to proxy these requests, so the table shows how much of
+ * the gap to nginx is Deno's I/O and how much the proxy's own work.
  * Targets (one worker each, issue 19): req/s at 64 connections at least 0.85x nginx's (column
  * `xngx_w1`), CPU per request at most 1.4x nginx's (`cpu_us/r`), p50 at one connection at most
  * 1.25x nginx's and p99 at 64 connections at most 1.3x (`p50xn1`, `p99xn1`); RSS flat over the
@@ -21,7 +24,7 @@
  * @module
  */
 
-import { proxyRunArgs } from "../tools/proxy_run_flags.ts";
+import { proxyRunArgs, proxyRunFlags } from "../tools/proxy_run_flags.ts";
 import { processTicks, rssKb } from "./wrk_runs.ts";
 
 /** The user and system CPU ticks of process `pid` so far. */
@@ -209,17 +212,30 @@ if (import.meta.main) {
   const cfg = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(cfg, benchBootstrap(listen, 19180));
   const baseline = textArg("baseline");
+  const floor = Deno.args.includes("--floor");
+  if (floor && baseline !== undefined) {
+    console.error("--baseline and --floor both name the second candidate: give one");
+    Deno.exit(2);
+  }
   const baselineCfg = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(baselineCfg, benchBootstrap(19190, 19180));
+  const second = baseline !== undefined
+    ? { name: "baseline", args: await oneWorkerProxyArgs(`${baseline}/`, baselineCfg) }
+    : floor
+    ? {
+      name: "deno-floor",
+      args: ["run", ...proxyRunFlags(), `${here}deno_floor.ts`, "-c", baselineCfg],
+    }
+    : null;
   const code = await run("bash", [`${here}proxy_peers.sh`], {
     PEERS: "direct nginx-w1 haproxy-t1",
     CANDIDATE_NAME: "proxyspec",
     // One worker, as the peers run one (nginx-w1, haproxy-t1): the figures are per worker.
     // Each build runs with its own `proxy` task's flags, as `deno task start` runs it.
     CANDIDATE_CMD: shellCommand(await oneWorkerProxyArgs(root, cfg)),
-    ...(baseline === undefined ? {} : {
-      CANDIDATE2_NAME: "baseline",
-      CANDIDATE2_CMD: shellCommand(await oneWorkerProxyArgs(`${baseline}/`, baselineCfg)),
+    ...(second === null ? {} : {
+      CANDIDATE2_NAME: second.name,
+      CANDIDATE2_CMD: shellCommand(second.args),
     }),
     ROUNDS: String(rounds),
     DURATION: String(duration),

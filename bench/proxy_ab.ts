@@ -9,8 +9,10 @@
  * the largest RSS seen after a run.
  *
  * Run: `deno task bench ab -- [--rounds 24] [--duration 2] [--conns 64] NAME=DIR[+FLAGS] ...`,
- * `DIR` a checkout run as its `proxy` task runs it (`tools/proxy_run_flags.ts`), `+FLAGS` the
- * Deno flags to run its entry with instead, separated by spaces (e.g. `'plain=.+-A'`). Bounded
+ * `DIR` a checkout run as its `proxy` task runs it (`tools/proxy_run_flags.ts`), or a program
+ * (`.ts`, e.g. `floor=bench/deno_floor.ts`, the least a Deno proxy does) run with this tree's
+ * `proxy` task flags; `+FLAGS` the Deno flags to run the entry with instead, separated by spaces
+ * (e.g. `'plain=.+-A'`). Bounded
  * by rounds x builds x (duration + 1) seconds, printed first.
  *
  * @example
@@ -31,7 +33,7 @@
 
 import { benchBootstrap, ensurePackages } from "./proxy.ts";
 import { median, parseWrk, processTicks, rssKb, waitPort } from "./wrk_runs.ts";
-import { proxyRunArgs } from "../tools/proxy_run_flags.ts";
+import { proxyRunArgs, proxyRunFlags } from "../tools/proxy_run_flags.ts";
 
 /** One build: its label, its checkout, and Deno flags replacing its `proxy` task's (or null). */
 export interface Build {
@@ -138,8 +140,10 @@ async function main(args: string[]): Promise<void> {
       const port = originPort + 1 + i;
       const cfg = `${tmp}/${i}.json`;
       await Deno.writeTextFile(cfg, benchBootstrap(port, originPort));
-      const root = new URL(`file://${await Deno.realPath(b.dir)}/`);
-      const run = await proxyRunArgs(root);
+      // A program (`.ts`) runs with this tree's proxy flags; a checkout as its proxy task runs.
+      const run = b.dir.endsWith(".ts")
+        ? ["run", ...proxyRunFlags(), await Deno.realPath(b.dir)]
+        : await proxyRunArgs(new URL(`file://${await Deno.realPath(b.dir)}/`));
       // proxyRunArgs ends with the entry; other flags replace the ones before it.
       const argv = b.flags === null ? run : ["run", ...b.flags, run[run.length - 1]];
       console.log(`${b.name}: deno ${argv.join(" ")}`);
