@@ -112,13 +112,14 @@ export const BENCHMARKS: Readonly<
   proxy: {
     script: "proxy.ts",
     flags: [],
-    measures: "req/s, p50/p99 and RSS beside nginx and haproxy, interleaved, with ratios",
+    measures:
+      "req/s, p50/p99 and RSS beside nginx and haproxy (and, with --floor, the Deno floor), interleaved, with ratios",
   },
   ab: {
     script: "proxy_ab.ts",
     flags: [],
     measures:
-      "two or more builds (checkouts or Deno flags) in turns of short runs; CPU per request as paired ratios to the first, req/s, p99, RSS",
+      "two or more builds (checkouts, Deno flags, or a program such as bench/deno_floor.ts) in turns of short runs; CPU per request as paired ratios to the first, req/s, p99, RSS",
   },
   alloc: {
     script: "alloc_profile.ts",
