@@ -4,8 +4,9 @@
  * not a proxy: it finds where each request head ends, writes it to an upstream connection of its
  * own (one per client connection, kept for the client's life) byte for byte, finds the end of the
  * response by its `Content-Length`, and writes the response back byte for byte. No header is
- * read, added or removed, no route, no stats, no pool, no timer. A request with a body, or a
- * response without `Content-Length`, closes both connections: the benchmark sends neither.
+ * read, added or removed, no route, no stats, no pool, no timer. A request with a
+ * `Content-Length` body, or a response without `Content-Length`, closes both connections; the
+ * floor does not look for chunked request bodies. The benchmark sends none of them.
  *
  * Run: `deno run -A bench/deno_floor.ts -c BOOTSTRAP` with a bootstrap of `benchBootstrap`'s
  * shape (the first listener's port, the first cluster's first endpoint), as `deno task bench ab

@@ -217,14 +217,15 @@ if (import.meta.main) {
     console.error("--baseline and --floor both name the second candidate: give one");
     Deno.exit(2);
   }
-  const baselineCfg = await Deno.makeTempFile({ suffix: ".json" });
-  await Deno.writeTextFile(baselineCfg, benchBootstrap(19190, 19180));
+  // The second candidate's bootstrap (the baseline's or the floor's): its own port.
+  const secondCfg = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(secondCfg, benchBootstrap(19190, 19180));
   const second = baseline !== undefined
-    ? { name: "baseline", args: await oneWorkerProxyArgs(`${baseline}/`, baselineCfg) }
+    ? { name: "baseline", args: await oneWorkerProxyArgs(`${baseline}/`, secondCfg) }
     : floor
     ? {
       name: "deno-floor",
-      args: ["run", ...proxyRunFlags(), `${here}deno_floor.ts`, "-c", baselineCfg],
+      args: ["run", ...proxyRunFlags(), `${here}deno_floor.ts`, "-c", secondCfg],
     }
     : null;
   const code = await run("bash", [`${here}proxy_peers.sh`], {
@@ -245,7 +246,7 @@ if (import.meta.main) {
     DENO: Deno.execPath(),
   });
   await Deno.remove(cfg);
-  await Deno.remove(baselineCfg);
+  await Deno.remove(secondCfg);
   if (rssSeconds > 0) {
     await rssRun(rssSeconds, root.replace(/\/$/, ""), "this tree");
     if (baseline !== undefined) await rssRun(rssSeconds, baseline.replace(/\/$/, ""), "baseline");
