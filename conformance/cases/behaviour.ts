@@ -327,7 +327,12 @@ const BEHAVIOURS: readonly Behaviour[] = [
     title: "a host failing both outlier detection and health checks shows both flags",
     rules: ["admin.resources.health.concatenated"],
     async run(ctx) {
-      const { os, b, admin } = await ejectB(ctx, "both", { health_checks: [HEALTH_CHECK] });
+      // A passing check would return the ejected host (successful_active_health_check_uneject_host,
+      // true by default) if one answered between the ejection and the origin's turn to 503.
+      const { os, b, admin } = await ejectB(ctx, "both", {
+        health_checks: [HEALTH_CHECK],
+        outlier_detection: { ...EJECT_AFTER_3, successful_active_health_check_uneject_host: false },
+      });
       os[1].healthStatus = 503;
       await until(ctx, `${b} to show two flags`, async () => {
         const h = (await hostHealth(admin, "both")).get(b) ?? "";
