@@ -150,7 +150,13 @@ if (import.meta.main) {
     Deno.exit(2);
   }
   const path = Deno.args[at + 1];
-  const cfg = JSON.parse(await Deno.readTextFile(path));
+  let cfg;
+  try {
+    cfg = JSON.parse(await Deno.readTextFile(path));
+  } catch (e) {
+    console.error(`${path}: ${(e as Error).message}`);
+    Deno.exit(2);
+  }
   const listen = cfg?.static_resources?.listeners?.[0]?.address?.socket_address?.port_value;
   const origin = cfg?.static_resources?.clusters?.[0]?.load_assignment?.endpoints?.[0]
     ?.lb_endpoints?.[0]?.endpoint?.address?.socket_address?.port_value;
