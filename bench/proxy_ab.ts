@@ -3,17 +3,16 @@
  * flags) forward to one nginx origin, each with one worker, and take turns under `wrk -t2 -c64`
  * (`-t1` at one connection) in short runs, many rounds, the order reversed every other round.
  * Each round's CPU per request of a build is divided by the first build's in the same round, and
- * the median of those paired ratios is printed: on a machine whose speed drifts by a quarter within a minute (the 2-core
- * development VM), the ratio of runs seconds apart holds where figures from separate runs do
- * not. Also printed: medians of req/s, CPU per request split into user and system time, p99, and
- * the largest RSS seen after a run.
+ * the median of those paired ratios is printed: on a machine whose speed drifts by a quarter
+ * within a minute (the 2-core development VM), the ratio of runs seconds apart holds where
+ * figures from separate runs do not. Also printed: medians of req/s, CPU per request split into
+ * user and system time, p99, and the largest RSS seen after a run.
  *
  * Run: `deno task bench ab -- [--rounds 24] [--duration 2] [--conns 64] NAME=DIR[+FLAGS] ...`,
  * `DIR` a checkout run as its `proxy` task runs it (`tools/proxy_run_flags.ts`), or a program
  * (`.ts`, e.g. `floor=bench/deno_floor.ts`, the least a Deno proxy does) run with this tree's
  * `proxy` task flags; `+FLAGS` the Deno flags to run the entry with instead, separated by spaces
- * (e.g. `'plain=.+-A'`). Bounded
- * by rounds x builds x (duration + 1) seconds, printed first.
+ * (e.g. `'plain=.+-A'`). Bounded by rounds x builds x (duration + 1) seconds, printed first.
  *
  * @example
  * ```ts

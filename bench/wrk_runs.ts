@@ -71,13 +71,21 @@ export async function waitPort(port: number, opts: { seconds?: number } = {}): P
 
 const TICKS_PER_S = 100; // USER_HZ on Linux
 
+/**
+ * The process group and the user and system CPU clock ticks of a `/proc/<pid>/stat` line. The
+ * fields are counted after the command name's closing parenthesis (the name may hold spaces):
+ * state ppid pgrp ... utime(14) stime(15).
+ */
+function statTicks(stat: string): { pgrp: number; user: number; sys: number } {
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { pgrp: Number(f[2]), user: Number(f[11]), sys: Number(f[12]) };
+}
+
 /** User and system CPU clock ticks (1/100 s) of process `pid` so far, all its threads (0 when gone). */
 export function processTicks(pid: number): { user: number; sys: number } {
   try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    // After the command name's closing parenthesis: utime and stime are the 14th and 15th fields.
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { user: Number(f[11]), sys: Number(f[12]) };
+    const { user, sys } = statTicks(Deno.readTextFileSync(`/proc/${pid}/stat`));
+    return { user, sys };
   } catch {
     return { user: 0, sys: 0 };
   }
@@ -104,9 +112,8 @@ export function groupCpuSeconds(pgid: number): number {
     } catch {
       continue; // exited meanwhile
     }
-    // After the command name's closing parenthesis: state ppid pgrp ... utime(14) stime(15)
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
+    const t = statTicks(stat);
+    if (t.pgrp === pgid) ticks += t.user + t.sys;
   }
   return ticks / TICKS_PER_S;
 }
