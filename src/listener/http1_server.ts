@@ -19,6 +19,7 @@
  * ```
  * @module
  */
+import { type DirectRead, directReader } from "../platform/direct_read.ts";
 import { lingerClose } from "./delayed_close.ts";
 import { properCaseHead } from "../http/header_case.ts";
 import { HeaderMap } from "../http/header_map.ts";
@@ -174,16 +175,20 @@ class Http1ServerConn {
     this.#onGone = onGone;
     // An empty buffer is read into whole: no view to make.
     const room = this.end === 0 ? this.buf : this.buf.subarray(this.end);
-    this.#early = this.conn.read(room).then(this.#earlyRead, this.#earlyFailed);
+    const read = this.#reader ??= directReader(this.conn);
+    this.#early = read(room).then(this.#earlyRead, this.#earlyFailed);
   }
+
+  /** The early read's reader (the runtime's read op, `direct_read.ts`), made on first use. */
+  #reader: DirectRead | null = null;
 
   /** Told by {@linkcode Http1ServerConn.watch}'s read when the client went away. */
   #onGone: () => void = noop;
 
   // The reactions of the early read: made once per connection, not per request.
-  #earlyRead = (n: number | null): boolean => {
+  #earlyRead = (n: number): boolean => {
     this.#early = null;
-    if (n === null) {
+    if (n === 0) {
       this.gone = true;
       this.closedBy ??= "remote";
       this.#onGone();

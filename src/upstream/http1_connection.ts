@@ -15,6 +15,7 @@
  * ```
  * @module
  */
+import { type DirectRead, directReader } from "../platform/direct_read.ts";
 import type { Transport } from "./transport.ts";
 import { decodeHead, encodeHead, encodeHeadInto, headWriter } from "../http/head_bytes.ts";
 import { composeHead, headText, type UpstreamRequest } from "./upstream_request.ts";
@@ -116,7 +117,7 @@ export class Http1Connection {
   #remaining = 0;
   #chunkDataLeft = -1;
   /** A read started while the connection sat idle: the next response's first read. */
-  #idleRead: Promise<number | null> | null = null;
+  #idleRead: Promise<number> | null = null;
   /** In the pool's idle set (not carrying a request). */
   #idle = false;
   /**
@@ -210,17 +211,20 @@ export class Http1Connection {
     this.#start = this.#end = 0;
     this.#idle = true;
     this.#gone = gone;
-    const read = this.transport.read(this.#buf);
+    const read = (this.#reader ??= directReader(this.transport))(this.#buf);
     this.#idleRead = read;
     read.then(this.#idleReadEnded, this.#idleReadFailed);
   }
+
+  /** The idle read's reader (the runtime's read op, `direct_read.ts`), made on first use. */
+  #reader: DirectRead | null = null;
 
   /** Told by {@linkcode Http1Connection.watchIdle}'s read when the connection went away. */
   #gone: (remote: boolean) => void = () => {};
 
   // The reactions of the idle read: made once per connection, not per request.
-  #idleReadEnded = (n: number | null): void => {
-    if (this.#idle && (n === null || n > 0)) this.#gone(n === null);
+  #idleReadEnded = (n: number): void => {
+    if (this.#idle) this.#gone(n === 0);
   };
 
   #idleReadFailed = (): void => {
@@ -238,7 +242,7 @@ export class Http1Connection {
     // The read issued while idle (the usual case for a response on a reused connection).
     this.#idleRead = null;
     return pending.then((n) => {
-      if (n === null) throw new EofError();
+      if (n === 0) throw new EofError();
       this.#end += n;
       this.rxBytes += n;
       this.#filled = this.#end === this.#buf.length;
