@@ -46,7 +46,7 @@ export function selfSizes(node: ProfileNode, out: Map<string, number>, caller = 
 }
 
 /** A minimal inspector client: one WebSocket, commands answered by id. */
-class Inspector {
+export class Inspector {
   #ws: WebSocket;
   #next = 1;
   #waiting = new Map<number, (r: Record<string, unknown>) => void>();
@@ -54,6 +54,7 @@ class Inspector {
     this.#ws = ws;
     ws.onmessage = (e) => {
       const m = JSON.parse(e.data);
+      if (m.method !== undefined) this.onEvent?.(m.method, m.params);
       const w = this.#waiting.get(m.id);
       if (w !== undefined) {
         this.#waiting.delete(m.id);
@@ -61,6 +62,9 @@ class Inspector {
       }
     };
   }
+  /** Told of each event the inspector sends (`HeapProfiler.addHeapSnapshotChunk`, ...). */
+  onEvent?: (method: string, params: Record<string, unknown>) => void;
+  /** Connects to the inspector at `url` (a `webSocketDebuggerUrl`). */
   static async open(url: string): Promise<Inspector> {
     const ws = new WebSocket(url);
     await new Promise((ok, fail) => {
@@ -69,18 +73,20 @@ class Inspector {
     });
     return new Inspector(ws);
   }
+  /** Sends a command; its result (or `{ error }`). */
   send(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     const id = this.#next++;
     this.#ws.send(JSON.stringify({ id, method, params }));
     return new Promise((ok) => this.#waiting.set(id, ok));
   }
+  /** Closes the connection. */
   close(): void {
     this.#ws.close();
   }
 }
 
 /** Polls `f` until it gives a value (about 10 s at most). */
-async function waitFor<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
+export async function waitFor<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
   for (let i = 0; i < 200; i++) {
     try {
       const v = await f();
@@ -91,6 +97,35 @@ async function waitFor<T>(what: string, f: () => Promise<T | undefined>): Promis
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * Starts the proxy of checkout `tree` (one worker, as `deno task proxy` runs it) on bootstrap
+ * `cfg` with its V8 inspector on `inspectPort`; resolves once `listen` accepts and the inspector
+ * answers, with the process and the inspector's WebSocket address.
+ */
+export async function inspectedProxy(
+  tree: string,
+  cfg: string,
+  listen: number,
+  inspectPort: number,
+): Promise<{ proxy: Deno.ChildProcess; wsUrl: string }> {
+  const args = await oneWorkerProxyArgs(tree, cfg);
+  args.splice(1, 0, `--inspect=127.0.0.1:${inspectPort}`);
+  const proxy = new Deno.Command(Deno.execPath(), { args, stdout: "null", stderr: "null" })
+    .spawn();
+  try {
+    await waitPort(listen);
+    const wsUrl = await waitFor("the inspector", async () => {
+      const list = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
+      return list[0]?.webSocketDebuggerUrl as string | undefined;
+    });
+    return { proxy, wsUrl };
+  } catch (e) {
+    proxy.kill("SIGKILL");
+    await proxy.status;
+    throw e;
+  }
 }
 
 if (import.meta.main) {
@@ -106,16 +141,8 @@ if (import.meta.main) {
   const inspectPort = 19392;
   const cfg = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(cfg, benchBootstrap(listen, origin.addr.port));
-  const args = await oneWorkerProxyArgs(tree, cfg);
-  args.splice(1, 0, `--inspect=127.0.0.1:${inspectPort}`);
-  const proxy = new Deno.Command(Deno.execPath(), { args, stdout: "null", stderr: "null" })
-    .spawn();
+  const { proxy, wsUrl } = await inspectedProxy(tree, cfg, listen, inspectPort);
   try {
-    await waitPort(listen);
-    const wsUrl = await waitFor("the inspector", async () => {
-      const list = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
-      return list[0]?.webSocketDebuggerUrl as string | undefined;
-    });
     const wrk = (s: number) =>
       new Deno.Command("wrk", {
         args: ["-t1", "-c64", `-d${s}s`, `http://127.0.0.1:${listen}/`],

@@ -127,6 +127,12 @@ export const BENCHMARKS: Readonly<
     measures:
       "bytes the proxy allocates per request under wrk, in all and per function (--promoted: what outlives the young generation)",
   },
+  inflight: {
+    script: "inflight_heap.ts",
+    flags: [],
+    measures:
+      "heap objects and bytes one request waiting upstream keeps alive on a kept-alive connection, by kind and by holder (two heap snapshots)",
+  },
 };
 
 async function main(args: string[]): Promise<number> {
