@@ -101,7 +101,8 @@ export async function waitFor<T>(what: string, f: () => Promise<T | undefined>):
 
 /**
  * Starts the proxy of checkout `tree` (one worker, as `deno task proxy` runs it) on bootstrap
- * `cfg` with its V8 inspector on `inspectPort`; resolves once `listen` accepts and the inspector
+ * `cfg` with its V8 inspector on `inspectPort` (`fromSources`: `mod.ts` rather than the bundle,
+ * with the same flags); resolves once `listen` accepts and the inspector
  * answers, with the process and the inspector's WebSocket address.
  */
 export async function inspectedProxy(
@@ -109,9 +110,12 @@ export async function inspectedProxy(
   cfg: string,
   listen: number,
   inspectPort: number,
+  fromSources = false,
 ): Promise<{ proxy: Deno.ChildProcess; wsUrl: string }> {
   const args = await oneWorkerProxyArgs(tree, cfg);
   args.splice(1, 0, `--inspect=127.0.0.1:${inspectPort}`);
+  // The same flags on the sources' entry: code locations name the source files.
+  if (fromSources) args[args.indexOf("-c") - 1] = `${tree}mod.ts`;
   const proxy = new Deno.Command(Deno.execPath(), { args, stdout: "null", stderr: "null" })
     .spawn();
   try {

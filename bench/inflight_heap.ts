@@ -10,7 +10,8 @@
  * clients (64) each send one request, answered (the connections, pools and code are then warm);
  * a heap snapshot; each sends a second request, which the proxy forwards on the kept-alive
  * upstream connection, where it waits; a second snapshot. The objects in the second and not in
- * the first, divided by the requests held, are printed by kind and by what holds them.
+ * the first, divided by the requests held, are printed by kind and by what holds them; the proxy
+ * runs from its sources (the proxy task's flags), so a closure is named by its file and line.
  *
  * Run: `deno task bench inflight [--connections 64] [--top 30] [--tree DIR]`.
  *
@@ -57,11 +58,15 @@ export interface HeapSnapshot {
       edge_fields: string[];
       /** The first entry names the edge types. */
       edge_types: unknown[];
+      /** The fields of each entry of `locations` (object_index, script_id, line, column, ...). */
+      location_fields?: string[];
     };
   };
   nodes: number[];
   edges: number[];
   strings: string[];
+  /** Where closures were defined, `location_fields` per entry (line and column 0-based). */
+  locations?: number[];
 }
 
 /** A count of objects and their bytes (self sizes). */
@@ -82,12 +87,14 @@ function add(m: Map<string, Tally>, key: string, bytes: number): void {
 /**
  * The objects of `after` whose ids are not in `before` (with a size: the snapshot's own
  * zero-size nodes are left out): tallied by kind (`type` or `type:name`, strings, numbers and
- * code as one kind each) and by holder (`kind <- holder.edge`, every
- * strong edge from any object to a new one; an object held from two places counts under both).
+ * code as one kind each; a closure also by `place`, given where the snapshot says it was defined)
+ * and by holder (`kind <- holder.edge`, every strong edge from any object to a new one; an object
+ * held from two places counts under both).
  */
 export function newObjects(
   before: HeapSnapshot,
   after: HeapSnapshot,
+  place: (script: number, line: number, column: number) => string | undefined = () => undefined,
 ): { byKind: Map<string, Tally>; byHolder: Map<string, Tally> } {
   const bm = before.snapshot.meta;
   const bf = bm.node_fields.length;
@@ -105,14 +112,27 @@ export function newObjects(
   const types = m.node_types[0] as string[];
   const edgeTypes = m.edge_types[0] as string[];
   const { nodes, edges, strings } = after;
+  // A closure is named by where it was defined, when `place` knows the script.
+  const where = new Map<number, string>();
+  const loc = after.locations ?? [];
+  const lf = m.location_fields ?? ["object_index", "script_id", "line", "column"];
+  const [lObject, lScript, lLine, lColumn] = ["object_index", "script_id", "line", "column"]
+    .map((f) => lf.indexOf(f));
+  for (let i = 0; i + lf.length <= loc.length; i += lf.length) {
+    const at = place(loc[i + lScript], loc[i + lLine], loc[i + lColumn]);
+    if (at !== undefined) where.set(loc[i + lObject], at);
+  }
   const kind = (n: number): string => {
     const t = types[nodes[n + iType]];
     if (t.includes("string") || t === "number" || t === "code" || t === "hidden") return t;
     const name = strings[nodes[n + iName]];
-    return name === "" ? t : `${t}:${name.slice(0, 60)}`;
+    const at = t === "closure" ? where.get(n) : undefined;
+    const named = name === "" ? t : `${t}:${name.slice(0, 60)}`;
+    return at === undefined ? named : `${named} ${at}`;
   };
   const holder = (n: number): string => {
     const t = types[nodes[n + iType]];
+    if (t === "closure") return kind(n);
     const name = strings[nodes[n + iName]];
     return name === "" ? t : `${t} ${name.slice(0, 60)}`;
   };
@@ -208,7 +228,7 @@ if (import.meta.main) {
   const inspectPort = 19394;
   const cfg = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(cfg, benchBootstrap(listen, origin.port));
-  const { proxy, wsUrl } = await inspectedProxy(tree, cfg, listen, inspectPort);
+  const { proxy, wsUrl } = await inspectedProxy(tree, cfg, listen, inspectPort, true);
   const clients: Deno.Conn[] = [];
   try {
     const inspector = await Inspector.open(wsUrl);
@@ -235,9 +255,35 @@ if (import.meta.main) {
     await new Promise((r) => setTimeout(r, 1500));
     const held = connections - answered;
     const after = await snapshot(inspector);
+    // Where closures were defined: the debugger reports every script parsed so far when it is
+    // enabled (only now, so that it changes nothing the snapshots saw); a closure is shown as
+    // its file and the code around its start (of the transpiled script, whose lines are not the
+    // source's).
+    const urls = new Map<number, string>();
+    inspector.onEvent = (method, params) => {
+      if (method === "Debugger.scriptParsed") urls.set(Number(params.scriptId), String(params.url));
+    };
+    await inspector.send("Debugger.enable");
+    const sources = new Map<number, { file: string; lines: string[] }>();
+    for (const [id, url] of urls) {
+      const m = /\/(src\/.*)$/.exec(url);
+      if (m === null) continue;
+      const r = await inspector.send("Debugger.getScriptSource", { scriptId: String(id) });
+      sources.set(id, { file: m[1], lines: String(r.scriptSource ?? "").split("\n") });
+    }
     inspector.close();
+    const place = (script: number, line: number, column: number) => {
+      const src = sources.get(script);
+      if (src === undefined) return undefined;
+      // The code around the closure's start, `@` marking it.
+      const text = src.lines[line] ?? "";
+      const code = `${text.slice(Math.max(0, column - 40), column)}@${
+        text.slice(column, column + 24)
+      }`.trim();
+      return `${src.file} \`${code}\``;
+    };
     if (held === 0) throw new Error("no request was held upstream");
-    const { byKind, byHolder } = newObjects(before, after);
+    const { byKind, byHolder } = newObjects(before, after, place);
     let bytes = 0;
     let count = 0;
     for (const t of byKind.values()) {
