@@ -122,12 +122,26 @@ export function newObjects(
     const at = place(loc[i + lScript], loc[i + lLine], loc[i + lColumn]);
     if (at !== undefined) where.set(loc[i + lObject], at);
   }
+  // A suspended async function (a Generator object) is named by its function.
+  const suspended = new Map<number, number>();
+  for (let n = 0, e = 0; n < nodes.length; n += nf) {
+    const count = nodes[n + iEdges];
+    if (types[nodes[n + iType]] === "object" && strings[nodes[n + iName]] === "Generator") {
+      for (let k = 0; k < count; k++) {
+        const at = e + k * ef;
+        if (strings[edges[at + eName]] === "function") suspended.set(n, edges[at + eTo]);
+      }
+    }
+    e += count * ef;
+  }
   const kind = (n: number): string => {
     const t = types[nodes[n + iType]];
     if (t.includes("string") || t === "number" || t === "code" || t === "hidden") return t;
     const name = strings[nodes[n + iName]];
     const at = t === "closure" ? where.get(n) : undefined;
+    const fn = suspended.get(n);
     const named = name === "" ? t : `${t}:${name.slice(0, 60)}`;
+    if (fn !== undefined) return `${named} of ${kind(fn)}`;
     return at === undefined ? named : `${named} ${at}`;
   };
   const holder = (n: number): string => {
