@@ -365,7 +365,7 @@ export class HttpConnectionManager {
   }
 
   /** Handles one request of downstream connection `conn`. */
-  handle = async (req: DownstreamRequest, conn: DownstreamConn): Promise<ProxyResponse> => {
+  handle = (req: DownstreamRequest, conn: DownstreamConn): Promise<ProxyResponse> => {
     const t0 = performance.now();
     this.#rqTotal.inc();
     this.#rqActive.inc();
@@ -382,23 +382,45 @@ export class HttpConnectionManager {
     if (sid > 0) this.#streams.set(req, sid);
     // Decided on the request as it arrived (Envoy's is_grpc_request), before filters change it.
     const grpc = req.error === null && isGrpcRequest(req.headers);
-    let res: ProxyResponse;
     const ov = this.deps.overload;
+    let answer: Promise<ProxyResponse>;
     try {
       if (ov !== undefined && engaged(ov.value("stop_accepting_requests"))) {
         this.#overloadClose!.inc();
         if (req.body !== null) req.body.cancel().catch(() => {});
-        res = localReply(503, OVERLOADED, { connection: "close" });
+        answer = Promise.resolve(localReply(503, OVERLOADED, { connection: "close" }));
       } else if (ov?.accounts !== undefined) {
-        res = await accountedStream(ov.accounts, req, (r) => this.#route(r, conn, lg), () => {
+        answer = accountedStream(ov.accounts, req, (r) => this.#route(r, conn, lg), () => {
           this.#rxReset!.inc();
           if (lg !== null) lg.flags.push("OM");
         });
-      } else res = await this.#route(req, conn, lg);
+      } else answer = this.#route(req, conn, lg);
     } catch (e) {
-      this.deps.hooks.log("error", `http.${this.cfg.statPrefix}: ${(e as Error).message}`);
-      res = localReply(500, "internal error");
+      answer = Promise.reject(e);
     }
+    // The answer is finished in reactions rather than an async frame kept while it is awaited.
+    return answer.then(
+      (res) => this.#respond(res, req, conn, t0, lg, sid, grpc),
+      (e) => {
+        this.deps.hooks.log("error", `http.${this.cfg.statPrefix}: ${(e as Error).message}`);
+        return this.#respond(localReply(500, "internal error"), req, conn, t0, lg, sid, grpc);
+      },
+    );
+  };
+
+  /** What every answer goes through on its way out: counted, logged, headers settled. */
+  #respond(
+    answer: ProxyResponse,
+    req: DownstreamRequest,
+    conn: DownstreamConn,
+    t0: number,
+    lg: LogCtx | null,
+    sid: number,
+    grpc: boolean,
+  ): ProxyResponse {
+    let res = answer;
+    const ov = this.deps.overload;
+    const http = this.#http;
     const gone = req.signal?.reason === DOWNSTREAM_REMOTE_CLOSE
       ? DOWNSTREAM_REMOTE_CLOSE
       : req.clientGone?.();
@@ -446,7 +468,7 @@ export class HttpConnectionManager {
       http("debug", `[S${sid}] encoding headers: status ${res.status}${close}`);
     }
     return lg === null ? res : this.#logger!.finish(lg, res);
-  };
+  }
 
   #route(req: DownstreamRequest, conn: DownstreamConn, lg: LogCtx | null): Promise<ProxyResponse> {
     (req.h2 ? this.#h2 : this.#h1).inc();

@@ -241,14 +241,17 @@ export class Http1Connection {
     if (pending === null) return this.#read();
     // The read issued while idle (the usual case for a response on a reused connection).
     this.#idleRead = null;
-    return pending.then((n) => {
-      if (n === 0) throw new EofError();
-      this.#end += n;
-      this.rxBytes += n;
-      this.#filled = this.#end === this.#buf.length;
-      return true;
-    });
+    return pending.then(this.#idleFilled);
   }
+
+  /** The idle read brought `n` bytes (0: the upstream closed). Once per connection, not per read. */
+  #idleFilled = (n: number): true => {
+    if (n === 0) throw new EofError();
+    this.#end += n;
+    this.rxBytes += n;
+    this.#filled = this.#end === this.#buf.length;
+    return true;
+  };
 
   async #read(): Promise<boolean> {
     if (this.#start > 0 && this.#start === this.#end) this.#start = this.#end = 0;
@@ -290,28 +293,64 @@ export class Http1Connection {
     return -1;
   }
 
-  /** Reads the next response head; `method` decides whether a body follows. */
-  async readHead(method: string): Promise<ResponseHead> {
+  /**
+   * Reads the next response head; `method` decides whether a body follows. A head that comes
+   * whole with the read issued while the connection was idle (the usual case) is parsed in that
+   * read's reaction, without an async frame kept while the upstream answers.
+   */
+  readHead(method: string): Promise<ResponseHead> {
+    const pending = this.#idleRead;
+    if (pending === null || this.#start !== this.#end) return this.#readHead(method);
+    this.#idleRead = null;
+    this.#headMethod = method;
+    return pending.then(this.#headArrived);
+  }
+
+  /** The method of the request whose head {@linkcode Http1Connection.#headArrived} parses. */
+  #headMethod = "";
+
+  /**
+   * The idle read brought `n` bytes: the head when they hold it whole, else the async path.
+   * Once per connection, not per response.
+   */
+  #headArrived = (n: number): ResponseHead | Promise<ResponseHead> => {
+    this.#idleFilled(n);
+    const method = this.#headMethod;
+    const end = this.#headEnd(this.#start);
+    if (end < 0) return this.#readHead(method);
+    const head = this.#takeHead(end, method);
+    return head ?? this.#readHead(method);
+  };
+
+  /** Where the head starting at `#start` ends (its CRLFCRLF), searching from `scan`; -1: not yet. */
+  #headEnd(scan: number): number {
+    const b = this.#buf;
+    for (let i = scan; i + 3 < this.#end; i++) {
+      if (b[i] === CR && b[i + 1] === LF && b[i + 2] === CR && b[i + 3] === LF) return i;
+    }
+    return -1;
+  }
+
+  /** Parses the head that ends at `end`; null for an interim (1xx) head, which is consumed. */
+  #takeHead(end: number, method: string): ResponseHead | null {
+    const text = decodeHead(this.#buf, this.#start, end);
+    this.#start = end + 4;
+    return this.#parseHead(text, method);
+  }
+
+  async #readHead(method: string): Promise<ResponseHead> {
     for (;;) {
       let end = -1;
       let scan = this.#start;
       for (;;) {
-        const b = this.#buf;
-        for (let i = scan; i + 3 < this.#end; i++) {
-          if (b[i] === CR && b[i + 1] === LF && b[i + 2] === CR && b[i + 3] === LF) {
-            end = i;
-            break;
-          }
-        }
+        end = this.#headEnd(scan);
         if (end >= 0) break;
         scan = Math.max(this.#start, this.#end - 3);
         const before = this.#start;
         if (!await this.#fill()) throw new ProtocolError("response headers too large");
         scan -= before - this.#start;
       }
-      const text = decodeHead(this.#buf, this.#start, end);
-      this.#start = end + 4;
-      const head = this.#parseHead(text, method);
+      const head = this.#takeHead(end, method);
       if (head) return head;
     }
   }
