@@ -236,7 +236,12 @@ if (import.meta.main) {
   const connections = Number(arg("connections", "64"));
   const top = Number(arg("top", "30"));
   const tree = arg("tree", new URL("..", import.meta.url).pathname).replace(/\/?$/, "/");
-  if (!(connections > 0)) throw new Error(`--connections: expected a positive number`);
+  for (const [name, v] of [["connections", connections], ["top", top]] as const) {
+    if (!(Number.isInteger(v) && v > 0)) {
+      console.error(`--${name}: expected a positive whole number, got '${arg(name, "")}'`);
+      Deno.exit(2);
+    }
+  }
   const origin = holdingOrigin();
   const listen = 19393;
   const inspectPort = 19394;

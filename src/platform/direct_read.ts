@@ -4,7 +4,7 @@
  * the pending promise to a set and deletes it afterwards (for `unref()`), and maps 0 to `null`:
  * about 1 KB of allocation and a promise layer per read. The proxy keeps one such read pending on
  * every idle connection, downstream and upstream, so that is two of them per proxied request
- * (`deno task bench ab`: 0.958x the CPU per request, p99 8.5 -> 6.5 ms, on this tree).
+ * (`deno task bench ab`: 0.938x and 0.958x the CPU per request in two runs).
  *
  * The op is reached through `Deno[Deno.internal].core`, which is not a public API: the runtime is
  * pinned (DESIGN.md), the test beside this file fails if the op or the resource id stop being
