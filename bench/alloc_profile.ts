@@ -19,11 +19,7 @@
 
 import { benchBootstrap, oneWorkerProxyArgs } from "./proxy.ts";
 import { waitPort } from "./wrk_runs.ts";
-
-function arg(name: string, def: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : def;
-}
+import { argText } from "./bench_args.ts";
 
 /** A node of V8's sampling heap profile (the parts read here). */
 interface ProfileNode {
@@ -86,7 +82,7 @@ export class Inspector {
 }
 
 /** Polls `f` until it gives a value (about 10 s at most). */
-export async function waitFor<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
+async function waitFor<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
   for (let i = 0; i < 200; i++) {
     try {
       const v = await f();
@@ -133,10 +129,10 @@ export async function inspectedProxy(
 }
 
 if (import.meta.main) {
-  const seconds = Number(arg("seconds", "5"));
-  const interval = Number(arg("interval", "512"));
-  const top = Number(arg("top", "30"));
-  const tree = arg("tree", new URL("..", import.meta.url).pathname).replace(/\/?$/, "/");
+  const seconds = Number(argText("seconds", "5"));
+  const interval = Number(argText("interval", "512"));
+  const top = Number(argText("top", "30"));
+  const tree = argText("tree", new URL("..", import.meta.url).pathname).replace(/\/?$/, "/");
   const origin = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () => new Response("x".repeat(2048)),

@@ -21,11 +21,7 @@ import { Cluster } from "../src/upstream/cluster.ts";
 import { testCluster, testRequest } from "../src/upstream/test_cluster.ts";
 import { toResponse } from "../src/http/proxy_response.ts";
 import { waitPort } from "./wrk_runs.ts";
-
-function arg(name: string, def: number): number {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Number(Deno.args[i + 1]) : def;
-}
+import { argNumber } from "./bench_args.ts";
 
 function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -46,9 +42,9 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-const nHosts = arg("hosts", 1000);
-const seconds = arg("seconds", 10);
-const requests = arg("requests", 20000);
+const nHosts = argNumber("hosts", 1000);
+const seconds = argNumber("seconds", 10);
+const requests = argNumber("requests", 20000);
 const dir = await Deno.makeTempDir({ prefix: "health-bench-" });
 const ports = Array.from({ length: 20 }, freePort);
 await Deno.writeTextFile(`${dir}/origin.ts`, ORIGIN);

@@ -42,11 +42,7 @@
 
 import { benchBootstrap } from "./proxy.ts";
 import { inspectedProxy, Inspector } from "./alloc_profile.ts";
-
-function arg(name: string, def: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : def;
-}
+import { argText } from "./bench_args.ts";
 
 /** The parts of a V8 heap snapshot (`.heapsnapshot` JSON) read here. */
 export interface HeapSnapshot {
@@ -233,12 +229,12 @@ async function readResponse(c: Deno.Conn): Promise<void> {
 }
 
 if (import.meta.main) {
-  const connections = Number(arg("connections", "64"));
-  const top = Number(arg("top", "30"));
-  const tree = arg("tree", new URL("..", import.meta.url).pathname).replace(/\/?$/, "/");
+  const connections = Number(argText("connections", "64"));
+  const top = Number(argText("top", "30"));
+  const tree = argText("tree", new URL("..", import.meta.url).pathname).replace(/\/?$/, "/");
   for (const [name, v] of [["connections", connections], ["top", top]] as const) {
     if (!(Number.isInteger(v) && v > 0)) {
-      console.error(`--${name}: expected a positive whole number, got '${arg(name, "")}'`);
+      console.error(`--${name}: expected a positive whole number, got '${argText(name, "")}'`);
       Deno.exit(2);
     }
   }

@@ -13,11 +13,7 @@
  */
 
 import { waitPort } from "./wrk_runs.ts";
-
-function arg(name: string, def: number): number {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Number(Deno.args[i + 1]) : def;
-}
+import { argNumber } from "./bench_args.ts";
 
 function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -99,9 +95,9 @@ if (!hasWrk.success) {
   console.error("wrk is needed (apt-get install wrk)");
   Deno.exit(2);
 }
-const seconds = arg("duration", 5);
-const rounds = arg("rounds", 3);
-const conns = arg("connections", 32);
+const seconds = argNumber("duration", 5);
+const rounds = argNumber("rounds", 3);
+const conns = argNumber("connections", 32);
 const dir = await Deno.makeTempDir({ prefix: "lb-proxy-bench-" });
 const originPorts = [freePort(), freePort(), freePort(), freePort()];
 await Deno.writeTextFile(`${dir}/origin.ts`, ORIGIN);

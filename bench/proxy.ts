@@ -26,6 +26,7 @@
 
 import { proxyRunArgs, proxyRunFlags } from "../tools/proxy_run_flags.ts";
 import { processTicks, rssKb } from "./wrk_runs.ts";
+import { argNumber, argText } from "./bench_args.ts";
 
 /** The user and system CPU ticks of process `pid` so far. */
 function cpuTicks(pid: number): number {
@@ -35,16 +36,6 @@ function cpuTicks(pid: number): number {
 
 const here = new URL(".", import.meta.url).pathname;
 const root = new URL("..", import.meta.url).pathname;
-
-function arg(name: string, def: number): number {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Number(Deno.args[i + 1]) : def;
-}
-
-function textArg(name: string): string | undefined {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : undefined;
-}
 
 async function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<number> {
   const p = new Deno.Command(cmd, { args, env, stdout: "inherit", stderr: "inherit" }).spawn();
@@ -205,13 +196,13 @@ async function rssRun(seconds: number, dir: string, label: string): Promise<void
 
 if (import.meta.main) {
   await ensurePackages();
-  const rounds = arg("rounds", 2);
-  const duration = arg("duration", 5);
-  const rssSeconds = arg("rss-seconds", 60);
+  const rounds = argNumber("rounds", 2);
+  const duration = argNumber("duration", 5);
+  const rssSeconds = argNumber("rss-seconds", 60);
   const listen = 19189;
   const cfg = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(cfg, benchBootstrap(listen, 19180));
-  const baseline = textArg("baseline");
+  const baseline = argText("baseline", undefined);
   const floor = Deno.args.includes("--floor");
   if (floor && baseline !== undefined) {
     console.error("--baseline and --floor both name the second candidate: give one");

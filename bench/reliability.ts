@@ -24,14 +24,10 @@
  */
 import { listenerPort, startProxyProcess } from "../src/server/testing_proxy_process.ts";
 import { formatRenders, type RenderFigure, renderScenario } from "./reliability_renders.ts";
+import { argNumber } from "./bench_args.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-
-function arg(name: string, dflt: number): number {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : dflt;
-}
 
 /** A raw origin whose answer depends on the request path. */
 export function faultOrigin(): { port: number; close(): void } {
@@ -386,10 +382,10 @@ function print(rows: Row[]): void {
 }
 
 async function main(): Promise<void> {
-  const soakS = arg("--soak", 300);
-  const slowS = arg("--slowloris", 20);
-  const drainS = arg("--drain", 10);
-  const renderClusters = arg("--renders", 10_000);
+  const soakS = argNumber("soak", 300);
+  const slowS = argNumber("slowloris", 20);
+  const drainS = argNumber("drain", 10);
+  const renderClusters = argNumber("renders", 10_000);
   const origin = faultOrigin();
   const dead = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const deadPort = dead.addr.port;

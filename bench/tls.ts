@@ -15,14 +15,10 @@
  */
 import { benchBootstrap } from "./proxy.ts";
 import { median, waitPort } from "./wrk_runs.ts";
+import { argNumber } from "./bench_args.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const certs = `${root}fixtures/tls/`;
-
-function arg(name: string, def: number): number {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Number(Deno.args[i + 1]) : def;
-}
 
 async function has(bin: string): Promise<boolean> {
   const o = await new Deno.Command("sh", { args: ["-c", `command -v ${bin}`], stdout: "null" })
@@ -106,9 +102,9 @@ async function wrk(port: number, seconds: number, conns: number): Promise<number
 
 if (import.meta.main) {
   await ensurePackages();
-  const rounds = arg("rounds", 2);
-  const duration = arg("duration", 5);
-  const conns = arg("connections", 32);
+  const rounds = argNumber("rounds", 2);
+  const duration = argNumber("duration", 5);
+  const conns = argNumber("connections", 32);
   const [origin, nginxTls, ours] = [19380, 19381, 19382];
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/nginx.conf`, nginxConf(dir, origin, nginxTls));

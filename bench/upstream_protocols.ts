@@ -20,14 +20,10 @@
  */
 import { ensurePackages, oneWorkerProxyArgs } from "./proxy.ts";
 import { groupCpuSeconds, median, runWrk, waitPort, type WrkFigures } from "./wrk_runs.ts";
+import { argText } from "./bench_args.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const certs = `${root}fixtures/tls/`;
-
-function arg(name: string, def: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : def;
-}
 
 /** The two upstream protocols measured. */
 const PROTOCOLS = ["tls", "h2"] as const;
@@ -223,10 +219,10 @@ function report(p: Protocol, samples: Map<string, Sample[]>, conns: number): voi
 
 if (import.meta.main) {
   await ensurePackages();
-  const rounds = Number(arg("rounds", "2"));
-  const duration = Number(arg("duration", "5"));
-  const conns = Number(arg("connections", "64"));
-  const baseline = Deno.args.includes("--baseline") ? arg("baseline", "") : undefined;
+  const rounds = Number(argText("rounds", "2"));
+  const duration = Number(argText("duration", "5"));
+  const conns = Number(argText("connections", "64"));
+  const baseline = Deno.args.includes("--baseline") ? argText("baseline", "") : undefined;
   const dir = await Deno.makeTempDir({ prefix: "upstream-bench-" });
   const peers: Peer[] = [];
   const started: Deno.ChildProcess[] = [];

@@ -21,11 +21,7 @@ import { Store } from "../src/stats/store.ts";
 import { ClusterManager } from "../src/upstream/cluster_manager.ts";
 import { testCluster } from "../src/upstream/test_cluster.ts";
 import { startXdsServer } from "../tools/xds_server.ts";
-
-function arg(name: string, def: number): number {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Number(Deno.args[i + 1]) : def;
-}
+import { argNumber } from "./bench_args.ts";
 
 const CLUSTER = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
 
@@ -57,8 +53,8 @@ const cpuMs = () => {
 };
 
 async function main() {
-  const n = arg("clusters", 10000);
-  const e = arg("endpoints", 10);
+  const n = argNumber("clusters", 10000);
+  const e = argNumber("endpoints", 10);
   const dir = await Deno.makeTempDir();
   const write = (base: number) =>
     Deno.writeTextFileSync(

@@ -317,9 +317,7 @@ export class Http1Connection {
     this.#idleFilled(n);
     const method = this.#headMethod;
     const end = this.#headEnd(this.#start);
-    if (end < 0) return this.#readHead(method);
-    const head = this.#takeHead(end, method);
-    return head ?? this.#readHead(method);
+    return (end < 0 ? null : this.#takeHead(end, method)) ?? this.#readHead(method);
   };
 
   /** Where the head starting at `#start` ends (its CRLFCRLF), searching from `scan`; -1: not yet. */
